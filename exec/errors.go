@@ -1,0 +1,62 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Service error codes. server/ maps each to one HTTP status in one table.
+const (
+	EInvalid          = "invalid_argument"          // 400
+	ENotFound         = "not_found"                 // 404
+	EExpired          = "execution_expired"         // 404, id known to have expired
+	EContextNotFound  = "context_not_found"         // 404
+	EConflict         = "conflict"                  // 409
+	EContextConflict  = "context_conflict"          // 409
+	ELanguageMismatch = "context_language_mismatch" // 409
+	ETooLarge         = "payload_too_large"         // 413
+	EOverloaded       = "overloaded"                // 429 with Retry-After
+	EUnavailable      = "unavailable"               // 503 (not ready, shutting down)
+	EInternal         = "internal"                  // 500
+)
+
+// Error is the one error type of wasmexec: a code from the list above and a
+// message safe to show a client. Anything else reaching the HTTP layer is
+// treated as internal.
+type Error struct {
+	Code    string
+	Message string
+	Err     error // optional cause, never shown to clients
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or EInternal.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the client-safe message of err.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

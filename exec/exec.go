@@ -1,0 +1,93 @@
+// Package exec is the engine of wasmexec and the home of its vocabulary:
+// executions, results, outcomes, output events, limits and the one error type.
+//
+// Only this package (and its internal packages) imports wasmtime. Adapters
+// (server/, store/, languages/*, contexts/) depend on exec, never on each other.
+package exec
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Language names a guest language on the wire.
+type Language string
+
+const (
+	JavaScript Language = "javascript"
+	TypeScript Language = "typescript"
+	Python     Language = "python"
+)
+
+// Kind says which API produced an execution record.
+type Kind string
+
+const (
+	KindEvaluate        Kind = "evaluate"
+	KindExecute         Kind = "execute"
+	KindProcess         Kind = "process"
+	KindTypeScriptCheck Kind = "typescript_check"
+)
+
+// Outcome is how a run ended. A guest failure is an outcome, never a Go error.
+type Outcome string
+
+const (
+	Succeeded Outcome = "succeeded"
+	Failed    Outcome = "failed"    // comes with ErrorData
+	Cancelled Outcome = "cancelled" // client cancel, signal, server shutdown
+	TimedOut  Outcome = "timed_out" // wall-clock deadline
+)
+
+// Guest error codes carried in ErrorData.Code when Outcome is Failed.
+const (
+	CodeException     = "exception"      // user code threw
+	CodeExit          = "exit"           // non-zero exit status
+	CodeCPULimit      = "cpu_limit"      // fuel exhausted
+	CodeMemoryLimit   = "memory_limit"   // memory limiter refused growth
+	CodeOutputLimit   = "output_limit"   // a stream went past limits.outputBytes
+	CodeStackOverflow = "stack_overflow" // runaway recursion
+	CodeSyntaxError   = "syntax_error"   // the code did not parse
+	CodeQuotaExceeded = "quota_exceeded" // workspace over its byte quota
+	CodeInternal      = "internal"       // the guest or driver broke
+)
+
+// ErrorData describes why a run failed (or was cancelled / timed out).
+type ErrorData struct {
+	Code    string         `json:"code"`
+	Name    string         `json:"name,omitempty"`
+	Message string         `json:"message"`
+	Stack   string         `json:"stack,omitempty"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// Result is the record of one completed execution. It is what the HTTP API
+// returns and what the store keeps.
+type Result struct {
+	ExecutionID     string          `json:"executionId"`
+	Kind            Kind            `json:"kind"`
+	Language        Language        `json:"language"`
+	ContextID       string          `json:"contextId,omitempty"`
+	PID             int64           `json:"pid,omitempty"`
+	Outcome         Outcome         `json:"outcome"`
+	Value           json.RawMessage `json:"value,omitempty"` // evaluate only
+	Error           *ErrorData      `json:"error,omitempty"`
+	ExitCode        int             `json:"exitCode"`
+	Stdout          *string         `json:"stdout,omitempty"` // nil when not captured
+	Stderr          *string         `json:"stderr,omitempty"`
+	StdoutTruncated bool            `json:"stdoutTruncated"`
+	StderrTruncated bool            `json:"stderrTruncated"`
+	StartedAtMs     int64           `json:"startedAtMs"`
+	CompletedAtMs   int64           `json:"completedAtMs"`
+	DurationMs      float64         `json:"durationMs"`
+	FuelConsumed    uint64          `json:"fuelConsumed"`
+	ContextReset    bool            `json:"contextReset,omitempty"` // the context's guest was replaced
+	CodeSHA256      string          `json:"codeSha256,omitempty"`
+	Code            string          `json:"-"` // kept by the store up to a size cap
+	EventsRetained  bool            `json:"eventsRetained,omitempty"`
+	OutputTruncated bool            `json:"outputTruncated,omitempty"` // retained event log dropped events
+	Extra           json.RawMessage `json:"extra,omitempty"`           // kind-specific payload (e.g. typescript diagnostics)
+}
+
+// Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.
+func Millis(t time.Time) int64 { return t.UnixMilli() }
