@@ -1,0 +1,250 @@
+package exec
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bytecodealliance/wasmtime-go/v25"
+)
+
+// wasmtimeVersion is part of every compiled-module cache key: serialized
+// modules only load into the wasmtime that wrote them.
+const wasmtimeVersion = "wasmtime-go/v25.0.0"
+
+// EpochTick is how often the engine's epoch advances. A running guest is
+// checked for its deadline and cancellation every epochCheckTicks ticks.
+const (
+	EpochTick       = time.Millisecond
+	epochCheckTicks = 5
+)
+
+// EngineConfig configures an Engine.
+type EngineConfig struct {
+	// CacheDir holds compiled modules, keyed by image hash, wasmtime version
+	// and engine configuration.
+	CacheDir string
+	Logger   *slog.Logger
+}
+
+// Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch
+// ticker, and the guest images loaded into it.
+type Engine struct {
+	cfg    EngineConfig
+	wt     *wasmtime.Engine
+	log    *slog.Logger
+	stop   chan struct{}
+	done   chan struct{}
+	mu     sync.Mutex
+	images map[string]*Image
+	live   atomic.Int64 // guests alive
+}
+
+// engineConfigKey names the engine settings a serialized module depends on.
+const engineConfigKey = "fuel=1;epoch=1;opt=speed"
+
+// NewEngine creates the engine and starts its epoch ticker. Close stops it.
+func NewEngine(cfg EngineConfig) (*Engine, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.CacheDir == "" {
+		return nil, fmt.Errorf("engine: CacheDir is required")
+	}
+	wc := wasmtime.NewConfig()
+	wc.SetConsumeFuel(true)
+	wc.SetEpochInterruption(true)
+	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
+	e := &Engine{
+		cfg:    cfg,
+		wt:     wasmtime.NewEngineWithConfig(wc),
+		log:    cfg.Logger,
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+		images: map[string]*Image{},
+	}
+	go e.tick()
+	return e, nil
+}
+
+func (e *Engine) tick() {
+	defer close(e.done)
+	t := time.NewTicker(EpochTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+			e.wt.IncrementEpoch()
+		}
+	}
+}
+
+// Close stops the epoch ticker. Guests must be closed first.
+func (e *Engine) Close() error {
+	close(e.stop)
+	<-e.done
+	return nil
+}
+
+// LiveGuests returns the number of guests currently instantiated.
+func (e *Engine) LiveGuests() int64 { return e.live.Load() }
+
+// ImageSpec describes a guest image directory, read from its guest.json.
+type ImageSpec struct {
+	Name string `json:"name"`
+	// Wasm is the module file, relative to the image directory.
+	Wasm string `json:"wasm"`
+	// Argv is the guest's argv (argv[0] first).
+	Argv []string `json:"argv"`
+	// Env is set for every guest of this image, before the run's own env.
+	Env map[string]string `json:"env"`
+	// Preopens maps directories relative to the image directory to guest
+	// paths. They hold the image's own read-only files (e.g. a stdlib).
+	Preopens map[string]string `json:"preopens"`
+	// MinMemoryBytes is the least memory limit the guest can start under.
+	MinMemoryBytes int64 `json:"minMemoryBytes"`
+	// OOMExitCode is the exit status the guest's runtime uses when it runs
+	// out of memory (2 for Go), used to classify memory_limit.
+	OOMExitCode int `json:"oomExitCode"`
+}
+
+// ReadImageSpec reads dir/guest.json.
+func ReadImageSpec(dir string) (ImageSpec, error) {
+	var spec ImageSpec
+	b, err := os.ReadFile(filepath.Join(dir, "guest.json"))
+	if err != nil {
+		return spec, fmt.Errorf("read guest image spec: %w", err)
+	}
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return spec, fmt.Errorf("parse %s: %w", filepath.Join(dir, "guest.json"), err)
+	}
+	if spec.Name == "" || spec.Wasm == "" {
+		return spec, fmt.Errorf("%s: name and wasm are required", filepath.Join(dir, "guest.json"))
+	}
+	return spec, nil
+}
+
+// Image is a compiled guest module ready to instantiate.
+type Image struct {
+	Spec   ImageSpec
+	Dir    string
+	Hash   string // sha256 of the .wasm
+	engine *Engine
+	module *wasmtime.Module
+}
+
+// LoadImage loads the image in dir: from the compiled-module cache when
+// present (mmap, about a millisecond), otherwise by compiling it once (tens of
+// seconds for large guests, with progress in the log) and caching the result.
+func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
+	spec, err := ReadImageSpec(dir)
+	if err != nil {
+		return nil, err
+	}
+	wasmPath := filepath.Join(dir, spec.Wasm)
+	hash, err := fileSHA256(wasmPath)
+	if err != nil {
+		return nil, fmt.Errorf("hash guest image %s: %w", spec.Name, err)
+	}
+	key := sha256.Sum256([]byte(hash + "|" + wasmtimeVersion + "|" + engineConfigKey))
+	cachePath := filepath.Join(e.cfg.CacheDir, "modules", fmt.Sprintf("%s-%s.cwasm", spec.Name, hex.EncodeToString(key[:8])))
+
+	mod, err := wasmtime.NewModuleDeserializeFile(e.wt, cachePath)
+	if err != nil {
+		if mod, err = e.compile(ctx, spec.Name, wasmPath, cachePath); err != nil {
+			return nil, err
+		}
+	} else {
+		e.log.Info("guest image loaded from cache", "image", spec.Name, "cache", cachePath)
+	}
+	img := &Image{Spec: spec, Dir: dir, Hash: hash, engine: e, module: mod}
+	e.mu.Lock()
+	e.images[spec.Name] = img
+	e.mu.Unlock()
+	return img, nil
+}
+
+func (e *Engine) compile(ctx context.Context, name, wasmPath, cachePath string) (*wasmtime.Module, error) {
+	wasm, err := os.ReadFile(wasmPath)
+	if err != nil {
+		return nil, fmt.Errorf("read guest image %s: %w", name, err)
+	}
+	start := time.Now()
+	e.log.Info("compiling guest image (once per image and engine configuration)", "image", name, "sizeMB", len(wasm)>>20)
+	progress := make(chan struct{})
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-progress:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				e.log.Info("still compiling guest image", "image", name, "elapsed", time.Since(start).Round(time.Second).String())
+			}
+		}
+	}()
+	mod, err := wasmtime.NewModule(e.wt, wasm)
+	close(progress)
+	if err != nil {
+		return nil, fmt.Errorf("compile guest image %s: %w", name, err)
+	}
+	ser, err := mod.Serialize()
+	if err != nil {
+		return nil, fmt.Errorf("serialize guest image %s: %w", name, err)
+	}
+	if err := writeFileAtomic(cachePath, ser); err != nil {
+		return nil, fmt.Errorf("cache compiled guest image %s: %w", name, err)
+	}
+	e.log.Info("guest image compiled", "image", name, "took", time.Since(start).Round(time.Millisecond).String(), "cache", cachePath)
+	// Load the cached copy so the module is backed by the mmapped file.
+	if m2, err := wasmtime.NewModuleDeserializeFile(e.wt, cachePath); err == nil {
+		return m2, nil
+	}
+	return mod, nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

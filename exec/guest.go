@@ -1,0 +1,672 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bytecodealliance/wasmtime-go/v25"
+)
+
+// GuestOptions are fixed for a guest's whole life.
+type GuestOptions struct {
+	// Env is added to the image's env and the safe defaults. The host's own
+	// environment never reaches a guest.
+	Env map[string]string
+	// Workspace, when set, is a host directory mounted at /workspace, which
+	// is also the guest's working directory (PWD).
+	Workspace string
+	// MemoryBytes caps the guest's linear memory for its whole life.
+	MemoryBytes int64
+	// StartTimeout bounds the driver's start-up (default 10s).
+	StartTimeout time.Duration
+}
+
+// initFuel is the fuel a driver may burn starting up, before its first
+// request (goja ~11M units, CPython ~100M).
+const initFuel = 2_000_000_000
+
+// Guest is one instantiated guest image: a wasmtime Store, its instance and
+// the goroutine running the driver's _start. Between requests the driver
+// waits inside the host's recv; Call hands it one request at a time.
+//
+// States: starting → ready (parked in recv) ⇄ running (a Call) → dead.
+// A guest is dead once _start returned: after a trap, an exit, or Close.
+type Guest struct {
+	img   *Image
+	store *wasmtime.Store
+	mem   *wasmtime.Memory
+	start *wasmtime.Func
+	opts  GuestOptions
+
+	calls   chan *call
+	quit    chan struct{} // closed by Close: recv returns -1, blocked host calls trap
+	quitted atomic.Bool
+	ready   chan struct{}
+	done    chan struct{} // closed when _start returned
+	exitErr error
+
+	cur           atomic.Pointer[call]
+	pending       *call // delivered by recv but too large for its buffer
+	initDeadline  time.Time
+	removeWatcher func()
+
+	mu         sync.Mutex // one Call at a time; guards store release
+	storeFreed bool
+	readyOnce  sync.Once
+}
+
+// call is one request in flight.
+type call struct {
+	ctx      context.Context
+	payload  []byte
+	fuel     uint64
+	stdin    *Stdin
+	out      *Output
+	replied  chan struct{}
+	response []byte
+	fuelLeft uint64
+	reason   atomic.Value // string: a guest-error code the host decided (output_limit)
+}
+
+// Start instantiates the image and runs its driver until it waits for the
+// first request. A guest that dies while starting is an error.
+func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) {
+	e := img.engine
+	if opts.MemoryBytes <= 0 {
+		opts.MemoryBytes = DefaultLimits().MemoryBytes
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 10 * time.Second
+	}
+	g := &Guest{
+		img:          img,
+		opts:         opts,
+		calls:        make(chan *call),
+		quit:         make(chan struct{}),
+		ready:        make(chan struct{}),
+		done:         make(chan struct{}),
+		initDeadline: time.Now().Add(opts.StartTimeout),
+	}
+	store := wasmtime.NewStore(e.wt)
+	g.store = store
+	store.Limiter(opts.MemoryBytes, -1, -1, -1, -1)
+	wasi := wasmtime.NewWasiConfig()
+	wasi.SetArgv(img.Spec.Argv)
+	keys, vals := guestEnv(img.Spec.Env, opts)
+	wasi.SetEnv(keys, vals)
+	for rel, guestPath := range img.Spec.Preopens {
+		if err := wasi.PreopenDir(filepath.Join(img.Dir, rel), guestPath); err != nil {
+			store.Close()
+			return nil, fmt.Errorf("preopen %s: %w", guestPath, err)
+		}
+	}
+	if opts.Workspace != "" {
+		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
+			store.Close()
+			return nil, fmt.Errorf("preopen workspace: %w", err)
+		}
+	}
+	store.SetWasi(wasi)
+	if !setFuel(store, initFuel) {
+		store.Close()
+		return nil, fmt.Errorf("set fuel: fuel is not enabled")
+	}
+	store.SetEpochDeadline(epochCheckTicks)
+	g.removeWatcher = installEpochCallback(store, g)
+
+	linker, err := g.linker()
+	if err != nil {
+		g.removeWatcher()
+		store.Close()
+		return nil, err
+	}
+	inst, err := linker.Instantiate(store, img.module)
+	if err != nil {
+		g.removeWatcher()
+		store.Close()
+		if isMemoryLimitError(err) {
+			return nil, Errorf(EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
+		}
+		return nil, fmt.Errorf("instantiate %s: %w", img.Spec.Name, err)
+	}
+	if ext := inst.GetExport(store, "memory"); ext != nil {
+		g.mem = ext.Memory()
+	}
+	g.start = inst.GetFunc(store, "_start")
+	if g.start == nil || g.mem == nil {
+		g.removeWatcher()
+		store.Close()
+		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
+	}
+	e.live.Add(1)
+	go g.run()
+
+	select {
+	case <-g.ready:
+		return g, nil
+	case <-g.done:
+		err := g.exitErr
+		g.Close()
+		return nil, fmt.Errorf("guest %s died while starting: %v", img.Spec.Name, err)
+	case <-ctx.Done():
+		g.Close()
+		return nil, ctx.Err()
+	}
+}
+
+func isMemoryLimitError(err error) bool {
+	return err != nil && (containsAny(err.Error(), "memory minimum size", "exceeds memory limits", "resource limit exceeded"))
+}
+
+func (g *Guest) run() {
+	_, err := g.start.Call(g.store)
+	g.exitErr = err
+	g.removeWatcher()
+	g.img.engine.live.Add(-1)
+	close(g.done)
+}
+
+// guestEnv builds the guest environment: safe defaults, then the image's,
+// then the caller's. Sorted for determinism.
+func guestEnv(image map[string]string, opts GuestOptions) ([]string, []string) {
+	env := map[string]string{"LANG": "C.UTF-8", "TZ": "UTC", "HOME": "/", "PWD": "/"}
+	if opts.Workspace != "" {
+		env["HOME"], env["PWD"] = "/workspace", "/workspace"
+	}
+	for k, v := range image {
+		env[k] = v
+	}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = env[k]
+	}
+	return keys, vals
+}
+
+// Image returns the image the guest runs.
+func (g *Guest) Image() *Image { return g.img }
+
+// Alive reports whether the guest's driver is still running.
+func (g *Guest) Alive() bool {
+	select {
+	case <-g.done:
+		return false
+	default:
+		return !g.quitted.Load()
+	}
+}
+
+// Done is closed when the guest has died.
+func (g *Guest) Done() <-chan struct{} { return g.done }
+
+// Close stops the guest: a driver waiting for a request exits, a running
+// one is interrupted at its next epoch check or blocking host call. It
+// waits briefly for the driver to finish, then frees the store.
+func (g *Guest) Close() {
+	if g.quitted.CompareAndSwap(false, true) {
+		close(g.quit)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.done:
+		g.freeStore()
+	case <-time.After(2 * time.Second):
+		// The guest thread is stuck in a host call we can't interrupt; free
+		// the store when it comes back.
+		go func() {
+			<-g.done
+			g.mu.Lock()
+			g.freeStore()
+			g.mu.Unlock()
+		}()
+	}
+}
+
+func (g *Guest) freeStore() {
+	if !g.storeFreed {
+		g.storeFreed = true
+		g.store.Close()
+	}
+}
+
+// onEpoch is asked every few epoch ticks while guest code runs.
+func (g *Guest) onEpoch() (uint64, bool) {
+	if g.quitted.Load() {
+		return 0, false
+	}
+	if c := g.cur.Load(); c != nil {
+		if c.ctx.Err() != nil {
+			return 0, false
+		}
+	} else if time.Now().After(g.initDeadline) {
+		return 0, false
+	}
+	return epochCheckTicks, true
+}
+
+// CallInput is one request for a guest.
+type CallInput struct {
+	Payload []byte // the control-protocol request (JSON)
+	Fuel    uint64
+	Stdin   *Stdin  // nil: empty
+	Output  *Output // required
+}
+
+// CallResult is how a call ended. Response is the driver's reply; when it is
+// nil the guest died or was interrupted and Outcome/Error say why.
+type CallResult struct {
+	Response     []byte
+	Outcome      Outcome
+	Error        *ErrorData
+	ExitCode     int
+	FuelConsumed uint64
+	Duration     time.Duration
+	// Died is true when the guest can't take another request.
+	Died bool
+}
+
+// abandonAfter is how long a call whose ctx ended waits for the guest to
+// notice before it is reported and the guest abandoned.
+const abandonAfter = 500 * time.Millisecond
+
+// Call runs one request in the guest. The ctx's deadline is the run's
+// wall-clock deadline; cancelling ctx cancels the run. A guest failure is a
+// result; Call never returns an error.
+func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	start := time.Now()
+	if in.Stdin == nil {
+		in.Stdin = StdinFrom(nil)
+	}
+	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
+	select {
+	case g.calls <- c:
+	case <-g.done:
+		return CallResult{Outcome: Failed, Died: true, Error: &ErrorData{Code: CodeInternal, Message: "guest is not running"}, Duration: time.Since(start)}
+	case <-ctx.Done():
+		o, ed := ctxOutcome(ctx)
+		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+	}
+	var abandoned bool
+	select {
+	case <-c.replied:
+	case <-g.done:
+	case <-ctx.Done():
+		select {
+		case <-c.replied:
+		case <-g.done:
+		case <-time.After(abandonAfter):
+			abandoned = true
+		}
+	}
+	res := CallResult{Duration: time.Since(start)}
+	select {
+	case <-c.replied:
+		res.Response = c.response
+		res.FuelConsumed = c.fuel - min(c.fuel, c.fuelLeft)
+		res.Outcome = Succeeded
+		return res
+	default:
+	}
+	// The guest died (or is stuck): classify.
+	res.Died = true
+	if abandoned {
+		if g.quitted.CompareAndSwap(false, true) {
+			close(g.quit)
+		}
+		res.Outcome, res.Error = ctxOutcome(ctx)
+		return res
+	}
+	if left, ok := getFuel(g.store); ok {
+		res.FuelConsumed = c.fuel - min(c.fuel, left)
+	}
+	res.Outcome, res.Error, res.ExitCode = g.classify(ctx, c)
+	return res
+}
+
+func ctxOutcome(ctx context.Context) (Outcome, *ErrorData) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return TimedOut, &ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
+	}
+	return Cancelled, &ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
+}
+
+// classify explains why the guest died during call c.
+func (g *Guest) classify(ctx context.Context, c *call) (Outcome, *ErrorData, int) {
+	err := g.exitErr
+	if r, _ := c.reason.Load().(string); r == CodeOutputLimit {
+		return Failed, &ErrorData{Code: CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.limit)}, 0
+	}
+	var trap *wasmtime.Trap
+	if errors.As(err, &trap) {
+		if code := trap.Code(); code != nil {
+			switch *code {
+			case wasmtime.OutOfFuel:
+				return Failed, &ErrorData{Code: CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
+			case wasmtime.StackOverflow:
+				return Failed, &ErrorData{Code: CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
+			}
+		}
+	}
+	if ctx.Err() != nil || g.quitted.Load() {
+		if ctx.Err() == nil {
+			return Cancelled, &ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
+		}
+		o, ed := ctxOutcome(ctx)
+		return o, ed, 0
+	}
+	exitCode, exited := 0, false
+	var werr *wasmtime.Error
+	if errors.As(err, &werr) {
+		if n, ok := werr.ExitStatus(); ok {
+			exitCode, exited = int(n), true
+		}
+	}
+	memBytes := int64(g.mem.DataSize(g.store))
+	nearLimit := memBytes >= g.opts.MemoryBytes-g.opts.MemoryBytes/8
+	if (exited && g.img.Spec.OOMExitCode != 0 && exitCode == g.img.Spec.OOMExitCode) || (!exited && nearLimit) {
+		return Failed, &ErrorData{Code: CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
+	}
+	if exited {
+		if exitCode == 0 {
+			return Succeeded, nil, 0
+		}
+		return Failed, &ErrorData{Code: CodeExit, Name: "ExitError", Message: fmt.Sprintf("the guest exited with status %d", exitCode)}, exitCode
+	}
+	msg := "the guest died"
+	if err != nil {
+		msg = "the guest trapped: " + firstLine(err.Error())
+	}
+	return Failed, &ErrorData{Code: CodeInternal, Name: "GuestError", Message: msg}, 0
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		for i := 0; i+len(sub) <= len(s); i++ {
+			if s[i:i+len(sub)] == sub {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// --- host functions -------------------------------------------------------
+
+var errno = struct{ success, inval, fault, notsup int32 }{0, 28, 21, 58}
+
+func guestMemory(caller *wasmtime.Caller) []byte {
+	ext := caller.GetExport("memory")
+	if ext == nil || ext.Memory() == nil {
+		return nil
+	}
+	return ext.Memory().UnsafeData(caller)
+}
+
+// span returns mem[ptr:ptr+n] or nil when out of bounds.
+func span(mem []byte, ptr, n int32) []byte {
+	if ptr < 0 || n < 0 || int64(ptr)+int64(n) > int64(len(mem)) {
+		return nil
+	}
+	return mem[ptr : ptr+n]
+}
+
+func interrupted() *wasmtime.Trap { return wasmtime.NewTrap("wasmexec: run interrupted") }
+
+func (g *Guest) linker() (*wasmtime.Linker, error) {
+	l := wasmtime.NewLinker(g.img.engine.wt)
+	if err := l.DefineWasi(); err != nil {
+		return nil, fmt.Errorf("define wasi: %w", err)
+	}
+	l.AllowShadowing(true)
+	defs := []struct {
+		module, name string
+		fn           any
+	}{
+		{"wasmexec", "recv", g.hostRecv},
+		{"wasmexec", "send", g.hostSend},
+		{"wasmexec", "write", g.hostWrite},
+		{"wasmexec", "read", g.hostRead},
+		// poll_oneoff is the only WASI call that sleeps; ours sleeps
+		// interruptibly so deadlines and cancellation reach a sleeping guest.
+		{"wasi_snapshot_preview1", "poll_oneoff", g.pollOneoff},
+		{"wasi_snapshot_preview1", "clock_time_get", g.clockTimeGet},
+	}
+	for _, d := range defs {
+		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {
+			return nil, fmt.Errorf("define %s.%s: %w", d.module, d.name, err)
+		}
+	}
+	return l, nil
+}
+
+func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+	c := g.pending
+	if c == nil {
+		g.cur.Store(nil)
+		g.readyOnce.Do(func() { close(g.ready) })
+		select {
+		case c = <-g.calls:
+		case <-g.quit:
+			return -1, nil
+		}
+		if !setFuel(caller, c.fuel) {
+			return 0, wasmtime.NewTrap("wasmexec: set fuel failed")
+		}
+		g.cur.Store(c)
+		g.pending = c
+	}
+	n := int32(len(c.payload))
+	if n > capacity {
+		return n, nil
+	}
+	dst := span(guestMemory(caller), ptr, n)
+	if dst == nil {
+		return 0, wasmtime.NewTrap("wasmexec: recv buffer out of bounds")
+	}
+	copy(dst, c.payload)
+	g.pending = nil
+	return n, nil
+}
+
+func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
+	c := g.cur.Load()
+	if c == nil {
+		return wasmtime.NewTrap("wasmexec: send without a request")
+	}
+	src := span(guestMemory(caller), ptr, n)
+	if src == nil {
+		return wasmtime.NewTrap("wasmexec: send buffer out of bounds")
+	}
+	c.response = append([]byte(nil), src...)
+	c.fuelLeft, _ = getFuel(caller)
+	g.cur.Store(nil)
+	close(c.replied)
+	return nil
+}
+
+func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wasmtime.Trap) {
+	c := g.cur.Load()
+	if c == nil {
+		return n, nil // output outside a request (driver start-up) is dropped
+	}
+	ch := Stdout
+	switch fd {
+	case 1:
+	case 2:
+		ch = Stderr
+	default:
+		return -1, nil
+	}
+	src := span(guestMemory(caller), ptr, n)
+	if src == nil {
+		return 0, wasmtime.NewTrap("wasmexec: write buffer out of bounds")
+	}
+	if !c.out.Write(ch, src) {
+		c.reason.Store(CodeOutputLimit)
+		return 0, wasmtime.NewTrap("wasmexec: output limit exceeded")
+	}
+	return n, nil
+}
+
+func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+	c := g.cur.Load()
+	if c == nil || capacity <= 0 {
+		return 0, nil
+	}
+	buf := make([]byte, min(capacity, 64<<10))
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-g.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	n, err := c.stdin.Read(ctx, buf)
+	if err != nil {
+		return 0, interrupted()
+	}
+	dst := span(guestMemory(caller), ptr, int32(n)) // memory may have moved: fetch after blocking
+	if dst == nil {
+		return 0, wasmtime.NewTrap("wasmexec: read buffer out of bounds")
+	}
+	copy(dst, buf[:n])
+	return int32(n), nil
+}
+
+// monotonicBase anchors the guest-visible monotonic clock.
+var monotonicBase = time.Now()
+
+func monotonicNow() uint64 { return uint64(time.Since(monotonicBase)) }
+
+func (g *Guest) clockTimeGet(caller *wasmtime.Caller, id int32, _ int64, out int32) int32 {
+	var t uint64
+	switch id {
+	case 0: // realtime
+		t = uint64(time.Now().UnixNano())
+	case 1, 2, 3: // monotonic, process and thread CPU time: all monotonic here
+		t = monotonicNow()
+	default:
+		return errno.inval
+	}
+	dst := span(guestMemory(caller), out, 8)
+	if dst == nil {
+		return errno.fault
+	}
+	binary.LittleEndian.PutUint64(dst, t)
+	return errno.success
+}
+
+// pollOneoff implements WASI poll_oneoff for clock subscriptions (sleeps)
+// by waiting on the run's ctx as well, and reports fd subscriptions ready at
+// once (guests use the control channel, not fds, for stdio).
+func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int32) (int32, *wasmtime.Trap) {
+	const subSize, evSize = 48, 32
+	if nsubs <= 0 {
+		return errno.inval, nil
+	}
+	mem := guestMemory(caller)
+	subs := span(mem, in, nsubs*subSize)
+	if subs == nil || span(mem, out, nsubs*evSize) == nil || span(mem, nevents, 4) == nil {
+		return errno.fault, nil
+	}
+	type sub struct {
+		userdata uint64
+		tag      uint8
+		deadline uint64 // monotonic ns, clocks only
+	}
+	now := monotonicNow()
+	list := make([]sub, nsubs)
+	var earliest uint64 = ^uint64(0)
+	hasFD := false
+	for i := range list {
+		s := subs[i*subSize:]
+		list[i] = sub{userdata: binary.LittleEndian.Uint64(s), tag: s[8]}
+		switch s[8] {
+		case 0: // clock
+			clockID := binary.LittleEndian.Uint32(s[16:])
+			timeout := binary.LittleEndian.Uint64(s[24:])
+			flags := binary.LittleEndian.Uint16(s[40:])
+			d := now + timeout
+			if flags&1 != 0 { // absolute
+				if clockID == 0 {
+					rel := int64(timeout) - time.Now().UnixNano()
+					d = now + uint64(max(rel, 0))
+				} else {
+					d = timeout
+				}
+			}
+			list[i].deadline = d
+			earliest = min(earliest, d)
+		default:
+			hasFD = true
+		}
+	}
+	if !hasFD && earliest > now {
+		wait := time.Duration(earliest - now)
+		var ctxDone <-chan struct{}
+		if c := g.cur.Load(); c != nil {
+			ctxDone = c.ctx.Done()
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctxDone:
+			t.Stop()
+			return 0, interrupted()
+		case <-g.quit:
+			t.Stop()
+			return 0, interrupted()
+		}
+		now = monotonicNow()
+	}
+	mem = guestMemory(caller)
+	evs := span(mem, out, nsubs*evSize)
+	n := int32(0)
+	for _, s := range list {
+		if s.tag == 0 && s.deadline > now && hasFD {
+			continue
+		}
+		if s.tag == 0 && s.deadline > now {
+			continue
+		}
+		e := evs[n*evSize : (n+1)*evSize]
+		clear(e)
+		binary.LittleEndian.PutUint64(e, s.userdata)
+		e[10] = s.tag
+		if s.tag != 0 {
+			binary.LittleEndian.PutUint64(e[16:], 1) // readable/writable bytes
+		}
+		n++
+	}
+	binary.LittleEndian.PutUint32(mem[nevents:], uint32(n))
+	return errno.success, nil
+}
