@@ -1,0 +1,329 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// resultColumns are the executions columns scanResult reads, in its order.
+const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
+	stdout, stderr, stdout_truncated, stderr_truncated,
+	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms`
+
+type scanner interface{ Scan(dest ...any) error }
+
+// scanResult reads one row of resultColumns.
+func scanResult(row scanner) (r *exec.Result, seq, expiresAt int64, err error) {
+	r = new(exec.Result)
+	var (
+		kind, lang, outcome         string
+		errJSON, value, code, extra []byte
+		stdout, stderr              sql.NullString
+		fuel                        int64
+	)
+	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
+		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
+		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	r.Kind, r.Language, r.Outcome = exec.Kind(kind), exec.Language(lang), exec.Outcome(outcome)
+	r.FuelConsumed = uint64(fuel)
+	if len(errJSON) > 0 {
+		r.Error = new(exec.ErrorData)
+		if err := json.Unmarshal(errJSON, r.Error); err != nil {
+			return nil, 0, 0, fmt.Errorf("execution %s: decode error details: %w", r.ExecutionID, err)
+		}
+	}
+	if len(value) > 0 {
+		r.Value = json.RawMessage(value)
+	}
+	if len(extra) > 0 {
+		r.Extra = json.RawMessage(extra)
+	}
+	if stdout.Valid {
+		r.Stdout = &stdout.String
+	}
+	if stderr.Valid {
+		r.Stderr = &stderr.String
+	}
+	r.Code = string(code)
+	return r, seq, expiresAt, nil
+}
+
+// Get returns the stored record of execution id. Reading does not extend its
+// TTL. Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
+// expired (including past its expiry but not yet swept) or was evicted over
+// the cap, exec.EUnavailable after Close.
+func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	now := s.nowMs()
+	r, _, expiresAt, err := scanResult(s.r.QueryRowContext(ctx,
+		"SELECT "+resultColumns+" FROM executions WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, s.missing(ctx, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get %s: %w", id, err)
+	}
+	if expiresAt <= now {
+		return nil, expiredError(id, reasonExpired)
+	}
+	return r, nil
+}
+
+// missing explains why id has no row: a tombstone says expired or evicted,
+// otherwise it was never stored (or its tombstone was trimmed).
+func (s *Store) missing(ctx context.Context, id string) error {
+	var reason string
+	err := s.r.QueryRowContext(ctx, "SELECT reason FROM tombstones WHERE id = ?", id).Scan(&reason)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return exec.Errorf(exec.ENotFound, "execution %s not found", id)
+	case err != nil:
+		return fmt.Errorf("store: look up tombstone of %s: %w", id, err)
+	}
+	return expiredError(id, reason)
+}
+
+func expiredError(id, reason string) error {
+	if reason == reasonEvicted {
+		return exec.Errorf(exec.EExpired, "execution %s was evicted: the store keeps a bounded number of completed executions", id)
+	}
+	return exec.Errorf(exec.EExpired, "execution %s has expired", id)
+}
+
+// List page sizes.
+const (
+	DefaultListLimit = 50
+	MaxListLimit     = 200
+)
+
+// ListFilter selects records for List. Empty fields match everything; a
+// value that names nothing (an unknown language, say) matches nothing.
+type ListFilter struct {
+	ContextID string
+	Language  string
+	Outcome   string
+	Kind      string
+	// After is the NextCursor of the previous page; empty for the first.
+	After string
+	// Limit is the page size: 0 means DefaultListLimit, more than
+	// MaxListLimit is clamped to it.
+	Limit int
+}
+
+// ListPage is one page of List.
+type ListPage struct {
+	Executions []*exec.Result
+	// NextCursor resumes after the last record of this page; empty when
+	// HasMore is false.
+	NextCursor string
+	HasMore    bool
+}
+
+// List returns stored, unexpired records matching f, newest first (by
+// insertion). Pages are stable: records saved after a cursor was issued never
+// appear after it, so paging sees no duplicates and no gaps among the records
+// that existed when it started (except those that expire meanwhile).
+// Errors: exec.EInvalid for a malformed cursor or a negative limit,
+// exec.EUnavailable after Close.
+func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	limit := f.Limit
+	switch {
+	case limit < 0:
+		return nil, exec.Errorf(exec.EInvalid, "limit must not be negative, got %d", limit)
+	case limit == 0:
+		limit = DefaultListLimit
+	case limit > MaxListLimit:
+		limit = MaxListLimit
+	}
+	var (
+		where = []string{"expires_at_ms > ?"}
+		args  = []any{s.nowMs()}
+	)
+	if f.After != "" {
+		before, err := parseListCursor(f.After)
+		if err != nil {
+			return nil, err
+		}
+		where, args = append(where, "seq < ?"), append(args, before)
+	}
+	for _, c := range []struct{ col, val string }{
+		{"context_id", f.ContextID}, {"language", f.Language}, {"outcome", f.Outcome}, {"kind", f.Kind},
+	} {
+		if c.val != "" {
+			where, args = append(where, c.col+" = ?"), append(args, c.val)
+		}
+	}
+	args = append(args, limit+1)
+	rows, err := s.r.QueryContext(ctx, "SELECT "+resultColumns+" FROM executions WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY seq DESC LIMIT ?", args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list: %w", err)
+	}
+	defer rows.Close()
+	page := &ListPage{Executions: []*exec.Result{}}
+	var lastSeq int64
+	for rows.Next() {
+		if len(page.Executions) == limit {
+			page.HasMore = true
+			break
+		}
+		r, seq, _, err := scanResult(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list: %w", err)
+		}
+		page.Executions = append(page.Executions, r)
+		lastSeq = seq
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list: %w", err)
+	}
+	if page.HasMore {
+		page.NextCursor = encodeListCursor(lastSeq)
+	}
+	return page, nil
+}
+
+// List cursors: "l" + the base-36 insertion id (seq) of the last record
+// returned, in canonical form (no leading zeros, lower case).
+const listCursorPrefix = "l"
+
+func encodeListCursor(seq int64) string {
+	return listCursorPrefix + strconv.FormatInt(seq, 36)
+}
+
+// parseListCursor returns the seq a list cursor stands for, or an EInvalid
+// error. Only what encodeListCursor produces is accepted.
+func parseListCursor(c string) (int64, error) {
+	bad := func() (int64, error) {
+		return 0, exec.Errorf(exec.EInvalid, "malformed list cursor %q", c)
+	}
+	if len(c) < 2 || len(c) > 14 || !strings.HasPrefix(c, listCursorPrefix) {
+		return bad()
+	}
+	n, err := strconv.ParseInt(c[1:], 36, 64)
+	if err != nil || n <= 0 || strconv.FormatInt(n, 36) != c[1:] {
+		return bad()
+	}
+	return n, nil
+}
+
+// Output page sizes.
+const (
+	DefaultOutputLimit = 1000
+	MaxOutputLimit     = 10000
+)
+
+// Output returns the retained events of execution id with sequence greater
+// than the cursor after (exec.EncodeCursor; empty means from the start), at
+// most limit of them (0 means DefaultOutputLimit, clamped to MaxOutputLimit).
+// NextCursor resumes after the last event returned (or repeats after when
+// none was); HasMore says more events follow. Truncated says events after the
+// cursor were dropped by a cap: the first retained event comes later than
+// after+1, or no event was retained at all from a log that dropped events.
+//
+// Errors: exec.EInvalid for a malformed cursor or a negative limit,
+// exec.ENotFound / exec.EExpired as for Get, exec.EUnavailable after Close.
+func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	from, err := exec.ParseCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case limit < 0:
+		return nil, exec.Errorf(exec.EInvalid, "limit must not be negative, got %d", limit)
+	case limit == 0:
+		limit = DefaultOutputLimit
+	case limit > MaxOutputLimit:
+		limit = MaxOutputLimit
+	}
+	if from > 1<<63-1 {
+		from = 1<<63 - 1 // sequences are stored as int64; nothing lies beyond
+	}
+	now := s.nowMs()
+	// One statement, so the record, its first sequence and the events come
+	// from one snapshot even if the sweeper deletes the record meanwhile.
+	rows, err := s.r.QueryContext(ctx, `SELECT x.expires_at_ms, x.output_truncated,
+			(SELECT min(sequence) FROM events WHERE exec_seq = x.seq),
+			ev.sequence, ev.pid, ev.channel, ev.chunk, ev.timestamp_ms
+		FROM executions x
+		LEFT JOIN events ev ON ev.exec_seq = x.seq AND ev.sequence > ?
+		WHERE x.id = ?
+		ORDER BY ev.sequence
+		LIMIT ?`, int64(from), id, limit+1)
+	if err != nil {
+		return nil, fmt.Errorf("store: output %s: %w", id, err)
+	}
+	defer rows.Close()
+	var (
+		found           bool
+		expiresAt       int64
+		outputTruncated bool
+		firstSeq        sql.NullInt64
+		replay          = &exec.Replay{Events: []exec.Event{}}
+	)
+	for rows.Next() {
+		var (
+			seq, pid, ts sql.NullInt64
+			channel      sql.NullString
+			chunk        []byte
+		)
+		if err := rows.Scan(&expiresAt, &outputTruncated, &firstSeq, &seq, &pid, &channel, &chunk, &ts); err != nil {
+			return nil, fmt.Errorf("store: output %s: %w", id, err)
+		}
+		found = true
+		if !seq.Valid {
+			break // the LEFT JOIN row of a record with no events after the cursor
+		}
+		if len(replay.Events) == limit {
+			replay.HasMore = true
+			break
+		}
+		if chunk == nil {
+			chunk = []byte{}
+		}
+		replay.Events = append(replay.Events, exec.Event{
+			PID: pid.Int64, Sequence: uint64(seq.Int64), Channel: exec.Channel(channel.String),
+			Chunk: chunk, TimestampMs: ts.Int64,
+		})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: output %s: %w", id, err)
+	}
+	if !found {
+		return nil, s.missing(ctx, id)
+	}
+	if expiresAt <= now {
+		return nil, expiredError(id, reasonExpired)
+	}
+	last := from
+	if n := len(replay.Events); n > 0 {
+		last = replay.Events[n-1].Sequence
+	}
+	replay.NextCursor = exec.EncodeCursor(last)
+	if firstSeq.Valid {
+		replay.Truncated = uint64(firstSeq.Int64) > from+1
+	} else {
+		replay.Truncated = outputTruncated
+	}
+	return replay, nil
+}

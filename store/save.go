@@ -1,0 +1,271 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+const insertExecutionSQL = `INSERT INTO executions (
+	id, kind, language, context_id, pid, outcome, error, exit_code, value,
+	stdout, stderr, stdout_truncated, stderr_truncated,
+	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
+	code_sha256, code, code_bytes, events_retained, output_truncated, extra,
+	expires_at_ms
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// eventsPerInsert is how many events one multi-row INSERT carries.
+const eventsPerInsert = 64
+
+// insertEventsSQL[n] inserts n events.
+var insertEventsSQL = func() []string {
+	q := make([]string, eventsPerInsert+1)
+	for n := 1; n <= eventsPerInsert; n++ {
+		var b strings.Builder
+		b.WriteString("INSERT INTO events (exec_seq, sequence, pid, channel, chunk, timestamp_ms) VALUES ")
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?,?,?,?,?,?)")
+		}
+		q[n] = b.String()
+	}
+	return q
+}()
+
+// Save stores a completed execution and its retained events in one
+// transaction, then evicts the oldest completions over MaxCompleted.
+//
+// r must be finished work: a non-empty ExecutionID, Kind and Language and a
+// terminal Outcome (succeeded, failed, cancelled, timed_out); the store never
+// holds running executions, so eviction never touches them. events must have
+// strictly increasing sequences ≥ 1. eventsTruncated says the live log
+// already dropped events; Save drops more (oldest first) past MaxEventsBytes.
+// The record expires at CompletedAtMs + CompletedTTL (Now when CompletedAtMs
+// is 0). Save does not modify r or events.
+//
+// Errors: exec.EInvalid for a malformed record, exec.EConflict when the id is
+// already stored, exec.EUnavailable after Close.
+func (s *Store) Save(ctx context.Context, r *exec.Result, events []exec.Event, eventsTruncated bool) error {
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if err := validateResult(r, events); err != nil {
+		return err
+	}
+	now := s.nowMs()
+	rec, err := s.prepare(r, events, eventsTruncated, now)
+	if err != nil {
+		return err
+	}
+
+	if err := s.lockWrite(ctx); err != nil {
+		return err
+	}
+	defer s.unlockWrite()
+
+	evicted, err := s.saveTx(ctx, rec, now)
+	if err != nil {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+			return &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", r.ExecutionID), Err: err}
+		}
+		return fmt.Errorf("store: save %s: %w", r.ExecutionID, err)
+	}
+	s.count += 1 - evicted
+	if rec.expiresAt < s.plannedMs.Load() {
+		s.wakeSweeper()
+	}
+	return nil
+}
+
+// saveTx runs Save's transaction and returns how many records it evicted.
+func (s *Store) saveTx(ctx context.Context, rec record, now int64) (evicted int, err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if err := insertRecord(ctx, tx, rec); err != nil {
+		return 0, err
+	}
+	if over := s.count + 1 - s.cfg.MaxCompleted; over > 0 {
+		if evicted, err = s.evictTx(ctx, tx, over, now); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return evicted, nil
+}
+
+// record is a validated execution ready to insert.
+type record struct {
+	args      []any // insertExecutionSQL's arguments
+	events    []exec.Event
+	expiresAt int64
+}
+
+// prepare turns a Result into the row Save inserts: events capped, code
+// truncated and hashed, expiry computed from the completion time.
+func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated bool, now int64) (record, error) {
+	events, dropped := capEvents(events, s.cfg.MaxEventsBytes)
+
+	completed := r.CompletedAtMs
+	if completed == 0 {
+		completed = now
+	}
+	expires := completed + s.cfg.CompletedTTL.Milliseconds()
+
+	code := r.Code
+	codeHash := r.CodeSHA256
+	if codeHash == "" && code != "" {
+		sum := sha256.Sum256([]byte(code))
+		codeHash = hex.EncodeToString(sum[:])
+	}
+	keptCode := truncateUTF8(code, s.cfg.MaxCodeBytes)
+
+	var errJSON []byte
+	if r.Error != nil {
+		var err error
+		if errJSON, err = json.Marshal(r.Error); err != nil {
+			return record{}, exec.Errorf(exec.EInvalid, "execution %s: error details are not JSON-encodable: %v", r.ExecutionID, err)
+		}
+	}
+
+	rec := record{expiresAt: expires, events: events}
+	rec.args = []any{
+		r.ExecutionID, string(r.Kind), string(r.Language), r.ContextID, r.PID, string(r.Outcome),
+		nullBytes(errJSON), r.ExitCode, nullBytes(r.Value),
+		stringBytes(r.Stdout), stringBytes(r.Stderr), r.StdoutTruncated, r.StderrTruncated,
+		r.StartedAtMs, completed, r.DurationMs, int64(r.FuelConsumed), r.ContextReset,
+		codeHash, nullBytes([]byte(keptCode)), len(code),
+		r.EventsRetained || len(events) > 0 || eventsTruncated || dropped,
+		r.OutputTruncated || eventsTruncated || dropped,
+		nullBytes(r.Extra),
+		expires,
+	}
+
+	return rec, nil
+}
+
+// insertRecord inserts rec and its events inside tx.
+func insertRecord(ctx context.Context, tx *sql.Tx, rec record) error {
+	res, err := tx.ExecContext(ctx, insertExecutionSQL, rec.args...)
+	if err != nil {
+		return err
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	return insertEvents(ctx, tx, seq, rec.events)
+}
+
+func insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []exec.Event) error {
+	args := make([]any, 0, 6*min(len(events), eventsPerInsert))
+	for len(events) > 0 {
+		n := min(len(events), eventsPerInsert)
+		args = args[:0]
+		for _, e := range events[:n] {
+			chunk := e.Chunk
+			if chunk == nil {
+				chunk = []byte{} // NOT NULL column; an empty write is still an event
+			}
+			args = append(args, seq, int64(e.Sequence), e.PID, string(e.Channel), chunk, e.TimestampMs)
+		}
+		if _, err := tx.ExecContext(ctx, insertEventsSQL[n], args...); err != nil {
+			return fmt.Errorf("insert events: %w", err)
+		}
+		events = events[n:]
+	}
+	return nil
+}
+
+func validateResult(r *exec.Result, events []exec.Event) error {
+	if r == nil {
+		return exec.Errorf(exec.EInvalid, "no execution result to save")
+	}
+	if r.ExecutionID == "" {
+		return exec.Errorf(exec.EInvalid, "execution result has no executionId")
+	}
+	switch r.Outcome {
+	case exec.Succeeded, exec.Failed, exec.Cancelled, exec.TimedOut:
+	default:
+		return exec.Errorf(exec.EInvalid, "execution %s: outcome %q is not a completed outcome; only completed executions are stored", r.ExecutionID, r.Outcome)
+	}
+	if r.Kind == "" {
+		return exec.Errorf(exec.EInvalid, "execution %s has no kind", r.ExecutionID)
+	}
+	if r.Language == "" {
+		return exec.Errorf(exec.EInvalid, "execution %s has no language", r.ExecutionID)
+	}
+	var prev uint64
+	for i, e := range events {
+		if e.Sequence <= prev || e.Sequence > 1<<63-1 {
+			return exec.Errorf(exec.EInvalid, "execution %s: event %d has sequence %d after %d; sequences must increase from 1", r.ExecutionID, i, e.Sequence, prev)
+		}
+		prev = e.Sequence
+	}
+	return nil
+}
+
+// capEvents keeps the newest events whose chunks fit in max bytes and says
+// whether it dropped any.
+func capEvents(events []exec.Event, max int64) ([]exec.Event, bool) {
+	var total int64
+	i := len(events)
+	for i > 0 {
+		n := int64(len(events[i-1].Chunk))
+		if total+n > max {
+			break
+		}
+		total += n
+		i--
+	}
+	return events[i:], i > 0
+}
+
+// truncateUTF8 returns the first max bytes of s, cut back to a rune boundary
+// when s is valid UTF-8 there.
+func truncateUTF8(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && cut > max-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if !utf8.RuneStart(s[cut]) {
+		cut = max // not UTF-8 around the cut: keep the bytes
+	}
+	return s[:cut]
+}
+
+func nullBytes(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// stringBytes stores a captured stream as bytes (exactly what the guest
+// wrote, valid UTF-8 or not); nil means not captured.
+func stringBytes(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return []byte(*p)
+}

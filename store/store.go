@@ -1,0 +1,359 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultCompletedTTL   = 300000 * time.Millisecond
+	DefaultMaxCompleted   = 1024
+	DefaultMaxCodeBytes   = 64 << 10
+	DefaultMaxEventsBytes = 1 << 20
+	DefaultSweepInterval  = 30 * time.Second
+	// DefaultTombstonesPerRecord sets the default MaxTombstones to this many
+	// times MaxCompleted.
+	DefaultTombstonesPerRecord = 10
+)
+
+// Config configures a Store. The zero value of every field except Path means
+// "use the default".
+type Config struct {
+	// Path of the SQLite file. Its directory is created if missing.
+	Path string
+	// CompletedTTL is how long a record lives after its completion
+	// (default 300000 ms). Granularity is one millisecond.
+	CompletedTTL time.Duration
+	// MaxCompleted caps the number of stored records (default 1024); over
+	// it, the oldest completions are evicted first.
+	MaxCompleted int
+	// MaxCodeBytes is how much of an execution's code is kept (default 64 KiB).
+	MaxCodeBytes int
+	// MaxEventsBytes caps the chunk bytes of the events retained per
+	// execution (default 1 MiB); the oldest events are dropped first.
+	MaxEventsBytes int64
+	// MaxTombstones caps how many expired/evicted ids are remembered
+	// (default 10×MaxCompleted).
+	MaxTombstones int
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Logger receives sweeper errors and debug lines (default slog.Default()).
+	Logger *slog.Logger
+	// SweepInterval is the longest the sweeper sleeps (default 30 s).
+	SweepInterval time.Duration
+
+	// manualSweep disables the background sweeper (tests drive sweep directly).
+	manualSweep bool
+}
+
+// withDefaults returns c with its zero fields filled in.
+func (c Config) withDefaults() Config {
+	if c.CompletedTTL == 0 {
+		c.CompletedTTL = DefaultCompletedTTL
+	}
+	if c.MaxCompleted == 0 {
+		c.MaxCompleted = DefaultMaxCompleted
+	}
+	if c.MaxCodeBytes == 0 {
+		c.MaxCodeBytes = DefaultMaxCodeBytes
+	}
+	if c.MaxEventsBytes == 0 {
+		c.MaxEventsBytes = DefaultMaxEventsBytes
+	}
+	if c.MaxTombstones == 0 && c.MaxCompleted > 0 {
+		if c.MaxCompleted > math.MaxInt/DefaultTombstonesPerRecord {
+			c.MaxTombstones = math.MaxInt
+		} else {
+			c.MaxTombstones = DefaultTombstonesPerRecord * c.MaxCompleted
+		}
+	}
+	if c.SweepInterval == 0 {
+		c.SweepInterval = DefaultSweepInterval
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Validate reports the first invalid field: an empty Path, or a negative
+// size, count or duration (zero means the default). The error is an
+// *exec.Error with code exec.EInvalid.
+func (c Config) Validate() error {
+	switch {
+	case c.Path == "":
+		return exec.Errorf(exec.EInvalid, "store: Path is required")
+	case c.CompletedTTL < 0:
+		return exec.Errorf(exec.EInvalid, "store: CompletedTTL must be positive, got %v", c.CompletedTTL)
+	case c.CompletedTTL > 0 && c.CompletedTTL < time.Millisecond:
+		return exec.Errorf(exec.EInvalid, "store: CompletedTTL must be at least 1ms, got %v", c.CompletedTTL)
+	case c.MaxCompleted < 0:
+		return exec.Errorf(exec.EInvalid, "store: MaxCompleted must be a positive integer, got %d", c.MaxCompleted)
+	case c.MaxCodeBytes < 0:
+		return exec.Errorf(exec.EInvalid, "store: MaxCodeBytes must be a positive integer, got %d", c.MaxCodeBytes)
+	case c.MaxEventsBytes < 0:
+		return exec.Errorf(exec.EInvalid, "store: MaxEventsBytes must be a positive integer, got %d", c.MaxEventsBytes)
+	case c.MaxTombstones < 0:
+		return exec.Errorf(exec.EInvalid, "store: MaxTombstones must be a positive integer, got %d", c.MaxTombstones)
+	case c.SweepInterval < 0:
+		return exec.Errorf(exec.EInvalid, "store: SweepInterval must be positive, got %v", c.SweepInterval)
+	}
+	return nil
+}
+
+// Store is the SQLite record of completed executions. Its methods are safe
+// for concurrent use.
+type Store struct {
+	cfg  Config
+	path string // absolute
+	log  *slog.Logger
+
+	w    *sql.DB // one connection: every write goes through it
+	r    *sql.DB // read-only pool
+	lock *os.File
+
+	// wsem serializes write transactions (a channel so waiting respects ctx)
+	// and guards count.
+	wsem  chan struct{}
+	count int // rows in executions
+
+	// plannedMs is when the sweeper next wakes (Unix ms). Save wakes it
+	// earlier when it stores a record expiring before that.
+	plannedMs atomic.Int64
+	wake      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+const busyTimeoutMs = 5000
+
+// Open opens (creating if needed) the store at cfg.Path, applies pending
+// migrations and starts the sweeper. A corrupt file, an unwritable location
+// or a file already opened by another Store is an error naming the path.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	path, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		return nil, fmt.Errorf("store: resolve path %s: %w", cfg.Path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, fmt.Errorf("store: create directory for %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("store: open %s: is a directory, not a database file", path)
+	}
+
+	s := &Store{
+		cfg:  cfg,
+		path: path,
+		log:  cfg.Logger.With("component", "store"),
+		wsem: make(chan struct{}, 1),
+		wake: make(chan struct{}, 1),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	s.plannedMs.Store(math.MaxInt64)
+
+	ok := false
+	defer func() {
+		if !ok {
+			s.closeHandles()
+		}
+	}()
+
+	if s.lock, err = lockFile(path + ".lock"); err != nil {
+		return nil, err
+	}
+
+	// The writer: a single connection, BEGIN IMMEDIATE, WAL, fsync per commit.
+	s.w, err = sql.Open("sqlite3", dsn(path, url.Values{
+		"_journal_mode":    {"WAL"},
+		"_synchronous":     {"FULL"},
+		"_busy_timeout":    {fmt.Sprint(busyTimeoutMs)},
+		"_foreign_keys":    {"1"},
+		"_txlock":          {"immediate"},
+		"_stmt_cache_size": {"32"},
+	}))
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		return nil, openError(path, err)
+	}
+	var mode string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return nil, openError(path, err)
+	}
+	if mode != "wal" {
+		return nil, fmt.Errorf("store: open %s: journal_mode is %q, want wal (is the filesystem able to hold a WAL?)", path, mode)
+	}
+	if err := migrate(ctx, s.w, cfg.Now()); err != nil {
+		return nil, openError(path, err)
+	}
+
+	// Readers: a small pool that can never write.
+	s.r, err = sql.Open("sqlite3", dsn(path, url.Values{
+		"_busy_timeout":    {fmt.Sprint(busyTimeoutMs)},
+		"_foreign_keys":    {"1"},
+		"_query_only":      {"1"},
+		"_stmt_cache_size": {"32"},
+	}))
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	s.r.SetMaxOpenConns(4)
+	s.r.SetMaxIdleConns(4)
+	if err := s.r.PingContext(ctx); err != nil {
+		return nil, openError(path, err)
+	}
+
+	if err := s.w.QueryRowContext(ctx, "SELECT count(*) FROM executions").Scan(&s.count); err != nil {
+		return nil, openError(path, err)
+	}
+
+	if cfg.manualSweep {
+		close(s.done)
+	} else {
+		go s.sweepLoop()
+	}
+	ok = true
+	return s, nil
+}
+
+// dsn builds a go-sqlite3 data source name: a file: URI (so any byte of the
+// path survives, '?' included) followed by the driver's parameters.
+func dsn(path string, params url.Values) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return "file:" + u.EscapedPath() + "?" + params.Encode()
+}
+
+// openError gives a failure of Open a message that names the file and, for
+// the common causes, what is wrong with it.
+func openError(path string, err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
+			return fmt.Errorf("store: open %s: the file is corrupt or not a SQLite database (move it aside to start with an empty store): %w", path, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrAuth:
+			return fmt.Errorf("store: open %s: cannot open the database file for reading and writing (check the path and its permissions): %w", path, err)
+		case sqlite3.ErrIoErr, sqlite3.ErrFull:
+			return fmt.Errorf("store: open %s: I/O error on the database file: %w", path, err)
+		}
+	}
+	return fmt.Errorf("store: open %s: %w", path, err)
+}
+
+// Close stops the sweeper and waits for it, checkpoints the WAL into the
+// database file and closes it. It waits for a Save in progress. Calling it
+// again returns the first result.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		close(s.stop)
+		<-s.done
+		s.wsem <- struct{}{} // no write in flight from here on
+		s.closeErr = s.closeHandles()
+	})
+	return s.closeErr
+}
+
+// closeHandles checkpoints and closes whatever Open managed to open.
+func (s *Store) closeHandles() error {
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	if s.w != nil {
+		if _, err := s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			s.log.Warn("checkpoint on close failed", "path", s.path, "err", err)
+		}
+		errs = append(errs, s.w.Close())
+	}
+	if s.lock != nil {
+		errs = append(errs, unlockFile(s.lock))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Stats returns the number of stored records (including expired ones not yet
+// swept) and the bytes of database pages in use (page_count − freelist_count,
+// × page_size; the logical size including the WAL's newer pages). The file on
+// disk may be larger: freed pages are reused, not returned.
+func (s *Store) Stats(ctx context.Context) (count int, sizeBytes int64, err error) {
+	if err := s.checkOpen(); err != nil {
+		return 0, 0, err
+	}
+	var pages, free, pageSize int64
+	err = s.r.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM executions),
+		(SELECT page_count FROM pragma_page_count()),
+		(SELECT freelist_count FROM pragma_freelist_count()),
+		(SELECT page_size FROM pragma_page_size())`).Scan(&count, &pages, &free, &pageSize)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: stats: %w", err)
+	}
+	return count, (pages - free) * pageSize, nil
+}
+
+func (s *Store) checkOpen() error {
+	if s.closed.Load() {
+		return exec.Errorf(exec.EUnavailable, "store is closed")
+	}
+	return nil
+}
+
+func (s *Store) nowMs() int64 { return s.cfg.Now().UnixMilli() }
+
+// lockWrite takes the write semaphore, or fails when ctx ends first.
+func (s *Store) lockWrite(ctx context.Context) error {
+	select {
+	case s.wsem <- struct{}{}:
+		if s.closed.Load() {
+			<-s.wsem
+			return exec.Errorf(exec.EUnavailable, "store is closed")
+		}
+		return nil
+	case <-s.stop:
+		return exec.Errorf(exec.EUnavailable, "store is closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Store) unlockWrite() { <-s.wsem }
