@@ -57,9 +57,10 @@ type Guest struct {
 	initDeadline  time.Time
 	removeWatcher func()
 
-	mu         sync.Mutex // one Call at a time; guards store release
-	storeFreed bool
-	readyOnce  sync.Once
+	mu            sync.Mutex // one Call at a time; guards store release
+	storeFreed    bool
+	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
+	readyOnce     sync.Once
 }
 
 // call is one request in flight.

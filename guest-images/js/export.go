@@ -140,7 +140,7 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 			return nil
 		}
 	}
-	switch obj.ClassName() {
+	switch className(e.vm, obj) {
 	case "Array":
 		e.buf.WriteByte('[')
 		n := obj.Get("length").ToInteger()
@@ -161,7 +161,7 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 			return err
 		}
 		e.buf.WriteString(`{"$type":`)
-		e.str(obj.ClassName())
+		e.str(className(e.vm, obj))
 		e.buf.WriteString(`,"entries":`)
 		if err := e.value(entries, depth+1, false); err != nil {
 			return err
@@ -188,4 +188,18 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 	}
 	e.buf.WriteByte('}')
 	return nil
+}
+
+// className distinguishes arrays, maps and sets (goja reports "Object" for
+// the latter two).
+func className(vm *goja.Runtime, obj *goja.Object) string {
+	if c := obj.ClassName(); c == "Array" {
+		return c
+	}
+	for _, name := range []string{"Map", "Set"} {
+		if ctor, ok := vm.Get(name).(*goja.Object); ok && obj.Get("constructor") != nil && obj.Get("constructor").SameAs(ctor) {
+			return name
+		}
+	}
+	return "Object"
 }

@@ -31,6 +31,7 @@ func (d *driver) installGlobals() {
 	must(g.Set("console", console))
 
 	d.loop.install(g)
+	d.installFS(g)
 
 	stdin := vm.NewObject()
 	must(stdin.Set("readLine", func() goja.Value {

@@ -214,14 +214,26 @@ func errorResponse(err error) response {
 	}
 }
 
+// maxStackFrames caps reported stacks; runaway recursion would otherwise
+// report ten thousand identical frames.
+const maxStackFrames = 32
+
 func stackOf(ex *goja.Exception) string {
 	var b strings.Builder
-	for _, f := range ex.Stack() {
+	frames := ex.Stack()
+	more := len(frames) - maxStackFrames
+	if more > 0 {
+		frames = frames[:maxStackFrames]
+	}
+	for _, f := range frames {
 		b.WriteString("\tat ")
 		var fb bytes.Buffer
 		f.Write(&fb)
 		b.Write(fb.Bytes())
 		b.WriteByte('\n')
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "\t... %d more frames\n", more)
 	}
 	return b.String()
 }

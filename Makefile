@@ -1,0 +1,49 @@
+# wasmexec — the two commands are `make run` and `make test`.
+#
+# Slow artifacts live outside the clone, keyed by a hash of their inputs:
+# guest images in $(CACHE)/images/NAME-HASH (build/images/NAME links there),
+# compiled modules in $(CACHE)/modules. Delete $(CACHE) to start over.
+
+SHELL := /bin/bash
+CACHE ?= $(or $(WASMEXEC_CACHE_DIR),$(HOME)/.cache/wasmexec)
+export WASMEXEC_CACHE_DIR := $(CACHE)
+export WASMEXEC_IMAGES_DIR := $(CURDIR)/build/images
+GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildcard guest-images/typescript/build.sh),typescript)
+BIN := bin/wasmexec
+GO_TEST_FLAGS ?=
+
+.PHONY: all build run test bench check guest-images prepare clean FORCE
+
+all: build
+
+build: $(BIN)
+
+$(BIN): FORCE
+	@mkdir -p bin
+	go build -o $(BIN) ./cmd/wasmexec
+
+guest-images:
+	@for g in $(GUESTS); do guest-images/build-cached.sh $$g || exit 1; done
+
+# prepare compiles each guest image once per engine configuration into the
+# module cache, so neither the server nor the tests compile on a request.
+prepare: build guest-images
+	$(BIN) prepare --images-dir build/images
+
+run: prepare
+	$(BIN) serve --images-dir build/images
+
+test: prepare
+	WASMEXEC_REQUIRE_IMAGES=1 go test -race -count=1 -timeout 40m $(GO_TEST_FLAGS) ./...
+	cd guest-images/js && GOOS=wasip1 GOARCH=wasm go vet ./...
+
+bench: prepare
+	WASMEXEC_REQUIRE_IMAGES=1 go run ./cmd/wasmexec-bench
+
+check:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	go vet ./...
+	go mod tidy && git diff --exit-code go.mod go.sum
+
+clean:
+	rm -rf bin build

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// options are the settings of `wasmexec serve` (and of in-process eval).
+type options struct {
+	addr           string
+	dataDir        string
+	cacheDir       string
+	imagesDir      string
+	logLevel       string
+	timeoutMs      int64
+	maxTimeoutMs   int64
+	memoryBytes    int64
+	maxMemoryBytes int64
+	fuel           uint64
+	maxFuel        uint64
+	outputBytes    int64
+	maxOutputBytes int64
+	stdinBytes     int64
+	bodyLimitBytes int64
+	maxConcurrent  int
+	queueTimeoutMs int64
+	poolSize       int
+	retainBytes    int64
+	workspaceQuota int64
+	completedTTLMs int64
+	maxCompleted   int
+	liveWarning    int
+	maxProcesses   int
+	storeEnabled   bool
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	d := exec.DefaultPolicy()
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
+	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
+	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
+	fs.StringVar(&o.imagesDir, "images-dir", "./build/images", "guest images (built by make guest-images)")
+	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
+	fs.Int64Var(&o.maxTimeoutMs, "max-timeout-ms", d.MaxTimeout.Milliseconds(), "largest timeoutMs a request may ask for")
+	fs.Int64Var(&o.memoryBytes, "memory-bytes", d.Default.MemoryBytes, "default guest memory limit")
+	fs.Int64Var(&o.maxMemoryBytes, "max-memory-bytes", d.Max.MemoryBytes, "largest limits.memoryBytes a request may ask for")
+	fs.Uint64Var(&o.fuel, "fuel", d.Default.Fuel, "default fuel per run (about 7.4e9 per CPU second)")
+	fs.Uint64Var(&o.maxFuel, "max-fuel", d.Max.Fuel, "largest limits.fuel a request may ask for")
+	fs.Int64Var(&o.outputBytes, "output-bytes", d.Default.OutputBytes, "default output limit per stream")
+	fs.Int64Var(&o.maxOutputBytes, "max-output-bytes", d.Max.OutputBytes, "largest limits.outputBytes a request may ask for")
+	fs.Int64Var(&o.stdinBytes, "stdin-bytes", d.MaxStdinBytes, "stdin buffer limit")
+	fs.Int64Var(&o.bodyLimitBytes, "body-limit-bytes", 16<<20, "request body limit")
+	fs.IntVar(&o.maxConcurrent, "max-concurrent", 16, "runs at once; more queue briefly, then get 429")
+	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", 2000, "how long a run waits for a slot before 429")
+	fs.IntVar(&o.poolSize, "pool-size", 2, "pre-started guests kept per language (0 disables)")
+	fs.Int64Var(&o.retainBytes, "retain-bytes", 1<<20, "retained output events per run (bytes)")
+	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", 64<<20, "byte quota per workspace")
+	fs.Int64Var(&o.completedTTLMs, "execution-completed-ttl-ms", 300000, "how long completed executions are kept")
+	fs.IntVar(&o.maxCompleted, "execution-max-completed-executions", 1024, "how many completed executions are kept")
+	fs.IntVar(&o.liveWarning, "execution-live-warning-threshold", 64, "warn when more executions are live")
+	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
+	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
+}
+
+func (o *options) validate() error {
+	switch {
+	case o.completedTTLMs <= 0:
+		return fmt.Errorf("--execution-completed-ttl-ms must be a positive integer, got %d", o.completedTTLMs)
+	case o.maxCompleted <= 0:
+		return fmt.Errorf("--execution-max-completed-executions must be a positive integer, got %d", o.maxCompleted)
+	case o.liveWarning <= 0:
+		return fmt.Errorf("--execution-live-warning-threshold must be a positive integer, got %d", o.liveWarning)
+	case o.maxConcurrent <= 0:
+		return fmt.Errorf("--max-concurrent must be positive")
+	case o.poolSize < 0:
+		return fmt.Errorf("--pool-size must not be negative")
+	case o.maxProcesses <= 0:
+		return fmt.Errorf("--max-processes must be positive")
+	}
+	return o.policy().Validate()
+}
+
+func (o *options) policy() exec.Policy {
+	return exec.Policy{
+		Default:        exec.Limits{Fuel: o.fuel, MemoryBytes: o.memoryBytes, OutputBytes: o.outputBytes},
+		Max:            exec.Limits{Fuel: o.maxFuel, MemoryBytes: o.maxMemoryBytes, OutputBytes: o.maxOutputBytes},
+		DefaultTimeout: time.Duration(o.timeoutMs) * time.Millisecond,
+		MaxTimeout:     time.Duration(o.maxTimeoutMs) * time.Millisecond,
+		MaxStdinBytes:  o.stdinBytes,
+	}
+}
+
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
+
+// app is the wired service: engine, images, runner and the optional parts.
+type app struct {
+	opts   options
+	log    *slog.Logger
+	engine *exec.Engine
+	ws     *workspaces
+
+	mu      sync.Mutex
+	runner  *exec.Runner
+	images  map[string]*exec.Image
+	loadErr error
+	ready   atomic.Bool
+}
+
+// languageImages lists the guest images each language needs.
+var languageImages = map[exec.Language]string{
+	exec.JavaScript: js.ImageName,
+}
+
+func newApp(o options, log *slog.Logger) (*app, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	e, err := exec.NewEngine(exec.EngineConfig{CacheDir: o.cacheDir, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	mgr, err := vfs.NewManager(filepath.Join(o.dataDir, "workspaces"), o.workspaceQuota)
+	if err != nil {
+		return nil, err
+	}
+	return &app{opts: o, log: log, engine: e, ws: &workspaces{mgr}, images: map[string]*exec.Image{}}, nil
+}
+
+// load loads (compiling on first use) every guest image present, then
+// builds the runner. It runs in the background of serve; /readyz is false
+// until it finishes.
+func (a *app) load(ctx context.Context) error {
+	start := time.Now()
+	images := map[string]*exec.Image{}
+	for _, name := range []string{js.ImageName} {
+		dir := filepath.Join(a.opts.imagesDir, name)
+		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
+			a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir)
+			continue
+		}
+		img, err := a.engine.LoadImage(ctx, dir)
+		if err != nil {
+			return fmt.Errorf("load guest image %s: %w", name, err)
+		}
+		images[name] = img
+	}
+	if len(images) == 0 {
+		return errors.New("no guest images found in " + a.opts.imagesDir + "; run make guest-images")
+	}
+	langs := map[exec.Language]exec.LanguageDriver{}
+	if images[js.ImageName] != nil {
+		langs[exec.JavaScript] = js.Driver{}
+	}
+	r, err := exec.NewRunner(exec.RunnerConfig{
+		Images:               images,
+		Languages:            langs,
+		Policy:               a.opts.policy(),
+		Workspaces:           a.ws,
+		MaxConcurrent:        a.opts.maxConcurrent,
+		QueueTimeout:         time.Duration(a.opts.queueTimeoutMs) * time.Millisecond,
+		PoolSize:             a.opts.poolSize,
+		RetainBytes:          a.opts.retainBytes,
+		LiveWarningThreshold: a.opts.liveWarning,
+		Logger:               a.log,
+	})
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.images, a.runner = images, r
+	a.mu.Unlock()
+	a.ready.Store(true)
+	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
+func (a *app) readiness() (bool, map[string]any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	imgs := map[string]string{}
+	for name, img := range a.images {
+		imgs[name] = img.Hash[:12]
+	}
+	d := map[string]any{"images": imgs}
+	if a.loadErr != nil {
+		d["error"] = a.loadErr.Error()
+	}
+	return a.ready.Load(), d
+}
+
+// Run implements server.Runner, answering 503 until the images are loaded.
+func (a *app) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	if !a.ready.Load() {
+		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
+	}
+	return a.runner.Run(ctx, req)
+}
+
+func (a *app) close() {
+	if a.runner != nil {
+		a.runner.Close()
+	}
+	a.engine.Close()
+}
+
+// workspaces adapts vfs.Manager to exec.WorkspaceFactory.
+type workspaces struct{ m *vfs.Manager }
+
+func (w *workspaces) NewWorkspace() (string, error) {
+	ws, err := w.m.New("run")
+	if err != nil {
+		return "", err
+	}
+	return ws.Root, nil
+}
+
+func (w *workspaces) SeedWorkspace(dir string, files map[string]string) error {
+	ws := &vfs.Workspace{Root: dir, Quota: w.m.Quota()}
+	for p, content := range files {
+		if err := ws.WriteFile(p, []byte(content)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *workspaces) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }

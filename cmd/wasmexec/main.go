@@ -1,0 +1,147 @@
+// Command wasmexec runs untrusted JavaScript, TypeScript and Python in
+// WebAssembly guests and serves them over HTTP.
+//
+//	wasmexec serve [flags]                      start the server
+//	wasmexec eval --lang javascript 'code'      evaluate once (server or in-process)
+//	wasmexec prepare                            compile guest images into the cache
+//
+// Every serve flag is also an environment variable WASMEXEC_<FLAG>, e.g.
+// --execution-completed-ttl-ms is WASMEXEC_EXECUTION_COMPLETED_TTL_MS; a flag
+// given on the command line wins.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/wasmexec/wasmexec/server"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "eval", "exec":
+		err = evalCmd(os.Args[1], os.Args[2:])
+	case "prepare":
+		err = prepare(os.Args[2:])
+	case "help", "-h", "--help":
+		usage()
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "wasmexec: unknown command %q\n", os.Args[1])
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(int(ee))
+		}
+		fmt.Fprintln(os.Stderr, "wasmexec:", err)
+		os.Exit(1)
+	}
+}
+
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func usage() {
+	fmt.Fprint(os.Stderr, `usage:
+  wasmexec serve [flags]                         start the HTTP server (flags: wasmexec serve -h)
+  wasmexec eval --lang LANG [--server URL] CODE  evaluate CODE and print its value and output
+  wasmexec exec --lang LANG [--server URL] CODE  execute CODE as a program
+  wasmexec prepare [flags]                       compile the guest images into the module cache
+`)
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o options
+	o.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := applyEnv(fs); err != nil {
+		return err
+	}
+	log := newLogger(o.logLevel)
+	a, err := newApp(o, log)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	l, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", o.addr, err)
+	}
+	srv := server.New(a.serverConfig())
+	go func() {
+		if err := a.load(ctx); err != nil {
+			a.mu.Lock()
+			a.loadErr = err
+			a.mu.Unlock()
+			log.Error("loading guest images failed; the server stays unready", "err", err)
+			return
+		}
+		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
+	}()
+	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutCtx)
+}
+
+func (a *app) serverConfig() server.Config {
+	return server.Config{
+		Runner:    a,
+		Ready:     a.readiness,
+		BodyLimit: a.opts.bodyLimitBytes,
+		Logger:    a.log,
+	}
+}
+
+// prepare compiles every built guest image into the module cache, so the
+// first server start (and the test suite) only mmaps them.
+func prepare(args []string) error {
+	fs := flag.NewFlagSet("prepare", flag.ContinueOnError)
+	var o options
+	o.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := applyEnv(fs); err != nil {
+		return err
+	}
+	o.poolSize = 0
+	a, err := newApp(o, newLogger(o.logLevel))
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	return a.load(context.Background())
+}

@@ -1,0 +1,356 @@
+package exec_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// wsFactory adapts vfs to exec.WorkspaceFactory for tests.
+type wsFactory struct{ m *vfs.Manager }
+
+func (w wsFactory) NewWorkspace() (string, error) {
+	ws, err := w.m.New("t")
+	if err != nil {
+		return "", err
+	}
+	return ws.Root, nil
+}
+func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error {
+	ws := &vfs.Workspace{Root: dir}
+	for p, c := range files {
+		if err := ws.WriteFile(p, []byte(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (w wsFactory) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
+
+func MustRunner(tb testing.TB, poolSize int) *exec.Runner {
+	tb.Helper()
+	img := testenv.Image(tb, js.ImageName)
+	m, err := vfs.NewManager(tb.TempDir(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := exec.NewRunner(exec.RunnerConfig{
+		Images:     map[string]*exec.Image{js.ImageName: img},
+		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Policy:     exec.DefaultPolicy(),
+		Workspaces: wsFactory{m},
+		PoolSize:   poolSize,
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(r.Close)
+	return r
+}
+
+func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
+	tb.Helper()
+	if req.Kind == "" {
+		req.Kind = exec.KindEvaluate
+	}
+	if req.Language == "" {
+		req.Language = exec.JavaScript
+	}
+	res, err := r.Run(context.Background(), &req)
+	if err != nil {
+		tb.Fatalf("run %q: %v", req.Code, err)
+	}
+	return res
+}
+
+func wantFailure(tb testing.TB, res *exec.Result, outcome exec.Outcome, code string) {
+	tb.Helper()
+	if res.Outcome != outcome {
+		tb.Fatalf("outcome = %s, want %s (error %+v)", res.Outcome, outcome, res.Error)
+	}
+	if code != "" && (res.Error == nil || res.Error.Code != code) {
+		tb.Fatalf("error = %+v, want code %s", res.Error, code)
+	}
+}
+
+func TestEvaluateValue(t *testing.T) {
+	r := MustRunner(t, 0)
+	for _, tc := range []struct {
+		name, code, want string
+	}{
+		{"arithmetic", "1+1", "2"},
+		{"object", "({a: [1, 'x', null], b: true})", `{"a":[1,"x",null],"b":true}`},
+		{"undefined members dropped", "({a: undefined, f() {}, b: 1})", `{"b":1}`},
+		{"bigint marker", "2n ** 70n", `{"$type":"bigint","$repr":"1180591620717411303424n"}`},
+		{"nan marker", "0/0", `{"$type":"number","$repr":"NaN"}`},
+		{"function marker", "function add(a, b) { return a + b }; add", `{"$type":"function","$repr":"[Function: add]"}`},
+		{"cycle marker", "const o = {n: 1}; o.self = o; o", `{"n":1,"self":{"$type":"circular","$repr":"[Circular]"}}`},
+		{"date as ISO string", "new Date(0)", `"1970-01-01T00:00:00.000Z"`},
+		{"map entries", "new Map([['k', 1]])", `{"$type":"Map","entries":[["k",1]]}`},
+		{"top-level await", "const v = await new Promise(r => setTimeout(() => r(41), 20)); v + 1", "42"},
+		{"promise completion awaited", "Promise.resolve(7)", "7"},
+		{"timers run to completion", "let n = 0, m = 0; const t = setInterval(() => { if (++n === 3) clearInterval(t) }, 5); queueMicrotask(() => m = 100); setTimeout(() => globalThis.out = [n, m], 50); await new Promise(r => setTimeout(r, 80)); globalThis.out", `[3,100]`},
+		{"inputs read-only", "'use strict'; let e = ''; try { inputs.a = 2 } catch (x) { e = x.name } [inputs.a, e, Object.isFrozen(inputs)]", `[1,"TypeError",true]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := MustRun(t, r, exec.Request{Code: tc.code, Inputs: json.RawMessage(`{"a":1}`)})
+			if res.Outcome != exec.Succeeded {
+				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
+			}
+			if string(res.Value) != tc.want {
+				t.Fatalf("value = %s, want %s", res.Value, tc.want)
+			}
+		})
+	}
+	t.Run("undefined has no value", func(t *testing.T) {
+		res := MustRun(t, r, exec.Request{Code: "let x = 1"})
+		if res.Outcome != exec.Succeeded || res.Value != nil {
+			t.Fatalf("got %s %s", res.Outcome, res.Value)
+		}
+	})
+}
+
+func TestConsoleAndExecute(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "console.log('out', 1, {a: 2}); console.error('err'); console.warn('w'); console.info(process.argv.slice(2).join(','))", Args: []string{"x", "y"}})
+	if res.Outcome != exec.Succeeded || *res.Stdout != "out 1 {\"a\":2}\nx,y\n" || *res.Stderr != "err\nw\n" {
+		t.Fatalf("got %s stdout %q stderr %q", res.Outcome, *res.Stdout, *res.Stderr)
+	}
+	if res.Value != nil {
+		t.Fatalf("execute returned a value: %s", res.Value)
+	}
+	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "console.log('bye'); process.exit(3); console.log('never')"})
+	if res.Outcome != exec.Failed || res.ExitCode != 3 || res.Error.Code != exec.CodeExit || *res.Stdout != "bye\n" {
+		t.Fatalf("exit: got %s %d %+v %q", res.Outcome, res.ExitCode, res.Error, *res.Stdout)
+	}
+	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "throw new Error('x')"})
+	if res.Outcome != exec.Failed || res.ExitCode != 1 {
+		t.Fatalf("uncaught exception in execute: %s exit %d", res.Outcome, res.ExitCode)
+	}
+	res = MustRun(t, r, exec.Request{Code: "console.log('quiet'); console.error('loud'); 1", Output: exec.OutputOptions{Capture: exec.CaptureStderr}})
+	if res.Stdout != nil || res.Stderr == nil || *res.Stderr != "loud\n" {
+		t.Fatalf("capture=stderr: stdout %v stderr %v", res.Stdout, res.Stderr)
+	}
+}
+
+// A runaway loop is stopped by fuel: failed/cpu_limit.
+func TestGuardFuel(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 500_000_000}})
+	wantFailure(t, res, exec.Failed, exec.CodeCPULimit)
+	if res.FuelConsumed < 500_000_000 {
+		t.Fatalf("fuelConsumed %d below the budget", res.FuelConsumed)
+	}
+}
+
+// A guest that keeps sleeping is stopped by the wall-clock deadline.
+func TestGuardDeadline(t *testing.T) {
+	r := MustRunner(t, 0)
+	t.Run("sleep loop", func(t *testing.T) {
+		res := MustRun(t, r, exec.Request{Code: "const s = ms => new Promise(r => setTimeout(r, ms)); while (true) await s(20)", TimeoutMs: 300})
+		wantFailure(t, res, exec.TimedOut, "")
+	})
+	t.Run("one long sleep", func(t *testing.T) {
+		start := time.Now()
+		res := MustRun(t, r, exec.Request{Code: "setTimeout(() => {}, 3600e3)", TimeoutMs: 300})
+		wantFailure(t, res, exec.TimedOut, "")
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("an hour-long sleep was not interrupted")
+		}
+	})
+	t.Run("busy loop with plenty of fuel", func(t *testing.T) {
+		res := MustRun(t, r, exec.Request{Code: "while (true) {}", TimeoutMs: 300})
+		wantFailure(t, res, exec.TimedOut, "")
+	})
+}
+
+// A context cancel (client gone) ends the run as cancelled.
+func TestGuardCancel(t *testing.T) {
+	r := MustRunner(t, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "while (true) {}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFailure(t, res, exec.Cancelled, "")
+}
+
+// A memory bomb hits the limiter: failed/memory_limit; the host is fine and
+// the next run works.
+func TestGuardMemory(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))", Limits: exec.Limits{MemoryBytes: 64 << 20}})
+	wantFailure(t, res, exec.Failed, exec.CodeMemoryLimit)
+	res = MustRun(t, r, exec.Request{Code: "new Array(1e9).fill(0).length", Limits: exec.Limits{MemoryBytes: 64 << 20}})
+	wantFailure(t, res, exec.Failed, exec.CodeMemoryLimit)
+	res = MustRun(t, r, exec.Request{Code: "1+1"})
+	if res.Outcome != exec.Succeeded || string(res.Value) != "2" {
+		t.Fatalf("run after memory bomb: %s %s", res.Outcome, res.Value)
+	}
+}
+
+// An output flood is capped: failed/output_limit with the captured prefix
+// and stdoutTruncated.
+func TestGuardOutputFlood(t *testing.T) {
+	r := MustRunner(t, 0)
+	const limit = 64 << 10
+	res := MustRun(t, r, exec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: exec.Limits{OutputBytes: limit}})
+	wantFailure(t, res, exec.Failed, exec.CodeOutputLimit)
+	if !res.StdoutTruncated || len(*res.Stdout) != limit {
+		t.Fatalf("stdoutTruncated=%v len=%d, want true %d", res.StdoutTruncated, len(*res.Stdout), limit)
+	}
+}
+
+// Runaway recursion is a catchable-by-the-host stack_overflow, not a crash.
+func TestGuardRecursion(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "function f(n) { return f(n + 1) + 1 } f(0)"})
+	wantFailure(t, res, exec.Failed, exec.CodeStackOverflow)
+	if strings.Count(res.Error.Stack, "\n") > 40 {
+		t.Fatalf("stack not capped: %d lines", strings.Count(res.Error.Stack, "\n"))
+	}
+}
+
+func TestException(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "function thrower() {\n  throw new RangeError('bad range')\n}\nthrower()"})
+	wantFailure(t, res, exec.Failed, exec.CodeException)
+	if res.Error.Name != "RangeError" || res.Error.Message != "bad range" || !strings.Contains(res.Error.Stack, "main.js:2:") {
+		t.Fatalf("error = %+v", res.Error)
+	}
+	res = MustRun(t, r, exec.Request{Code: "throw 'plain string'"})
+	wantFailure(t, res, exec.Failed, exec.CodeException)
+	if res.Error.Message != "plain string" {
+		t.Fatalf("thrown string: %+v", res.Error)
+	}
+	res = MustRun(t, r, exec.Request{Code: "let = ;"})
+	wantFailure(t, res, exec.Failed, exec.CodeSyntaxError)
+	res = MustRun(t, r, exec.Request{Code: "await Promise.reject(new TypeError('nope'))"})
+	wantFailure(t, res, exec.Failed, exec.CodeException)
+	if res.Error.Name != "TypeError" {
+		t.Fatalf("rejected await: %+v", res.Error)
+	}
+}
+
+func TestStdin(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "const a = stdin.readLine(); const b = stdin.readLine(); [a, b, stdin.read(), stdin.readLine()]", Stdin: "first\nsecond\nrest of it"})
+	if want := `["first","second","rest of it",null]`; string(res.Value) != want {
+		t.Fatalf("value = %s, want %s", res.Value, want)
+	}
+}
+
+// The host's environment never reaches a guest; the request's env does.
+func TestEnvIsolation(t *testing.T) {
+	t.Setenv("WASMEXEC_TEST_SECRET", "host-secret")
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "JSON.stringify(process.env)", Env: map[string]string{"GREETING": "hi"}})
+	var env map[string]string
+	if err := json.Unmarshal([]byte(mustString(t, res.Value)), &env); err != nil {
+		t.Fatal(err)
+	}
+	if _, leaked := env["WASMEXEC_TEST_SECRET"]; leaked {
+		t.Fatalf("host env leaked: %v", env)
+	}
+	if env["GREETING"] != "hi" || env["HOME"] != "/workspace" {
+		t.Fatalf("env = %v", env)
+	}
+	if len(env) > 8 {
+		t.Fatalf("unexpected env entries: %v", env)
+	}
+}
+
+// No host file is readable: only the run's own workspace is mounted.
+func TestFileSystemIsolation(t *testing.T) {
+	r := MustRunner(t, 0)
+	for _, p := range []string{"/etc/passwd", "../../../../etc/passwd", "/proc/self/environ", "/", "/workspace/../etc/hostname", testenv.RepoRoot() + "/go.mod"} {
+		res := MustRun(t, r, exec.Request{Code: "fs.readFileSync(" + jsString(p) + ", 'utf8')"})
+		if res.Outcome != exec.Failed || res.Error.Code != exec.CodeException {
+			t.Errorf("read %s: %s %s", p, res.Outcome, res.Value)
+		}
+	}
+	res := MustRun(t, r, exec.Request{Code: "fs.readFileSync('data/in.txt', 'utf8') + fs.readdirSync('/workspace').join(',')", Files: map[string]string{"data/in.txt": "seeded "}})
+	if string(res.Value) != `"seeded data"` {
+		t.Fatalf("workspace file: %s %+v", res.Value, res.Error)
+	}
+	// Each one-shot run gets a fresh workspace.
+	MustRun(t, r, exec.Request{Code: "fs.writeFileSync('left.txt', 'x')"})
+	res = MustRun(t, r, exec.Request{Code: "fs.existsSync('left.txt')"})
+	if string(res.Value) != "false" {
+		t.Fatalf("a file from an earlier run is visible")
+	}
+}
+
+// Pre-started guests are used once each; many concurrent runs stay isolated.
+func TestPoolIsolationAndConcurrency(t *testing.T) {
+	r := MustRunner(t, 2)
+	var wg sync.WaitGroup
+	errs := make(chan string, 32)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			res := MustRun(t, r, exec.Request{Code: "globalThis.seen = (globalThis.seen || 0) + 1; seen + inputs.i", Inputs: json.RawMessage(`{"i":` + itoa(i) + `}`)})
+			if string(res.Value) != itoa(i+1) {
+				errs <- "run " + itoa(i) + " got " + string(res.Value)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestLimitsValidation(t *testing.T) {
+	r := MustRunner(t, 0)
+	for _, tc := range []struct {
+		name string
+		req  exec.Request
+	}{
+		{"memory above max", exec.Request{Limits: exec.Limits{MemoryBytes: 1 << 40}}},
+		{"memory below guest minimum", exec.Request{Limits: exec.Limits{MemoryBytes: 1 << 20}}},
+		{"fuel above max", exec.Request{Limits: exec.Limits{Fuel: 1 << 62}}},
+		{"timeout above max", exec.Request{TimeoutMs: 10 * 60 * 1000}},
+		{"bad env name", exec.Request{Env: map[string]string{"A=B": "x"}}},
+		{"unknown language", exec.Request{Language: "cobol"}},
+		{"inputs not an object", exec.Request{Inputs: json.RawMessage(`[1]`)}},
+		{"bad capture", exec.Request{Output: exec.OutputOptions{Capture: "some"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.Kind, req.Code = exec.KindEvaluate, "1"
+			if req.Language == "" {
+				req.Language = exec.JavaScript
+			}
+			_, err := r.Run(context.Background(), &req)
+			if exec.ErrorCode(err) != exec.EInvalid {
+				t.Fatalf("err = %v, want invalid_argument", err)
+			}
+		})
+	}
+}
+
+func mustString(tb testing.TB, raw json.RawMessage) string {
+	tb.Helper()
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		tb.Fatalf("value %s is not a string", raw)
+	}
+	return s
+}
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

@@ -1,0 +1,92 @@
+// Package testenv finds the guest images and module cache for tests, and
+// shares one engine per test binary. A missing image skips the test with a
+// clear message, unless WASMEXEC_REQUIRE_IMAGES=1 (set by make test), where
+// it fails: CI must never pass by skipping.
+package testenv
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// RepoRoot returns the repository root.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// ImagesDir is where the built guest images are linked.
+func ImagesDir() string {
+	if d := os.Getenv("WASMEXEC_IMAGES_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(RepoRoot(), "build", "images")
+}
+
+// CacheDir is the compiled-module cache.
+func CacheDir() string {
+	if d := os.Getenv("WASMEXEC_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "wasmexec")
+	}
+	return filepath.Join(os.TempDir(), "wasmexec-cache")
+}
+
+// ImageDir returns the directory of image name or skips/fails tb.
+func ImageDir(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := filepath.Join(ImagesDir(), name)
+	if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
+		msg := "guest image " + name + " is not built (run make guest-images): " + dir
+		if os.Getenv("WASMEXEC_REQUIRE_IMAGES") == "1" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
+	return dir
+}
+
+var (
+	engineOnce sync.Once
+	engine     *exec.Engine
+	engineErr  error
+	imagesMu   sync.Mutex
+	images     = map[string]*exec.Image{}
+)
+
+// Engine returns the engine shared by the tests of one binary.
+func Engine(tb testing.TB) *exec.Engine {
+	tb.Helper()
+	engineOnce.Do(func() {
+		engine, engineErr = exec.NewEngine(exec.EngineConfig{CacheDir: CacheDir()})
+	})
+	if engineErr != nil {
+		tb.Fatal(engineErr)
+	}
+	return engine
+}
+
+// Image loads image name into the shared engine (once per binary).
+func Image(tb testing.TB, name string) *exec.Image {
+	tb.Helper()
+	dir := ImageDir(tb, name)
+	imagesMu.Lock()
+	defer imagesMu.Unlock()
+	if img := images[name]; img != nil {
+		return img
+	}
+	img, err := Engine(tb).LoadImage(context.Background(), dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	images[name] = img
+	return img
+}

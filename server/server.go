@@ -1,0 +1,271 @@
+// Package server is wasmexec's HTTP API (echo). Handlers are thin: decode,
+// validate, call one method, encode. Errors become JSON {code, message} with
+// the status chosen in one table (statusOf).
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Runner runs one-shot executions (exec.Runner).
+type Runner interface {
+	Run(ctx context.Context, req *exec.Request) (*exec.Result, error)
+}
+
+// Readiness reports whether the service can take work, and details.
+type Readiness func() (ready bool, details map[string]any)
+
+// Config wires a Server. Optional services left nil answer 501/404.
+type Config struct {
+	Runner    Runner
+	Contexts  Contexts  // nil: contextId rejected
+	History   History   // nil: /v1/executions answers 501
+	Checker   Checker   // nil: /v1/typescript/check answers 501
+	Processes Processes // nil: /v1/processes answers 501
+	Ready     Readiness
+	// BodyLimit caps request bodies (default 16 MiB).
+	BodyLimit int64
+	Logger    *slog.Logger
+}
+
+// Server is the HTTP front of wasmexec.
+type Server struct {
+	cfg  Config
+	e    *echo.Echo
+	log  *slog.Logger
+	http *http.Server
+}
+
+// New builds the routes.
+func New(cfg Config) *Server {
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = 16 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Ready == nil {
+		cfg.Ready = func() (bool, map[string]any) { return true, nil }
+	}
+	s := &Server{cfg: cfg, e: echo.New(), log: cfg.Logger}
+	s.e.HideBanner, s.e.HidePort = true, true
+	s.e.HTTPErrorHandler = s.handleError
+	s.e.GET("/healthz", s.healthz)
+	s.e.GET("/readyz", s.readyz)
+	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
+	s.e.POST("/v1/execute", s.run(exec.KindExecute))
+	s.routeContexts()
+	s.routeHistory()
+	s.routeChecker()
+	s.routeProcesses()
+	return s
+}
+
+// Handler returns the HTTP handler (tests use it with httptest).
+func (s *Server) Handler() http.Handler { return s.e }
+
+// Serve accepts connections on l until Shutdown.
+func (s *Server) Serve(l net.Listener) error {
+	s.http = &http.Server{Handler: s.e, ReadHeaderTimeout: 10 * time.Second}
+	err := s.http.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops accepting requests and waits for those in flight.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.http == nil {
+		return nil
+	}
+	return s.http.Shutdown(ctx)
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok"})
+}
+
+func (s *Server) readyz(c echo.Context) error {
+	ready, details := s.cfg.Ready()
+	body := map[string]any{"ready": ready}
+	for k, v := range details {
+		body[k] = v
+	}
+	if !ready {
+		return c.JSON(http.StatusServiceUnavailable, body)
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var req exec.Request
+		if err := s.decode(c, &req); err != nil {
+			return err
+		}
+		req.Kind = kind
+		if req.Language == "" {
+			return exec.Errorf(exec.EInvalid, "language is required")
+		}
+		if req.Code == "" {
+			return exec.Errorf(exec.EInvalid, "code is required")
+		}
+		var (
+			res *exec.Result
+			err error
+		)
+		if req.ContextID != "" {
+			if s.cfg.Contexts == nil {
+				return exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
+			}
+			res, err = s.cfg.Contexts.Run(c.Request().Context(), &req)
+		} else {
+			res, err = s.cfg.Runner.Run(c.Request().Context(), &req)
+		}
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, res)
+	}
+}
+
+// decode reads a JSON body strictly: size-capped, unknown fields and
+// trailing data rejected, type errors named by field.
+func (s *Server) decode(c echo.Context, v any) error {
+	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err, s.cfg.BodyLimit)
+	}
+	if dec.More() {
+		return exec.Errorf(exec.EInvalid, "request body has data after the JSON object")
+	}
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return decodeError(err, s.cfg.BodyLimit)
+	}
+	return nil
+}
+
+func decodeError(err error, limit int64) error {
+	var (
+		mbe   *http.MaxBytesError
+		syn   *json.SyntaxError
+		typ   *json.UnmarshalTypeError
+		coded *exec.Error
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return exec.Errorf(exec.ETooLarge, "request body is larger than %d bytes", limit)
+	case errors.As(err, &coded):
+		return coded
+	case errors.As(err, &syn):
+		return exec.Errorf(exec.EInvalid, "malformed JSON at byte %d: %v", syn.Offset, syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return exec.Errorf(exec.EInvalid, "%s must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	case errors.Is(err, io.EOF):
+		return exec.Errorf(exec.EInvalid, "request body is empty; a JSON object is required")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return exec.Errorf(exec.EInvalid, "malformed JSON: unexpected end of body")
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return exec.Errorf(exec.EInvalid, "%s", strings.TrimPrefix(err.Error(), "json: "))
+	default:
+		return exec.Errorf(exec.EInvalid, "malformed JSON: %v", err)
+	}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "int", "int64", "int32", "uint64", "uint32", "float64":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "map", "struct":
+		return "an object"
+	case "slice":
+		return "an array"
+	}
+	return goKind
+}
+
+// statusOf is the one table from error codes to HTTP status.
+func statusOf(code string) int {
+	switch code {
+	case exec.EInvalid:
+		return http.StatusBadRequest
+	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
+		return http.StatusNotFound
+	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch:
+		return http.StatusConflict
+	case exec.ETooLarge:
+		return http.StatusRequestEntityTooLarge
+	case exec.EOverloaded:
+		return http.StatusTooManyRequests
+	case exec.EUnavailable:
+		return http.StatusServiceUnavailable
+	case "not_implemented":
+		return http.StatusNotImplemented
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	code, msg := exec.ErrorCode(err), exec.ErrorMessage(err)
+	status := statusOf(code)
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		status = he.Code
+		switch he.Code {
+		case http.StatusNotFound:
+			code, msg = exec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
+		case http.StatusMethodNotAllowed:
+			code, msg = exec.EInvalid, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
+		case http.StatusRequestEntityTooLarge:
+			code, msg = exec.ETooLarge, "request body is too large"
+		default:
+			code, msg = exec.EInvalid, fmt.Sprint(he.Message)
+		}
+	}
+	if status == http.StatusInternalServerError {
+		s.log.Error("internal error", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "1")
+	}
+	if err := c.JSON(status, errorBody{Code: code, Message: msg}); err != nil {
+		s.log.Error("write error response", "err", err)
+	}
+}
+
+func notImplemented(what string) error {
+	return &exec.Error{Code: "not_implemented", Message: what + " is not enabled on this server"}
+}
