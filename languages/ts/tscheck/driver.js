@@ -1,0 +1,212 @@
+// driver.js runs inside the worker's goja runtime after typescript.js has
+// defined the global `ts`. It exposes one global, __tscheck, with:
+//
+//   check(requestJSON) -> resultJSON
+//   info() -> JSON {version, libs, options}
+//   discardUnverified()   after an interrupted or failed check
+//
+// The Go side provides __tscheck_readLib(fileName) -> string | null, which
+// serves /lib/lib.*.d.ts from the image (there is no file system here), and
+// __tscheck_consoleText, the ambient console declaration.
+var __tscheck = (function () {
+  "use strict";
+
+  var LIB_DIR = "/lib/";
+  var CONSOLE_FILE = "/lib/lib.wasmexec-console.d.ts";
+  var CONSOLE_TEXT = __tscheck_consoleText;
+
+  var createProgram = ts.createProgram;
+  var createSourceFile = ts.createSourceFile;
+  var sortAndDeduplicate = ts.sortAndDeduplicateDiagnostics;
+  var flatten = ts.flattenDiagnosticMessageText;
+  var convertOptions = ts.convertCompilerOptionsFromJson;
+  var lineAndChar = ts.getLineAndCharacterOfPosition;
+  var getDefaultLibFileName = ts.getDefaultLibFileName;
+  var CATEGORY = ["warning", "error", "suggestion", "message"];
+
+  // Parsed lib SourceFiles, shared by every program this worker creates.
+  // key (file + parse options) -> {file: SourceFile, verified: bool}.
+  // A file is "verified" once a check that used it ran to completion: only then
+  // is it known to be fully parsed and bound. Binding mutates the SourceFile, so
+  // a check interrupted mid-bind would otherwise leave a half-bound file behind.
+  var libCache = new Map();
+  var usedThisCheck = [];
+  var oldProgram;
+
+  function cacheKey(fileName, langOpts) {
+    if (typeof langOpts === "number") return fileName + "|" + langOpts;
+    return fileName + "|" + langOpts.languageVersion + "|" + langOpts.impliedNodeFormat + "|" + langOpts.jsDocParsingMode;
+  }
+
+  function isLibFile(fileName) {
+    return fileName.lastIndexOf(LIB_DIR, 0) === 0 && fileName.indexOf("/", LIB_DIR.length) < 0 &&
+      /^lib\..*\.d\.ts$/.test(fileName.slice(LIB_DIR.length));
+  }
+
+  function libText(fileName) {
+    if (fileName === CONSOLE_FILE) return CONSOLE_TEXT;
+    if (!isLibFile(fileName)) return undefined;
+    var text = __tscheck_readLib(fileName.slice(LIB_DIR.length));
+    return text === null ? undefined : text;
+  }
+
+  function dirsOf(files) {
+    var dirs = new Set(["/", "/lib"]);
+    for (var name in files) {
+      var i = name.lastIndexOf("/");
+      while (i > 0) {
+        var d = name.slice(0, i);
+        if (dirs.has(d)) break;
+        dirs.add(d);
+        i = d.lastIndexOf("/");
+      }
+    }
+    return dirs;
+  }
+
+  function makeHost(files, userTexts) {
+    var dirs = dirsOf(files);
+    return {
+      getSourceFile: function (fileName, langOpts, onError, shouldCreateNewSourceFile) {
+        if (Object.prototype.hasOwnProperty.call(userTexts, fileName)) {
+          return createSourceFile(fileName, userTexts[fileName], langOpts, false);
+        }
+        var key = cacheKey(fileName, langOpts);
+        var hit = libCache.get(key);
+        if (hit) {
+          usedThisCheck.push(hit);
+          return hit.file;
+        }
+        var text = libText(fileName);
+        if (text === undefined) {
+          if (onError) onError("File not found: " + fileName);
+          return undefined;
+        }
+        var entry = { file: createSourceFile(fileName, text, langOpts, false), verified: false };
+        libCache.set(key, entry);
+        usedThisCheck.push(entry);
+        return entry.file;
+      },
+      getDefaultLibFileName: function (o) { return LIB_DIR + getDefaultLibFileName(o); },
+      getDefaultLibLocation: function () { return "/lib"; },
+      writeFile: function () {},
+      getCurrentDirectory: function () { return "/"; },
+      getCanonicalFileName: function (f) { return f; },
+      useCaseSensitiveFileNames: function () { return true; },
+      getNewLine: function () { return "\n"; },
+      fileExists: function (f) {
+        return Object.prototype.hasOwnProperty.call(userTexts, f) || libText(f) !== undefined;
+      },
+      readFile: function (f) {
+        if (Object.prototype.hasOwnProperty.call(userTexts, f)) return userTexts[f];
+        return libText(f);
+      },
+      directoryExists: function (d) {
+        if (d.length > 1 && d.charAt(d.length - 1) === "/") d = d.slice(0, -1);
+        return dirs.has(d);
+      },
+      getDirectories: function () { return []; },
+      realpath: function (f) { return f; },
+    };
+  }
+
+  function toDiagnostic(d) {
+    var out = {
+      code: d.code,
+      category: CATEGORY[d.category] || "error",
+      message: flatten(d.messageText, "\n"),
+      filePath: "",
+      line: 0,
+      column: 0,
+    };
+    if (d.file) {
+      out.filePath = d.file.fileName;
+      if (d.start !== undefined) {
+        var lc = lineAndChar(d.file, d.start);
+        out.line = lc.line + 1;
+        out.column = lc.character + 1;
+      }
+    }
+    return out;
+  }
+
+  // check: req = {files: {path: text}, roots: [path], checkFiles: [path] | null,
+  //               options: {tsconfig-style compilerOptions}, console: bool}
+  function check(reqJSON) {
+    var req = JSON.parse(reqJSON);
+    usedThisCheck = [];
+    var conv = convertOptions(req.options, "/");
+    if (conv.errors.length > 0) {
+      return JSON.stringify({ invalid: conv.errors.map(function (e) { return flatten(e.messageText, "\n"); }).join("; ") });
+    }
+    var options = conv.options;
+    options.noEmit = true;
+    options.types = [];
+    options.libReplacement = false;
+    options.noLib = false;
+
+    var userTexts = Object.create(null);
+    for (var k in req.files) userTexts[k] = req.files[k];
+    var roots = req.roots.slice();
+    if (req.console) roots.push(CONSOLE_FILE);
+
+    var program = createProgram({
+      rootNames: roots,
+      options: options,
+      host: makeHost(req.files, userTexts),
+      oldProgram: oldProgram,
+    });
+    oldProgram = program;
+
+    var targets;
+    if (req.checkFiles) {
+      targets = req.checkFiles.map(function (f) { return program.getSourceFile(f); }).filter(Boolean);
+    } else {
+      targets = program.getSourceFiles().filter(function (f) {
+        return Object.prototype.hasOwnProperty.call(userTexts, f.fileName);
+      });
+    }
+
+    // Mirrors tsc's emitFilesAndReportErrors: syntax errors first; options,
+    // global and semantic diagnostics only when there are none.
+    var all = [];
+    targets.forEach(function (f) { push(all, program.getSyntacticDiagnostics(f)); });
+    if (all.length === 0) {
+      push(all, program.getOptionsDiagnostics());
+      push(all, program.getGlobalDiagnostics());
+      if (all.length === 0) {
+        targets.forEach(function (f) { push(all, program.getSemanticDiagnostics(f)); });
+      }
+    }
+    var diags = sortAndDeduplicate(all).map(toDiagnostic);
+
+    // The check finished: every lib file it touched is fully parsed and bound.
+    for (var i = 0; i < usedThisCheck.length; i++) usedThisCheck[i].verified = true;
+    usedThisCheck = [];
+    return JSON.stringify({ diagnostics: diags });
+  }
+
+  function push(into, items) {
+    for (var i = 0; i < items.length; i++) into.push(items[i]);
+  }
+
+  // discardUnverified forgets lib files a failed check may have left half
+  // bound, and the program that referenced them.
+  function discardUnverified() {
+    libCache.forEach(function (entry, key) {
+      if (!entry.verified) libCache.delete(key);
+    });
+    usedThisCheck = [];
+    oldProgram = undefined;
+  }
+
+  function info() {
+    var opts = {};
+    ts.optionDeclarations.forEach(function (d) {
+      if (d.type instanceof Map) opts[d.name] = Array.from(d.type.keys());
+    });
+    return JSON.stringify({ version: ts.version, libs: ts.libs.slice(), options: opts });
+  }
+
+  return { check: check, info: info, discardUnverified: discardUnverified };
+})();

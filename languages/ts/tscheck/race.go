@@ -1,0 +1,5 @@
+//go:build race
+
+package tscheck
+
+const raceEnabled = true

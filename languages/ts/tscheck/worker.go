@@ -1,0 +1,402 @@
+package tscheck
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+//go:embed driver.js
+var driverSource string
+
+// consoleDeclaration is added as /lib/lib.wasmexec-console.d.ts when no
+// chosen lib declares console (dom, webworker).
+const consoleDeclaration = "declare var console: { log(...a: any[]): void; error(...a: any[]): void; " +
+	"warn(...a: any[]): void; info(...a: any[]): void };\n"
+
+// EnvMemoryLimit names the environment variable a worker reads at start: a
+// byte count it applies to itself as RLIMIT_DATA before loading anything.
+const EnvMemoryLimit = "WASMEXEC_TSCHECK_MEMORY_LIMIT"
+
+// defaultMaxCallStack bounds goja's JavaScript call depth in a worker. The
+// compiler's recursive-descent parser and checker recurse a dozen frames per
+// nesting level; this admits realistic code and turns 20k nested parentheses
+// into a stack_overflow failure instead of unbounded Go stack growth.
+const defaultMaxCallStack = 12000
+
+// maxGoStack caps the worker's Go stack (goja recurses in Go for native
+// callbacks). Hitting it kills the worker, which the pool reports as failed.
+const maxGoStack = 512 << 20
+
+// WorkerMain is the body of a type-checker worker process (`wasmexec
+// tscheck-worker`). It speaks the pool's framed protocol on stdin/stdout,
+// runs until stdin closes, and returns nil then. The process should exit
+// when it returns. It sets RLIMIT_DATA from $WASMEXEC_TSCHECK_MEMORY_LIMIT
+// first, so a runaway check ends the process rather than the machine.
+func WorkerMain(stdin io.Reader, stdout io.Writer) error {
+	w := &worker{out: stdout}
+	if err := w.applyMemoryLimit(os.Getenv(EnvMemoryLimit)); err != nil {
+		w.send(workerMessage{Type: msgFatal, Msg: err.Error()})
+		return err
+	}
+	debug.SetMaxStack(maxGoStack)
+
+	reqs := make(chan workerRequest)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(reqs)
+		for {
+			var req workerRequest
+			if err := readFrame(stdin, &req); err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr <- err
+				}
+				return
+			}
+			if req.Op == opCancel {
+				w.interrupt(req.ID, "cancelled")
+				continue
+			}
+			reqs <- req
+		}
+	}()
+
+	for req := range reqs {
+		switch req.Op {
+		case opInit:
+			if err := w.init(req); err != nil {
+				w.send(workerMessage{Type: msgFatal, Msg: err.Error()})
+				return err
+			}
+		case opCheck:
+			if w.vm == nil {
+				w.send(workerMessage{Type: msgResult, ID: req.ID, Outcome: string(exec.Failed),
+					Error: &wireError{Code: exec.CodeInternal, Message: "worker not initialized"}})
+				continue
+			}
+			w.send(w.check(req))
+		default:
+			w.send(workerMessage{Type: msgLog, Msg: "unknown op " + strconv.Quote(req.Op)})
+		}
+	}
+	select {
+	case err := <-readErr:
+		return fmt.Errorf("read request: %w", err)
+	default:
+		return nil
+	}
+}
+
+type worker struct {
+	out   io.Writer
+	outMu sync.Mutex
+
+	vm       *goja.Runtime
+	checkFn  goja.Callable
+	discard  goja.Callable
+	libDir   string
+	libTexts map[string]string
+
+	// mu guards active: the id of the running check, 0 when none. The
+	// timeout timer and cancel requests interrupt the VM only under mu and
+	// only for the active check, so an interrupt never leaks into the next.
+	mu     sync.Mutex
+	active uint64
+}
+
+func (w *worker) send(m workerMessage) {
+	w.outMu.Lock()
+	defer w.outMu.Unlock()
+	if err := writeFrame(w.out, m); err != nil {
+		// The pool is gone or the pipe is broken; nothing useful to do.
+		fmt.Fprintf(os.Stderr, "tscheck worker: write: %v\n", err)
+	}
+}
+
+func (w *worker) log(msg string, attrs map[string]any) {
+	w.send(workerMessage{Type: msgLog, Msg: msg, Attrs: attrs})
+}
+
+func (w *worker) applyMemoryLimit(s string) error {
+	if s == "" || s == "0" {
+		return nil
+	}
+	limit, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || limit < 0 {
+		return fmt.Errorf("bad %s=%q", EnvMemoryLimit, s)
+	}
+	// Let the GC work hard before the hard limit is reached.
+	debug.SetMemoryLimit(limit * 3 / 4)
+	if raceEnabled {
+		// The race detector maps terabytes of shadow memory, which RLIMIT_DATA
+		// counts: a limit would make every later mapping fail.
+		fmt.Fprintf(os.Stderr, "tscheck worker: race detector on, RLIMIT_DATA not applied\n")
+		return nil
+	}
+	rl := syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)}
+	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &rl); err != nil {
+		return fmt.Errorf("setrlimit RLIMIT_DATA %d: %w", limit, err)
+	}
+	return nil
+}
+
+// compiledTS caches the compiled typescript.js per process (one per worker
+// process in production; tests running WorkerMain in-process share it).
+var compiledTS struct {
+	sync.Mutex
+	path string
+	prog *goja.Program
+}
+
+func compileTypeScript(path string) (*goja.Program, error) {
+	compiledTS.Lock()
+	defer compiledTS.Unlock()
+	if compiledTS.prog != nil && compiledTS.path == path {
+		return compiledTS.prog, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := goja.Compile("typescript.js", string(src), false)
+	if err != nil {
+		return nil, fmt.Errorf("compile typescript.js: %w", err)
+	}
+	compiledTS.path, compiledTS.prog = path, prog
+	return prog, nil
+}
+
+func (w *worker) init(req workerRequest) error {
+	start := time.Now()
+	w.libDir = filepath.Join(req.ImageDir, "lib")
+	w.libTexts = map[string]string{}
+	tsPath := filepath.Join(req.ImageDir, "typescript.js")
+	prog, err := compileTypeScript(tsPath)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", tsPath, err)
+	}
+	compiled := time.Since(start)
+
+	vm := goja.New()
+	maxStack := req.MaxCallSize
+	if maxStack <= 0 {
+		maxStack = defaultMaxCallStack
+	}
+	vm.SetMaxCallStackSize(maxStack)
+	if err := vm.Set("__tscheck_readLib", w.readLib); err != nil {
+		return err
+	}
+	if err := vm.Set("__tscheck_consoleText", consoleDeclaration); err != nil {
+		return err
+	}
+	if _, err := vm.RunProgram(prog); err != nil {
+		return fmt.Errorf("run typescript.js: %w", err)
+	}
+	if _, err := vm.RunScript("driver.js", driverSource); err != nil {
+		return fmt.Errorf("run driver.js: %w", err)
+	}
+	api := vm.Get("__tscheck").ToObject(vm)
+	var ok bool
+	if w.checkFn, ok = goja.AssertFunction(api.Get("check")); !ok {
+		return errors.New("driver.js: check is not a function")
+	}
+	if w.discard, ok = goja.AssertFunction(api.Get("discardUnverified")); !ok {
+		return errors.New("driver.js: discardUnverified is not a function")
+	}
+	infoFn, ok := goja.AssertFunction(api.Get("info"))
+	if !ok {
+		return errors.New("driver.js: info is not a function")
+	}
+	infoVal, err := infoFn(goja.Undefined())
+	if err != nil {
+		return fmt.Errorf("driver info: %w", err)
+	}
+	var info struct {
+		Version string              `json:"version"`
+		Libs    []string            `json:"libs"`
+		Options map[string][]string `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(infoVal.String()), &info); err != nil {
+		return fmt.Errorf("driver info: %w", err)
+	}
+	w.vm = vm
+	w.log("typescript loaded", map[string]any{
+		"version": info.Version, "compileMs": ms(compiled), "totalMs": ms(time.Since(start)),
+	})
+
+	for _, libs := range req.Prewarm {
+		t := time.Now()
+		payload := prewarmPayload(libs)
+		res := w.runCheck(0, payload, 0)
+		if res.Outcome != string(exec.Succeeded) {
+			msg := res.Outcome
+			if res.Error != nil {
+				msg += ": " + res.Error.Message
+			}
+			return fmt.Errorf("pre-warm %v: %s", libs, msg)
+		}
+		if len(res.Diagnostics) > 0 {
+			return fmt.Errorf("pre-warm %v: unexpected diagnostic: %s", libs, res.Diagnostics[0].Message)
+		}
+		w.log("lib set pre-warmed", map[string]any{"libs": libs, "ms": ms(time.Since(t))})
+	}
+	w.send(workerMessage{Type: msgReady, Version: info.Version, Libs: info.Libs, Enums: info.Options,
+		DurationMs: ms(time.Since(start))})
+	return nil
+}
+
+func prewarmPayload(libs []string) *checkPayload {
+	opts := CompilerOptions{Lib: libs}
+	o, console := opts.tsOptions()
+	return &checkPayload{
+		Files:   map[string]string{"/__prewarm.ts": "export {};\nconst x: number = 1;\n"},
+		Roots:   []string{"/__prewarm.ts"},
+		Options: o,
+		Console: console,
+	}
+}
+
+// readLib serves lib.*.d.ts files to driver.js; null when absent. The
+// texts are kept: a lib file is read once per worker.
+func (w *worker) readLib(name string) goja.Value {
+	if strings.ContainsAny(name, `/\`) || !strings.HasPrefix(name, "lib.") || !strings.HasSuffix(name, ".d.ts") {
+		return goja.Null()
+	}
+	text, ok := w.libTexts[name]
+	if !ok {
+		b, err := os.ReadFile(filepath.Join(w.libDir, name))
+		if err != nil {
+			return goja.Null()
+		}
+		text = string(b)
+		w.libTexts[name] = text
+	}
+	return w.vm.ToValue(text)
+}
+
+func (w *worker) interrupt(id uint64, reason string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.active != 0 && w.active == id && w.vm != nil {
+		w.vm.Interrupt(reason)
+	}
+}
+
+func (w *worker) check(req workerRequest) workerMessage {
+	if req.Check == nil {
+		return workerMessage{Type: msgResult, ID: req.ID, Outcome: string(exec.Failed),
+			Error: &wireError{Code: exec.CodeInternal, Message: "check request without payload"}}
+	}
+	timeout := time.Duration(req.TimeoutMs) * time.Millisecond
+	return w.runCheck(req.ID, req.Check, timeout)
+}
+
+// runCheck runs one check on the VM. id 0 is internal (pre-warm) work that
+// cannot be cancelled; a zero timeout means none.
+func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duration) workerMessage {
+	start := time.Now()
+	res := workerMessage{Type: msgResult, ID: id}
+	reqJSON, err := json.Marshal(payload)
+	if err != nil {
+		res.Outcome = string(exec.Failed)
+		res.Error = &wireError{Code: exec.CodeInternal, Message: err.Error()}
+		return res
+	}
+
+	w.mu.Lock()
+	w.active = id
+	w.mu.Unlock()
+	var timer *time.Timer
+	if timeout > 0 {
+		timer = time.AfterFunc(timeout, func() { w.interrupt(id, "timeout") })
+	}
+
+	val, err := w.checkFn(goja.Undefined(), w.vm.ToValue(string(reqJSON)))
+
+	if timer != nil {
+		timer.Stop()
+	}
+	w.mu.Lock()
+	w.active = 0
+	w.mu.Unlock()
+	w.vm.ClearInterrupt()
+	res.DurationMs = ms(time.Since(start))
+
+	if err == nil {
+		var out struct {
+			Invalid     string       `json:"invalid"`
+			Diagnostics []Diagnostic `json:"diagnostics"`
+		}
+		if err = json.Unmarshal([]byte(val.String()), &out); err == nil {
+			if out.Invalid != "" {
+				res.Outcome = wireInvalid
+				res.Error = &wireError{Code: exec.EInvalid, Message: out.Invalid}
+			} else {
+				res.Outcome = string(exec.Succeeded)
+				res.Diagnostics = out.Diagnostics
+				if res.Diagnostics == nil {
+					res.Diagnostics = []Diagnostic{}
+				}
+			}
+			return res
+		}
+	}
+
+	// The check did not finish: forget whatever it half-built.
+	if _, derr := w.discard(goja.Undefined()); derr != nil {
+		fmt.Fprintf(os.Stderr, "tscheck worker: discard after failed check: %v\n", derr)
+	}
+	w.vm.ClearInterrupt()
+
+	var intr *goja.InterruptedError
+	var so *goja.StackOverflowError
+	var exc *goja.Exception
+	switch {
+	case errors.As(err, &intr):
+		reason, _ := intr.Value().(string)
+		if reason == "cancelled" {
+			res.Outcome = string(exec.Cancelled)
+			res.Error = &wireError{Code: "cancelled", Message: "type check cancelled"}
+		} else {
+			res.Outcome = string(exec.TimedOut)
+			res.Error = &wireError{Code: "timeout", Message: fmt.Sprintf("type check did not finish within %v", timeout)}
+		}
+	case errors.As(err, &so):
+		res.Outcome = string(exec.Failed)
+		res.Error = &wireError{Code: exec.CodeStackOverflow,
+			Message: "the type checker ran out of stack (input nested too deeply)"}
+	case errors.As(err, &exc):
+		res.Outcome = string(exec.Failed)
+		res.Error = &wireError{Code: exec.CodeInternal, Message: "the type checker threw: " + firstLine(exc.Error())}
+	default:
+		res.Outcome = string(exec.Failed)
+		res.Error = &wireError{Code: exec.CodeInternal, Message: "the type checker failed: " + firstLine(err.Error())}
+	}
+	return res
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 500 {
+		s = s[:500] + "…"
+	}
+	return s
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
