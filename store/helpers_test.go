@@ -184,4 +184,3 @@ func errContains(tb testing.TB, err error, parts ...string) {
 		}
 	}
 }
-

@@ -12,7 +12,7 @@ import (
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("store: open lock file %s: %w", path, err)
+		return nil, fmt.Errorf("store: cannot create lock file %s (is the directory writable?): %w", path, err)
 	}
 	return f, nil
 }

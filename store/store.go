@@ -219,6 +219,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err := migrate(ctx, s.w, cfg.Now()); err != nil {
 		return nil, openError(path, err)
 	}
+	if err := probeWritable(ctx, s.w); err != nil {
+		return nil, openError(path, err)
+	}
 
 	// Readers: a small pool that can never write.
 	s.r, err = sql.Open("sqlite3", dsn(path, url.Values{
@@ -247,6 +250,20 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	ok = true
 	return s, nil
+}
+
+// probeWritable fails when SQLite opened the file read-only: it silently
+// falls back to that when it may not write the file (an immutable file, a
+// read-only mount), and every Save would fail later. A write statement that
+// changes nothing is enough to ask, and the transaction is rolled back.
+func probeWritable(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, "DELETE FROM migrations WHERE 0")
+	return err
 }
 
 // dsn builds a go-sqlite3 data source name: a file: URI (so any byte of the

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -202,6 +203,31 @@ func TestOpenErrors(t *testing.T) {
 			wantErr: []string{"permission denied"},
 		},
 		{
+			name: "immutable directory",
+			setup: func(t *testing.T) string {
+				d := filepath.Join(t.TempDir(), "imm")
+				if err := os.Mkdir(d, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				chattr(t, "+i", d)
+				return filepath.Join(d, "x.db")
+			},
+			root:    true,
+			wantErr: []string{"cannot create lock file", "operation not permitted"},
+		},
+		{
+			name: "immutable database file",
+			setup: func(t *testing.T) string {
+				p := filepath.Join(t.TempDir(), "x.db")
+				s := MustOpen(t, Config{Path: p})
+				s.Close()
+				chattr(t, "+i", p)
+				return p
+			},
+			root:    true,
+			wantErr: []string{"cannot open the database file for reading and writing", "readonly"},
+		},
+		{
 			name: "read-only database file",
 			setup: func(t *testing.T) string {
 				p := filepath.Join(t.TempDir(), "x.db")
@@ -213,7 +239,7 @@ func TestOpenErrors(t *testing.T) {
 				return p
 			},
 			root:    false,
-			wantErr: []string{"x.db"},
+			wantErr: []string{"cannot open the database file for reading and writing"},
 		},
 	}
 	for _, tt := range tests {
@@ -234,6 +260,26 @@ func TestOpenErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chattr sets a file attribute (e.g. +i, which stops even root from
+// writing) and undoes it at cleanup, or skips the test where that is not
+// possible (no chattr, no CAP_LINUX_IMMUTABLE, a filesystem without it).
+func chattr(t *testing.T, attr, path string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("chattr needs root; the permission-bit cases cover this")
+	}
+	out, err := osexec.Command("chattr", attr, path).CombinedOutput()
+	if err != nil {
+		t.Skipf("chattr %s %s: %v: %s", attr, path, err, out)
+	}
+	t.Cleanup(func() {
+		undo := "-" + strings.TrimPrefix(attr, "+")
+		if out, err := osexec.Command("chattr", undo, path).CombinedOutput(); err != nil {
+			t.Errorf("chattr %s %s: %v: %s", undo, path, err, out)
+		}
+	})
 }
 
 func TestOpenTwiceIsRefused(t *testing.T) {

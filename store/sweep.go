@@ -47,7 +47,10 @@ func (s *Store) sweepLoop() {
 			s.log.Error("sweep: read next expiry", "path", s.path, "err", err)
 			wait = min(wait, time.Second)
 		} else if ok {
-			wait = min(wait, max(0, time.Duration(next-s.nowMs())*time.Millisecond))
+			// In milliseconds first: a far-future expiry must not overflow.
+			if untilMs := next - s.nowMs(); untilMs < wait.Milliseconds() {
+				wait = max(0, time.Duration(untilMs)*time.Millisecond)
+			}
 		}
 		s.plannedMs.Store(s.nowMs() + wait.Milliseconds())
 		timer.Reset(wait)
