@@ -35,13 +35,13 @@ func (s *Store) sweepLoop() {
 		s.plannedMs.Store(math.MaxInt64)
 		wait := s.cfg.SweepInterval
 		if _, _, err := s.sweep(ctx); err != nil {
-			if ctx.Err() != nil {
+			if s.stopping() {
 				return
 			}
 			s.log.Error("sweep failed", "path", s.path, "err", err)
 			wait = min(wait, time.Second)
 		} else if next, ok, err := s.nextExpiry(ctx); err != nil {
-			if ctx.Err() != nil {
+			if s.stopping() {
 				return
 			}
 			s.log.Error("sweep: read next expiry", "path", s.path, "err", err)
@@ -60,6 +60,16 @@ func (s *Store) sweepLoop() {
 		case <-s.wake: // Reset above discards a pending fire (Go ≥ 1.23 timers)
 		case <-timer.C:
 		}
+	}
+}
+
+// stopping reports whether Close has begun.
+func (s *Store) stopping() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
 	}
 }
 
