@@ -26,6 +26,10 @@ type GuestOptions struct {
 	MemoryBytes int64
 	// StartTimeout bounds the driver's start-up (default 10s).
 	StartTimeout time.Duration
+	// DebugStderrFile, when set, receives what the guest writes to WASI fd 2
+	// outside the control channel (runtime fatal errors, GODEBUG traces).
+	// For debugging only: the file is not size-limited.
+	DebugStderrFile string
 }
 
 // initFuel is the fuel a driver may burn starting up, before its first
@@ -112,6 +116,12 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen workspace: %w", err)
+		}
+	}
+	if opts.DebugStderrFile != "" {
+		if err := wasi.SetStderrFile(opts.DebugStderrFile); err != nil {
+			store.Close()
+			return nil, fmt.Errorf("guest stderr file: %w", err)
 		}
 	}
 	store.SetWasi(wasi)

@@ -1,0 +1,30 @@
+package exec_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+)
+
+func BenchmarkGuestStart(b *testing.B) {
+	img := testenv.Image(b, "js")
+	for i := 0; i < 3; i++ {
+		g, _ := img.Start(context.Background(), exec.GuestOptions{})
+		g.Close()
+	}
+	b.ResetTimer()
+	var inst time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		g, err := img.Start(context.Background(), exec.GuestOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		inst += time.Since(t0)
+		g.Close()
+	}
+	b.ReportMetric(float64(inst.Microseconds())/float64(b.N), "µs/start")
+}
