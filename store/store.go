@@ -182,7 +182,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	ok := false
 	defer func() {
 		if !ok {
-			s.closeHandles()
+			s.closeHandles(false)
 		}
 	}()
 
@@ -299,20 +299,23 @@ func (s *Store) Close() error {
 		close(s.stop)
 		<-s.done
 		s.wsem <- struct{}{} // no write in flight from here on
-		s.closeErr = s.closeHandles()
+		s.closeErr = s.closeHandles(true)
 	})
 	return s.closeErr
 }
 
-// closeHandles checkpoints and closes whatever Open managed to open.
-func (s *Store) closeHandles() error {
+// closeHandles closes whatever Open managed to open, checkpointing the WAL
+// first when asked (not after a failed Open: the file may be the problem).
+func (s *Store) closeHandles(checkpoint bool) error {
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
 	if s.w != nil {
-		if _, err := s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-			s.log.Warn("checkpoint on close failed", "path", s.path, "err", err)
+		if checkpoint {
+			if _, err := s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+				s.log.Warn("checkpoint on close failed", "path", s.path, "err", err)
+			}
 		}
 		errs = append(errs, s.w.Close())
 	}
