@@ -28,3 +28,14 @@ func BenchmarkGuestStart(b *testing.B) {
 	}
 	b.ReportMetric(float64(inst.Microseconds())/float64(b.N), "µs/start")
 }
+
+func BenchmarkRunParallel(b *testing.B) {
+	r := MustRunner(b, 2)
+	b.SetParallelism(2)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			MustRun(b, r, exec.Request{Code: "1+1"})
+		}
+	})
+}

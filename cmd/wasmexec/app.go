@@ -44,6 +44,7 @@ type options struct {
 	liveWarning    int
 	maxProcesses   int
 	storeEnabled   bool
+	scratchDir     string
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -73,6 +74,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.liveWarning, "execution-live-warning-threshold", 64, "warn when more executions are live")
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
+	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
 
 func (o *options) validate() error {
@@ -141,7 +143,11 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	mgr, err := vfs.NewManager(filepath.Join(o.dataDir, "workspaces"), o.workspaceQuota)
+	scratch := o.scratchDir
+	if scratch == "" {
+		scratch = filepath.Join(o.dataDir, "scratch")
+	}
+	mgr, err := vfs.NewManager(scratch, o.workspaceQuota)
 	if err != nil {
 		return nil, err
 	}

@@ -44,3 +44,13 @@ func defaultCacheDir() string {
 	}
 	return "./data/cache"
 }
+
+// defaultScratchDir puts one-shot workspaces on /dev/shm when there is one:
+// creating and removing a directory there costs ~30 µs against ~0.5-1 ms on
+// the ext4 disks measured here, and every one-shot run does both.
+func defaultScratchDir() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		return fmt.Sprintf("/dev/shm/wasmexec-%d", os.Getuid())
+	}
+	return ""
+}
