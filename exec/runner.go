@@ -326,25 +326,47 @@ func (r *Runner) newResult(job *Job, started time.Time) *Result {
 	}
 }
 
+// ExecOptions adjust how Execute runs a job. The zero value is a one-shot
+// run: stdin from the request, events retained per the request.
+type ExecOptions struct {
+	// Stdin replaces the request's stdin (a process's live stdin).
+	Stdin *Stdin
+	// Log replaces the retained event log (a process's live log, read by
+	// streams while the run goes on). Execute closes it at the end.
+	Log *OutputLog
+	// NoOutputLimit keeps the run going past limits.outputBytes: captured
+	// text stops at the limit, the event log keeps its own cap (processes).
+	NoOutputLimit bool
+	// PID is stamped on the result (processes).
+	PID int64
+}
+
 // Execute sends job to guest g and builds the result. The ctx carries the
 // run's deadline. The guest may be dead afterwards (Result and g.Alive say).
 func (r *Runner) Execute(ctx context.Context, job *Job, g *Guest, started time.Time) (*Result, *OutputLog) {
+	return r.ExecuteWith(ctx, job, g, started, ExecOptions{})
+}
+
+// ExecuteWith is Execute with options.
+func (r *Runner) ExecuteWith(ctx context.Context, job *Job, g *Guest, started time.Time, opts ExecOptions) (*Result, *OutputLog) {
 	res := r.newResult(job, started)
-	var log *OutputLog
-	if job.Req.Output.RetainEvents {
-		log = NewOutputLog(0, r.cfg.RetainBytes)
+	res.PID = opts.PID
+	log := opts.Log
+	if log == nil && job.Req.Output.RetainEvents {
+		log = NewOutputLog(opts.PID, r.cfg.RetainBytes)
 	}
 	out := NewOutput(job.Req.Output.Capture, job.Limits.OutputBytes, log)
-	ctl := job.Prepared.Control
-	ctl.Inputs = job.Req.Inputs
-	ctl.Args = job.Req.Args
-	ctl.Cwd = job.Req.Cwd
-	payload, err := json.Marshal(ctl)
+	out.Enforce = !opts.NoOutputLimit
+	stdin := opts.Stdin
+	if stdin == nil {
+		stdin = StdinFrom([]byte(job.Req.Stdin))
+	}
+	payload, err := ControlPayload(job)
 	if err != nil {
 		res.Outcome, res.Error = Failed, &ErrorData{Code: CodeInternal, Message: "encode request: " + err.Error()}
 		return res, log
 	}
-	cr := g.Call(ctx, CallInput{Payload: payload, Fuel: job.Limits.Fuel, Stdin: StdinFrom([]byte(job.Req.Stdin)), Output: out})
+	cr := g.Call(ctx, CallInput{Payload: payload, Fuel: job.Limits.Fuel, Stdin: stdin, Output: out})
 	res.FuelConsumed = cr.FuelConsumed
 	res.Outcome, res.Error, res.ExitCode = cr.Outcome, cr.Error, cr.ExitCode
 	if cr.Response != nil {
@@ -360,6 +382,22 @@ func (r *Runner) Execute(ctx context.Context, job *Job, g *Guest, started time.T
 	res.CompletedAtMs = Millis(done)
 	res.DurationMs = float64(done.Sub(started).Microseconds()) / 1000
 	return res, log
+}
+
+// ControlPayload encodes the driver request of a job.
+func ControlPayload(job *Job) ([]byte, error) {
+	ctl := job.Prepared.Control
+	ctl.Inputs = job.Req.Inputs
+	ctl.Args = job.Req.Args
+	ctl.Cwd = job.Req.Cwd
+	return json.Marshal(ctl)
+}
+
+// Complete runs the job's Finish hook and the OnComplete persistence hook;
+// call it once per finished result (Run does it for one-shot runs).
+func (r *Runner) Complete(ctx context.Context, job *Job, res *Result, log *OutputLog) *Result {
+	res, _ = r.complete(ctx, job, res, log)
+	return res
 }
 
 func applyResponse(res *Result, kind Kind, raw []byte) {
