@@ -14,6 +14,8 @@ import (
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -44,6 +46,7 @@ type options struct {
 	liveWarning    int
 	maxProcesses   int
 	storeEnabled   bool
+	dbPath         string
 	scratchDir     string
 }
 
@@ -74,6 +77,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.liveWarning, "execution-live-warning-threshold", 64, "warn when more executions are live")
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
+	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
 
@@ -119,6 +123,7 @@ type app struct {
 	log    *slog.Logger
 	engine *exec.Engine
 	ws     *workspaces
+	store  *store.Store
 
 	mu      sync.Mutex
 	runner  *exec.Runner
@@ -151,7 +156,39 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &app{opts: o, log: log, engine: e, ws: &workspaces{mgr}, images: map[string]*exec.Image{}}, nil
+	a := &app{opts: o, log: log, engine: e, ws: &workspaces{mgr}, images: map[string]*exec.Image{}}
+	if o.storeEnabled {
+		path := o.dbPath
+		if path == "" {
+			path = filepath.Join(o.dataDir, "wasmexec.db")
+		}
+		st, err := store.Open(context.Background(), store.Config{
+			Path:         path,
+			CompletedTTL: time.Duration(o.completedTTLMs) * time.Millisecond,
+			MaxCompleted: o.maxCompleted,
+			Logger:       log,
+		})
+		if err != nil {
+			e.Close()
+			return nil, fmt.Errorf("open the execution store: %w", err)
+		}
+		a.store = st
+	}
+	return a, nil
+}
+
+// persist is the runner's OnComplete hook: a completion is durable in
+// SQLite before it is reported to the client.
+func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
+	if a.store == nil {
+		return nil
+	}
+	var events []exec.Event
+	var truncated bool
+	if log != nil {
+		events, truncated = log.Snapshot()
+	}
+	return a.store.Save(ctx, r, events, truncated)
 }
 
 // load loads (compiling on first use) every guest image present, then
@@ -189,6 +226,7 @@ func (a *app) load(ctx context.Context) error {
 		PoolSize:             a.opts.poolSize,
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
+		OnComplete:           a.persist,
 		Logger:               a.log,
 	})
 	if err != nil {
@@ -228,6 +266,11 @@ func (a *app) close() {
 	if a.runner != nil {
 		a.runner.Close()
 	}
+	if a.store != nil {
+		if err := a.store.Close(); err != nil {
+			a.log.Error("close the execution store", "err", err)
+		}
+	}
 	a.engine.Close()
 }
 
@@ -253,3 +296,20 @@ func (w *workspaces) SeedWorkspace(dir string, files map[string]string) error {
 }
 
 func (w *workspaces) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
+
+// history adapts store.Store to server.History.
+type history struct{ s *store.Store }
+
+func (h history) Get(ctx context.Context, id string) (*exec.Result, error) { return h.s.Get(ctx, id) }
+
+func (h history) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
+	return h.s.Output(ctx, id, after, limit)
+}
+
+func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPage, error) {
+	p, err := h.s.List(ctx, store.ListFilter{ContextID: f.ContextID, Language: f.Language, Outcome: f.Outcome, Kind: f.Kind, After: f.After, Limit: f.Limit})
+	if err != nil {
+		return nil, err
+	}
+	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
+}

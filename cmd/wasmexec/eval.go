@@ -67,7 +67,7 @@ func evalCmd(cmd string, args []string) error {
 		if err := applyEnv(fs); err != nil {
 			return err
 		}
-		o.poolSize = 0
+		o.poolSize, o.storeEnabled = 0, false
 		res, err = evalLocal(o, &req)
 	}
 	if err != nil {

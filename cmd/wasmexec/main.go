@@ -117,12 +117,16 @@ func serve(args []string) error {
 }
 
 func (a *app) serverConfig() server.Config {
-	return server.Config{
+	cfg := server.Config{
 		Runner:    a,
 		Ready:     a.readiness,
 		BodyLimit: a.opts.bodyLimitBytes,
 		Logger:    a.log,
 	}
+	if a.store != nil {
+		cfg.History = history{a.store}
+	}
+	return cfg
 }
 
 // prepare compiles every built guest image into the module cache, so the
@@ -137,7 +141,7 @@ func prepare(args []string) error {
 	if err := applyEnv(fs); err != nil {
 		return err
 	}
-	o.poolSize = 0
+	o.poolSize, o.storeEnabled = 0, false
 	a, err := newApp(o, newLogger(o.logLevel))
 	if err != nil {
 		return err

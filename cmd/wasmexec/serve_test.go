@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/internal/testenv"
+)
+
+// These tests run the real binary: build it once, start `serve` as a child
+// process, talk HTTP, kill it, start it again.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wasmexec-bin-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "wasmexec")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type proc struct {
+	cmd  *exec.Cmd
+	base string
+	logs *strings.Builder
+}
+
+func freeAddr(tb testing.TB) string {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// MustServe starts `wasmexec serve` and waits until /readyz is 200.
+func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
+	tb.Helper()
+	testenv.ImageDir(tb, "js")
+	addr := freeAddr(tb)
+	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1"}, args...)...)
+	cmd.Env = os.Environ()
+	logs := &strings.Builder{}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "wasmexec ready") {
+				close(ready)
+			}
+		}
+	}()
+	p := &proc{cmd: cmd, base: "http://" + addr, logs: logs}
+	tb.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	select {
+	case <-ready:
+	case <-time.After(3 * time.Minute):
+		tb.Fatalf("server not ready; log:\n%s", logs.String())
+	}
+	return p
+}
+
+func (p *proc) do(tb testing.TB, method, path, body string) (int, map[string]any) {
+	tb.Helper()
+	req, _ := http.NewRequest(method, p.base+path, strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return resp.StatusCode, m
+}
+
+// The README's curl example works against a real server, and the history of
+// completed executions survives kill -9 and a restart.
+func TestServeHistorySurvivesKill9(t *testing.T) {
+	data := t.TempDir()
+	p := MustServe(t, data)
+	status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"javascript","code":"console.log(\"hi\"); 6 * 7"}`)
+	if status != 200 || res["value"] != float64(42) || res["stdout"] != "hi\n" {
+		t.Fatalf("evaluate: %d %v", status, res)
+	}
+	id := res["executionId"].(string)
+	if status, got := p.do(t, "GET", "/v1/executions/"+id, ""); status != 200 || got["value"] != float64(42) {
+		t.Fatalf("get before kill: %d %v", status, got)
+	}
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.cmd.Wait()
+
+	p2 := MustServe(t, data)
+	status, got := p2.do(t, "GET", "/v1/executions/"+id, "")
+	if status != 200 || got["value"] != float64(42) || got["stdout"] != "hi\n" {
+		t.Fatalf("get after kill -9 and restart: %d %v", status, got)
+	}
+	status, list := p2.do(t, "GET", "/v1/executions?language=javascript", "")
+	if status != 200 || len(list["executions"].([]any)) != 1 {
+		t.Fatalf("list: %d %v", status, list)
+	}
+	if status, e := p2.do(t, "GET", "/v1/executions/exe_nope", ""); status != 404 || e["code"] != "not_found" {
+		t.Fatalf("unknown id: %d %v", status, e)
+	}
+	// SIGTERM stops the server cleanly.
+	p2.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p2.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p2.logs.String())
+	}
+}
+
+// Records expire by TTL, also across a restart.
+func TestServeTTLExpiry(t *testing.T) {
+	data := t.TempDir()
+	p := MustServe(t, data, "--execution-completed-ttl-ms", "1500")
+	_, res := p.do(t, "POST", "/v1/evaluate", `{"language":"javascript","code":"1"}`)
+	id := res["executionId"].(string)
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.cmd.Wait()
+	time.Sleep(1600 * time.Millisecond)
+	p2 := MustServe(t, data, "--execution-completed-ttl-ms", "1500")
+	status, e := p2.do(t, "GET", "/v1/executions/"+id, "")
+	if status != 404 || e["code"] != "execution_expired" {
+		t.Fatalf("after ttl: %d %v", status, e)
+	}
+}
+
+// Bad configuration refuses to start with a clear message.
+func TestServeRefusesBadConfig(t *testing.T) {
+	data := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  string
+		want string
+	}{
+		{"zero ttl", []string{"--execution-completed-ttl-ms", "0"}, "", "execution-completed-ttl-ms"},
+		{"negative cap", []string{"--execution-max-completed-executions", "-1"}, "", "execution-max-completed-executions"},
+		{"bad env value", nil, "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD=lots", "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD"},
+		{"corrupt database", []string{"--db", writeGarbage(t, data)}, "", "database"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(binary, append([]string{"serve", "--addr", freeAddr(t), "--data-dir", data, "--images-dir", testenv.ImagesDir()}, tc.args...)...)
+			cmd.Env = os.Environ()
+			if tc.env != "" {
+				cmd.Env = append(cmd.Env, tc.env)
+			}
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("started with bad config; output:\n%s", out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Fatalf("message does not name %q:\n%s", tc.want, out)
+			}
+		})
+	}
+}
+
+func writeGarbage(tb testing.TB, dir string) string {
+	p := filepath.Join(dir, "corrupt.db")
+	if err := os.WriteFile(p, []byte(strings.Repeat("this is not sqlite ", 500)), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
