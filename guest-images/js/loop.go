@@ -61,9 +61,26 @@ func (l *eventLoop) install(g *goja.Object) {
 	must(g.Set("setInterval", add(true)))
 	must(g.Set("clearTimeout", clear))
 	must(g.Set("clearInterval", clear))
-	qm, err := vm.RunString(`(function queueMicrotask(fn) { if (typeof fn !== "function") throw new TypeError("callback must be a function"); Promise.resolve().then(() => fn()); })`)
-	must(err)
-	must(g.Set("queueMicrotask", qm))
+	// queueMicrotask is Promise.resolve().then(fn), built on first use:
+	// compiling JS at start-up would cost every guest.
+	var then goja.Callable
+	must(g.Set("queueMicrotask", func(call goja.FunctionCall) goja.Value {
+		fn := call.Argument(0)
+		if _, ok := goja.AssertFunction(fn); !ok {
+			panic(vm.NewTypeError("callback must be a function"))
+		}
+		if then == nil {
+			v, err := vm.RunString(`(fn) => { Promise.resolve().then(() => fn()) }`)
+			if err != nil {
+				panic(err)
+			}
+			then, _ = goja.AssertFunction(v)
+		}
+		if _, err := then(goja.Undefined(), fn); err != nil {
+			panic(err)
+		}
+		return goja.Undefined()
+	}))
 }
 
 func (l *eventLoop) add(fn goja.Callable, d time.Duration, repeat bool, args []goja.Value) int64 {
