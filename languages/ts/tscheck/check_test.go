@@ -249,7 +249,7 @@ func TestCheckRequestShapes(t *testing.T) {
 	p := SharedPool(t)
 	res := MustSucceed(t, p, Request{
 		Files: map[string]string{
-			"./src/app.ts":      "import { helper } from \"./util/helper\";\nexport const n: number = helper();\n",
+			"./src/app.ts":       "import { helper } from \"./util/helper\";\nexport const n: number = helper();\n",
 			"src/util/helper.ts": "export function helper(): string { return \"\"; }\n",
 		},
 		CompilerOptions: CompilerOptions{Target: "ES2022", Lib: []string{"ES2022"}},

@@ -103,7 +103,6 @@ func setupWorkerCommand(tmp string) {
 	}
 	out := filepath.Join(tmp, "tscheck-worker")
 	cmd := osexec.Command(goBin, "build", "-o", out, "github.com/wasmexec/wasmexec/languages/ts/tscheck/internal/testworker")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "tscheck tests: building the non-race worker failed (%v): %s; using the race-instrumented test binary (slow)\n", err, b)
 		return

@@ -23,8 +23,8 @@ import (
 // PoolConfig configures a Pool.
 type PoolConfig struct {
 	// Size is the number of worker processes (default 1). Each holds its own
-	// compiled compiler and parsed lib files: ~100 MB with es2022, ~300 MB
-	// with dom.
+	// compiled compiler and parsed lib files: RSS ~260 MB with es2022,
+	// ~550 MB once dom has been used.
 	Size int
 	// WorkerCommand starts one worker, e.g. [os.Args[0], "tscheck-worker"];
 	// the process must run WorkerMain(os.Stdin, os.Stdout).
@@ -73,11 +73,11 @@ type Pool struct {
 	idleList []*proc
 	wake     chan struct{} // signalled when idleList may be non-empty
 	closeCh  chan struct{}
-	wg      sync.WaitGroup
-	nextID  atomic.Uint64
-	live    atomic.Int32 // initialized workers, idle or busy
-	started atomic.Bool
-	closed  atomic.Bool
+	wg       sync.WaitGroup
+	nextID   atomic.Uint64
+	live     atomic.Int32 // initialized workers, idle or busy
+	started  atomic.Bool
+	closed   atomic.Bool
 
 	mu      sync.Mutex
 	procs   map[*proc]struct{}
@@ -450,7 +450,9 @@ func (p *Pool) deadResult(w *proc) *Result {
 	tail := w.stderr.String()
 	r := &Result{Outcome: exec.Failed, Diagnostics: []Diagnostic{}}
 	switch {
-	case strings.Contains(tail, "out of memory"):
+	case strings.Contains(tail, "out of memory") || strings.Contains(tail, "cannot allocate memory") ||
+		// Thread stacks count against RLIMIT_DATA too.
+		p.cfg.MemoryLimitBytes > 0 && strings.Contains(tail, "pthread_create failed"):
 		r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
 			Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", p.cfg.MemoryLimitBytes)}
 	case strings.Contains(tail, "stack exceeds") || strings.Contains(tail, "stack overflow"):
@@ -499,7 +501,7 @@ func (p *Pool) runSlot(slot int) {
 			return
 		}
 		p.log.Warn("type-check worker exited; restarting", "slot", slot, "pid", w.pid,
-			"exit", w.exitDescription(), "stderr", lastLines(w.stderr.String(), 5))
+			"exit", w.exitDescription(), "stderr", w.stderr.Summary())
 	}
 }
 
@@ -531,7 +533,7 @@ func (p *Pool) spawn(slot int) (*proc, error) {
 		results: make(chan workerMessage, 4),
 		ready:   make(chan workerMessage, 1),
 		dead:    make(chan struct{}),
-		stderr:  &tailBuffer{max: 16 << 10},
+		stderr:  &stderrBuffer{},
 	}
 	cmd.Stderr = w.stderr
 	w.cmd = cmd
@@ -554,7 +556,7 @@ func (p *Pool) spawn(slot int) (*proc, error) {
 	if err := w.send(workerRequest{Op: opInit, ImageDir: p.cfg.ImageDir, Prewarm: p.cfg.PrewarmLibs}); err != nil {
 		w.kill()
 		<-w.dead
-		return nil, fmt.Errorf("send init: %w (stderr: %s)", err, lastLines(w.stderr.String(), 5))
+		return nil, fmt.Errorf("send init: %w (stderr: %s)", err, w.stderr.Summary())
 	}
 	select {
 	case m := <-w.ready:
@@ -566,7 +568,7 @@ func (p *Pool) spawn(slot int) (*proc, error) {
 		p.setInfo(m)
 		return w, nil
 	case <-w.dead:
-		return nil, fmt.Errorf("worker exited during start: %s (stderr: %s)", w.exitDescription(), lastLines(w.stderr.String(), 5))
+		return nil, fmt.Errorf("worker exited during start: %s (stderr: %s)", w.exitDescription(), w.stderr.Summary())
 	case <-p.closeCh:
 		w.kill()
 		<-w.dead
@@ -616,7 +618,7 @@ type proc struct {
 	ready   chan workerMessage // the first "ready" or "fatal" frame
 	dead    chan struct{}      // closed once the process has exited and been reaped
 	waitErr error              // set before dead is closed
-	stderr  *tailBuffer
+	stderr  *stderrBuffer
 }
 
 func (w *proc) send(req workerRequest) error {
@@ -698,33 +700,49 @@ func (w *proc) readLoop(stdout io.Reader, log *slog.Logger) {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+// stderrBuffer keeps the first headMax and the last tailMax bytes written
+// to it: a Go fatal error puts its cause first and goroutine traces after.
+type stderrBuffer struct {
+	mu   sync.Mutex
+	head []byte
+	tail []byte
 }
 
-func (t *tailBuffer) Write(b []byte) (int, error) {
+const (
+	stderrHeadMax = 4 << 10
+	stderrTailMax = 8 << 10
+)
+
+func (t *stderrBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.max:]...)
+	n := len(b)
+	if room := stderrHeadMax - len(t.head); room > 0 {
+		k := min(room, len(b))
+		t.head = append(t.head, b[:k]...)
+		b = b[k:]
 	}
-	return len(b), nil
+	t.tail = append(t.tail, b...)
+	if len(t.tail) > stderrTailMax {
+		t.tail = append(t.tail[:0:0], t.tail[len(t.tail)-stderrTailMax:]...)
+	}
+	return n, nil
 }
 
-func (t *tailBuffer) String() string {
+// String is the kept output (head, then tail).
+func (t *stderrBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.head) + string(t.tail)
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+// Summary is the first few lines, where a Go fatal error states its cause.
+func (t *stderrBuffer) Summary() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.head)), "\n")
+	if len(lines) > 4 {
+		lines = lines[:4]
 	}
 	return strings.Join(lines, " | ")
 }

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,7 +118,16 @@ type worker struct {
 	// only for the active check, so an interrupt never leaks into the next.
 	mu     sync.Mutex
 	active uint64
+
+	// memLimit is the RLIMIT_DATA (0: none). While a check runs, a watchdog
+	// interrupts it once the Go runtime holds memGuard of it, so a runaway
+	// check usually ends as a clean memory_limit result instead of the
+	// runtime dying on a failed mmap.
+	memLimit int64
 }
+
+// memGuard is the share of the memory limit at which a check is stopped.
+const memGuard = 0.8
 
 func (w *worker) send(m workerMessage) {
 	w.outMu.Lock()
@@ -139,8 +150,9 @@ func (w *worker) applyMemoryLimit(s string) error {
 	if err != nil || limit < 0 {
 		return fmt.Errorf("bad %s=%q", EnvMemoryLimit, s)
 	}
+	w.memLimit = limit
 	// Let the GC work hard before the hard limit is reached.
-	debug.SetMemoryLimit(limit * 3 / 4)
+	debug.SetMemoryLimit(limit * 7 / 10)
 	if raceEnabled {
 		// The race detector maps terabytes of shadow memory, which RLIMIT_DATA
 		// counts: a limit would make every later mapping fail.
@@ -324,9 +336,11 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	if timeout > 0 {
 		timer = time.AfterFunc(timeout, func() { w.interrupt(id, "timeout") })
 	}
+	stopWatch := w.watchMemory(id)
 
 	val, err := w.checkFn(goja.Undefined(), w.vm.ToValue(string(reqJSON)))
 
+	stopWatch()
 	if timer != nil {
 		timer.Stop()
 	}
@@ -368,12 +382,20 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	switch {
 	case errors.As(err, &intr):
 		reason, _ := intr.Value().(string)
-		if reason == "cancelled" {
+		switch reason {
+		case "cancelled":
 			res.Outcome = string(exec.Cancelled)
-			res.Error = &wireError{Code: "cancelled", Message: "type check cancelled"}
-		} else {
+			res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
+		case "memory":
+			res.Outcome = string(exec.Failed)
+			res.Error = &wireError{Code: exec.CodeMemoryLimit,
+				Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", w.memLimit)}
+			// Give the check's garbage back before the next one.
+			runtime.GC()
+			debug.FreeOSMemory()
+		default:
 			res.Outcome = string(exec.TimedOut)
-			res.Error = &wireError{Code: "timeout", Message: fmt.Sprintf("type check did not finish within %v", timeout)}
+			res.Error = &wireError{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}
 		}
 	case errors.As(err, &so):
 		res.Outcome = string(exec.Failed)
@@ -387,6 +409,43 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 		res.Error = &wireError{Code: exec.CodeInternal, Message: "the type checker failed: " + firstLine(err.Error())}
 	}
 	return res
+}
+
+// watchMemory samples the runtime's memory while check id runs and
+// interrupts it past memGuard of the limit. The returned func stops it.
+func (w *worker) watchMemory(id uint64) (stop func()) {
+	if w.memLimit <= 0 || id == 0 {
+		return func() {}
+	}
+	guard := uint64(float64(w.memLimit) * memGuard)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		samples := []metrics.Sample{
+			{Name: "/memory/classes/total:bytes"},
+			{Name: "/memory/classes/heap/released:bytes"},
+		}
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(samples)
+			used := samples[0].Value.Uint64() - samples[1].Value.Uint64()
+			if used > guard {
+				w.interrupt(id, "memory")
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 func firstLine(s string) string {
