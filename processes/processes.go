@@ -1,0 +1,685 @@
+// Package processes runs long-lived guests ("processes") that clients talk
+// to while they run: live stdin, signals, wait, and output replay by cursor
+// or as a live stream (server/processes.go serves it over HTTP).
+//
+// A process is one `execute` request in a guest of its own, with a live
+// exec.Stdin (bounded), a retained exec.OutputLog (a bounded window of its
+// output events) and no output limit: output past limits.outputBytes is no
+// longer captured in the result but still flows through the event log.
+//
+// States (exec.ProcessState): running → exited. A process is running from
+// the moment Spawn returns until its guest has stopped and its record was
+// completed (handed to Runner.Complete, i.e. persisted); then it is exited,
+// and Wait, Get and Output still answer for it for a while (Config.KeepExited,
+// Config.ExitedTTL). Its completed record stays in the execution store as
+// kind "process".
+//
+// Signals: guests have no signal handlers. SIGTERM and SIGINT close the
+// process's stdin at once (a guest blocked reading stdin sees EOF and may
+// finish normally) and kill the guest after Config.SignalGrace if it is
+// still running; SIGKILL kills it at once. A process that finishes by itself
+// within the grace period exits with its own exit code.
+//
+// Error codes: not_found (unknown pid), invalid_argument, conflict (the
+// process has exited, stdin closed), payload_too_large (a stdin write larger
+// than the whole stdin buffer), overloaded (maxProcesses reached, or the
+// stdin buffer is full until the guest reads), unavailable (shutting down).
+package processes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// Config wires a Manager.
+type Config struct {
+	// Runner prepares jobs, starts guests and completes (persists) runs.
+	Runner *exec.Runner
+	// MaxProcesses caps running processes (default 32); more get
+	// overloaded (429).
+	MaxProcesses int
+	// StdinBufferBytes caps the unread stdin of one process (default: the
+	// runner policy's MaxStdinBytes).
+	StdinBufferBytes int64
+	// RetainBytes caps the output event log of one process (default 1 MiB);
+	// older events are dropped and readers behind them see truncated.
+	RetainBytes int64
+	// SignalGrace is how long SIGTERM/SIGINT wait before killing (default 2s).
+	SignalGrace time.Duration
+	// DefaultTimeout and MaxTimeout bound a process's wall-clock life
+	// (default: the runner policy's DefaultTimeout and MaxTimeout).
+	DefaultTimeout, MaxTimeout time.Duration
+	// KeepExited and ExitedTTL bound how many exited processes stay
+	// queryable here (with their output log) and for how long (defaults 64,
+	// 5 minutes). Their records remain in the execution store.
+	KeepExited int
+	ExitedTTL  time.Duration
+	// Workspace returns the workspace directory of a context, so a process
+	// with a contextId runs in it. Nil: contextId is rejected.
+	Workspace func(contextID string) (dir string, err error)
+	Logger    *slog.Logger
+}
+
+// Manager owns the processes of a server. It is safe for concurrent use.
+type Manager struct {
+	cfg     Config
+	log     *slog.Logger
+	nextPID atomic.Int64
+
+	mu      sync.Mutex
+	procs   map[int64]*proc
+	byExec  map[string]*proc
+	running int
+	exited  []*proc // exited processes still kept, oldest first
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+// New returns a Manager; Close stops it.
+func New(cfg Config) (*Manager, error) {
+	if cfg.Runner == nil {
+		return nil, fmt.Errorf("processes: a Runner is required")
+	}
+	pol := cfg.Runner.Policy()
+	if cfg.MaxProcesses <= 0 {
+		cfg.MaxProcesses = 32
+	}
+	if cfg.StdinBufferBytes <= 0 {
+		cfg.StdinBufferBytes = pol.MaxStdinBytes
+	}
+	if cfg.RetainBytes <= 0 {
+		cfg.RetainBytes = 1 << 20
+	}
+	if cfg.SignalGrace <= 0 {
+		cfg.SignalGrace = 2 * time.Second
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = pol.DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = max(pol.MaxTimeout, cfg.DefaultTimeout)
+	}
+	if cfg.DefaultTimeout > cfg.MaxTimeout {
+		return nil, fmt.Errorf("processes: default timeout %s is above the maximum %s", cfg.DefaultTimeout, cfg.MaxTimeout)
+	}
+	if cfg.KeepExited <= 0 {
+		cfg.KeepExited = 64
+	}
+	if cfg.ExitedTTL <= 0 {
+		cfg.ExitedTTL = 5 * time.Minute
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Manager{cfg: cfg, log: cfg.Logger, procs: map[int64]*proc{}, byExec: map[string]*proc{}}, nil
+}
+
+// proc is one process. Fields above mu are fixed at spawn.
+type proc struct {
+	m           *Manager
+	pid         int64
+	executionID string
+	language    exec.Language
+	command     string
+	contextID   string
+	started     time.Time
+	stdin       *exec.Stdin
+	log         *exec.OutputLog
+	kill        context.CancelFunc
+	done        chan struct{} // closed once exit is set (or the spawn failed)
+
+	mu          sync.Mutex
+	visible     bool // false while the guest starts
+	stdinClosed bool
+	signal      exec.Signal // last signal sent
+	killedBy    exec.Signal // the signal that cancelled the run
+	grace       *time.Timer
+	exit        *exec.ProcessExit
+	exitedAt    time.Time
+}
+
+func (p *proc) describe() *exec.Process {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := &exec.Process{
+		PID: p.pid, ExecutionID: p.executionID, State: exec.ProcessRunning, Language: p.language,
+		Command: p.command, ContextID: p.contextID, StartedAtMs: exec.Millis(p.started),
+		StdinClosed: p.stdinClosed, Signal: p.signal,
+	}
+	if p.exit != nil {
+		d.State, d.Exit, d.StdinClosed = exec.ProcessExited, p.exit, true
+	}
+	return d
+}
+
+// killWith cancels the run, recording sig as the cause unless one is set.
+func (p *proc) killWith(sig exec.Signal) {
+	p.mu.Lock()
+	if p.exit == nil && p.killedBy == "" {
+		p.killedBy = sig
+	}
+	p.mu.Unlock()
+	p.kill()
+}
+
+// Spawn validates req, starts its guest and returns the descriptor while
+// the program runs. Errors: invalid_argument, context_not_found (from the
+// Workspace hook), not_found (file), overloaded (maxProcesses),
+// unavailable (shutting down, image not loaded).
+func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
+	if req.Language == "" {
+		return nil, exec.Errorf(exec.EInvalid, "language is required")
+	}
+	switch {
+	case req.Code == "" && req.File == "":
+		return nil, exec.Errorf(exec.EInvalid, "code or file is required")
+	case req.Code != "" && req.File != "":
+		return nil, exec.Errorf(exec.EInvalid, "give code or file, not both")
+	case req.File != "" && req.ContextID == "":
+		return nil, exec.Errorf(exec.EInvalid, "file names a file in a context's workspace: contextId is required")
+	case req.ContextID != "" && m.cfg.Workspace == nil:
+		return nil, exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
+	}
+	timeout := time.Duration(req.TimeoutMs) * time.Millisecond
+	switch {
+	case req.TimeoutMs < 0:
+		return nil, exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+	case timeout == 0:
+		timeout = m.cfg.DefaultTimeout
+	case timeout > m.cfg.MaxTimeout:
+		return nil, exec.Errorf(exec.EInvalid, "timeoutMs %d is above the maximum %d for processes", req.TimeoutMs, m.cfg.MaxTimeout.Milliseconds())
+	}
+
+	// Reserve a slot and register the process (hidden) before touching the
+	// workspace, so KillContext also stops a process still starting.
+	runCtx, kill := context.WithCancel(context.Background())
+	p := &proc{
+		m: m, executionID: exec.NewID("exe"), language: req.Language, contextID: req.ContextID,
+		started: time.Now(), stdin: exec.NewStdin(m.cfg.StdinBufferBytes), kill: kill, done: make(chan struct{}),
+	}
+	m.mu.Lock()
+	switch {
+	case m.closed:
+		m.mu.Unlock()
+		kill()
+		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+	case m.running >= m.cfg.MaxProcesses:
+		n := m.running
+		m.mu.Unlock()
+		kill()
+		return nil, exec.Errorf(exec.EOverloaded, "%d processes are running, the maximum (maxProcesses %d); wait for one to exit or signal one", n, m.cfg.MaxProcesses)
+	}
+	p.pid = m.nextPID.Add(1)
+	p.log = exec.NewOutputLog(p.pid, m.cfg.RetainBytes)
+	m.running++
+	m.procs[p.pid] = p
+	m.byExec[p.executionID] = p
+	m.wg.Add(1)
+	m.mu.Unlock()
+
+	g, job, err := m.start(ctx, runCtx, p, req)
+	if err != nil {
+		m.mu.Lock()
+		m.running--
+		delete(m.procs, p.pid)
+		delete(m.byExec, p.executionID)
+		m.mu.Unlock()
+		close(p.done) // for KillContext; the process was never visible
+		m.wg.Done()
+		killed := runCtx.Err() != nil
+		kill()
+		if killed && ctx.Err() == nil {
+			return nil, exec.Errorf(exec.EConflict, "the process was killed while starting (its context was deleted or the server is shutting down)")
+		}
+		return nil, err
+	}
+	p.mu.Lock()
+	p.visible = true
+	p.mu.Unlock()
+	execCtx, cancelTimeout := context.WithTimeout(runCtx, timeout)
+	go func() {
+		defer m.wg.Done()
+		defer cancelTimeout()
+		defer kill()
+		m.run(execCtx, p, job, g)
+	}()
+	m.log.Debug("process spawned", "pid", p.pid, "executionId", p.executionID, "language", p.language, "contextId", p.contextID)
+	return p.describe(), nil
+}
+
+// start resolves the workspace and code, prepares the job and starts the
+// guest. ctx is the client's request; runCtx ends when the process is
+// killed.
+func (m *Manager) start(ctx, runCtx context.Context, p *proc, req *exec.SpawnRequest) (*exec.Guest, *exec.Job, error) {
+	r := m.cfg.Runner
+	var dir string
+	if req.ContextID != "" {
+		d, err := m.cfg.Workspace(req.ContextID)
+		if err != nil {
+			return nil, nil, err
+		}
+		dir = d
+	}
+	code, filename := req.Code, ""
+	if req.File != "" {
+		clean, err := vfs.Clean(req.File)
+		if err != nil {
+			return nil, nil, err
+		}
+		if clean == "" {
+			return nil, nil, exec.Errorf(exec.EInvalid, "file must name a file, not the workspace")
+		}
+		b, err := (&vfs.Workspace{Root: dir}).ReadFile(clean)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(b) == 0 {
+			return nil, nil, exec.Errorf(exec.EInvalid, "file %q is empty", clean)
+		}
+		code, filename = string(b), clean
+	}
+	job, err := r.Prepare(&exec.Request{
+		Kind: exec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID,
+		Env: req.Env, Args: req.Args, Cwd: req.Cwd, Limits: req.Limits, Format: req.Format,
+		Output: exec.OutputOptions{Capture: exec.CaptureAll, RetainEvents: true},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if filename != "" {
+		job.Prepared.Control.Filename = filename
+	}
+	p.command = command(req.Language, job.Prepared.Control.Filename, req.Args)
+	startCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	unhook := context.AfterFunc(runCtx, stop)
+	defer unhook()
+	if job.Prepared.Failure != nil {
+		// Nothing to run (e.g. a TypeScript syntax error): the process
+		// exits at once with that failure, without a guest.
+		return nil, job, nil
+	}
+	g, err := r.StartGuest(startCtx, job.Image, job.Req.Env, job.Limits.MemoryBytes, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, job, nil
+}
+
+// run executes the job and completes the process.
+func (m *Manager) run(ctx context.Context, p *proc, job *exec.Job, g *exec.Guest) {
+	r := m.cfg.Runner
+	var res *exec.Result
+	log := p.log
+	if g == nil {
+		res = &exec.Result{Kind: exec.KindExecute, Language: job.Req.Language, ContextID: job.Req.ContextID, StartedAtMs: exec.Millis(p.started)}
+		res.Outcome, res.Error, res.ExitCode = exec.Failed, job.Prepared.Failure, 1
+		res.CompletedAtMs = exec.Millis(time.Now())
+		log.Close()
+	} else {
+		res, log = r.ExecuteWith(ctx, job, g, p.started, exec.ExecOptions{Stdin: p.stdin, Log: p.log, NoOutputLimit: true, PID: p.pid})
+		r.Discard(g)
+	}
+	p.stdin.Close()
+	res.ExecutionID, res.Kind, res.PID, res.ContextID = p.executionID, exec.KindProcess, p.pid, p.contextID
+
+	p.mu.Lock()
+	killedBy := p.killedBy
+	if p.grace != nil {
+		p.grace.Stop()
+	}
+	p.mu.Unlock()
+	exit := exitOf(p, res, killedBy, m.cfg.SignalGrace)
+	if extra, err := json.Marshal(exit); err == nil {
+		res.Extra = extra
+	}
+	r.Complete(context.Background(), job, res, log)
+
+	now := time.Now()
+	p.mu.Lock()
+	p.exit, p.exitedAt, p.stdinClosed = exit, now, true
+	p.mu.Unlock()
+	close(p.done)
+
+	m.mu.Lock()
+	m.running--
+	m.exited = append(m.exited, p)
+	m.evictLocked(now)
+	m.mu.Unlock()
+	m.log.Debug("process exited", "pid", p.pid, "outcome", exit.Outcome, "signal", exit.Signal)
+}
+
+// exitOf turns a run's result into the process exit, and makes the
+// result's error say which signal stopped it.
+func exitOf(p *proc, res *exec.Result, killedBy exec.Signal, grace time.Duration) *exec.ProcessExit {
+	e := &exec.ProcessExit{PID: p.pid, ExecutionID: p.executionID, Error: res.Error, ExitedAtMs: res.CompletedAtMs, DurationMs: res.DurationMs}
+	switch res.Outcome {
+	case exec.TimedOut:
+		e.Outcome = exec.ExitTimedOut
+	case exec.Cancelled:
+		if killedBy == "" {
+			killedBy = exec.SIGKILL
+		}
+		e.Outcome, e.Signal = exec.ExitSignalled, killedBy
+		msg := "the process was killed by " + string(killedBy)
+		if killedBy != exec.SIGKILL {
+			msg += fmt.Sprintf(" after the %s grace period (stdin was closed at once)", grace)
+		}
+		res.Error = &exec.ErrorData{Code: "cancelled", Name: "SignalError", Message: msg, Details: map[string]any{"signal": string(killedBy)}}
+		e.Error = res.Error
+	default:
+		code := res.ExitCode
+		if res.Outcome != exec.Succeeded && code == 0 {
+			code = 1
+		}
+		e.Outcome, e.ExitCode = exec.ExitExited, &code
+	}
+	return e
+}
+
+// evictLocked forgets exited processes past KeepExited or ExitedTTL.
+func (m *Manager) evictLocked(now time.Time) {
+	for len(m.exited) > 0 {
+		p := m.exited[0]
+		if len(m.exited) <= m.cfg.KeepExited && now.Sub(p.exitedAt) < m.cfg.ExitedTTL {
+			return
+		}
+		m.exited[0] = nil
+		m.exited = m.exited[1:]
+		delete(m.procs, p.pid)
+		delete(m.byExec, p.executionID)
+	}
+}
+
+func (m *Manager) get(pid int64) (*proc, error) {
+	m.mu.Lock()
+	m.evictLocked(time.Now())
+	p := m.procs[pid]
+	m.mu.Unlock()
+	if p != nil {
+		p.mu.Lock()
+		vis := p.visible
+		p.mu.Unlock()
+		if vis {
+			return p, nil
+		}
+	}
+	return nil, exec.Errorf(exec.ENotFound, "no process %d (exited processes are kept for %s, at most %d of them; completed runs stay in /v1/executions)", pid, m.cfg.ExitedTTL, m.cfg.KeepExited)
+}
+
+// Get returns the descriptor of pid (not_found).
+func (m *Manager) Get(pid int64) (*exec.Process, error) {
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, err
+	}
+	return p.describe(), nil
+}
+
+// List returns running and recently exited processes by pid.
+func (m *Manager) List() []*exec.Process {
+	m.mu.Lock()
+	m.evictLocked(time.Now())
+	ps := make([]*proc, 0, len(m.procs))
+	for _, p := range m.procs {
+		ps = append(ps, p)
+	}
+	m.mu.Unlock()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].pid < ps[j].pid })
+	out := make([]*exec.Process, 0, len(ps))
+	for _, p := range ps {
+		p.mu.Lock()
+		vis := p.visible
+		p.mu.Unlock()
+		if vis {
+			out = append(out, p.describe())
+		}
+	}
+	return out
+}
+
+// Running returns the number of running processes.
+func (m *Manager) Running() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.running
+}
+
+// WriteStdin appends data to pid's stdin. Errors: not_found; conflict
+// (exited, or stdin closed); payload_too_large (data is larger than the
+// whole stdin buffer); overloaded (the buffer is full until the guest
+// reads: retry).
+func (m *Manager) WriteStdin(pid int64, data []byte) error {
+	p, err := m.get(pid)
+	if err != nil {
+		return err
+	}
+	if int64(len(data)) > m.cfg.StdinBufferBytes {
+		return exec.Errorf(exec.ETooLarge, "a stdin write of %d bytes is larger than the stdin buffer of %d bytes; send it in smaller pieces", len(data), m.cfg.StdinBufferBytes)
+	}
+	p.mu.Lock()
+	exited, closed := p.exit != nil, p.stdinClosed
+	p.mu.Unlock()
+	switch {
+	case exited:
+		return exec.Errorf(exec.EConflict, "process %d has exited", pid)
+	case closed:
+		return exec.Errorf(exec.EConflict, "the stdin of process %d is closed", pid)
+	}
+	if err := p.stdin.Write(data); err != nil {
+		switch exec.ErrorCode(err) {
+		case exec.ETooLarge:
+			return exec.Errorf(exec.EOverloaded, "process %d has not read its stdin yet: %s; retry once it has", pid, exec.ErrorMessage(err))
+		case exec.EConflict:
+			return exec.Errorf(exec.EConflict, "the stdin of process %d is closed", pid)
+		}
+		return err
+	}
+	return nil
+}
+
+// CloseStdin marks EOF on pid's stdin (idempotent). The guest reads what is
+// buffered, then EOF.
+func (m *Manager) CloseStdin(pid int64) (*exec.Process, error) {
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.stdinClosed = true
+	p.mu.Unlock()
+	p.stdin.Close()
+	return p.describe(), nil
+}
+
+// ParseSignal accepts SIGTERM, SIGINT and SIGKILL, with or without the SIG
+// prefix, any case; "" means SIGTERM (as kill(1) does).
+func ParseSignal(s string) (exec.Signal, error) {
+	n := strings.ToUpper(strings.TrimSpace(s))
+	if n == "" {
+		return exec.SIGTERM, nil
+	}
+	if !strings.HasPrefix(n, "SIG") {
+		n = "SIG" + n
+	}
+	switch sig := exec.Signal(n); sig {
+	case exec.SIGTERM, exec.SIGINT, exec.SIGKILL:
+		return sig, nil
+	}
+	return "", exec.Errorf(exec.EInvalid, "unsupported signal %q (supported: SIGTERM, SIGINT, SIGKILL)", s)
+}
+
+// Signal sends sig to pid: SIGTERM/SIGINT close its stdin now and kill it
+// after the grace period if it still runs; SIGKILL kills it now. Errors:
+// not_found, conflict (already exited), invalid_argument.
+func (m *Manager) Signal(pid int64, sig exec.Signal) (*exec.Process, error) {
+	sig, err := ParseSignal(string(sig))
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.exit != nil {
+		p.mu.Unlock()
+		return nil, exec.Errorf(exec.EConflict, "process %d has already exited", pid)
+	}
+	p.signal = sig
+	if sig == exec.SIGKILL {
+		p.mu.Unlock()
+		p.killWith(exec.SIGKILL)
+		return p.describe(), nil
+	}
+	p.stdinClosed = true
+	if p.grace == nil {
+		p.grace = time.AfterFunc(m.cfg.SignalGrace, func() { p.killWith(sig) })
+	}
+	p.mu.Unlock()
+	p.stdin.Close()
+	return p.describe(), nil
+}
+
+// Wait waits up to timeout for pid to exit. The answer has State running
+// when it did not (timeout 0 only looks). Errors: not_found.
+func (m *Manager) Wait(ctx context.Context, pid int64, timeout time.Duration) (*exec.ProcessWait, error) {
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, err
+	}
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		select {
+		case <-p.done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	select {
+	case <-p.done:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return &exec.ProcessWait{PID: pid, State: exec.ProcessExited, Exit: p.exit}, nil
+	default:
+		return &exec.ProcessWait{PID: pid, State: exec.ProcessRunning}, nil
+	}
+}
+
+// Output returns up to limit events of pid after the cursor. Errors:
+// not_found, invalid_argument (a malformed cursor).
+func (m *Manager) Output(pid int64, after string, limit int) (*exec.Replay, error) {
+	seq, err := exec.ParseCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, err
+	}
+	r := p.log.Read(seq, limit)
+	return &r, nil
+}
+
+// Follow returns pid's live output log (for streams: Read after a cursor,
+// Wait for more; it is closed when the run ends) and a channel closed once
+// the process has exited (Wait then answers at once). Errors: not_found.
+func (m *Manager) Follow(pid int64) (*exec.OutputLog, <-chan struct{}, error) {
+	p, err := m.get(pid)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.log, p.done, nil
+}
+
+// ExecutionOutput serves /v1/executions/:id/output for processes this
+// manager still holds (server.LiveOutput); ok is false for other ids.
+func (m *Manager) ExecutionOutput(id, after string, limit int) (*exec.Replay, bool, error) {
+	m.mu.Lock()
+	p := m.byExec[id]
+	m.mu.Unlock()
+	if p == nil {
+		return nil, false, nil
+	}
+	p.mu.Lock()
+	vis := p.visible
+	p.mu.Unlock()
+	if !vis {
+		return nil, false, nil
+	}
+	seq, err := exec.ParseCursor(after)
+	if err != nil {
+		return nil, true, err
+	}
+	r := p.log.Read(seq, limit)
+	return &r, true, nil
+}
+
+// KillContext kills (SIGKILL) every process running in contextID's
+// workspace, including ones still starting, and returns once they have
+// stopped. It returns how many it killed.
+func (m *Manager) KillContext(contextID string) int {
+	m.mu.Lock()
+	var victims []*proc
+	for _, p := range m.procs {
+		if p.contextID == contextID {
+			victims = append(victims, p)
+		}
+	}
+	m.mu.Unlock()
+	n := 0
+	for _, p := range victims {
+		select {
+		case <-p.done:
+			continue
+		default:
+		}
+		n++
+		p.killWith(exec.SIGKILL)
+	}
+	for _, p := range victims {
+		<-p.done
+	}
+	return n
+}
+
+// Close kills every process (SIGKILL), waits until all are completed and
+// refuses new ones.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	ps := make([]*proc, 0, len(m.procs))
+	for _, p := range m.procs {
+		ps = append(ps, p)
+	}
+	m.mu.Unlock()
+	for _, p := range ps {
+		p.killWith(exec.SIGKILL)
+	}
+	m.wg.Wait()
+}
+
+// command renders a process's command line, ps-style.
+func command(lang exec.Language, filename string, args []string) string {
+	parts := []string{string(lang), filename}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {
+			a = strconv.Quote(a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

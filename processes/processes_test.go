@@ -1,0 +1,485 @@
+package processes_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/processes"
+)
+
+const echoJS = `let l; while ((l = stdin.readLine()) !== null) console.log('echo: ' + l)`
+
+func jsReq(code string) string {
+	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: code})
+	return string(b)
+}
+
+// An agent talks to a live JS process: two lines in, two replies out of
+// the live stream, then EOF ends it with an exit event and a wait result.
+func TestInteractiveEcho(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(echoJS))
+	if p.State != exec.ProcessRunning || !strings.HasPrefix(p.ExecutionID, "exe_") || p.Language != exec.JavaScript || p.Command != "javascript main.js" || p.StartedAtMs == 0 {
+		t.Fatalf("descriptor %+v", p)
+	}
+	s := e.openStream(t, p.PID, "", "")
+	for _, line := range []string{"hello", "wörld"} {
+		e.stdin(t, p.PID, line+"\n")
+		ev := outputOf(t, s.mustNext(t))
+		if string(ev.Chunk) != "echo: "+line+"\n" || ev.Channel != exec.Stdout || ev.PID != p.PID {
+			t.Fatalf("reply %+v (%q)", ev, ev.Chunk)
+		}
+	}
+	// JSON form with base64.
+	var out map[string]any
+	if resp := call(t, "POST", e.procURL(p.PID, "/stdin"), "application/json", `{"data":"YmFzZTY0Cg==","encoding":"base64"}`, &out); resp.StatusCode != 200 || out["written"] != float64(7) {
+		t.Fatalf("json stdin: %d %v", resp.StatusCode, out)
+	}
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "echo: base64\n" {
+		t.Fatalf("reply %q", ev.Chunk)
+	}
+	var d exec.Process
+	if resp := call(t, "POST", e.procURL(p.PID, "/stdin/close"), "", "", &d); resp.StatusCode != 200 || !d.StdinClosed {
+		t.Fatalf("close: %d %+v", resp.StatusCode, d)
+	}
+	events, notices, exit := s.drain(t)
+	if len(events) != 0 || len(notices) != 0 {
+		t.Fatalf("unexpected events after EOF: %+v %v", events, notices)
+	}
+	if exit["outcome"] != "exited" || exit["exitCode"] != float64(0) || exit["pid"] != float64(p.PID) || exit["executionId"] != p.ExecutionID {
+		t.Fatalf("exit event %v", exit)
+	}
+	w := e.waitExit(t, p.PID)
+	if w["outcome"] != "exited" || w["exitCode"] != float64(0) || w["signal"] != nil {
+		t.Fatalf("wait %v", w)
+	}
+	if resp := call(t, "GET", e.procURL(p.PID, ""), "", "", &d); resp.StatusCode != 200 || d.State != exec.ProcessExited || d.Exit == nil {
+		t.Fatalf("get after exit: %+v", d)
+	}
+	// The completed record: kind process, pid set, same execution id,
+	// with its events.
+	res := e.done.get(p.ExecutionID)
+	if res == nil || res.Kind != exec.KindProcess || res.PID != p.PID || res.Outcome != exec.Succeeded || !res.EventsRetained {
+		t.Fatalf("record %+v", res)
+	}
+	if *res.Stdout != "echo: hello\necho: wörld\necho: base64\n" {
+		t.Fatalf("stdout %q", *res.Stdout)
+	}
+	if n := len(e.done.evs[p.ExecutionID]); n != 3 {
+		t.Fatalf("record has %d events", n)
+	}
+	// A write after exit is a conflict.
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "late\n", 409, exec.EConflict)
+}
+
+// Replay by cursor pages (and /v1/executions/:id/output) give exactly what
+// the stream gave.
+func TestReplayEqualsStream(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(`for (let i = 0; i < 300; i++) { if (i % 7 == 0) console.error('err ' + i); else console.log('line ' + i) } process.stdout.write('\xff bytes')`))
+	s := e.openStream(t, p.PID, "", "")
+	streamed, notices, exit := s.drain(t)
+	if len(notices) != 0 || exit["outcome"] != "exited" {
+		t.Fatalf("notices %v exit %v", notices, exit)
+	}
+	if len(streamed) != 301 {
+		t.Fatalf("streamed %d events", len(streamed))
+	}
+	for _, base := range []string{e.procURL(p.PID, "/output"), e.url + "/v1/executions/" + p.ExecutionID + "/output"} {
+		var replayed []exec.Event
+		cursor := ""
+		for pages := 0; ; pages++ {
+			var r exec.Replay
+			resp := call(t, "GET", base+"?limit=37&after="+cursor, "", "", &r)
+			if resp.StatusCode != 200 || r.Truncated {
+				t.Fatalf("%s: %d %+v", base, resp.StatusCode, r)
+			}
+			replayed = append(replayed, r.Events...)
+			cursor = r.NextCursor
+			if !r.HasMore {
+				break
+			}
+			if pages > 100 {
+				t.Fatal("replay does not end")
+			}
+		}
+		if jsonString(replayed) != jsonString(streamed) {
+			t.Fatalf("%s: replay differs from the stream (%d vs %d events)", base, len(replayed), len(streamed))
+		}
+	}
+	last := streamed[len(streamed)-1]
+	if string(last.Chunk) != "\xff bytes" && !strings.Contains(jsonString(last), `"encoding":"base64"`) {
+		// goja strings are UTF-16: a lone \xff is written as U+00FF in UTF-8.
+		if string(last.Chunk) != "ÿ bytes" {
+			t.Fatalf("last chunk %q", last.Chunk)
+		}
+	}
+	for _, c := range []string{"nope", "c", "x1"} {
+		wantStatus(t, "GET", e.procURL(p.PID, "/output?after="+c), "", "", 400, exec.EInvalid)
+		wantStatus(t, "GET", e.procURL(p.PID, "/output/stream?after="+c), "", "", 400, exec.EInvalid)
+	}
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A reconnecting client resumes with Last-Event-ID (or ?after=) with no
+// gaps and no duplicates.
+func TestResumeFromTheMiddle(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(`for (let i = 1; i <= 100; i++) console.log(i); stdin.readLine(); for (let i = 101; i <= 150; i++) console.log(i)`))
+	for _, via := range []string{"Last-Event-ID", "after"} {
+		t.Run(via, func(t *testing.T) {
+			s := e.openStream(t, p.PID, "", "")
+			var lastID string
+			for i := 1; i <= 40; i++ {
+				ev := s.mustNext(t)
+				if got := outputOf(t, ev); string(got.Chunk) != fmt.Sprintf("%d\n", i) {
+					t.Fatalf("event %d is %q", i, got.Chunk)
+				}
+				lastID = ev.ID
+			}
+			s.close()
+			var s2 *stream
+			if via == "after" {
+				s2 = e.openStream(t, p.PID, "", "?after="+lastID)
+			} else {
+				// Last-Event-ID wins over a stale ?after=.
+				s2 = e.openStream(t, p.PID, lastID, "?after=c1")
+			}
+			for i := 41; i <= 100; i++ {
+				if got := outputOf(t, s2.mustNext(t)); string(got.Chunk) != fmt.Sprintf("%d\n", i) {
+					t.Fatalf("after resume, event %d is %q", i, got.Chunk)
+				}
+			}
+			s2.close()
+		})
+	}
+	e.stdin(t, p.PID, "go\n")
+	s := e.openStream(t, p.PID, exec.EncodeCursor(120), "")
+	events, _, exit := s.drain(t)
+	if len(events) != 30 || string(events[0].Chunk) != "121\n" || exit["outcome"] != "exited" {
+		t.Fatalf("%d events, first %q, exit %v", len(events), events[0].Chunk, exit)
+	}
+}
+
+// A flood overruns the retained window: replay and streams report
+// truncated and continue from the oldest retained event; a reader that
+// stops reading never blocks the guest.
+func TestFloodTruncates(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{RetainBytes: 64 << 10}})
+	p := e.spawn(t, jsReq(`const s = 'x'.repeat(1023); for (let i = 0; i < 4000; i++) console.log(s)`))
+	// This reader takes one event and then stops reading until the
+	// process has exited.
+	slow := e.openStream(t, p.PID, "", "")
+	first := outputOf(t, slow.mustNext(t))
+	if first.Sequence != 1 {
+		t.Fatalf("first event %d", first.Sequence)
+	}
+	w := e.waitExit(t, p.PID)
+	if w["outcome"] != "exited" {
+		t.Fatalf("wait %v", w)
+	}
+	events, notices, exit := slow.drain(t)
+	if exit["outcome"] != "exited" {
+		t.Fatalf("exit %v", exit)
+	}
+	// Sequences only grow; every gap is announced by a notice.
+	prev, gaps := first.Sequence, 0
+	for _, ev := range events {
+		if ev.Sequence <= prev {
+			t.Fatalf("sequence %d after %d", ev.Sequence, prev)
+		}
+		if ev.Sequence != prev+1 {
+			gaps++
+		}
+		prev = ev.Sequence
+	}
+	if prev != 4000 || gaps != len(notices) {
+		t.Fatalf("last %d, %d gaps, %d notices", prev, gaps, len(notices))
+	}
+	// From the start: the window holds ~64 events, so replay is truncated.
+	var r exec.Replay
+	call(t, "GET", e.procURL(p.PID, "/output"), "", "", &r)
+	if !r.Truncated || len(r.Events) == 0 || r.Events[0].Sequence == 1 || r.HasMore || r.Events[len(r.Events)-1].Sequence != 4000 {
+		t.Fatalf("replay truncated=%v n=%d first=%d", r.Truncated, len(r.Events), r.Events[0].Sequence)
+	}
+	call(t, "GET", e.procURL(p.PID, "/output?after="+r.NextCursor), "", "", &r)
+	if r.Truncated || len(r.Events) != 0 {
+		t.Fatalf("after the end: %+v", r)
+	}
+	s := e.openStream(t, p.PID, "", "")
+	ev := s.mustNext(t)
+	var note map[string]any
+	json.Unmarshal([]byte(ev.Data), &note)
+	if ev.Event != "truncated" || note["after"] != "c0" {
+		t.Fatalf("first event %q %s", ev.Event, ev.Data)
+	}
+	events, _, _ = s.drain(t)
+	if note["resumeAfter"] != exec.EncodeCursor(events[0].Sequence-1) || events[len(events)-1].Sequence != 4000 {
+		t.Fatalf("notice %v, first %d", note, events[0].Sequence)
+	}
+	res := e.done.get(p.ExecutionID)
+	if res == nil || !res.OutputTruncated {
+		t.Fatalf("record %+v", res)
+	}
+}
+
+// SIGTERM closes stdin at once: a process blocked reading it sees EOF and
+// exits by itself. One that ignores EOF is killed after the grace period.
+func TestSIGTERM(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{SignalGrace: 200 * time.Millisecond}})
+	p := e.spawn(t, jsReq(`while (stdin.readLine() !== null) {} console.log('got EOF'); process.exit(3)`))
+	var d exec.Process
+	if resp := call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGTERM"}`, &d); resp.StatusCode != 200 || d.Signal != exec.SIGTERM || !d.StdinClosed {
+		t.Fatalf("signal: %d %+v", resp.StatusCode, d)
+	}
+	w := e.waitExit(t, p.PID)
+	if w["outcome"] != "exited" || w["exitCode"] != float64(3) || w["signal"] != nil {
+		t.Fatalf("wait %v", w)
+	}
+	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, 409, exec.EConflict)
+
+	for _, sig := range []string{"SIGINT", "TERM"} {
+		p := e.spawn(t, jsReq(`while (stdin.readLine() !== null) {} for (;;) {}`))
+		call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"`+sig+`"}`, nil)
+		w := e.waitExit(t, p.PID)
+		want, _ := processes.ParseSignal(sig)
+		if w["outcome"] != "signalled" || w["signal"] != string(want) || w["exitCode"] != nil {
+			t.Fatalf("%s: wait %v", sig, w)
+		}
+		if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != exec.Cancelled || res.Error == nil || !strings.Contains(res.Error.Message, string(want)) {
+			t.Fatalf("record %+v", res)
+		}
+	}
+}
+
+// SIGKILL stops a busy loop now.
+func TestSIGKILLBusyLoop(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(`console.log('spinning'); for (;;) {}`))
+	s := e.openStream(t, p.PID, "", "")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "spinning\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, nil)
+	_, _, exit := s.drain(t)
+	if exit["outcome"] != "signalled" || exit["signal"] != "SIGKILL" {
+		t.Fatalf("exit %v", exit)
+	}
+	res := e.done.get(p.ExecutionID)
+	if res == nil || res.Outcome != exec.Cancelled || res.Kind != exec.KindProcess {
+		t.Fatalf("record %+v", res)
+	}
+	var extra exec.ProcessExit
+	if err := json.Unmarshal(res.Extra, &extra); err != nil || extra.Signal != exec.SIGKILL {
+		t.Fatalf("extra %s", res.Extra)
+	}
+}
+
+// Wait answers "running" when its timeout passes first; a process's own
+// timeoutMs ends it as timed_out.
+func TestWaitTimeouts(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(echoJS))
+	for _, q := range []string{"?timeoutMs=0", "?timeoutMs=30"} {
+		var w map[string]any
+		if resp := call(t, "GET", e.procURL(p.PID, "/wait"+q), "", "", &w); resp.StatusCode != 200 || w["state"] != "running" || w["pid"] != float64(p.PID) || len(w) != 2 {
+			t.Fatalf("wait%s: %d %v", q, resp.StatusCode, w)
+		}
+	}
+	for _, q := range []string{"?timeoutMs=-1", "?timeoutMs=soon", "?timeoutMs=999999999"} {
+		wantStatus(t, "GET", e.procURL(p.PID, "/wait"+q), "", "", 400, exec.EInvalid)
+	}
+	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"KILL"}`, nil)
+	if w := e.waitExit(t, p.PID); w["outcome"] != "signalled" {
+		t.Fatalf("wait %v", w)
+	}
+
+	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: echoJS, TimeoutMs: 200})
+	p = e.spawn(t, string(b))
+	if w := e.waitExit(t, p.PID); w["outcome"] != "timed_out" || w["exitCode"] != nil {
+		t.Fatalf("wait %v", w)
+	}
+	if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != exec.TimedOut {
+		t.Fatalf("record %+v", res)
+	}
+}
+
+// Past maxProcesses, spawns get 429 overloaded until one exits.
+func TestMaxProcesses(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{MaxProcesses: 2}})
+	a := e.spawn(t, jsReq(echoJS))
+	e.spawn(t, jsReq(echoJS))
+	var body struct{ Code, Message string }
+	resp := call(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), &body)
+	if resp.StatusCode != 429 || body.Code != exec.EOverloaded || !strings.Contains(body.Message, "maxProcesses 2") || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("third spawn: %d %+v", resp.StatusCode, body)
+	}
+	call(t, "POST", e.procURL(a.PID, "/stdin/close"), "", "", nil)
+	e.waitExit(t, a.PID)
+	c := e.spawn(t, jsReq(echoJS))
+	if c.PID <= a.PID+1 {
+		t.Fatalf("pids must not be reused: %d after %d", c.PID, a.PID)
+	}
+	var list struct{ Processes []exec.Process }
+	call(t, "GET", e.url+"/v1/processes", "", "", &list)
+	if len(list.Processes) != 3 || list.Processes[0].PID != a.PID || list.Processes[0].State != exec.ProcessExited || list.Processes[2].State != exec.ProcessRunning {
+		t.Fatalf("list %+v", list.Processes)
+	}
+}
+
+// The stdin buffer is bounded: a write that can never fit is 413, one
+// that doesn't fit until the guest reads is 429; closed stdin is 409.
+func TestStdinCap(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{StdinBufferBytes: 1024}})
+	p := e.spawn(t, jsReq(`await new Promise(r => setTimeout(r, 60000))`))
+	e.stdin(t, p.PID, strings.Repeat("a", 600))
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("b", 600), 429, exec.EOverloaded)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("c", 2000), 413, exec.ETooLarge)
+	e.stdin(t, p.PID, strings.Repeat("d", 424))
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "e", 429, exec.EOverloaded)
+	for _, body := range []string{`{"data":"!!","encoding":"base64"}`, `{"data":"x","encoding":"hex"}`, `{"encoding":"utf8"}`, `{"data":1}`} {
+		wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "application/json", body, 400, exec.EInvalid)
+	}
+	call(t, "POST", e.procURL(p.PID, "/stdin/close"), "", "", nil)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "f", 409, exec.EConflict)
+	call(t, "POST", e.procURL(p.PID, "/signal"), "", "", nil) // SIGTERM by default
+}
+
+func TestErrors(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	for _, tc := range []struct {
+		name, method, path, body string
+		status                   int
+		code                     string
+	}{
+		{"unknown pid", "GET", "/v1/processes/999", "", 404, exec.ENotFound},
+		{"bad pid", "GET", "/v1/processes/abc", "", 404, exec.ENotFound},
+		{"unknown pid stdin", "POST", "/v1/processes/999/stdin", "x", 404, exec.ENotFound},
+		{"unknown pid close", "POST", "/v1/processes/999/stdin/close", "", 404, exec.ENotFound},
+		{"unknown pid signal", "POST", "/v1/processes/999/signal", `{"signal":"SIGKILL"}`, 404, exec.ENotFound},
+		{"unknown pid wait", "GET", "/v1/processes/999/wait", "", 404, exec.ENotFound},
+		{"unknown pid output", "GET", "/v1/processes/999/output", "", 404, exec.ENotFound},
+		{"unknown pid stream", "GET", "/v1/processes/999/output/stream", "", 404, exec.ENotFound},
+		{"no language", "POST", "/v1/processes", `{"code":"1"}`, 400, exec.EInvalid},
+		{"no code", "POST", "/v1/processes", `{"language":"javascript"}`, 400, exec.EInvalid},
+		{"code and file", "POST", "/v1/processes", `{"language":"javascript","code":"1","file":"a.js","contextId":"c"}`, 400, exec.EInvalid},
+		{"file without context", "POST", "/v1/processes", `{"language":"javascript","file":"a.js"}`, 400, exec.EInvalid},
+		{"contexts disabled", "POST", "/v1/processes", `{"language":"javascript","code":"1","contextId":"c"}`, 400, exec.EInvalid},
+		{"unknown language", "POST", "/v1/processes", `{"language":"cobol","code":"1"}`, 400, exec.EInvalid},
+		{"timeout above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","timeoutMs":99999999}`, 400, exec.EInvalid},
+		{"memory above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","limits":{"memoryBytes":1099511627776}}`, 400, exec.EInvalid},
+		{"unknown field", "POST", "/v1/processes", `{"language":"javascript","code":"1","stdin":"x"}`, 400, exec.EInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantStatus(t, tc.method, e.url+tc.path, "application/json", tc.body, tc.status, tc.code)
+		})
+	}
+	p := e.spawn(t, jsReq(echoJS))
+	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGHUP"}`, 400, exec.EInvalid)
+	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, 200, "")
+	// A failing program is an exit, not an HTTP error.
+	p = e.spawn(t, jsReq(`throw new Error('boom')`))
+	if w := e.waitExit(t, p.PID); w["outcome"] != "exited" || w["exitCode"] != float64(1) || w["error"].(map[string]any)["code"] != "exception" {
+		t.Fatalf("wait %v", w)
+	}
+}
+
+// Processes of a context run in its workspace (file or code); deleting the
+// context kills them.
+func TestContextWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.js"), []byte(`console.log(fs.readFileSync('data.txt', 'utf8') + ' ' + process.argv.slice(2).join(',')); for (;;) {}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "data.txt"), []byte("from the workspace"), 0o644)
+	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) {
+		if id != "ctx1" {
+			return "", exec.Errorf(exec.EContextNotFound, "no context %q", id)
+		}
+		return dir, nil
+	}}})
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"nope"}`, 404, exec.EContextNotFound)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"missing.js","contextId":"ctx1"}`, 404, exec.ENotFound)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"../etc/passwd","contextId":"ctx1"}`, 400, exec.EInvalid)
+	p := e.spawn(t, `{"language":"javascript","file":"app.js","contextId":"ctx1","args":["a","b c"]}`)
+	if p.Command != `javascript app.js a "b c"` || p.ContextID != "ctx1" {
+		t.Fatalf("descriptor %+v", p)
+	}
+	s := e.openStream(t, p.PID, "", "")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "from the workspace a,b c\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+	other := e.spawn(t, jsReq(echoJS))
+	if n := e.m.KillContext("ctx1"); n != 1 {
+		t.Fatalf("killed %d", n)
+	}
+	// KillContext returns once the process has stopped.
+	if d, _ := e.m.Get(p.PID); d.State != exec.ProcessExited || d.Exit.Outcome != exec.ExitSignalled || d.Exit.Signal != exec.SIGKILL {
+		t.Fatalf("after KillContext: %+v", d)
+	}
+	if d, _ := e.m.Get(other.PID); d.State != exec.ProcessRunning {
+		t.Fatalf("a process outside the context was touched: %+v", d)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "app.js")); err != nil {
+		t.Fatal("the context's workspace must survive its processes")
+	}
+}
+
+// Close kills every process and waits for their completion.
+func TestCloseKillsAll(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	a := e.spawn(t, jsReq(echoJS))
+	b := e.spawn(t, jsReq(`for (;;) {}`))
+	e.m.Close()
+	for _, p := range []exec.Process{a, b} {
+		res := e.done.get(p.ExecutionID)
+		if res == nil || res.Outcome != exec.Cancelled {
+			t.Fatalf("record of %d: %+v", p.PID, res)
+		}
+	}
+	if e.m.Running() != 0 {
+		t.Fatal("processes still running after Close")
+	}
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
+}
+
+// Python reads stdin with input() and sys.stdin.
+func TestPythonEcho(t *testing.T) {
+	e := MustEnv(t, envOpts{python: true})
+	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\nprint(input().upper())\nfor line in sys.stdin:\n    print('echo:', line.rstrip())\nprint('bye')\n"})
+	p := e.spawn(t, string(b))
+	s := e.openStream(t, p.PID, "", "")
+	e.stdin(t, p.PID, "hello\n")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "HELLO\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+	e.stdin(t, p.PID, "again\n")
+	var got strings.Builder
+	for got.Len() < len("echo: again\n") {
+		got.Write(outputOf(t, s.mustNext(t)).Chunk)
+	}
+	if got.String() != "echo: again\n" {
+		t.Fatalf("%q", got.String())
+	}
+	call(t, "POST", e.procURL(p.PID, "/stdin/close"), "", "", nil)
+	events, _, exit := s.drain(t)
+	var rest strings.Builder
+	for _, ev := range events {
+		rest.Write(ev.Chunk)
+	}
+	if rest.String() != "bye\n" || exit["outcome"] != "exited" || exit["exitCode"] != float64(0) {
+		t.Fatalf("rest %q exit %v", rest.String(), exit)
+	}
+	_ = http.StatusOK
+}
