@@ -2,14 +2,199 @@ package server
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
 
-// Contexts runs requests in named execution contexts (contexts.Manager).
+// Contexts runs requests in named execution contexts and serves their
+// workspaces (contexts.Manager). Errors are *exec.Error codes (see the
+// contexts package doc).
 type Contexts interface {
 	Run(ctx context.Context, req *exec.Request) (*exec.Result, error)
+	Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error)
+	Get(ctx context.Context, id string) (*exec.Context, error)
+	List(ctx context.Context) ([]*exec.Context, error)
+	Reset(ctx context.Context, id string) (*exec.Context, error)
+	Delete(ctx context.Context, id string) error
+	WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error)
+	ReadFile(ctx context.Context, id, path string) ([]byte, error)
+	DeleteFile(ctx context.Context, id, path string) error
+	ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error)
 }
 
-// routeContexts adds /v1/contexts routes when Contexts is set.
-func (s *Server) routeContexts() {}
+// routeContexts adds the /v1/contexts routes (501 when Contexts is nil).
+func (s *Server) routeContexts() {
+	s.e.POST("/v1/contexts", s.createContext)
+	s.e.GET("/v1/contexts", s.listContexts)
+	s.e.GET("/v1/contexts/:id", s.getContext)
+	s.e.DELETE("/v1/contexts/:id", s.deleteContext)
+	s.e.POST("/v1/contexts/:id/reset", s.resetContext)
+	s.e.GET("/v1/contexts/:id/files", s.listFiles)
+	s.e.GET("/v1/contexts/:id/files/*", s.readFile)
+	s.e.PUT("/v1/contexts/:id/files/*", s.writeFile)
+	s.e.DELETE("/v1/contexts/:id/files/*", s.deleteFile)
+}
+
+func (s *Server) contexts() (Contexts, error) {
+	if s.cfg.Contexts == nil {
+		return nil, notImplemented("execution contexts")
+	}
+	return s.cfg.Contexts, nil
+}
+
+func (s *Server) createContext(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	var spec exec.ContextSpec
+	if err := s.decode(c, &spec); err != nil {
+		return err
+	}
+	d, err := cs.Create(c.Request().Context(), &spec)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, d)
+}
+
+func (s *Server) listContexts(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	list, err := cs.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []*exec.Context{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"contexts": list})
+}
+
+func (s *Server) getContext(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	d, err := cs.Get(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, d)
+}
+
+func (s *Server) resetContext(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	d, err := cs.Reset(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, d)
+}
+
+func (s *Server) deleteContext(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	if err := cs.Delete(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// filePath is the workspace path of a file route: the rest of the URL path
+// after /files/, percent-decoded once (so %2F and %00 reach the path
+// checks as / and NUL).
+func filePath(c echo.Context) (string, error) {
+	p := c.Param("*")
+	if c.Request().URL.RawPath == "" {
+		return p, nil
+	}
+	u, err := url.PathUnescape(p)
+	if err != nil {
+		return "", exec.Errorf(exec.EInvalid, "malformed path escape: %v", err)
+	}
+	return u, nil
+}
+
+func (s *Server) listFiles(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	dir := c.QueryParam("dir")
+	es, err := cs.ListFiles(c.Request().Context(), c.Param("id"), dir)
+	if err != nil {
+		return err
+	}
+	if es == nil {
+		es = []exec.FileEntry{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"dir": dir, "entries": es})
+}
+
+func (s *Server) readFile(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	p, err := filePath(c)
+	if err != nil {
+		return err
+	}
+	if p == "" {
+		return s.listFiles(c)
+	}
+	b, err := cs.ReadFile(c.Request().Context(), c.Param("id"), p)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEOctetStream, b)
+}
+
+func (s *Server) writeFile(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	p, err := filePath(c)
+	if err != nil {
+		return err
+	}
+	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return decodeError(err, s.cfg.BodyLimit)
+	}
+	e, err := cs.WriteFile(c.Request().Context(), c.Param("id"), p, data)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, e)
+}
+
+func (s *Server) deleteFile(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	p, err := filePath(c)
+	if err != nil {
+		return err
+	}
+	if err := cs.DeleteFile(c.Request().Context(), c.Param("id"), p); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

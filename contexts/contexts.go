@@ -1,0 +1,608 @@
+// Package contexts runs code in execution contexts: named, long-lived
+// guests whose state (JS top-level bindings and globals, Python module
+// globals) persists from one run to the next, each with a persistent
+// workspace mounted at /workspace.
+//
+// A context is pinned to a guest family, the guest image its language runs
+// in: javascript and typescript share the JS guest (a context created for
+// either accepts both), python has its own. The family is whatever image
+// the Runner maps the language to, so it can't drift from the one-shot path.
+//
+// Runs in one context are serialized: one runs, later ones wait FIFO up to
+// Config.QueueDepth, beyond that overloaded (429). A run also takes one of
+// the Runner's global run slots, after its turn in the context's queue.
+//
+// Env and limits.memoryBytes are properties of a guest (WASI environ, the
+// memory limiter), so they are fixed when the context is created; a run
+// that asks for different ones is invalid_argument (400), one that repeats
+// them or leaves them out is fine. Fuel, outputBytes, timeoutMs, stdin,
+// inputs, args and cwd are per run. A run's `files` are written into the
+// context's workspace before it starts (within the quota; they count as
+// uploads).
+//
+// A timeout, cancel, fuel or memory exhaustion, or output limit stops the
+// guest mid-run. The context survives: the result says contextReset, the
+// guest is replaced by a fresh one (state gone, workspace files kept), and
+// the next queued run uses it. A guest that dies for no reason wasmexec
+// caused (result code internal) puts the context in failed until a reset.
+//
+// Workspaces: each context's workspace lives under Config.Workspaces' root
+// until the context is deleted (explicitly, by idle expiry, or at Close).
+// With a quota, every upload is checked first (payload_too_large) and every
+// run afterwards: a run that leaves the workspace over its quota is failed
+// with code quota_exceeded and the bytes it added are rolled back (files it
+// created are removed, files it grew are cut back to their size before the
+// run; see vfs.Workspace.Rollback). The guest and its state are kept.
+//
+// Idle expiry: a context nobody used (run, file call, reset) for
+// Config.IdleTTL is deleted by one background loop; work in progress or in
+// its queue keeps it alive.
+//
+// The state machine is documented at transitions (state.go).
+//
+// Error codes: invalid_argument (bad id, language, env, limits, paths),
+// context_not_found (404), context_conflict (duplicate id, 409),
+// context_language_mismatch (409), conflict (a run in a failed context,
+// 409), overloaded (MaxContexts reached, the context's queue full, no run
+// slot: 429), payload_too_large (quota), unavailable (closing), internal.
+package contexts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// Defaults of Config.
+const (
+	DefaultIdleTTL     = 15 * time.Minute
+	DefaultMaxContexts = 64
+	DefaultQueueDepth  = 16
+	// guestStartTimeout bounds starting a context's guest.
+	guestStartTimeout = 30 * time.Second
+	// workspacePrefix names context workspaces (ctx-ID-random).
+	workspacePrefix = "ctx"
+)
+
+// Config wires a Manager.
+type Config struct {
+	// Runner validates requests, owns the global run slots and starts
+	// guests; its OnComplete hook persists context runs like any other.
+	Runner *exec.Runner
+	// Workspaces keeps the context workspaces (e.g. DATA_DIR/contexts), with
+	// its quota per workspace. Leftover ctx-* workspaces from an earlier
+	// process are removed by New.
+	Workspaces *vfs.Manager
+	// IdleTTL deletes contexts unused this long (default 15 min; negative:
+	// never).
+	IdleTTL time.Duration
+	// SweepInterval is how often the idle loop looks (default IdleTTL/10,
+	// between 1 s and 1 min).
+	SweepInterval time.Duration
+	// MaxContexts caps live contexts (default 64); more are overloaded (429).
+	MaxContexts int
+	// QueueDepth caps the requests waiting behind a context's running one
+	// (default 16); more are overloaded (429).
+	QueueDepth int
+	// Now is the clock of timestamps and idle expiry (default time.Now).
+	Now func() time.Time
+	// OnDelete, when set, is called with a context's id when it is being
+	// deleted (explicitly, by idle expiry or at Close), after its running
+	// run stopped and before its workspace is removed: e.g. to kill the
+	// processes running in that workspace.
+	OnDelete func(contextID string)
+	Logger   *slog.Logger
+}
+
+// Manager owns the execution contexts of a server. It is safe for
+// concurrent use.
+type Manager struct {
+	cfg Config
+	log *slog.Logger
+
+	mu     sync.Mutex
+	ctxs   map[string]*execContext
+	closed bool
+
+	imgMu  sync.Mutex
+	images map[exec.Language]*exec.Image
+
+	stop chan struct{}
+	wg   sync.WaitGroup // sweeper, background guest replacement and discards
+}
+
+// New validates cfg, removes stale workspaces and starts the idle loop.
+func New(cfg Config) (*Manager, error) {
+	if cfg.Runner == nil || cfg.Workspaces == nil {
+		return nil, errors.New("contexts: Runner and Workspaces are required")
+	}
+	if cfg.IdleTTL == 0 {
+		cfg.IdleTTL = DefaultIdleTTL
+	}
+	if cfg.SweepInterval <= 0 {
+		cfg.SweepInterval = min(max(cfg.IdleTTL/10, time.Second), time.Minute)
+	}
+	if cfg.MaxContexts <= 0 {
+		cfg.MaxContexts = DefaultMaxContexts
+	}
+	if cfg.QueueDepth <= 0 {
+		cfg.QueueDepth = DefaultQueueDepth
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, images: map[exec.Language]*exec.Image{}, stop: make(chan struct{})}
+	if n, err := cfg.Workspaces.RemoveStale(workspacePrefix); err != nil {
+		m.log.Warn("remove stale context workspaces", "err", err)
+	} else if n > 0 {
+		m.log.Info("removed stale context workspaces", "count", n)
+	}
+	if cfg.IdleTTL > 0 {
+		m.wg.Add(1)
+		go m.sweeper()
+	}
+	return m, nil
+}
+
+// Close deletes every context (cancelling running runs) and stops the idle
+// loop. Later calls get unavailable.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	all := slices.Collect(maps.Values(m.ctxs))
+	m.mu.Unlock()
+	close(m.stop)
+	var wg sync.WaitGroup
+	for _, c := range all {
+		wg.Go(func() { m.delete(c, "close") })
+	}
+	wg.Wait()
+	m.wg.Wait()
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidateID checks a client-chosen context id (invalid_argument).
+func ValidateID(id string) error {
+	if !idPattern.MatchString(id) {
+		return exec.Errorf(exec.EInvalid, "contextId must be 1-64 characters of A-Z, a-z, 0-9, _ and -; got %q", truncate(id, 80))
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// imageFor returns the guest image (the family) a language runs in, as the
+// Runner maps it: invalid_argument for a language it doesn't know,
+// unavailable when the image isn't loaded.
+func (m *Manager) imageFor(lang exec.Language) (*exec.Image, error) {
+	if lang == "" {
+		return nil, exec.Errorf(exec.EInvalid, "language is required")
+	}
+	m.imgMu.Lock()
+	img := m.images[lang]
+	m.imgMu.Unlock()
+	if img != nil {
+		return img, nil
+	}
+	// The Runner resolves language → image inside Prepare; a trivial
+	// request asks it without running anything.
+	job, err := m.cfg.Runner.Prepare(&exec.Request{Kind: exec.KindEvaluate, Language: lang, Code: "0"})
+	if err != nil {
+		return nil, err
+	}
+	m.imgMu.Lock()
+	m.images[lang] = job.Image
+	m.imgMu.Unlock()
+	return job.Image, nil
+}
+
+// lookup returns a live context (context_not_found otherwise).
+func (m *Manager) lookup(id string) (*execContext, error) {
+	if id == "" {
+		return nil, exec.Errorf(exec.EInvalid, "contextId is required")
+	}
+	m.mu.Lock()
+	c := m.ctxs[id]
+	m.mu.Unlock()
+	if c == nil {
+		return nil, notFound(id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.creating || c.state == exec.ContextDeleting {
+		return nil, notFound(id)
+	}
+	return c, nil
+}
+
+func validateEnv(env map[string]string) error {
+	for k, v := range env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return exec.Errorf(exec.EInvalid, "env name %q is not valid", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return exec.Errorf(exec.EInvalid, "env %s contains a NUL byte", k)
+		}
+	}
+	return nil
+}
+
+// Create makes a context and starts its guest. Errors: invalid_argument,
+// context_conflict (the id exists), overloaded (MaxContexts), unavailable,
+// internal (the guest failed to start).
+func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+	id := spec.ContextID
+	if id == "" {
+		id = exec.NewID("ctx")
+	} else if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	img, err := m.imageFor(spec.Language)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Limits.Fuel != 0 || spec.Limits.OutputBytes != 0 {
+		return nil, exec.Errorf(exec.EInvalid, "only limits.memoryBytes is fixed when a context is created; fuel and outputBytes are set per run")
+	}
+	lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{MemoryBytes: spec.Limits.MemoryBytes}, 0, img.Spec.MinMemoryBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateEnv(spec.Env); err != nil {
+		return nil, err
+	}
+	now := m.cfg.Now()
+	c := &execContext{
+		id: id, language: spec.Language, image: img, env: maps.Clone(spec.Env), memory: lim.MemoryBytes,
+		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
+	}
+	m.mu.Lock()
+	switch {
+	case m.closed:
+		m.mu.Unlock()
+		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+	case m.ctxs[id] != nil:
+		m.mu.Unlock()
+		return nil, exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+	case len(m.ctxs) >= m.cfg.MaxContexts:
+		m.mu.Unlock()
+		return nil, exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); delete one or retry later", m.cfg.MaxContexts)
+	}
+	m.ctxs[id] = c
+	m.mu.Unlock()
+
+	fail := func(err error) (*exec.Context, error) {
+		if c.ws != nil {
+			if rerr := c.ws.Remove(); rerr != nil {
+				m.log.Error("remove workspace", "contextId", id, "err", rerr)
+			}
+		}
+		m.mu.Lock()
+		delete(m.ctxs, id)
+		m.mu.Unlock()
+		return nil, err
+	}
+	ws, err := m.cfg.Workspaces.New(workspacePrefix + "-" + id)
+	if err != nil {
+		return fail(err)
+	}
+	c.ws = ws
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	g, err := m.cfg.Runner.StartGuest(sctx, img, c.env, c.memory, ws.Root)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(exec.Errorf(exec.EOverloaded, "context creation was cancelled: %v", ctx.Err()))
+		}
+		return fail(fmt.Errorf("start the %s guest: %w", img.Spec.Name, err))
+	}
+	c.guest = g
+	c.mu.Lock()
+	c.creating = false
+	c.mu.Unlock()
+	c.release()
+	m.log.Debug("context created", "contextId", id, "language", spec.Language)
+	return m.describe(c), nil
+}
+
+// Get returns a context's descriptor (context_not_found).
+func (m *Manager) Get(ctx context.Context, id string) (*exec.Context, error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	return m.describe(c), nil
+}
+
+// List returns every context, oldest first.
+func (m *Manager) List(ctx context.Context) ([]*exec.Context, error) {
+	m.mu.Lock()
+	all := slices.Collect(maps.Values(m.ctxs))
+	m.mu.Unlock()
+	out := make([]*exec.Context, 0, len(all))
+	for _, c := range all {
+		c.mu.Lock()
+		hidden := c.creating
+		c.mu.Unlock()
+		if !hidden {
+			out = append(out, m.describe(c))
+		}
+	}
+	slices.SortFunc(out, func(a, b *exec.Context) int {
+		if a.CreatedAtMs != b.CreatedAtMs {
+			return int(a.CreatedAtMs - b.CreatedAtMs)
+		}
+		return strings.Compare(a.ContextID, b.ContextID)
+	})
+	return out, nil
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return exec.Millis(t)
+}
+
+func (m *Manager) describe(c *execContext) *exec.Context {
+	c.mu.Lock()
+	d := &exec.Context{
+		ContextID: c.id, Language: c.language, State: c.state,
+		CreatedAtMs: ms(c.created), LastStartedAtMs: ms(c.lastStarted), LastCompletedAtMs: ms(c.lastCompleted),
+		MemoryBytes: c.memory, Runs: c.runs, Resets: c.resets, Queued: len(c.waiters),
+	}
+	if c.failure != nil {
+		f := *c.failure
+		d.Error = &f
+	}
+	if m.cfg.IdleTTL > 0 && m.evictable(c) {
+		d.IdleExpiresAtMs = ms(c.lastUsed.Add(m.cfg.IdleTTL))
+	}
+	c.mu.Unlock()
+	if c.ws != nil {
+		used, err := c.ws.Usage()
+		if err == nil {
+			d.Workspace = &exec.WorkspaceUsage{UsedBytes: used, QuotaBytes: c.ws.Quota}
+		}
+	}
+	return d
+}
+
+// evictable: nothing in progress or waiting. c.mu held.
+func (m *Manager) evictable(c *execContext) bool {
+	return (c.state == exec.ContextIdle || c.state == exec.ContextFailed) && !c.busy && len(c.waiters) == 0 && !c.creating
+}
+
+// Reset replaces the context's guest with a fresh one: state is gone,
+// workspace files stay. A running run is cancelled first (its result is
+// cancelled with contextReset); queued runs then use the new guest. A
+// failed context becomes idle again. Errors: context_not_found, internal
+// (the new guest failed to start: the context is failed).
+func (m *Manager) Reset(ctx context.Context, id string) (*exec.Context, error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.state == exec.ContextRunning && c.cancel != nil {
+		if err := c.to(exec.ContextResetting); err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		c.cancel(errPreempted)
+	}
+	c.lastUsed = m.cfg.Now()
+	c.mu.Unlock()
+	// Waiting can't be abandoned: the running run was told to stop and the
+	// state may already say resetting.
+	if err := c.acquire(context.WithoutCancel(ctx), 0, true); err != nil {
+		return nil, err
+	}
+	err = m.replaceGuest(c)
+	c.release()
+	if err != nil {
+		return nil, err
+	}
+	m.log.Debug("context reset", "contextId", id)
+	return m.describe(c), nil
+}
+
+// errPreempted is the cancel cause of a run stopped by a reset or delete.
+var errPreempted = errors.New("preempted by a reset or delete")
+
+// replaceGuest discards the guest and starts a fresh one. Slot held.
+// Errors leave the context failed.
+func (m *Manager) replaceGuest(c *execContext) error {
+	c.mu.Lock()
+	if c.state == exec.ContextDeleting {
+		c.mu.Unlock()
+		return notFound(c.id)
+	}
+	if c.state != exec.ContextResetting {
+		if err := c.to(exec.ContextResetting); err != nil {
+			c.mu.Unlock()
+			return err
+		}
+	}
+	c.mu.Unlock()
+	if c.guest != nil {
+		m.discard(c.guest)
+		c.guest = nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
+	g, err := m.cfg.Runner.StartGuest(ctx, c.image, c.env, c.memory, c.ws.Root)
+	cancel()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.resets++
+	if err != nil {
+		m.log.Error("start a context guest", "contextId", c.id, "err", err)
+		c.failure = &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "a fresh guest failed to start: " + err.Error()}
+		if c.state == exec.ContextResetting {
+			c.state = exec.ContextFailed
+		}
+		return fmt.Errorf("reset context %s: %w", c.id, err)
+	}
+	if c.state != exec.ContextResetting { // deleted meanwhile: the deleter closes it
+		c.guest = g
+		return nil
+	}
+	c.guest, c.failure = g, nil
+	return c.to(exec.ContextIdle)
+}
+
+// discard closes a guest off the caller's path (a stuck guest takes up to
+// a couple of seconds to give up).
+func (m *Manager) discard(g *exec.Guest) {
+	m.wg.Go(func() { m.cfg.Runner.Discard(g) })
+}
+
+// Delete cancels a running run, waits for it to stop, then removes the
+// context's guest and workspace. Queued runs get context_not_found.
+// Errors: context_not_found.
+func (m *Manager) Delete(ctx context.Context, id string) error {
+	m.mu.Lock()
+	c := m.ctxs[id]
+	m.mu.Unlock()
+	if c == nil {
+		return notFound(id)
+	}
+	c.mu.Lock()
+	hidden := c.creating
+	c.mu.Unlock()
+	if hidden {
+		return notFound(id)
+	}
+	m.delete(c, "delete")
+	return nil
+}
+
+// delete tears c down; concurrent calls wait for the first.
+func (m *Manager) delete(c *execContext, why string) {
+	c.mu.Lock()
+	if c.state == exec.ContextDeleting {
+		gone := c.gone
+		c.mu.Unlock()
+		<-gone
+		return
+	}
+	if err := c.to(exec.ContextDeleting); err != nil {
+		m.log.Error("delete context", "err", err)
+		c.state = exec.ContextDeleting
+	}
+	c.failWaiters(exec.Errorf(exec.EContextNotFound, "context %q was deleted", c.id))
+	if c.cancel != nil {
+		c.cancel(errPreempted)
+	}
+	c.mu.Unlock()
+	c.acquire(context.Background(), 0, true)
+	m.teardown(c, why)
+}
+
+// teardown removes a deleting context whose slot is held.
+func (m *Manager) teardown(c *execContext, why string) {
+	if c.guest != nil {
+		m.cfg.Runner.Discard(c.guest)
+		c.guest = nil
+	}
+	if m.cfg.OnDelete != nil {
+		m.cfg.OnDelete(c.id)
+	}
+	c.wsMu.Lock()
+	if c.ws != nil {
+		if err := c.ws.Remove(); err != nil {
+			m.log.Error("remove context workspace", "contextId", c.id, "err", err)
+		}
+	}
+	c.wsMu.Unlock()
+	m.mu.Lock()
+	if m.ctxs[c.id] == c {
+		delete(m.ctxs, c.id)
+	}
+	m.mu.Unlock()
+	close(c.gone)
+	m.log.Debug("context deleted", "contextId", c.id, "reason", why)
+}
+
+// WorkspaceDir returns the host directory of a context's workspace (for
+// processes that run in it). Errors: context_not_found.
+func (m *Manager) WorkspaceDir(id string) (string, error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return "", err
+	}
+	return c.ws.Root, nil
+}
+
+// Sweep deletes the contexts idle for longer than IdleTTL now, and returns
+// how many. The idle loop calls it every SweepInterval.
+func (m *Manager) Sweep() int {
+	if m.cfg.IdleTTL <= 0 {
+		return 0
+	}
+	now := m.cfg.Now()
+	m.mu.Lock()
+	all := slices.Collect(maps.Values(m.ctxs))
+	m.mu.Unlock()
+	n := 0
+	for _, c := range all {
+		c.mu.Lock()
+		idle := now.Sub(c.lastUsed)
+		expired := m.evictable(c) && idle >= m.cfg.IdleTTL && c.to(exec.ContextDeleting) == nil
+		if expired {
+			c.busy = true // take the slot now: no run can slip in before the teardown
+		}
+		c.mu.Unlock()
+		if expired {
+			m.log.Info("context expired", "contextId", c.id, "idle", idle.Round(time.Second).String())
+			m.teardown(c, "idle")
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Manager) sweeper() {
+	defer m.wg.Done()
+	t := time.NewTicker(m.cfg.SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			m.Sweep()
+		case <-m.stop:
+			return
+		}
+	}
+}
+
+// touch records use of the context now.
+func (m *Manager) touch(c *execContext) {
+	c.mu.Lock()
+	c.lastUsed = m.cfg.Now()
+	c.mu.Unlock()
+}

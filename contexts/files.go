@@ -1,0 +1,95 @@
+package contexts
+
+import (
+	"context"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// File calls work in any state but deleting, also while a run is in
+// progress (the guest may see a file appear). A file uploaded during a run
+// is never rolled back by that run's quota check.
+
+// withWorkspace runs fn on c's workspace under its bookkeeping lock.
+func (m *Manager) withWorkspace(id string, fn func(c *execContext) error) error {
+	c, err := m.lookup(id)
+	if err != nil {
+		return err
+	}
+	c.wsMu.Lock()
+	defer c.wsMu.Unlock()
+	c.mu.Lock()
+	deleting := c.state == exec.ContextDeleting
+	c.mu.Unlock()
+	if deleting {
+		return notFound(id)
+	}
+	m.touch(c)
+	return fn(c)
+}
+
+// WriteFile stores data at p in the context's workspace (replacing a file
+// atomically, creating parent directories). Errors: context_not_found,
+// invalid_argument (path), conflict (a directory is in the way),
+// payload_too_large (quota).
+func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*exec.FileEntry, error) {
+	var e exec.FileEntry
+	err := m.withWorkspace(id, func(c *execContext) error {
+		if err := c.ws.WriteFile(p, data); err != nil {
+			return err
+		}
+		c.snap = nil
+		clean, _ := vfs.Clean(p)
+		if c.inRun {
+			if c.runUploads == nil {
+				c.runUploads = map[string]bool{}
+			}
+			c.runUploads[clean] = true
+		}
+		var err error
+		e, err = c.ws.Stat(clean)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// ReadFile returns the file at p. Errors: context_not_found, not_found,
+// invalid_argument (path, symlink, directory).
+func (m *Manager) ReadFile(ctx context.Context, id, p string) ([]byte, error) {
+	var b []byte
+	err := m.withWorkspace(id, func(c *execContext) error {
+		var err error
+		b, err = c.ws.ReadFile(p)
+		return err
+	})
+	return b, err
+}
+
+// DeleteFile removes the file or directory tree at p (a symlink itself,
+// never its target). Errors: context_not_found, not_found,
+// invalid_argument.
+func (m *Manager) DeleteFile(ctx context.Context, id, p string) error {
+	return m.withWorkspace(id, func(c *execContext) error {
+		if err := c.ws.Delete(p); err != nil {
+			return err
+		}
+		c.snap = nil
+		return nil
+	})
+}
+
+// ListFiles lists the entries directly inside dir ("" is /workspace).
+// Errors: context_not_found, not_found, invalid_argument.
+func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+	var es []exec.FileEntry
+	err := m.withWorkspace(id, func(c *execContext) error {
+		var err error
+		es, err = c.ws.List(dir)
+		return err
+	})
+	return es, err
+}

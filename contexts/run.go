@@ -1,0 +1,247 @@
+package contexts
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"maps"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// Run executes req in the guest of context req.ContextID, after the runs
+// queued before it. A guest failure is in the Result (with contextReset
+// when the guest was replaced). Errors: context_not_found,
+// context_language_mismatch, invalid_argument (including env or
+// limits.memoryBytes different from the context's), conflict (the context
+// is failed), overloaded (queue full, no run slot), payload_too_large
+// (files over the quota).
+func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	c, err := m.lookup(req.ContextID)
+	if err != nil {
+		return nil, err
+	}
+	img, err := m.imageFor(req.Language)
+	if err != nil {
+		return nil, err
+	}
+	if img != c.image {
+		return nil, exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.image.Spec.Name, req.Language, img.Spec.Name)
+	}
+	if len(req.Env) > 0 && !maps.Equal(req.Env, c.env) {
+		return nil, exec.Errorf(exec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
+	}
+	if req.Limits.MemoryBytes != 0 && req.Limits.MemoryBytes != c.memory {
+		return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes is fixed when a context is created (%d for context %s); omit it in runs", c.memory, c.id)
+	}
+	for p := range req.Files {
+		if clean, err := vfs.Clean(p); err != nil {
+			return nil, err
+		} else if clean == "" {
+			return nil, exec.Errorf(exec.EInvalid, "files: a file path is required")
+		}
+	}
+	job, err := m.cfg.Runner.Prepare(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.acquire(ctx, m.cfg.QueueDepth, false); err != nil {
+		return nil, err
+	}
+	release, err := m.cfg.Runner.Acquire(ctx)
+	if err != nil {
+		c.release()
+		return nil, err
+	}
+	res, replace, err := m.run(ctx, c, job)
+	release()
+	if !replace {
+		c.release()
+		return res, err
+	}
+	// The guest was stopped: replace it before the next run takes the
+	// slot, off this request's path.
+	m.wg.Go(func() {
+		defer c.release()
+		if err := m.replaceGuest(c); err != nil && exec.ErrorCode(err) != exec.EContextNotFound {
+			m.log.Error("replace a context guest", "contextId", c.id, "err", err)
+		}
+	})
+	return res, err
+}
+
+// run is one run in c, slot held. replace says the guest must be replaced
+// (it is then already discarded and the state is resetting).
+func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *exec.Result, replace bool, err error) {
+	c.mu.Lock()
+	if c.state == exec.ContextFailed {
+		msg := "the guest died"
+		if c.failure != nil {
+			msg = c.failure.Message
+		}
+		c.mu.Unlock()
+		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, msg, c.id)
+	}
+	if err := c.to(exec.ContextRunning); err != nil {
+		c.mu.Unlock()
+		return nil, false, err
+	}
+	now := m.cfg.Now()
+	c.lastStarted, c.lastUsed = now, now
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.cancel = cancel
+	c.mu.Unlock()
+
+	// finish records the end of the run (state, times) in every case.
+	finish := func(failed *exec.ErrorData) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.cancel = nil
+		now := m.cfg.Now()
+		c.lastUsed = now
+		if res != nil {
+			c.runs++
+			c.lastCompleted = now
+		}
+		if c.state != exec.ContextRunning {
+			return // a reset or delete took over
+		}
+		switch {
+		case failed != nil:
+			c.failure = failed
+			c.to(exec.ContextFailed)
+		case replace:
+			c.to(exec.ContextResetting)
+		default:
+			c.to(exec.ContextIdle)
+		}
+	}
+
+	if c.guest == nil || !c.guest.Alive() {
+		// A guest dies only during a run; one found dead while parked is
+		// an unexpected death.
+		if c.guest != nil {
+			m.discard(c.guest)
+			c.guest = nil
+		}
+		failure := &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
+		finish(failure)
+		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failure.Message, c.id)
+	}
+
+	snap, err := m.beforeRun(c, job.Req.Files)
+	if err != nil {
+		finish(nil)
+		return nil, false, err
+	}
+	started := time.Now()
+	var log *exec.OutputLog
+	if job.Prepared.Failure != nil {
+		res = failedBeforeRun(job, started)
+	} else {
+		tctx, tcancel := context.WithTimeout(runCtx, job.Timeout)
+		res, log = m.cfg.Runner.Execute(tctx, job, c.guest, started)
+		tcancel()
+	}
+	var failed *exec.ErrorData
+	if !c.guest.Alive() {
+		m.discard(c.guest)
+		c.guest = nil
+		preempted := errors.Is(context.Cause(runCtx), errPreempted)
+		switch {
+		case !preempted && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
+			failed = res.Error
+		default:
+			res.ContextReset = true
+			replace = !preempted
+		}
+	}
+	m.afterRun(c, snap, res)
+	res = m.cfg.Runner.Complete(ctx, job, res, log)
+	finish(failed)
+	return res, replace, nil
+}
+
+// beforeRun writes the run's files (as uploads: within the quota, never
+// rolled back) and snapshots the workspace when a quota is enforced.
+func (m *Manager) beforeRun(c *execContext, files map[string]string) (*vfs.Snapshot, error) {
+	c.wsMu.Lock()
+	defer c.wsMu.Unlock()
+	for p, content := range files {
+		if err := c.ws.WriteFile(p, []byte(content)); err != nil {
+			return nil, err
+		}
+		c.snap = nil
+	}
+	if c.ws.Quota <= 0 {
+		return nil, nil
+	}
+	if c.snap == nil {
+		s, err := c.ws.Snapshot()
+		if err != nil {
+			return nil, err
+		}
+		c.snap = s
+	}
+	c.inRun, c.runUploads = true, nil
+	return c.snap, nil
+}
+
+// afterRun enforces the quota: a run that left the workspace over it fails
+// with quota_exceeded and the bytes it added are rolled back.
+func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result) {
+	if snap == nil {
+		return
+	}
+	c.wsMu.Lock()
+	defer c.wsMu.Unlock()
+	uploads := c.runUploads
+	c.inRun, c.runUploads, c.snap = false, nil, nil
+	post, err := c.ws.Snapshot()
+	if err != nil {
+		m.log.Error("check workspace quota", "contextId", c.id, "err", err)
+		return
+	}
+	if post.Usage() <= c.ws.Quota {
+		c.snap = post // the next run's "before", until a file call
+		return
+	}
+	rep, err := c.ws.Rollback(snap, func(p string) bool { return uploads[p] })
+	if err != nil {
+		m.log.Error("roll back a run over quota", "contextId", c.id, "err", err)
+	}
+	details := map[string]any{"quotaBytes": c.ws.Quota, "usedBytes": post.Usage()}
+	if rep != nil {
+		details["removed"], details["truncated"], details["usedBytesAfterRollback"] = rep.Removed, rep.Truncated, rep.UsedBytes
+	}
+	if res.Error != nil {
+		details["runError"] = res.Error
+	}
+	res.Outcome = exec.Failed
+	res.Value = nil
+	res.Error = &exec.ErrorData{
+		Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: details,
+		Message: "the run left the workspace over its quota; the files it created were removed and the files it grew were cut back",
+	}
+	if res.Kind == exec.KindExecute && res.ExitCode == 0 {
+		res.ExitCode = 1
+	}
+}
+
+// failedBeforeRun is the result of a job its language driver already
+// failed (e.g. a TypeScript syntax error): no guest ran.
+func failedBeforeRun(job *exec.Job, started time.Time) *exec.Result {
+	sum := sha256.Sum256([]byte(job.Req.Code))
+	now := time.Now()
+	return &exec.Result{
+		ExecutionID: exec.NewID("exe"), Kind: job.Req.Kind, Language: job.Req.Language, ContextID: job.Req.ContextID,
+		Outcome: exec.Failed, Error: job.Prepared.Failure,
+		StartedAtMs: exec.Millis(started), CompletedAtMs: exec.Millis(now),
+		DurationMs: float64(now.Sub(started).Microseconds()) / 1000,
+		CodeSHA256: hex.EncodeToString(sum[:]), Code: job.Req.Code,
+	}
+}

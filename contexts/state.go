@@ -1,0 +1,169 @@
+package contexts
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// The context state machine (exec.ContextState):
+//
+//	            run starts            run ends, guest alive
+//	   idle ───────────────► running ─────────────────────► idle
+//	    │ ▲                   │  │ guest stopped by a timeout, cancel or
+//	    │ │ new guest up      │  │ limit: replaced (res.contextReset)
+//	    │ └──────── resetting ◄──┘
+//	    │ reset ───►   │ ▲
+//	    │              │ └──────────── reset ─── failed ◄── running: the guest
+//	    │              └─ start failed ────────►   │        died unexpectedly
+//	    │                                          │        (internal)
+//	    └────────── delete, idle expiry ─► deleting ◄──── delete, expiry
+//	                  (from any state)       │
+//	                                         └─► gone (404)
+//
+//   - idle: the guest is parked in recv; a run may start.
+//   - running: one run holds the guest; more requests wait FIFO (bounded).
+//   - resetting: the guest is being replaced: after an explicit reset
+//     (which cancels a running run first) or after a run whose guest was
+//     stopped by a timeout, cancel, fuel, memory or output limit. State is
+//     gone, workspace files stay. Queued runs wait for the new guest.
+//   - failed: the guest died without a reason wasmexec caused (the result
+//     said internal), or a fresh guest failed to start. Runs get 409
+//     conflict until a reset; the workspace stays readable and writable.
+//   - deleting: a delete, an idle expiry or Close is tearing the context
+//     down; a running run is cancelled first, queued ones get 404. Terminal.
+var transitions = map[exec.ContextState][]exec.ContextState{
+	exec.ContextIdle:      {exec.ContextRunning, exec.ContextResetting, exec.ContextDeleting},
+	exec.ContextRunning:   {exec.ContextIdle, exec.ContextResetting, exec.ContextFailed, exec.ContextDeleting},
+	exec.ContextResetting: {exec.ContextIdle, exec.ContextFailed, exec.ContextDeleting},
+	exec.ContextFailed:    {exec.ContextResetting, exec.ContextDeleting},
+	exec.ContextDeleting:  {},
+}
+
+// canTransition reports whether from → to is a legal transition.
+func canTransition(from, to exec.ContextState) bool {
+	return slices.Contains(transitions[from], to)
+}
+
+// execContext is one execution context. mu guards the fields below it; the
+// guest is touched only by whoever holds the context's slot (busy), which
+// is handed from one holder to the next in FIFO order.
+type execContext struct {
+	id       string
+	language exec.Language
+	image    *exec.Image
+	env      map[string]string
+	memory   int64
+	ws       *vfs.Workspace
+	created  time.Time
+
+	// guest: slot holder only.
+	guest *exec.Guest
+
+	mu            sync.Mutex
+	state         exec.ContextState
+	creating      bool // not visible until its first guest is up
+	busy          bool // the slot is held
+	waiters       []*waiter
+	cancel        context.CancelCauseFunc // of the running run
+	lastStarted   time.Time
+	lastCompleted time.Time
+	lastUsed      time.Time
+	runs, resets  int64
+	failure       *exec.ErrorData
+	gone          chan struct{} // closed when deleted
+
+	// wsMu serializes workspace bookkeeping: file API calls, the pre-run
+	// snapshot and the post-run quota check.
+	wsMu       sync.Mutex
+	snap       *vfs.Snapshot   // valid snapshot of the workspace, or nil
+	inRun      bool            // between the pre-run snapshot and the check
+	runUploads map[string]bool // paths uploaded during the run: never rolled back
+}
+
+type waiter struct{ ch chan error }
+
+// to moves the context to state s; an illegal transition is an error (a
+// bug, or a client asking for something the state forbids). mu held.
+func (c *execContext) to(s exec.ContextState) error {
+	if !canTransition(c.state, s) {
+		return fmt.Errorf("context %s: illegal transition %s → %s", c.id, c.state, s)
+	}
+	c.state = s
+	return nil
+}
+
+func notFound(id string) error {
+	return exec.Errorf(exec.EContextNotFound, "no context %q", id)
+}
+
+// acquire takes the context's slot: at once when it is free and nobody
+// waits, else after the requests ahead of it (FIFO). With front it goes
+// ahead of the queue and ignores the bound (reset, delete); otherwise a
+// full queue is overloaded. Errors: context_not_found (deleted meanwhile),
+// overloaded.
+func (c *execContext) acquire(ctx context.Context, depth int, front bool) error {
+	c.mu.Lock()
+	if c.state == exec.ContextDeleting && !front {
+		c.mu.Unlock()
+		return notFound(c.id)
+	}
+	if !c.busy && len(c.waiters) == 0 {
+		c.busy = true
+		c.mu.Unlock()
+		return nil
+	}
+	w := &waiter{ch: make(chan error, 1)}
+	switch {
+	case front:
+		c.waiters = append([]*waiter{w}, c.waiters...)
+	case len(c.waiters) >= depth:
+		c.mu.Unlock()
+		return exec.Errorf(exec.EOverloaded, "context %s already has %d requests queued; retry shortly", c.id, depth)
+	default:
+		c.waiters = append(c.waiters, w)
+	}
+	c.mu.Unlock()
+	select {
+	case err := <-w.ch:
+		return err
+	case <-ctx.Done():
+		c.mu.Lock()
+		if i := slices.Index(c.waiters, w); i >= 0 {
+			c.waiters = slices.Delete(c.waiters, i, i+1)
+			c.mu.Unlock()
+			return exec.Errorf(exec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
+		}
+		c.mu.Unlock()
+		if err := <-w.ch; err == nil {
+			c.release() // granted just now: pass it on
+		}
+		return exec.Errorf(exec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
+	}
+}
+
+// release hands the slot to the first waiter, or frees it.
+func (c *execContext) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waiters) > 0 {
+		w := c.waiters[0]
+		c.waiters = c.waiters[1:]
+		w.ch <- nil
+		return
+	}
+	c.busy = false
+}
+
+// failWaiters rejects every queued request. mu held.
+func (c *execContext) failWaiters(err error) {
+	for _, w := range c.waiters {
+		w.ch <- err
+	}
+	c.waiters = nil
+}

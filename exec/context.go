@@ -1,0 +1,65 @@
+package exec
+
+// Execution-context vocabulary (DESIGN.md "Context"). The contexts package
+// implements it (and documents the state machine); server/ speaks it on the
+// wire.
+
+// ContextState is where an execution context is in its life.
+type ContextState string
+
+const (
+	ContextIdle      ContextState = "idle"      // guest parked, ready for a run
+	ContextRunning   ContextState = "running"   // one run in progress (more may queue)
+	ContextResetting ContextState = "resetting" // guest being replaced
+	ContextDeleting  ContextState = "deleting"  // being torn down; gone when done
+	ContextFailed    ContextState = "failed"    // guest died unexpectedly; runs refused until reset
+)
+
+// ContextSpec creates a context: POST /v1/contexts. Env and
+// Limits.MemoryBytes are fixed for the context's life (they are WASI-level
+// settings of its guest); other limits are per run.
+type ContextSpec struct {
+	// ContextID is chosen by the client (1-64 of [A-Za-z0-9_-]) or, when
+	// empty, generated (ctx_...).
+	ContextID string            `json:"contextId,omitempty"`
+	Language  Language          `json:"language"`
+	Env       map[string]string `json:"env,omitempty"`
+	Limits    Limits            `json:"limits"`
+}
+
+// Context is a context descriptor: GET /v1/contexts/:id.
+type Context struct {
+	ContextID         string       `json:"contextId"`
+	Language          Language     `json:"language"`
+	State             ContextState `json:"state"`
+	CreatedAtMs       int64        `json:"createdAtMs"`
+	LastStartedAtMs   int64        `json:"lastStartedAtMs,omitempty"`
+	LastCompletedAtMs int64        `json:"lastCompletedAtMs,omitempty"`
+	// IdleExpiresAtMs is when the context is deleted if nothing uses it
+	// (absent when idle expiry is off or work is in progress).
+	IdleExpiresAtMs int64 `json:"idleExpiresAtMs,omitempty"`
+	MemoryBytes     int64 `json:"memoryBytes"`
+	// Runs counts completed runs; Resets counts guest replacements (explicit
+	// resets and resets after a timeout, cancel or limit).
+	Runs   int64 `json:"runs"`
+	Resets int64 `json:"resets"`
+	// Queued is the number of requests waiting behind the running one.
+	Queued    int             `json:"queued"`
+	Workspace *WorkspaceUsage `json:"workspace,omitempty"`
+	// Error says why a failed context failed.
+	Error *ErrorData `json:"error,omitempty"`
+}
+
+// WorkspaceUsage is the byte usage of a context's workspace.
+type WorkspaceUsage struct {
+	UsedBytes  int64 `json:"usedBytes"`
+	QuotaBytes int64 `json:"quotaBytes,omitempty"` // 0: unlimited
+}
+
+// FileEntry is one item of a workspace listing.
+type FileEntry struct {
+	Path         string `json:"path"` // relative to /workspace
+	Type         string `json:"type"` // file | dir | symlink | other
+	Size         int64  `json:"size"`
+	ModifiedAtMs int64  `json:"modifiedAtMs"`
+}
