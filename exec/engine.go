@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,14 @@ type ImageSpec struct {
 	// OOMExitCode is the exit status the guest's runtime uses when it runs
 	// out of memory (2 for Go), used to classify memory_limit.
 	OOMExitCode int `json:"oomExitCode"`
+	// Init lists exported functions that initialize a reactor guest
+	// (e.g. _initialize, then the driver's own init), and Entry the function
+	// that then serves requests. Without them, _start does both.
+	Init  []string `json:"init"`
+	Entry string   `json:"entry"`
+	// Snapshot runs Init once at image load and bakes the resulting memory
+	// and globals into the module, so guests start initialized.
+	Snapshot bool `json:"snapshot"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -142,6 +151,8 @@ type Image struct {
 	Hash   string // sha256 of the .wasm
 	engine *Engine
 	module *wasmtime.Module
+	// Snapshotted is true when module starts initialized (Init already ran).
+	Snapshotted bool
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
@@ -157,18 +168,31 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hash guest image %s: %w", spec.Name, err)
 	}
-	key := sha256.Sum256([]byte(hash + "|" + wasmtimeVersion + "|" + engineConfigKey))
-	cachePath := filepath.Join(e.cfg.CacheDir, "modules", fmt.Sprintf("%s-%s.cwasm", spec.Name, hex.EncodeToString(key[:8])))
-
-	mod, err := wasmtime.NewModuleDeserializeFile(e.wt, cachePath)
-	if err != nil {
-		if mod, err = e.compile(ctx, spec.Name, wasmPath, cachePath); err != nil {
-			return nil, err
-		}
-	} else {
-		e.log.Info("guest image loaded from cache", "image", spec.Name, "cache", cachePath)
+	cacheFile := func(variant string) string {
+		key := sha256.Sum256([]byte(hash + "|" + wasmtimeVersion + "|" + engineConfigKey + "|" + variant))
+		return filepath.Join(e.cfg.CacheDir, "modules", fmt.Sprintf("%s-%s.cwasm", spec.Name, hex.EncodeToString(key[:8])))
 	}
-	img := &Image{Spec: spec, Dir: dir, Hash: hash, engine: e, module: mod}
+	img := &Image{Spec: spec, Dir: dir, Hash: hash, engine: e}
+	if spec.Snapshot {
+		mod, err := e.loadSnapshot(ctx, spec, dir, wasmPath, cacheFile(snapshotVersion))
+		if err == nil {
+			img.module, img.Snapshotted = mod, true
+		} else {
+			e.log.Error("snapshot failed; guests of this image will initialize at start", "image", spec.Name, "err", err)
+		}
+	}
+	if img.module == nil {
+		cachePath := cacheFile("plain")
+		mod, err := wasmtime.NewModuleDeserializeFile(e.wt, cachePath)
+		if err != nil {
+			if mod, err = e.compile(ctx, spec.Name, wasmPath, cachePath); err != nil {
+				return nil, err
+			}
+		} else {
+			e.log.Info("guest image loaded from cache", "image", spec.Name, "cache", cachePath)
+		}
+		img.module = mod
+	}
 	e.mu.Lock()
 	e.images[spec.Name] = img
 	e.mu.Unlock()
@@ -247,4 +271,13 @@ func fileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -368,3 +368,24 @@ func scratchDir(tb testing.TB) string {
 	}
 	return tb.TempDir()
 }
+
+// Guests start from a snapshot of an initialized runtime; each must still
+// get its own random seed and its own environment.
+func TestSnapshotGuestsAreIndependent(t *testing.T) {
+	r := MustRunner(t, 0)
+	seen := map[string]bool{}
+	for i := 0; i < 5; i++ {
+		res := MustRun(t, r, exec.Request{Code: "[Math.random(), process.env.N]", Env: map[string]string{"N": itoa(i)}})
+		var v []any
+		if err := json.Unmarshal(res.Value, &v); err != nil || len(v) != 2 {
+			t.Fatalf("value %s: %v", res.Value, err)
+		}
+		if v[1] != itoa(i) {
+			t.Fatalf("run %d sees env N=%v", i, v[1])
+		}
+		seen[itoa(int(v[0].(float64)*1e9))] = true
+	}
+	if len(seen) != 5 {
+		t.Fatalf("Math.random repeats across guests: %v", seen)
+	}
+}

@@ -46,7 +46,8 @@ type Guest struct {
 	img   *Image
 	store *wasmtime.Store
 	mem   *wasmtime.Memory
-	start *wasmtime.Func
+	start *wasmtime.Func   // the entry: _start, or a reactor's serve function
+	inits []*wasmtime.Func // reactor init functions, unless snapshotted
 	opts  GuestOptions
 
 	calls   chan *call
@@ -106,7 +107,10 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 	wasi.SetArgv(img.Spec.Argv)
 	keys, vals := guestEnv(img.Spec.Env, opts)
 	wasi.SetEnv(keys, vals)
-	for rel, guestPath := range img.Spec.Preopens {
+	// Preopens in a fixed order: runtimes record the fd layout at init, and
+	// a snapshotted guest must find the layout its snapshot was taken with.
+	for _, rel := range sortedKeys(img.Spec.Preopens) {
+		guestPath := img.Spec.Preopens[rel]
 		if err := wasi.PreopenDir(filepath.Join(img.Dir, rel), guestPath); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen %s: %w", guestPath, err)
@@ -150,7 +154,22 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 	if ext := inst.GetExport(store, "memory"); ext != nil {
 		g.mem = ext.Memory()
 	}
-	g.start = inst.GetFunc(store, "_start")
+	entry := img.Spec.Entry
+	if entry == "" {
+		entry = "_start"
+	}
+	g.start = inst.GetFunc(store, entry)
+	if !img.Snapshotted {
+		for _, name := range img.Spec.Init {
+			fn := inst.GetFunc(store, name)
+			if fn == nil {
+				g.removeWatcher()
+				store.Close()
+				return nil, fmt.Errorf("guest %s exports no init function %s", img.Spec.Name, name)
+			}
+			g.inits = append(g.inits, fn)
+		}
+	}
 	if g.start == nil || g.mem == nil {
 		g.removeWatcher()
 		store.Close()
@@ -177,7 +196,15 @@ func isMemoryLimitError(err error) bool {
 }
 
 func (g *Guest) run() {
-	_, err := g.start.Call(g.store)
+	var err error
+	for _, fn := range g.inits {
+		if _, err = fn.Call(g.store); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		_, err = g.start.Call(g.store)
+	}
 	g.exitErr = err
 	g.removeWatcher()
 	g.img.engine.live.Add(-1)
@@ -390,9 +417,14 @@ func (g *Guest) classify(ctx context.Context, c *call) (Outcome, *ErrorData, int
 			exitCode, exited = int(n), true
 		}
 	}
+	// A runtime that can't grow its heap dies (Go: "fatal error: out of
+	// memory", an exit or an unreachable trap). We can't see the limiter
+	// refuse, so a guest that died holding at least half of its limit, or
+	// with its runtime's OOM exit status, is classified as out of memory.
 	memBytes := int64(g.mem.DataSize(g.store))
-	nearLimit := memBytes >= g.opts.MemoryBytes-g.opts.MemoryBytes/8
-	if (exited && g.img.Spec.OOMExitCode != 0 && exitCode == g.img.Spec.OOMExitCode) || (!exited && nearLimit) {
+	heavy := memBytes >= g.opts.MemoryBytes/2
+	oomExit := exited && g.img.Spec.OOMExitCode != 0 && exitCode == g.img.Spec.OOMExitCode
+	if oomExit || (heavy && (!exited || exitCode != 0)) {
 		return Failed, &ErrorData{Code: CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
 	}
 	if exited {
@@ -405,7 +437,7 @@ func (g *Guest) classify(ctx context.Context, c *call) (Outcome, *ErrorData, int
 	if err != nil {
 		msg = "the guest trapped: " + firstLine(err.Error())
 	}
-	return Failed, &ErrorData{Code: CodeInternal, Name: "GuestError", Message: msg}, 0
+	return Failed, &ErrorData{Code: CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
 }
 
 func firstLine(s string) string {

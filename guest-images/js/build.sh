@@ -22,7 +22,7 @@ cp go.sum "$work/go.sum"
 go mod edit -modfile "$work/go.mod" -replace "github.com/dop251/goja=$work/goja" -replace "github.com/google/pprof=$here/pprofstub"
 
 echo "==> [js] go build GOOS=wasip1 GOARCH=wasm"
-GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -trimpath -ldflags='-s -w' -o "$out/js.wasm" .
+GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/js.wasm" .
 cat > "$out/guest.json" <<'JSON'
 {
   "name": "js",
@@ -30,8 +30,11 @@ cat > "$out/guest.json" <<'JSON'
   "argv": ["js"],
   "env": {},
   "preopens": {},
-  "minMemoryBytes": 16777216,
-  "oomExitCode": 2
+  "minMemoryBytes": 33554432,
+  "oomExitCode": 2,
+  "init": ["_initialize", "wasmexec_init"],
+  "entry": "wasmexec_serve",
+  "snapshot": true
 }
 JSON
 echo "==> [js] $(du -h "$out/js.wasm" | cut -f1) js.wasm"

@@ -12,9 +12,6 @@ import (
 // and nothing of the host's file system.
 func (d *driver) installFS(g *goja.Object) {
 	vm := d.vm
-	if pwd := os.Getenv("PWD"); pwd != "" {
-		_ = os.Chdir(pwd)
-	}
 	throw := func(err error) {
 		panic(vm.NewGoError(err))
 	}
@@ -87,13 +84,11 @@ func (d *driver) installFS(g *goja.Object) {
 		}
 	}))
 	must(g.Set("fs", fs))
-	must(g.Set("__dirname", path.Clean(mustGetwd())))
-}
-
-func mustGetwd() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "/"
-	}
-	return wd
+	must(g.DefineAccessorProperty("__dirname", vm.ToValue(func() string {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "/"
+		}
+		return path.Clean(wd)
+	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
 }

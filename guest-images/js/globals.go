@@ -1,13 +1,37 @@
 package main
 
 import (
+	crand "crypto/rand"
+	"encoding/binary"
 	"encoding/json"
+	mrand "math/rand"
 	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 )
+
+// restore adapts a guest started from the snapshot to its own instance:
+// the environment and cwd the host gave it, and fresh random seeds (the
+// snapshot's would repeat in every guest).
+func (d *driver) restore() {
+	refreshEnviron()
+	env := d.vm.NewObject()
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			must(env.Set(k, v))
+		}
+	}
+	must(d.process.Set("env", env))
+	if pwd := os.Getenv("PWD"); pwd != "" {
+		_ = os.Chdir(pwd)
+	}
+	var seed [8]byte
+	if _, err := crand.Read(seed[:]); err == nil {
+		d.vm.SetRandSource(mrand.New(mrand.NewSource(int64(binary.LittleEndian.Uint64(seed[:])))).Float64)
+	}
+}
 
 // installGlobals defines what the driver adds to goja: console, timers,
 // stdin, a minimal process object and the read-only inputs binding.
@@ -49,13 +73,7 @@ func (d *driver) installGlobals() {
 		argv := append([]any{"wasmexec", d.file}, toAny(d.args)...)
 		return vm.NewArray(argv...)
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
-	env := vm.NewObject()
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			must(env.Set(k, v))
-		}
-	}
-	must(process.Set("env", env))
+	d.process = process
 	must(process.Set("exit", func(call goja.FunctionCall) goja.Value {
 		code := 0
 		if len(call.Arguments) > 0 {

@@ -44,8 +44,23 @@ type response struct {
 // stack_overflow instead of the Go runtime running out of memory.
 const maxCallStackSize = 10000
 
-func main() {
-	d := newDriver()
+// The guest is a WASI reactor (built with -buildmode=c-shared): the host
+// calls _initialize and wasmexec_init once — at image load, when it takes a
+// snapshot of the initialized memory — and then wasmexec_serve in every
+// guest, which loops recv → run → send until the host has no more requests.
+func main() {}
+
+var d *driver
+
+//go:wasmexport wasmexec_init
+func wasmexecInit() { d = newDriver() }
+
+//go:wasmexport wasmexec_serve
+func wasmexecServe() {
+	if d == nil {
+		d = newDriver()
+	}
+	d.restore()
 	for {
 		msg, ok := recv()
 		if !ok {
@@ -58,8 +73,6 @@ func main() {
 		} else {
 			resp = d.handle(&req)
 		}
-		d.stdout.flush()
-		d.stderr.flush()
 		out, err := json.Marshal(resp)
 		if err != nil {
 			out, _ = json.Marshal(response{Status: "error", Error: &errorData{Code: "internal", Message: "encode result: " + err.Error()}})
@@ -69,14 +82,15 @@ func main() {
 }
 
 type driver struct {
-	vm     *goja.Runtime
-	loop   *eventLoop
-	stdout *stream
-	stderr *stream
-	stdin  *stdinReader
-	inputs goja.Value
-	args   []string
-	file   string
+	process *goja.Object
+	vm      *goja.Runtime
+	loop    *eventLoop
+	stdout  *stream
+	stderr  *stream
+	stdin   *stdinReader
+	inputs  goja.Value
+	args    []string
+	file    string
 }
 
 // exitRequest is the interrupt value process.exit stops the runtime with:
