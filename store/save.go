@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -70,45 +71,113 @@ func (s *Store) Save(ctx context.Context, r *exec.Result, events []exec.Event, e
 		return err
 	}
 
-	if err := s.lockWrite(ctx); err != nil {
-		return err
+	p := &pendingSave{id: r.ExecutionID, rec: rec, now: now, done: make(chan struct{})}
+	s.gmu.Lock()
+	s.queue = append(s.queue, p)
+	lead := !s.leading
+	s.leading = true
+	s.gmu.Unlock()
+	if lead {
+		s.commitQueued()
 	}
-	defer s.unlockWrite()
-
-	evicted, err := s.saveTx(ctx, rec, now)
-	if err != nil {
-		var se sqlite3.Error
-		if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
-			return &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", r.ExecutionID), Err: err}
-		}
-		return fmt.Errorf("store: save %s: %w", r.ExecutionID, err)
-	}
-	s.count += 1 - evicted
-	if rec.expiresAt < s.plannedMs.Load() {
-		s.wakeSweeper()
-	}
-	return nil
+	<-p.done // durable (or failed) before Save returns, whatever ctx says
+	return p.err
 }
 
-// saveTx runs Save's transaction and returns how many records it evicted.
-func (s *Store) saveTx(ctx context.Context, rec record, now int64) (evicted int, err error) {
+// pendingSave is one Save waiting for its group commit.
+type pendingSave struct {
+	id   string
+	rec  record
+	now  int64
+	err  error
+	done chan struct{}
+}
+
+// commitQueued writes queued saves in batches until the queue is empty.
+// Saves that arrive while a batch commits join the next batch, so under
+// concurrency one fsync covers many completions.
+func (s *Store) commitQueued() {
+	for {
+		s.gmu.Lock()
+		batch := s.queue
+		s.queue = nil
+		if len(batch) == 0 {
+			s.leading = false
+			s.gmu.Unlock()
+			return
+		}
+		s.gmu.Unlock()
+		s.commitBatch(batch)
+		for _, p := range batch {
+			close(p.done)
+		}
+	}
+}
+
+// commitBatch inserts a batch in one transaction. Each record has its own
+// savepoint, so a duplicate id fails only its own Save.
+func (s *Store) commitBatch(batch []*pendingSave) {
+	ctx := context.Background()
+	fail := func(err error) {
+		for _, p := range batch {
+			if p.err == nil {
+				p.err = fmt.Errorf("store: save %s: %w", p.id, err)
+			}
+		}
+	}
+	if err := s.lockWrite(ctx); err != nil {
+		fail(err)
+		return
+	}
+	defer s.unlockWrite()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, err
+		fail(err)
+		return
 	}
 	defer tx.Rollback()
-	if err := insertRecord(ctx, tx, rec); err != nil {
-		return 0, err
+	added := 0
+	minExpiry := int64(math.MaxInt64)
+	for _, p := range batch {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT one"); err != nil {
+			fail(err)
+			return
+		}
+		if err := insertRecord(ctx, tx, p.rec); err != nil {
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO one"); rerr != nil {
+				fail(rerr)
+				return
+			}
+			var se sqlite3.Error
+			if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id), Err: err}
+			} else {
+				p.err = fmt.Errorf("store: save %s: %w", p.id, err)
+			}
+		} else {
+			added++
+			minExpiry = min(minExpiry, p.rec.expiresAt)
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE one"); err != nil {
+			fail(err)
+			return
+		}
 	}
-	if over := s.count + 1 - s.cfg.MaxCompleted; over > 0 {
-		if evicted, err = s.evictTx(ctx, tx, over, now); err != nil {
-			return 0, err
+	evicted := 0
+	if over := s.count + added - s.cfg.MaxCompleted; over > 0 {
+		if evicted, err = s.evictTx(ctx, tx, over, batch[len(batch)-1].now); err != nil {
+			fail(err)
+			return
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, err
+		fail(err)
+		return
 	}
-	return evicted, nil
+	s.count += added - evicted
+	if minExpiry < s.plannedMs.Load() {
+		s.wakeSweeper()
+	}
 }
 
 // record is a validated execution ready to insert.

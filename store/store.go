@@ -34,6 +34,12 @@ const (
 // Config configures a Store. The zero value of every field except Path means
 // "use the default".
 type Config struct {
+	// Sync is the durability level: "full" (default) fsyncs every commit, so
+	// a reported completion survives power loss; "normal" fsyncs only at
+	// checkpoints: a reported completion survives kill -9 and any crash of
+	// the process, but not of the machine.
+	Sync string
+
 	// Path of the SQLite file. Its directory is created if missing.
 	Path string
 	// CompletedTTL is how long a record lives after its completion
@@ -101,6 +107,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Path == "":
 		return exec.Errorf(exec.EInvalid, "store: Path is required")
+	case c.Sync != "" && c.Sync != "full" && c.Sync != "normal":
+		return exec.Errorf(exec.EInvalid, "store: Sync must be full or normal, got %q", c.Sync)
 	case c.CompletedTTL < 0:
 		return exec.Errorf(exec.EInvalid, "store: CompletedTTL must be positive, got %v", c.CompletedTTL)
 	case c.CompletedTTL > 0 && c.CompletedTTL < time.Millisecond:
@@ -145,6 +153,13 @@ type Store struct {
 	closed    atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
+
+	// Group commit: concurrent Saves queue here; one of them (the leader)
+	// writes every queued record in one transaction, so one fsync covers
+	// many completions.
+	gmu     sync.Mutex
+	queue   []*pendingSave
+	leading bool
 }
 
 const busyTimeoutMs = 5000
@@ -193,7 +208,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	// The writer: a single connection, BEGIN IMMEDIATE, WAL, fsync per commit.
 	s.w, err = sql.Open("sqlite3", dsn(path, url.Values{
 		"_journal_mode":    {"WAL"},
-		"_synchronous":     {"FULL"},
+		"_synchronous":     {s.cfg.syncMode()},
 		"_busy_timeout":    {fmt.Sprint(busyTimeoutMs)},
 		"_foreign_keys":    {"1"},
 		"_txlock":          {"immediate"},
@@ -377,3 +392,10 @@ func (s *Store) lockWrite(ctx context.Context) error {
 }
 
 func (s *Store) unlockWrite() { <-s.wsem }
+
+func (c Config) syncMode() string {
+	if c.Sync == "normal" {
+		return "NORMAL"
+	}
+	return "FULL"
+}

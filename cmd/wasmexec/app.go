@@ -47,6 +47,7 @@ type options struct {
 	maxProcesses   int
 	storeEnabled   bool
 	dbPath         string
+	storeSync      string
 	scratchDir     string
 }
 
@@ -78,6 +79,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
+	fs.StringVar(&o.storeSync, "store-sync", "full", "full: a reported completion survives power loss; normal: it survives any crash of the process (kill -9), not of the machine")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
 
@@ -166,6 +168,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 			Path:         path,
 			CompletedTTL: time.Duration(o.completedTTLMs) * time.Millisecond,
 			MaxCompleted: o.maxCompleted,
+			Sync:         o.storeSync,
 			Logger:       log,
 		})
 		if err != nil {
