@@ -222,6 +222,11 @@ func (m *Manager) imageFor(lang exec.Language) (*exec.Image, error) {
 
 // lookup returns a live context (context_not_found otherwise).
 func (m *Manager) lookup(id string) (*execContext, error) {
+	return m.find(id, false)
+}
+
+// find returns a context, also one being deleted when withDeleting.
+func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 	if id == "" {
 		return nil, exec.Errorf(exec.EInvalid, "contextId is required")
 	}
@@ -233,7 +238,7 @@ func (m *Manager) lookup(id string) (*execContext, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.creating || c.state == exec.ContextDeleting {
+	if c.creating || (c.state == exec.ContextDeleting && !withDeleting) {
 		return nil, notFound(id)
 	}
 	return c, nil
@@ -296,14 +301,17 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	m.mu.Unlock()
 
 	fail := func(err error) (*exec.Context, error) {
-		if c.ws != nil {
-			if rerr := c.ws.Remove(); rerr != nil {
-				m.log.Error("remove workspace", "contextId", id, "err", rerr)
-			}
+		c.mu.Lock()
+		closing := c.state == exec.ContextDeleting // Close got to it first
+		if !closing {
+			c.to(exec.ContextDeleting)
 		}
-		m.mu.Lock()
-		delete(m.ctxs, id)
-		m.mu.Unlock()
+		c.mu.Unlock()
+		if closing {
+			c.release() // to the deleter, which tears it down
+		} else {
+			m.teardown(c, "create failed")
+		}
 		return nil, err
 	}
 	ws, err := m.cfg.Workspaces.New(workspacePrefix + "-" + id)
@@ -329,9 +337,10 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	return m.describe(c), nil
 }
 
-// Get returns a context's descriptor (context_not_found).
+// Get returns a context's descriptor (context_not_found). A context being
+// deleted is shown (state deleting) until it is gone.
 func (m *Manager) Get(ctx context.Context, id string) (*exec.Context, error) {
-	c, err := m.lookup(id)
+	c, err := m.find(id, true)
 	if err != nil {
 		return nil, err
 	}
@@ -529,7 +538,10 @@ func (m *Manager) teardown(c *execContext, why string) {
 		m.cfg.Runner.Discard(c.guest)
 		c.guest = nil
 	}
-	if m.cfg.OnDelete != nil {
+	c.mu.Lock()
+	visible := !c.creating
+	c.mu.Unlock()
+	if m.cfg.OnDelete != nil && visible {
 		m.cfg.OnDelete(c.id)
 	}
 	c.wsMu.Lock()

@@ -11,32 +11,30 @@ import (
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-// The context state machine (exec.ContextState):
+// The context state machine (exec.ContextState). Legal transitions:
 //
-//	            run starts            run ends, guest alive
-//	   idle ───────────────► running ─────────────────────► idle
-//	    │ ▲                   │  │ guest stopped by a timeout, cancel or
-//	    │ │ new guest up      │  │ limit: replaced (res.contextReset)
-//	    │ └──────── resetting ◄──┘
-//	    │ reset ───►   │ ▲
-//	    │              │ └──────────── reset ─── failed ◄── running: the guest
-//	    │              └─ start failed ────────►   │        died unexpectedly
-//	    │                                          │        (internal)
-//	    └────────── delete, idle expiry ─► deleting ◄──── delete, expiry
-//	                  (from any state)       │
-//	                                         └─► gone (404)
+//	idle      → running    a run takes the guest
+//	idle      → resetting  POST reset
+//	running   → idle       the run ended and the guest is alive
+//	running   → resetting  the guest was stopped by a timeout, cancel, fuel,
+//	                       memory or output limit (the result says
+//	                       contextReset), or a reset preempted the run
+//	running   → failed     the guest died unexpectedly (result code internal)
+//	resetting → idle       the fresh guest is up
+//	resetting → failed     the fresh guest failed to start
+//	failed    → resetting  POST reset
+//	any       → deleting   DELETE, idle expiry or Close; then gone (404)
 //
+// What each state means:
 //   - idle: the guest is parked in recv; a run may start.
 //   - running: one run holds the guest; more requests wait FIFO (bounded).
-//   - resetting: the guest is being replaced: after an explicit reset
-//     (which cancels a running run first) or after a run whose guest was
-//     stopped by a timeout, cancel, fuel, memory or output limit. State is
-//     gone, workspace files stay. Queued runs wait for the new guest.
-//   - failed: the guest died without a reason wasmexec caused (the result
-//     said internal), or a fresh guest failed to start. Runs get 409
-//     conflict until a reset; the workspace stays readable and writable.
-//   - deleting: a delete, an idle expiry or Close is tearing the context
-//     down; a running run is cancelled first, queued ones get 404. Terminal.
+//   - resetting: the guest is being replaced. State is gone, workspace
+//     files stay. Queued runs wait for the new guest.
+//   - failed: the guest died without a reason wasmexec caused, or a fresh
+//     guest failed to start. Runs get 409 conflict until a reset; the
+//     workspace stays readable and writable.
+//   - deleting: being torn down; a running run is cancelled first, queued
+//     ones get 404. Terminal.
 var transitions = map[exec.ContextState][]exec.ContextState{
 	exec.ContextIdle:      {exec.ContextRunning, exec.ContextResetting, exec.ContextDeleting},
 	exec.ContextRunning:   {exec.ContextIdle, exec.ContextResetting, exec.ContextFailed, exec.ContextDeleting},

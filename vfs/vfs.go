@@ -190,6 +190,8 @@ func (w *Workspace) open(p string) (*os.Root, string, error) {
 func fsError(err error, clean string) error {
 	var coded *exec.Error
 	switch {
+	case err == nil:
+		return nil
 	case errors.As(err, &coded):
 		return err
 	case errors.Is(err, fs.ErrNotExist):

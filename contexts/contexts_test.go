@@ -1,0 +1,529 @@
+package contexts_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// State persists between runs of one context: sloppy globals, top-level
+// let/const and functions.
+func TestStatefulJavaScript(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	d := MustCreate(t, m, exec.ContextSpec{ContextID: "js-1"})
+	if d.State != exec.ContextIdle || d.Language != exec.JavaScript || d.CreatedAtMs == 0 || d.LastStartedAtMs != 0 {
+		t.Fatalf("descriptor after create: %+v", d)
+	}
+	wantValue(t, MustRun(t, m, "js-1", exec.Request{Code: "x = 1"}), "1")
+	res := MustRun(t, m, "js-1", exec.Request{Code: "x += 1; x"})
+	wantValue(t, res, "2")
+	if res.ContextID != "js-1" || res.ContextReset {
+		t.Fatalf("result contextId %q contextReset %v", res.ContextID, res.ContextReset)
+	}
+	MustRun(t, m, "js-1", exec.Request{Code: "let y = 5; const z = 2; function add(a, b) { return a + b }"})
+	wantValue(t, MustRun(t, m, "js-1", exec.Request{Code: "add(y, z)"}), "7")
+	// execute shares the state too.
+	res = MustRun(t, m, "js-1", exec.Request{Kind: exec.KindExecute, Code: "console.log(x + y)"})
+	if res.Outcome != exec.Succeeded || *res.Stdout != "7\n" {
+		t.Fatalf("execute: %s %q", res.Outcome, *res.Stdout)
+	}
+	d = mustGet(t, m, "js-1")
+	if d.Runs != 5 || d.LastStartedAtMs == 0 || d.LastCompletedAtMs < d.LastStartedAtMs || d.State != exec.ContextIdle {
+		t.Fatalf("descriptor after runs: %+v", d)
+	}
+}
+
+func TestStatefulPython(t *testing.T) {
+	if !hasPython() {
+		t.Skip("guest image python is not built (run make guest-images)")
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "py", Language: exec.Python})
+	MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x = 1"})
+	wantValue(t, MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x += 1\nx"}), "2")
+	if _, err := m.Reset(context.Background(), "py"); err != nil {
+		t.Fatal(err)
+	}
+	res := MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x"})
+	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "NameError" {
+		t.Fatalf("after reset: %s %+v", res.Outcome, res.Error)
+	}
+	if _, err := m.WriteFile(context.Background(), "py", "a.txt", []byte("from the host")); err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "open('/workspace/a.txt').read() + '|' + open('a.txt').read()"}), `"from the host|from the host"`)
+}
+
+// A reset clears the state (ReferenceError afterwards) and keeps the files.
+func TestResetClearsState(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "r"})
+	MustRun(t, m, "r", exec.Request{Code: "x = 1; fs.writeFileSync('keep.txt', 'kept')"})
+	d, err := m.Reset(context.Background(), "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.State != exec.ContextIdle || d.Resets != 1 {
+		t.Fatalf("after reset: %+v", d)
+	}
+	res := MustRun(t, m, "r", exec.Request{Code: "x"})
+	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeException || res.Error.Name != "ReferenceError" {
+		t.Fatalf("x after reset: %s %+v", res.Outcome, res.Error)
+	}
+	wantValue(t, MustRun(t, m, "r", exec.Request{Code: "fs.readFileSync('keep.txt', 'utf8')"}), `"kept"`)
+	_, err = m.Reset(context.Background(), "nope")
+	wantCode(t, err, exec.EContextNotFound)
+}
+
+// A context is pinned to its guest family: JS and TS share one; a language
+// of another family is a 409.
+func TestLanguageFamilies(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "js"})
+	_, err := tryRun(m, "js", exec.Request{Language: otherJS, Code: "1"})
+	wantCode(t, err, exec.ELanguageMismatch)
+	if hasPython() {
+		_, err = tryRun(m, "js", exec.Request{Language: exec.Python, Code: "1"})
+		wantCode(t, err, exec.ELanguageMismatch)
+	}
+	_, err = tryRun(m, "js", exec.Request{Language: "cobol", Code: "1"})
+	wantCode(t, err, exec.EInvalid)
+
+	// TypeScript in a JavaScript context, and JavaScript in a TypeScript one.
+	MustRun(t, m, "js", exec.Request{Language: exec.TypeScript, Code: "shared = 40"})
+	wantValue(t, MustRun(t, m, "js", exec.Request{Code: "shared + 2"}), "42")
+	d := MustCreate(t, m, exec.ContextSpec{ContextID: "ts", Language: exec.TypeScript})
+	if d.Language != exec.TypeScript {
+		t.Fatalf("language %s", d.Language)
+	}
+	MustRun(t, m, "ts", exec.Request{Code: "fromJS = 1"})
+	wantValue(t, MustRun(t, m, "ts", exec.Request{Language: exec.TypeScript, Code: "fromJS + 1"}), "2")
+	_, err = tryRun(m, "ts", exec.Request{Language: otherJS, Code: "1"})
+	wantCode(t, err, exec.ELanguageMismatch)
+}
+
+func TestCreateValidation(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "dup"})
+	for _, tc := range []struct {
+		name string
+		spec exec.ContextSpec
+		code string
+	}{
+		{"duplicate id", exec.ContextSpec{ContextID: "dup"}, exec.EContextConflict},
+		{"id with a slash", exec.ContextSpec{ContextID: "a/b"}, exec.EInvalid},
+		{"id with a dot", exec.ContextSpec{ContextID: ".."}, exec.EInvalid},
+		{"id with a space", exec.ContextSpec{ContextID: "a b"}, exec.EInvalid},
+		{"id too long", exec.ContextSpec{ContextID: strings.Repeat("a", 65)}, exec.EInvalid},
+		{"id with NUL", exec.ContextSpec{ContextID: "a\x00"}, exec.EInvalid},
+		{"unknown language", exec.ContextSpec{Language: "cobol"}, exec.EInvalid},
+		{"fuel at creation", exec.ContextSpec{Limits: exec.Limits{Fuel: 1000}}, exec.EInvalid},
+		{"memory above max", exec.ContextSpec{Limits: exec.Limits{MemoryBytes: 1 << 40}}, exec.EInvalid},
+		{"memory below the guest minimum", exec.ContextSpec{Limits: exec.Limits{MemoryBytes: 1 << 20}}, exec.EInvalid},
+		{"bad env name", exec.ContextSpec{Env: map[string]string{"A=B": "x"}}, exec.EInvalid},
+		{"NUL in env", exec.ContextSpec{Env: map[string]string{"A": "x\x00"}}, exec.EInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := tc.spec
+			if spec.Language == "" {
+				spec.Language = exec.JavaScript
+			}
+			_, err := m.Create(context.Background(), &spec)
+			wantCode(t, err, tc.code)
+		})
+	}
+	_, err := m.Create(context.Background(), &exec.ContextSpec{})
+	wantCode(t, err, exec.EInvalid)
+	// Generated ids; the full 64 characters are fine.
+	d := MustCreate(t, m, exec.ContextSpec{})
+	if !strings.HasPrefix(d.ContextID, "ctx_") {
+		t.Fatalf("generated id %q", d.ContextID)
+	}
+	MustCreate(t, m, exec.ContextSpec{ContextID: strings.Repeat("A_-9", 16)})
+	list, _ := m.List(context.Background())
+	if len(list) != 3 {
+		t.Fatalf("list has %d contexts after the failed creates", len(list))
+	}
+}
+
+// Env and memory are fixed at creation: runs may repeat them, not change them.
+func TestEnvAndMemoryFixed(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	d := MustCreate(t, m, exec.ContextSpec{ContextID: "e", Env: map[string]string{"GREETING": "hi"}, Limits: exec.Limits{MemoryBytes: 64 << 20}})
+	if d.MemoryBytes != 64<<20 {
+		t.Fatalf("memoryBytes %d", d.MemoryBytes)
+	}
+	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "process.env.GREETING"}), `"hi"`)
+	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "1", Env: map[string]string{"GREETING": "hi"}, Limits: exec.Limits{MemoryBytes: 64 << 20}}), "1")
+	_, err := tryRun(m, "e", exec.Request{Code: "1", Env: map[string]string{"GREETING": "bye"}})
+	wantCode(t, err, exec.EInvalid)
+	_, err = tryRun(m, "e", exec.Request{Code: "1", Limits: exec.Limits{MemoryBytes: 128 << 20}})
+	wantCode(t, err, exec.EInvalid)
+	// Per-run limits still apply: fuel, output, timeout.
+	res := MustRun(t, m, "e", exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 200_000_000}})
+	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeCPULimit || !res.ContextReset {
+		t.Fatalf("fuel: %s %+v reset=%v", res.Outcome, res.Error, res.ContextReset)
+	}
+	// The fresh guest has the same env.
+	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "process.env.GREETING"}), `"hi"`)
+}
+
+// A run stopped by a guard resets the context: the result says so, the
+// next run works in a fresh guest, workspace files stay.
+func TestGuardsResetTheContext(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "g", Limits: exec.Limits{MemoryBytes: 64 << 20}})
+	MustRun(t, m, "g", exec.Request{Code: "fs.writeFileSync('f.txt', 'still here')"})
+	for i, tc := range []struct {
+		name    string
+		req     exec.Request
+		outcome exec.Outcome
+		code    string
+	}{
+		{"timeout", exec.Request{Code: "while (true) {}", TimeoutMs: 200}, exec.TimedOut, ""},
+		{"sleeping past the timeout", exec.Request{Code: "await new Promise(r => setTimeout(r, 60000))", TimeoutMs: 200}, exec.TimedOut, ""},
+		{"fuel", exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 300_000_000}}, exec.Failed, exec.CodeCPULimit},
+		{"memory", exec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))"}, exec.Failed, exec.CodeMemoryLimit},
+		{"output", exec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: exec.Limits{OutputBytes: 10000}}, exec.Failed, exec.CodeOutputLimit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			MustRun(t, m, "g", exec.Request{Code: "x = 1"})
+			res := MustRun(t, m, "g", tc.req)
+			if res.Outcome != tc.outcome || (tc.code != "" && res.Error.Code != tc.code) || !res.ContextReset {
+				t.Fatalf("got %s %+v contextReset=%v", res.Outcome, res.Error, res.ContextReset)
+			}
+			wantValue(t, MustRun(t, m, "g", exec.Request{Code: "[typeof x, fs.readFileSync('f.txt', 'utf8')]"}), `["undefined","still here"]`)
+			d := mustGet(t, m, "g")
+			if d.State != exec.ContextIdle || d.Resets != int64(i+1) {
+				t.Fatalf("descriptor: %+v", d)
+			}
+		})
+	}
+	// An exception or a stack overflow the driver catches is not a reset.
+	MustRun(t, m, "g", exec.Request{Code: "x = 1"})
+	res := MustRun(t, m, "g", exec.Request{Code: "function f() { return f() } f()"})
+	if res.Outcome != exec.Failed || res.ContextReset {
+		t.Fatalf("stack overflow: %s reset=%v", res.Outcome, res.ContextReset)
+	}
+	res = MustRun(t, m, "g", exec.Request{Code: "throw new Error('boom')"})
+	if res.Outcome != exec.Failed || res.ContextReset {
+		t.Fatalf("exception: %s reset=%v", res.Outcome, res.ContextReset)
+	}
+	wantValue(t, MustRun(t, m, "g", exec.Request{Code: "x"}), "1")
+}
+
+// A client cancel mid-run resets the context like a timeout.
+func TestCancelResets(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "c"})
+	MustRun(t, m, "c", exec.Request{Code: "x = 1"})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(150*time.Millisecond, cancel)
+	res, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "c", Code: "while (true) {}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Cancelled || !res.ContextReset {
+		t.Fatalf("got %s reset=%v", res.Outcome, res.ContextReset)
+	}
+	wantValue(t, MustRun(t, m, "c", exec.Request{Code: "typeof x"}), `"undefined"`)
+}
+
+// A guest that died by itself puts the context in failed until a reset.
+func TestFailedUntilReset(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "f"})
+	MustRun(t, m, "f", exec.Request{Code: "fs.writeFileSync('a.txt', 'a')"})
+	contexts.KillGuest(m, "f")
+	_, err := tryRun(m, "f", exec.Request{Code: "1"})
+	wantCode(t, err, exec.EConflict)
+	d := mustGet(t, m, "f")
+	if d.State != exec.ContextFailed || d.Error == nil || d.Error.Code != exec.CodeInternal {
+		t.Fatalf("descriptor: %+v", d)
+	}
+	_, err = tryRun(m, "f", exec.Request{Code: "1"})
+	wantCode(t, err, exec.EConflict)
+	// The workspace is still there.
+	if b, err := m.ReadFile(context.Background(), "f", "a.txt"); err != nil || string(b) != "a" {
+		t.Fatalf("read in a failed context: %q %v", b, err)
+	}
+	d, err = m.Reset(context.Background(), "f")
+	if err != nil || d.State != exec.ContextIdle || d.Error != nil {
+		t.Fatalf("reset: %+v %v", d, err)
+	}
+	wantValue(t, MustRun(t, m, "f", exec.Request{Code: "fs.readFileSync('a.txt', 'utf8')"}), `"a"`)
+}
+
+// Many contexts in parallel, each with its own consistent state.
+func TestManyContextsInParallel(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	const contextsN, runs = 8, 15
+	var wg sync.WaitGroup
+	for i := range contextsN {
+		wg.Go(func() {
+			id := fmt.Sprintf("p%d", i)
+			MustCreate(t, m, exec.ContextSpec{ContextID: id})
+			MustRun(t, m, id, exec.Request{Code: fmt.Sprintf("n = 0; me = %d", i)})
+			for range runs {
+				MustRun(t, m, id, exec.Request{Code: "n += 1"})
+			}
+			res := MustRun(t, m, id, exec.Request{Code: "[me, n]"})
+			if want := fmt.Sprintf("[%d,%d]", i, runs); string(res.Value) != want {
+				t.Errorf("context %s: %s, want %s", id, res.Value, want)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Requests to one context run one at a time in arrival order.
+func TestOneContextSerializedFIFO(t *testing.T) {
+	m := MustManager(t, contexts.Config{QueueDepth: 32}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "q"})
+	MustRun(t, m, "q", exec.Request{Code: "order = []; active = 0; maxActive = 0"})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		MustRun(t, m, "q", exec.Request{Code: "await new Promise(r => setTimeout(r, 300)); order.push(0)"})
+	})
+	waitFor(t, 5*time.Second, "the first run", func() bool { return mustGet(t, m, "q").State == exec.ContextRunning })
+	const n = 12
+	for i := 1; i <= n; i++ {
+		wg.Go(func() {
+			// Async work inside each run: a second run starting before the
+			// first finished would show as active > 1.
+			MustRun(t, m, "q", exec.Request{Code: fmt.Sprintf("active++; maxActive = Math.max(maxActive, active); await new Promise(r => setTimeout(r, 2)); order.push(%d); active--", i)})
+		})
+		waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "q").Queued == i })
+	}
+	wg.Wait()
+	res := MustRun(t, m, "q", exec.Request{Code: "[order.join(','), maxActive]"})
+	want := "0"
+	for i := 1; i <= n; i++ {
+		want += fmt.Sprintf(",%d", i)
+	}
+	wantValue(t, res, fmt.Sprintf(`[%q,1]`, want))
+}
+
+// Past QueueDepth waiting requests, a context answers overloaded.
+func TestQueueBound(t *testing.T) {
+	m := MustManager(t, contexts.Config{QueueDepth: 2}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "b"})
+	var wg sync.WaitGroup
+	wg.Go(func() { MustRun(t, m, "b", exec.Request{Code: "await new Promise(r => setTimeout(r, 400))"}) })
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "b").State == exec.ContextRunning })
+	for range 2 {
+		wg.Go(func() { MustRun(t, m, "b", exec.Request{Code: "1"}) })
+	}
+	waitFor(t, 5*time.Second, "two queued", func() bool { return mustGet(t, m, "b").Queued == 2 })
+	_, err := tryRun(m, "b", exec.Request{Code: "1"})
+	wantCode(t, err, exec.EOverloaded)
+	wg.Wait()
+	wantValue(t, MustRun(t, m, "b", exec.Request{Code: "2"}), "2")
+}
+
+// A queued request whose client goes away leaves the queue.
+func TestQueuedRequestCancelled(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "w"})
+	var wg sync.WaitGroup
+	wg.Go(func() { MustRun(t, m, "w", exec.Request{Code: "await new Promise(r => setTimeout(r, 300)); 1"}) })
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "w").State == exec.ContextRunning })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "w", Code: "1"})
+		done <- err
+	}()
+	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "w").Queued == 1 })
+	cancel()
+	wantCode(t, <-done, exec.EOverloaded)
+	if q := mustGet(t, m, "w").Queued; q != 0 {
+		t.Fatalf("queued = %d after cancel", q)
+	}
+	wg.Wait()
+	wantValue(t, MustRun(t, m, "w", exec.Request{Code: "3"}), "3")
+}
+
+func TestMaxContexts(t *testing.T) {
+	m := MustManager(t, contexts.Config{MaxContexts: 2}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "a"})
+	MustCreate(t, m, exec.ContextSpec{ContextID: "b"})
+	_, err := m.Create(context.Background(), &exec.ContextSpec{ContextID: "c", Language: exec.JavaScript})
+	wantCode(t, err, exec.EOverloaded)
+	if err := m.Delete(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	MustCreate(t, m, exec.ContextSpec{ContextID: "c"})
+}
+
+// Delete cancels the running run, waits for it, rejects the queued ones
+// and removes guest and workspace.
+func TestDeleteCancelsRunning(t *testing.T) {
+	var deleted []string
+	var mu sync.Mutex
+	m := MustManager(t, contexts.Config{OnDelete: func(id string) { mu.Lock(); deleted = append(deleted, id); mu.Unlock() }}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "d"})
+	dir, err := m.WorkspaceDir("d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := make(chan *exec.Result)
+	go func() { running <- MustRun(t, m, "d", exec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "d").State == exec.ContextRunning })
+	queued := make(chan error)
+	go func() { _, err := tryRun(m, "d", exec.Request{Code: "1"}); queued <- err }()
+	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "d").Queued == 1 })
+	start := time.Now()
+	if err := m.Delete(context.Background(), "d"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("delete took %v", took)
+	}
+	res := <-running
+	if res.Outcome != exec.Cancelled {
+		t.Fatalf("running run: %s", res.Outcome)
+	}
+	wantCode(t, <-queued, exec.EContextNotFound)
+	_, err = m.Get(context.Background(), "d")
+	wantCode(t, err, exec.EContextNotFound)
+	wantCode(t, m.Delete(context.Background(), "d"), exec.EContextNotFound)
+	_, err = tryRun(m, "d", exec.Request{Code: "1"})
+	wantCode(t, err, exec.EContextNotFound)
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("workspace still there: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(deleted) != 1 || deleted[0] != "d" {
+		t.Fatalf("OnDelete calls: %v", deleted)
+	}
+	// The id is free again.
+	MustCreate(t, m, exec.ContextSpec{ContextID: "d"})
+}
+
+// Reset cancels a running run; queued runs then use the fresh guest.
+func TestResetCancelsRunning(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "rr"})
+	MustRun(t, m, "rr", exec.Request{Code: "x = 1"})
+	running := make(chan *exec.Result)
+	go func() { running <- MustRun(t, m, "rr", exec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "rr").State == exec.ContextRunning })
+	queued := make(chan *exec.Result)
+	go func() { queued <- MustRun(t, m, "rr", exec.Request{Code: "typeof x"}) }()
+	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "rr").Queued == 1 })
+	d, err := m.Reset(context.Background(), "rr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := <-running
+	if res.Outcome != exec.Cancelled || !res.ContextReset {
+		t.Fatalf("running run: %s reset=%v", res.Outcome, res.ContextReset)
+	}
+	wantValue(t, <-queued, `"undefined"`)
+	if d.Resets < 1 {
+		t.Fatalf("descriptor: %+v", d)
+	}
+}
+
+// Idle contexts are deleted after IdleTTL by the background loop, on an
+// injected clock; use (runs, file calls) keeps them alive, running ones
+// are never evicted.
+func TestIdleExpiry(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	advance := func(d time.Duration) { now.Add(int64(d)) }
+	m := MustManager(t, contexts.Config{IdleTTL: time.Minute, SweepInterval: 5 * time.Millisecond, Now: clock}, 0)
+	d := MustCreate(t, m, exec.ContextSpec{ContextID: "old"})
+	if want := clock().Add(time.Minute).UnixMilli(); d.IdleExpiresAtMs != want {
+		t.Fatalf("idleExpiresAtMs %d, want %d", d.IdleExpiresAtMs, want)
+	}
+	MustCreate(t, m, exec.ContextSpec{ContextID: "used"})
+	MustCreate(t, m, exec.ContextSpec{ContextID: "busy"})
+	dir, _ := m.WorkspaceDir("old")
+
+	advance(40 * time.Second)
+	if n := m.Sweep(); n != 0 {
+		t.Fatalf("swept %d before the TTL", n)
+	}
+	MustRun(t, m, "used", exec.Request{Code: "1"})
+	running := make(chan *exec.Result)
+	go func() { running <- MustRun(t, m, "busy", exec.Request{Code: "await new Promise(r => setTimeout(r, 500)); 'done'"}) }()
+	waitFor(t, 5*time.Second, "busy running", func() bool { return mustGet(t, m, "busy").State == exec.ContextRunning })
+
+	advance(30 * time.Second) // old: 70s idle; used: 30s; busy: running
+	waitFor(t, 5*time.Second, "the idle loop to evict old", func() bool {
+		_, err := m.Get(context.Background(), "old")
+		return exec.ErrorCode(err) == exec.EContextNotFound
+	})
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("workspace of an expired context still there: %v", err)
+	}
+	mustGet(t, m, "used")
+	if mustGet(t, m, "busy").IdleExpiresAtMs != 0 {
+		t.Fatalf("a running context has an expiry")
+	}
+	wantValue(t, <-running, `"done"`)
+	mustGet(t, m, "busy") // its run just ended: not idle for a minute yet
+
+	// A file call counts as use.
+	advance(50 * time.Second)
+	if _, err := m.ListFiles(context.Background(), "used", ""); err != nil {
+		t.Fatal(err)
+	}
+	advance(50 * time.Second)
+	m.Sweep()
+	mustGet(t, m, "used")
+	advance(61 * time.Second)
+	m.Sweep()
+	list, _ := m.List(context.Background())
+	if len(list) != 0 {
+		t.Fatalf("after the TTL: %d contexts left", len(list))
+	}
+}
+
+// Close deletes every context and their workspaces; later calls fail.
+func TestClose(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "a"})
+	dir, _ := m.WorkspaceDir("a")
+	go tryRun(m, "a", exec.Request{Code: "while (true) {}"})
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "a").State == exec.ContextRunning })
+	m.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("workspace still there: %v", err)
+	}
+	_, err := m.Create(context.Background(), &exec.ContextSpec{Language: exec.JavaScript})
+	wantCode(t, err, exec.EUnavailable)
+}
+
+// Workspaces left behind by a crashed server are removed at start-up.
+func TestStaleWorkspacesRemoved(t *testing.T) {
+	root := filepath.Join(scratchDir(t), "ctxs")
+	for _, d := range []string{"ctx-a-1234", "ctx-b-5678/sub", "other"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := mustVFS(t, root)
+	m, err := contexts.New(contexts.Config{Runner: MustRunner(t, exec.RunnerConfig{}), Workspaces: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	des, _ := os.ReadDir(root)
+	if len(des) != 1 || des[0].Name() != "other" {
+		t.Fatalf("left: %v", des)
+	}
+}

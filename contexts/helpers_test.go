@@ -1,0 +1,221 @@
+package contexts_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// Test-only languages. otherJS runs in a second load of the JS image: a
+// different guest family, so language mismatch is testable without the
+// Python image. tsPassthrough stands in for TypeScript (it hands the code
+// to the JS guest as is): it tests the family rule, not transpilation.
+const (
+	otherJS       exec.Language = "otherjs"
+	pythonImage                 = "python"
+	otherJSImage                = "js-other"
+	stdTestQuota                = 0
+	defaultTestTO               = 10 * time.Second
+)
+
+type passthrough struct {
+	image, file string
+}
+
+func (d passthrough) Image() string { return d.image }
+func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
+	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}, nil
+}
+
+// wsFactory adapts vfs to exec.WorkspaceFactory (one-shot workspaces).
+type wsFactory struct{ m *vfs.Manager }
+
+func (w wsFactory) NewWorkspace() (string, error) {
+	ws, err := w.m.New("t")
+	if err != nil {
+		return "", err
+	}
+	return ws.Root, nil
+}
+func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error {
+	ws := &vfs.Workspace{Root: dir}
+	for p, c := range files {
+		if err := ws.WriteFile(p, []byte(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (w wsFactory) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
+
+var otherImage *exec.Image
+
+// hasPython reports whether the Python guest image is built.
+func hasPython() bool {
+	_, err := os.Stat(filepath.Join(testenv.ImagesDir(), pythonImage, "guest.json"))
+	return err == nil
+}
+
+// MustRunner builds a Runner with the JS guest (javascript, the TypeScript
+// stand-in, otherjs) and the Python guest when it is built.
+func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
+	tb.Helper()
+	img := testenv.Image(tb, js.ImageName)
+	if otherImage == nil {
+		var err error
+		otherImage, err = testenv.Engine(tb).LoadImage(context.Background(), testenv.ImageDir(tb, js.ImageName))
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	m, err := vfs.NewManager(scratchDir(tb), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Images = map[string]*exec.Image{js.ImageName: img, otherJSImage: otherImage}
+	cfg.Languages = map[exec.Language]exec.LanguageDriver{
+		exec.JavaScript: js.Driver{},
+		exec.TypeScript: passthrough{js.ImageName, "main.ts"},
+		otherJS:         passthrough{otherJSImage, "other.js"},
+	}
+	if hasPython() {
+		cfg.Images[pythonImage] = testenv.Image(tb, pythonImage)
+		cfg.Languages[exec.Python] = passthrough{pythonImage, "main.py"}
+	}
+	if cfg.Policy.Max.Fuel == 0 {
+		cfg.Policy = exec.DefaultPolicy()
+	}
+	cfg.Workspaces = wsFactory{m}
+	r, err := exec.NewRunner(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(r.Close)
+	return r
+}
+
+// MustManager builds a Manager over a fresh Runner; quota is the workspace
+// quota (0: none).
+func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Manager {
+	tb.Helper()
+	if cfg.Runner == nil {
+		cfg.Runner = MustRunner(tb, exec.RunnerConfig{})
+	}
+	ws, err := vfs.NewManager(filepath.Join(scratchDir(tb), "contexts"), quota)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Workspaces = ws
+	m, err := contexts.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
+	return m
+}
+
+// MustCreate creates a context.
+func MustCreate(tb testing.TB, m *contexts.Manager, spec exec.ContextSpec) *exec.Context {
+	tb.Helper()
+	if spec.Language == "" {
+		spec.Language = exec.JavaScript
+	}
+	d, err := m.Create(context.Background(), &spec)
+	if err != nil {
+		tb.Fatalf("create %+v: %v", spec, err)
+	}
+	return d
+}
+
+// MustRun runs an evaluate request (javascript unless req says) in context id.
+func MustRun(tb testing.TB, m *contexts.Manager, id string, req exec.Request) *exec.Result {
+	tb.Helper()
+	res, err := tryRun(m, id, req)
+	if err != nil {
+		tb.Fatalf("run %q in %s: %v", req.Code, id, err)
+	}
+	return res
+}
+
+func tryRun(m *contexts.Manager, id string, req exec.Request) (*exec.Result, error) {
+	if req.Kind == "" {
+		req.Kind = exec.KindEvaluate
+	}
+	if req.Language == "" {
+		req.Language = exec.JavaScript
+	}
+	req.ContextID = id
+	return m.Run(context.Background(), &req)
+}
+
+// wantValue checks a succeeded result's JSON value.
+func wantValue(tb testing.TB, res *exec.Result, want string) {
+	tb.Helper()
+	if res.Outcome != exec.Succeeded {
+		tb.Fatalf("outcome %s, want succeeded (error %+v)", res.Outcome, res.Error)
+	}
+	if string(res.Value) != want {
+		tb.Fatalf("value = %s, want %s", res.Value, want)
+	}
+}
+
+func wantCode(tb testing.TB, err error, code string) {
+	tb.Helper()
+	if exec.ErrorCode(err) != code || err == nil {
+		tb.Fatalf("err = %v, want code %s", err, code)
+	}
+}
+
+func mustGet(tb testing.TB, m *contexts.Manager, id string) *exec.Context {
+	tb.Helper()
+	d, err := m.Get(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// waitFor polls cond every few ms for up to d.
+func waitFor(tb testing.TB, d time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// scratchDir is a per-test directory on tmpfs when available.
+func scratchDir(tb testing.TB) string {
+	tb.Helper()
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		d, err := os.MkdirTemp("/dev/shm", "wasmexec-test-")
+		if err == nil {
+			tb.Cleanup(func() { os.RemoveAll(d) })
+			return d
+		}
+	}
+	return tb.TempDir()
+}
+
+func mustVFS(tb testing.TB, root string) *vfs.Manager {
+	tb.Helper()
+	m, err := vfs.NewManager(root, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
