@@ -459,7 +459,9 @@ func TestIdleExpiry(t *testing.T) {
 	}
 	MustRun(t, m, "used", exec.Request{Code: "1"})
 	running := make(chan *exec.Result)
-	go func() { running <- MustRun(t, m, "busy", exec.Request{Code: "await new Promise(r => setTimeout(r, 500)); 'done'"}) }()
+	go func() {
+		running <- MustRun(t, m, "busy", exec.Request{Code: "await new Promise(r => setTimeout(r, 500)); 'done'"})
+	}()
 	waitFor(t, 5*time.Second, "busy running", func() bool { return mustGet(t, m, "busy").State == exec.ContextRunning })
 
 	advance(30 * time.Second) // old: 70s idle; used: 30s; busy: running
