@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"sort"
 	"sync"
 	"time"
 )
@@ -124,7 +125,8 @@ func (o *Output) fill(r *Result) {
 type OutputLog struct {
 	mu       sync.Mutex
 	pid      int64
-	events   []Event
+	events   []Event // retained window is events[head:]
+	head     int
 	bytes    int64
 	maxBytes int64
 	nextSeq  uint64
@@ -150,15 +152,18 @@ func (l *OutputLog) Append(ch Channel, chunk []byte) {
 	l.nextSeq++
 	l.events = append(l.events, ev)
 	l.bytes += int64(len(chunk))
-	drop := 0
-	for l.bytes > l.maxBytes && drop < len(l.events)-1 {
-		l.bytes -= int64(len(l.events[drop].Chunk))
-		drop++
-	}
-	if drop > 0 {
+	// Drop from the front by moving head; compact only when half the slice
+	// is dropped, so a full log costs O(1) per append, not O(window).
+	for l.bytes > l.maxBytes && l.head < len(l.events)-1 {
+		l.bytes -= int64(len(l.events[l.head].Chunk))
+		l.events[l.head] = Event{} // let the chunk be collected
+		l.head++
 		l.dropped = true
-		// Copy rather than reslice so dropped chunks can be collected.
-		l.events = append(l.events[:0:0], l.events[drop:]...)
+	}
+	if l.head > 0 && l.head >= len(l.events)/2 {
+		n := copy(l.events, l.events[l.head:])
+		clear(l.events[n:])
+		l.events, l.head = l.events[:n], 0
 	}
 	close(l.notify)
 	l.notify = make(chan struct{})
@@ -185,7 +190,7 @@ func (l *OutputLog) Closed() bool {
 func (l *OutputLog) Read(after uint64, limit int) Replay {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return replayPage(l.events, after, limit)
+	return replayPage(l.events[l.head:], after, limit)
 }
 
 // replayPage pages through a retained window of events (ascending sequence).
@@ -202,10 +207,7 @@ func replayPage(events []Event, after uint64, limit int) Replay {
 		r.Truncated = true
 	}
 	cursor := after
-	i := 0
-	for i < len(events) && events[i].Sequence <= after {
-		i++
-	}
+	i := sort.Search(len(events), func(i int) bool { return events[i].Sequence > after })
 	for ; i < len(events) && len(r.Events) < limit; i++ {
 		r.Events = append(r.Events, events[i])
 		cursor = events[i].Sequence
@@ -247,5 +249,5 @@ func (l *OutputLog) Wait(ctx context.Context, after uint64) error {
 func (l *OutputLog) Snapshot() ([]Event, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Event(nil), l.events...), l.dropped
+	return append([]Event(nil), l.events[l.head:]...), l.dropped
 }

@@ -292,11 +292,11 @@ func (s *Server) streamOutput(c echo.Context) error {
 			buf = appendSSE(buf, "", "truncated", note)
 		}
 		for _, ev := range r.Events {
-			data, err := json.Marshal(ev)
-			if err != nil {
-				return err
-			}
-			buf = appendSSE(buf, exec.EncodeCursor(ev.Sequence), "output", data)
+			buf = append(buf, "id: "...)
+			buf = append(buf, exec.EncodeCursor(ev.Sequence)...)
+			buf = append(buf, "\nevent: output\ndata: "...)
+			buf = ev.AppendJSON(buf)
+			buf = append(buf, "\n\n"...)
 			after = ev.Sequence
 		}
 		if r.Truncated && len(r.Events) == 0 {
