@@ -12,6 +12,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/processes"
+	"github.com/wasmexec/wasmexec/server"
 )
 
 const echoJS = `let l; while ((l = stdin.readLine()) !== null) console.log('echo: ' + l)`
@@ -482,4 +483,47 @@ func TestPythonEcho(t *testing.T) {
 		t.Fatalf("rest %q exit %v", rest.String(), exit)
 	}
 	_ = http.StatusOK
+}
+
+// An idle stream sends keep-alive comments.
+func TestStreamKeepAlive(t *testing.T) {
+	old := server.SSEKeepAlive
+	server.SSEKeepAlive = 20 * time.Millisecond
+	t.Cleanup(func() { server.SSEKeepAlive = old })
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(echoJS))
+	s := e.openStream(t, p.PID, "", "")
+	for seen := 0; seen < 2; {
+		line, err := s.r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == ": keep-alive\n" {
+			seen++
+		}
+	}
+	e.stdin(t, p.PID, "still there\n")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "echo: still there\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+}
+
+// Exited processes are kept for a while (KeepExited, ExitedTTL), then
+// answer not_found; their records stay in the store.
+func TestExitedEviction(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{KeepExited: 1}})
+	a := e.spawn(t, jsReq(`console.log('a')`))
+	e.waitExit(t, a.PID)
+	b := e.spawn(t, jsReq(`console.log('b')`))
+	e.waitExit(t, b.PID)
+	var body struct{ Code, Message string }
+	if resp := call(t, "GET", e.procURL(a.PID, ""), "", "", &body); resp.StatusCode != 404 || !strings.Contains(body.Message, "/v1/executions") {
+		t.Fatalf("evicted: %d %+v", resp.StatusCode, body)
+	}
+	if d, err := e.m.Get(b.PID); err != nil || d.State != exec.ProcessExited {
+		t.Fatalf("kept: %+v %v", d, err)
+	}
+	if e.done.get(a.ExecutionID) == nil {
+		t.Fatal("the evicted process has no record")
+	}
 }
