@@ -71,6 +71,7 @@ func (c *completions) get(id string) *exec.Result {
 }
 
 type env struct {
+	r    *exec.Runner
 	m    *processes.Manager
 	url  string
 	done *completions
@@ -116,7 +117,7 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 	tb.Cleanup(ts.Close)
 	// Registered last, run first: end open streams before the manager waits.
 	tb.Cleanup(ts.CloseClientConnections)
-	return &env{m: m, url: ts.URL, done: done}
+	return &env{r: r, m: m, url: ts.URL, done: done}
 }
 
 func scratchDir(tb testing.TB) string {

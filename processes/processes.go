@@ -457,6 +457,24 @@ func (m *Manager) Running() int {
 	return m.running
 }
 
+// ContextProcesses returns how many processes are running in contextID's
+// workspace (a context with live processes is not idle).
+func (m *Manager) ContextProcesses(contextID string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, p := range m.procs {
+		if p.contextID == contextID {
+			select {
+			case <-p.done:
+			default:
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // WriteStdin appends data to pid's stdin. Errors: not_found; conflict
 // (exited, or stdin closed); payload_too_large (data is larger than the
 // whole stdin buffer); overloaded (the buffer is full until the guest

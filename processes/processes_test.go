@@ -1,6 +1,7 @@
 package processes_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 const echoJS = `let l; while ((l = stdin.readLine()) !== null) console.log('echo: ' + l)`
@@ -422,6 +425,9 @@ func TestContextWorkspace(t *testing.T) {
 		t.Fatalf("%q", ev.Chunk)
 	}
 	other := e.spawn(t, jsReq(echoJS))
+	if n := e.m.ContextProcesses("ctx1"); n != 1 {
+		t.Fatalf("ContextProcesses = %d", n)
+	}
 	if n := e.m.KillContext("ctx1"); n != 1 {
 		t.Fatalf("killed %d", n)
 	}
@@ -431,6 +437,9 @@ func TestContextWorkspace(t *testing.T) {
 	}
 	if d, _ := e.m.Get(other.PID); d.State != exec.ProcessRunning {
 		t.Fatalf("a process outside the context was touched: %+v", d)
+	}
+	if n := e.m.ContextProcesses("ctx1"); n != 0 {
+		t.Fatalf("ContextProcesses after kill = %d", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "app.js")); err != nil {
 		t.Fatal("the context's workspace must survive its processes")
@@ -526,4 +535,47 @@ func TestExitedEviction(t *testing.T) {
 	if e.done.get(a.ExecutionID) == nil {
 		t.Fatal("the evicted process has no record")
 	}
+}
+
+// Wired to the real contexts manager as cmd/wasmexec does: a process runs a
+// file of a context's workspace, and deleting the context kills it before
+// the workspace goes.
+func TestWithContextsManager(t *testing.T) {
+	var cm *contexts.Manager
+	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) { return cm.WorkspaceDir(id) }}})
+	wm, err := vfs.NewManager(scratchDir(t), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawWorkspace bool
+	cm, err = contexts.New(contexts.Config{Runner: e.r, Workspaces: wm, OnDelete: func(id string) {
+		e.m.KillContext(id)
+		// The process has stopped; the workspace is still there.
+		dir, _ := os.ReadDir(wm.Root())
+		sawWorkspace = len(dir) == 1
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cm.Close)
+	ctx := context.Background()
+	if _, err := cm.Create(ctx, &exec.ContextSpec{ContextID: "work", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cm.WriteFile(ctx, "work", "srv.js", []byte(`console.log('up'); let l; while ((l = stdin.readLine()) !== null) console.log(l)`)); err != nil {
+		t.Fatal(err)
+	}
+	p := e.spawn(t, `{"language":"javascript","file":"srv.js","contextId":"work"}`)
+	s := e.openStream(t, p.PID, "", "")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "up\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+	if err := cm.Delete(ctx, "work"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, exit := s.drain(t)
+	if exit["outcome"] != "signalled" || exit["signal"] != "SIGKILL" || !sawWorkspace {
+		t.Fatalf("exit %v, workspace present at kill: %v", exit, sawWorkspace)
+	}
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"work"}`, 404, exec.EContextNotFound)
 }
