@@ -347,6 +347,11 @@ func (m *Manager) run(ctx context.Context, p *proc, job *exec.Job, g *exec.Guest
 	}
 	r.Complete(context.Background(), job, res, log)
 
+	// The slot is free before anyone can see the exit (a client that waited
+	// for it may spawn at once).
+	m.mu.Lock()
+	m.running--
+	m.mu.Unlock()
 	now := time.Now()
 	p.mu.Lock()
 	p.exit, p.exitedAt, p.stdinClosed = exit, now, true
@@ -354,7 +359,6 @@ func (m *Manager) run(ctx context.Context, p *proc, job *exec.Job, g *exec.Guest
 	close(p.done)
 
 	m.mu.Lock()
-	m.running--
 	m.exited = append(m.exited, p)
 	m.evictLocked(now)
 	m.mu.Unlock()
