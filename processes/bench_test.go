@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/processes"
+	"github.com/wasmexec/wasmexec/processes/procbench"
 )
 
 // BenchmarkStdinRoundTrip: stdin → stdout of a live JS echo process, timed
@@ -15,7 +16,7 @@ func BenchmarkStdinRoundTrip(b *testing.B) {
 	e := MustEnv(b, envOpts{})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	b.ResetTimer()
-	rt, err := processes.MeasureRoundTrip(context.Background(), client, e.url, max(b.N, 20))
+	rt, err := procbench.MeasureRoundTrip(context.Background(), client, e.url, max(b.N, 20))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func BenchmarkOutputThroughput(b *testing.B) {
 	b.ResetTimer()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	t, err := processes.MeasureThroughput(ctx, nil, e.url, total)
+	t, err := procbench.MeasureThroughput(ctx, nil, e.url, total)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,9 +1,15 @@
-package processes
+// Package procbench measures processes over HTTP for `make bench` and the
+// Go benchmarks of package processes. It drives a running server (baseURL,
+// e.g. "http://127.0.0.1:8080") and reads output from the live SSE stream,
+// never by polling. It imports no engine code (no cgo), so the bench tool
+// can use it against the real server binary.
+package procbench
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,14 +18,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/wasmexec/wasmexec/exec"
 )
 
-// The measurements behind `make bench` and the Go benchmarks of this
-// package. Both drive a real server over HTTP (baseURL, e.g.
-// "http://127.0.0.1:8080") and read output from the live SSE stream, never
-// by polling.
+// event is the part of an output event the measurements need.
+type event struct {
+	Sequence uint64 `json:"sequence"`
+	Chunk    string `json:"chunk"`
+	Encoding string `json:"encoding"`
+}
+
+func (e event) bytes() ([]byte, error) {
+	if e.Encoding == "base64" {
+		return base64.StdEncoding.DecodeString(e.Chunk)
+	}
+	return []byte(e.Chunk), nil
+}
 
 // RoundTrip is the stdin → stdout latency of a live process: from sending
 // POST /stdin with one line to receiving the echoed line on the stream.
@@ -62,7 +75,7 @@ func MeasureRoundTrip(ctx context.Context, client *http.Client, baseURL string, 
 		if err != nil {
 			return RoundTrip{}, err
 		}
-		if string(ev.Chunk) != line+"\n" {
+		if ev.Chunk != line+"\n" {
 			return RoundTrip{}, fmt.Errorf("echo: got %q, want %q", ev.Chunk, line)
 		}
 		if i >= 10 {
@@ -122,9 +135,12 @@ func MeasureThroughput(ctx context.Context, client *http.Client, baseURL string,
 		case "exit":
 			t.Elapsed = time.Since(t0)
 			t.MBps = float64(t.Bytes) / t.Elapsed.Seconds() / 1e6
-			var x exec.ProcessExit
-			if json.Unmarshal(ev.data, &x) == nil && x.Outcome != exec.ExitExited {
-				return t, fmt.Errorf("the writer ended %s: %+v", x.Outcome, x.Error)
+			var x struct {
+				Outcome string          `json:"outcome"`
+				Error   json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(ev.data, &x) == nil && x.Outcome != "exited" {
+				return t, fmt.Errorf("the writer ended %s: %s", x.Outcome, x.Error)
 			}
 			return t, nil
 		}
@@ -132,7 +148,7 @@ func MeasureThroughput(ctx context.Context, client *http.Client, baseURL string,
 }
 
 func benchSpawn(ctx context.Context, client *http.Client, baseURL, code string) (int64, error) {
-	body, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: code})
+	body, _ := json.Marshal(map[string]string{"language": "javascript", "code": code})
 	req, err := http.NewRequestWithContext(ctx, "POST", baseURL+"/v1/processes", bytes.NewReader(body))
 	if err != nil {
 		return 0, err
@@ -143,7 +159,9 @@ func benchSpawn(ctx context.Context, client *http.Client, baseURL, code string) 
 		return 0, err
 	}
 	defer resp.Body.Close()
-	var p exec.Process
+	var p struct {
+		PID int64 `json:"pid"`
+	}
 	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil || resp.StatusCode != http.StatusCreated {
 		return 0, fmt.Errorf("spawn: HTTP %d (%v)", resp.StatusCode, err)
 	}
@@ -224,19 +242,19 @@ func (s *sseReader) next() (sseEvent, error) {
 	}
 }
 
-func (s *sseReader) nextOutput() (exec.Event, error) {
+func (s *sseReader) nextOutput() (event, error) {
 	for {
 		ev, err := s.next()
 		if err != nil {
-			return exec.Event{}, err
+			return event{}, err
 		}
 		switch ev.event {
 		case "output":
-			var e exec.Event
+			var e event
 			err := json.Unmarshal(ev.data, &e)
 			return e, err
 		case "exit":
-			return exec.Event{}, fmt.Errorf("the process exited: %s", ev.data)
+			return event{}, fmt.Errorf("the process exited: %s", ev.data)
 		}
 	}
 }
@@ -249,11 +267,7 @@ func chunkInfo(data []byte) (seq uint64, n int, err error) {
 	i := bytes.Index(data, []byte(seqKey))
 	j := bytes.Index(data, []byte(chunkKey))
 	if i < 0 || j < 0 || bytes.Contains(data, []byte(`"encoding":`)) {
-		var e exec.Event
-		if err := json.Unmarshal(data, &e); err != nil {
-			return 0, 0, err
-		}
-		return e.Sequence, len(e.Chunk), nil
+		return fullDecode(data)
 	}
 	rest := data[i+len(seqKey):]
 	k := bytes.IndexByte(rest, ',')
@@ -268,9 +282,14 @@ func chunkInfo(data []byte) (seq uint64, n int, err error) {
 	if end >= 0 && bytes.IndexByte(str[:end], '\\') < 0 {
 		return seq, end, nil
 	}
-	var e exec.Event
+	return fullDecode(data)
+}
+
+func fullDecode(data []byte) (uint64, int, error) {
+	var e event
 	if err := json.Unmarshal(data, &e); err != nil {
 		return 0, 0, err
 	}
-	return seq, len(e.Chunk), nil
+	b, err := e.bytes()
+	return e.Sequence, len(b), err
 }
