@@ -36,6 +36,7 @@ type Config struct {
 	Checker   Checker   // nil: /v1/typescript/check answers 501
 	Processes Processes // nil: /v1/processes answers 501
 	Ready     Readiness
+	Metrics   Metrics // nil: /metrics answers 501
 	// BodyLimit caps request bodies (default 16 MiB).
 	BodyLimit int64
 	Logger    *slog.Logger
@@ -65,6 +66,7 @@ func New(cfg Config) *Server {
 	s.e.HTTPErrorHandler = s.handleError
 	s.e.GET("/healthz", s.healthz)
 	s.e.GET("/readyz", s.readyz)
+	s.e.GET("/metrics", s.metrics)
 	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -137,6 +138,7 @@ type app struct {
 // languageImages lists the guest images each language needs.
 var languageImages = map[exec.Language]string{
 	exec.JavaScript: js.ImageName,
+	exec.Python:     python.ImageName,
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -200,7 +202,7 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
 	images := map[string]*exec.Image{}
-	for _, name := range []string{js.ImageName} {
+	for _, name := range []string{js.ImageName, python.ImageName} {
 		dir := filepath.Join(a.opts.imagesDir, name)
 		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
 			a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir)
@@ -218,6 +220,9 @@ func (a *app) load(ctx context.Context) error {
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
 		langs[exec.JavaScript] = js.Driver{}
+	}
+	if images[python.ImageName] != nil {
+		langs[exec.Python] = python.Driver{}
 	}
 	r, err := exec.NewRunner(exec.RunnerConfig{
 		Images:               images,
@@ -315,4 +320,26 @@ func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPag
 		return nil, err
 	}
 	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
+}
+
+// metrics feeds GET /metrics.
+func (a *app) metrics() map[string]float64 {
+	m := map[string]float64{"wasmexec_guests_live": float64(a.engine.LiveGuests())}
+	a.mu.Lock()
+	r := a.runner
+	a.mu.Unlock()
+	if r != nil {
+		m["wasmexec_runs_live"] = float64(r.Live())
+		for img, hm := range r.PoolStats() {
+			m[`wasmexec_pool_hits_total{image="`+img+`"}`] = float64(hm[0])
+			m[`wasmexec_pool_misses_total{image="`+img+`"}`] = float64(hm[1])
+		}
+	}
+	if a.store != nil {
+		if n, size, err := a.store.Stats(context.Background()); err == nil {
+			m["wasmexec_store_executions"] = float64(n)
+			m["wasmexec_store_bytes"] = float64(size)
+		}
+	}
+	return m
 }

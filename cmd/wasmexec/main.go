@@ -120,6 +120,7 @@ func (a *app) serverConfig() server.Config {
 	cfg := server.Config{
 		Runner:    a,
 		Ready:     a.readiness,
+		Metrics:   a.metrics,
 		BodyLimit: a.opts.bodyLimitBytes,
 		Logger:    a.log,
 	}
