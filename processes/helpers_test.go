@@ -17,6 +17,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -36,15 +37,6 @@ func (w wsFactory) NewWorkspace() (string, error) {
 }
 func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error { return nil }
 func (w wsFactory) RemoveWorkspace(dir string) error                        { return os.RemoveAll(dir) }
-
-// pyDriver is a minimal Python language driver for tests (the real one
-// lives with the Python guest).
-type pyDriver struct{}
-
-func (pyDriver) Image() string { return "python" }
-func (pyDriver) Prepare(req *exec.Request) (*exec.Prepared, error) {
-	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "main.py"}}, nil
-}
 
 // completions records what the runner's OnComplete hook received (the
 // store's view).
@@ -90,8 +82,8 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 	images := map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
 	langs := map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
 	if o.python {
-		images["python"] = testenv.Image(tb, "python")
-		langs[exec.Python] = pyDriver{}
+		images[python.ImageName] = testenv.Image(tb, python.ImageName)
+		langs[exec.Python] = python.Driver{}
 	}
 	wm, err := vfs.NewManager(scratchDir(tb), 0)
 	if err != nil {
