@@ -428,7 +428,7 @@ func (m *Manager) Reset(ctx context.Context, id string) (*exec.Context, error) {
 	c.mu.Unlock()
 	// Waiting can't be abandoned: the running run was told to stop and the
 	// state may already say resetting.
-	if err := c.acquire(context.WithoutCancel(ctx), 0, true); err != nil {
+	if err := c.acquire(context.WithoutCancel(ctx), 0, atFront); err != nil {
 		return nil, err
 	}
 	err = m.replaceGuest(c)
@@ -528,7 +528,7 @@ func (m *Manager) delete(c *execContext, why string) {
 		c.cancel(errPreempted)
 	}
 	c.mu.Unlock()
-	c.acquire(context.Background(), 0, true)
+	c.acquire(context.Background(), 0, asDelete)
 	m.teardown(c, why)
 }
 
@@ -540,6 +540,7 @@ func (m *Manager) teardown(c *execContext, why string) {
 	}
 	c.mu.Lock()
 	visible := !c.creating
+	c.failWaiters(notFound(c.id)) // anyone who slipped in line meanwhile
 	c.mu.Unlock()
 	if m.cfg.OnDelete != nil && visible {
 		m.cfg.OnDelete(c.id)

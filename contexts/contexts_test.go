@@ -13,6 +13,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
 // State persists between runs of one context: sloppy globals, top-level
@@ -43,9 +44,7 @@ func TestStatefulJavaScript(t *testing.T) {
 }
 
 func TestStatefulPython(t *testing.T) {
-	if !hasPython() {
-		t.Skip("guest image python is not built (run make guest-images)")
-	}
+	testenv.ImageDir(t, pythonImage) // skips (or fails under make test) without the image
 	m := MustManager(t, contexts.Config{}, 0)
 	MustCreate(t, m, exec.ContextSpec{ContextID: "py", Language: exec.Python})
 	MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x = 1"})
@@ -109,6 +108,22 @@ func TestLanguageFamilies(t *testing.T) {
 	wantValue(t, MustRun(t, m, "ts", exec.Request{Language: exec.TypeScript, Code: "fromJS + 1"}), "2")
 	_, err = tryRun(m, "ts", exec.Request{Language: otherJS, Code: "1"})
 	wantCode(t, err, exec.ELanguageMismatch)
+}
+
+// A run its language driver fails before the guest (a TypeScript syntax
+// error) is a failed result; the context and its state are untouched.
+func TestFailureBeforeTheGuest(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "s"})
+	MustRun(t, m, "s", exec.Request{Code: "x = 7"})
+	res := MustRun(t, m, "s", exec.Request{Language: exec.TypeScript, Code: "@@fail x = 8"})
+	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeSyntaxError || res.ContextReset || res.ContextID != "s" || res.ExecutionID == "" {
+		t.Fatalf("got %+v", res)
+	}
+	wantValue(t, MustRun(t, m, "s", exec.Request{Code: "x"}), "7")
+	if d := mustGet(t, m, "s"); d.Runs != 3 || d.State != exec.ContextIdle {
+		t.Fatalf("descriptor %+v", d)
+	}
 }
 
 func TestCreateValidation(t *testing.T) {

@@ -9,7 +9,7 @@ func KillGuest(m *Manager, id string) {
 	if err != nil {
 		panic(err)
 	}
-	c.acquire(context.Background(), 0, true)
+	c.acquire(context.Background(), 0, atFront)
 	c.guest.Close()
 	c.release()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +34,13 @@ type passthrough struct {
 
 func (d passthrough) Image() string { return d.image }
 func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
-	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}, nil
+	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}
+	if strings.HasPrefix(req.Code, "@@fail") {
+		// Like a TypeScript syntax error found while transpiling: the run
+		// fails before any guest sees it.
+		p.Failure = &exec.ErrorData{Code: exec.CodeSyntaxError, Name: "SyntaxError", Message: "found before the guest"}
+	}
+	return p, nil
 }
 
 // wsFactory adapts vfs to exec.WorkspaceFactory (one-shot workspaces).

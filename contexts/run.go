@@ -48,7 +48,7 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := c.acquire(ctx, m.cfg.QueueDepth, false); err != nil {
+	if err := c.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
 		return nil, err
 	}
 	release, err := m.cfg.Runner.Acquire(ctx)
@@ -77,6 +77,10 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 // (it is then already discarded and the state is resetting).
 func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *exec.Result, replace bool, err error) {
 	c.mu.Lock()
+	if c.state == exec.ContextDeleting { // deleted while this run took its turn
+		c.mu.Unlock()
+		return nil, false, notFound(c.id)
+	}
 	if c.state == exec.ContextFailed {
 		msg := "the guest died"
 		if c.failure != nil {

@@ -100,14 +100,21 @@ func notFound(id string) error {
 	return exec.Errorf(exec.EContextNotFound, "no context %q", id)
 }
 
+// How a caller waits for the context's slot.
+type turn int
+
+const (
+	inLine   turn = iota // FIFO behind the others, bounded by the queue depth
+	atFront              // ahead of the queue, unbounded (reset)
+	asDelete             // ahead of the queue, even while deleting (the deleter)
+)
+
 // acquire takes the context's slot: at once when it is free and nobody
-// waits, else after the requests ahead of it (FIFO). With front it goes
-// ahead of the queue and ignores the bound (reset, delete); otherwise a
-// full queue is overloaded. Errors: context_not_found (deleted meanwhile),
-// overloaded.
-func (c *execContext) acquire(ctx context.Context, depth int, front bool) error {
+// waits, else after the requests ahead of it. Errors: context_not_found
+// (deleted meanwhile), overloaded (queue full, ctx ended while waiting).
+func (c *execContext) acquire(ctx context.Context, depth int, t turn) error {
 	c.mu.Lock()
-	if c.state == exec.ContextDeleting && !front {
+	if c.state == exec.ContextDeleting && t != asDelete {
 		c.mu.Unlock()
 		return notFound(c.id)
 	}
@@ -118,7 +125,7 @@ func (c *execContext) acquire(ctx context.Context, depth int, front bool) error 
 	}
 	w := &waiter{ch: make(chan error, 1)}
 	switch {
-	case front:
+	case t != inLine:
 		c.waiters = append([]*waiter{w}, c.waiters...)
 	case len(c.waiters) >= depth:
 		c.mu.Unlock()
