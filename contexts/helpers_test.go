@@ -13,6 +13,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -21,11 +22,9 @@ import (
 // Python image. tsPassthrough stands in for TypeScript (it hands the code
 // to the JS guest as is): it tests the family rule, not transpilation.
 const (
-	otherJS       exec.Language = "otherjs"
-	pythonImage                 = "python"
-	otherJSImage                = "js-other"
-	stdTestQuota                = 0
-	defaultTestTO               = 10 * time.Second
+	otherJS      exec.Language = "otherjs"
+	pythonImage                = python.ImageName
+	otherJSImage               = "js-other"
 )
 
 type passthrough struct {
@@ -96,7 +95,7 @@ func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	}
 	if hasPython() {
 		cfg.Images[pythonImage] = testenv.Image(tb, pythonImage)
-		cfg.Languages[exec.Python] = passthrough{pythonImage, "main.py"}
+		cfg.Languages[exec.Python] = python.Driver{}
 	}
 	if cfg.Policy.Max.Fuel == 0 {
 		cfg.Policy = exec.DefaultPolicy()
