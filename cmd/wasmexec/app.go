@@ -12,9 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -48,6 +50,12 @@ type options struct {
 	maxProcesses   int
 	storeEnabled   bool
 	dbPath         string
+	maxContexts    int
+	ctxQueueDepth  int
+	ctxIdleTTLMs   int64
+	procTimeoutMs  int64
+	procMaxTimeout int64
+	signalGraceMs  int64
 	storeSync      string
 	scratchDir     string
 }
@@ -80,6 +88,12 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
+	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
+	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
+	fs.Int64Var(&o.ctxIdleTTLMs, "context-idle-ttl-ms", 15*60*1000, "an unused context is deleted after this long")
+	fs.Int64Var(&o.procTimeoutMs, "process-timeout-ms", 10*60*1000, "default wall-clock life of a process")
+	fs.Int64Var(&o.procMaxTimeout, "process-max-timeout-ms", 60*60*1000, "largest timeoutMs a process may ask for")
+	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
 	fs.StringVar(&o.storeSync, "store-sync", "full", "full: a reported completion survives power loss; normal: it survives any crash of the process (kill -9), not of the machine")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
@@ -98,6 +112,10 @@ func (o *options) validate() error {
 		return fmt.Errorf("--pool-size must not be negative")
 	case o.maxProcesses <= 0:
 		return fmt.Errorf("--max-processes must be positive")
+	case o.maxContexts <= 0 || o.ctxQueueDepth <= 0 || o.ctxIdleTTLMs <= 0:
+		return fmt.Errorf("--max-contexts, --context-queue-depth and --context-idle-ttl-ms must be positive")
+	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
+		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
 	}
 	return o.policy().Validate()
 }
@@ -130,6 +148,8 @@ type app struct {
 
 	mu      sync.Mutex
 	runner  *exec.Runner
+	ctxs    *contexts.Manager
+	procs   *processes.Manager
 	images  map[string]*exec.Image
 	loadErr error
 	ready   atomic.Bool
@@ -240,8 +260,42 @@ func (a *app) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	ctxWS, err := vfs.NewManager(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceQuota)
+	if err != nil {
+		r.Close()
+		return err
+	}
+	var procs *processes.Manager
+	ctxs, err := contexts.New(contexts.Config{
+		Runner:      r,
+		Workspaces:  ctxWS,
+		IdleTTL:     time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
+		MaxContexts: a.opts.maxContexts,
+		QueueDepth:  a.opts.ctxQueueDepth,
+		OnDelete:    func(id string) { procs.KillContext(id) },
+		Logger:      a.log,
+	})
+	if err != nil {
+		r.Close()
+		return err
+	}
+	procs, err = processes.New(processes.Config{
+		Runner:         r,
+		MaxProcesses:   a.opts.maxProcesses,
+		RetainBytes:    a.opts.retainBytes,
+		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
+		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
+		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
+		Workspace:      ctxs.WorkspaceDir,
+		Logger:         a.log,
+	})
+	if err != nil {
+		ctxs.Close()
+		r.Close()
+		return err
+	}
 	a.mu.Lock()
-	a.images, a.runner = images, r
+	a.images, a.runner, a.ctxs, a.procs = images, r, ctxs, procs
 	a.mu.Unlock()
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
@@ -271,6 +325,12 @@ func (a *app) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) 
 }
 
 func (a *app) close() {
+	if a.procs != nil {
+		a.procs.Close()
+	}
+	if a.ctxs != nil {
+		a.ctxs.Close()
+	}
 	if a.runner != nil {
 		a.runner.Close()
 	}

@@ -16,8 +16,10 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -91,7 +93,15 @@ func serve(args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.addr, err)
 	}
-	srv := server.New(a.serverConfig())
+	// Until the images are loaded, a minimal API answers: /healthz, /readyz
+	// (503) and 503 unavailable for work. Then the full API takes over.
+	var handler atomic.Pointer[http.Handler]
+	loading := server.New(a.serverConfig()).Handler()
+	handler.Store(&loading)
+	httpSrv := &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
 	go func() {
 		if err := a.load(ctx); err != nil {
 			a.mu.Lock()
@@ -100,11 +110,19 @@ func serve(args []string) error {
 			log.Error("loading guest images failed; the server stays unready", "err", err)
 			return
 		}
+		full := server.New(a.serverConfig()).Handler()
+		handler.Store(&full)
 		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
 	}()
 	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(l) }()
+	go func() {
+		err := httpSrv.Serve(l)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		errc <- err
+	}()
 	select {
 	case err := <-errc:
 		return err
@@ -113,7 +131,7 @@ func serve(args []string) error {
 	log.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutCtx)
+	return httpSrv.Shutdown(shutCtx)
 }
 
 func (a *app) serverConfig() server.Config {
@@ -126,6 +144,14 @@ func (a *app) serverConfig() server.Config {
 	}
 	if a.store != nil {
 		cfg.History = history{a.store}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ctxs != nil {
+		cfg.Contexts = a.ctxs
+	}
+	if a.procs != nil {
+		cfg.Processes = a.procs
 	}
 	return cfg
 }
