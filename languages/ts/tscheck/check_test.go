@@ -122,6 +122,7 @@ func TestCheckMatchesTSC(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // tsc runs in node alongside the pool's worker
 			req := Request{Code: tc.code, Files: tc.files, FilePath: tc.filePath, CompilerOptions: tc.opts}
 			res := MustSucceed(t, p, req)
 

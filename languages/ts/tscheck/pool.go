@@ -360,7 +360,14 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 				p.log.Warn("type-check worker sent a stale result", "pid", w.pid, "id", m.ID, "want", id)
 				continue
 			}
-			p.release(w)
+			p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs, "phasesMs", m.Timings)
+			if m.Recycle {
+				// The worker exits after this; its slot starts a new one.
+				w.recycled.Store(true)
+				p.log.Info("type-check worker recycling after a memory-hungry check", "pid", w.pid)
+			} else {
+				p.release(w)
+			}
 			if m.Outcome == wireInvalid {
 				msg := "invalid compiler options"
 				if m.Error != nil {
@@ -447,20 +454,40 @@ func (p *Pool) toResult(m workerMessage, prep *prepared) *Result {
 
 // deadResult describes a check whose worker died under it.
 func (p *Pool) deadResult(w *proc) *Result {
-	tail := w.stderr.String()
 	r := &Result{Outcome: exec.Failed, Diagnostics: []Diagnostic{}}
+	stderr := w.stderr.String()
 	switch {
-	case strings.Contains(tail, "out of memory") || strings.Contains(tail, "cannot allocate memory") ||
-		// Thread stacks count against RLIMIT_DATA too.
-		p.cfg.MemoryLimitBytes > 0 && strings.Contains(tail, "pthread_create failed"):
+	case p.diedOfMemory(w, stderr):
 		r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
 			Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", p.cfg.MemoryLimitBytes)}
-	case strings.Contains(tail, "stack exceeds") || strings.Contains(tail, "stack overflow"):
+	case strings.Contains(stderr, "stack exceeds") || strings.Contains(stderr, "stack overflow"):
 		r.Error = &exec.ErrorData{Code: exec.CodeStackOverflow, Message: "the type checker ran out of stack"}
 	default:
-		r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: "the type checker process exited unexpectedly: " + w.exitDescription()}
+		msg := "the type checker process exited unexpectedly: " + w.exitDescription()
+		if first := firstLine(strings.TrimSpace(stderr)); first != "" {
+			msg += " (" + first + ")"
+		}
+		r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: msg}
 	}
 	return r
+}
+
+// diedOfMemory decides whether a dead worker hit its memory limit.
+func (p *Pool) diedOfMemory(w *proc, stderr string) bool {
+	if strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") {
+		return true
+	}
+	if p.cfg.MemoryLimitBytes <= 0 || w.killedBySignal(syscall.SIGKILL) {
+		return false
+	}
+	// Thread stacks count against RLIMIT_DATA too.
+	if strings.Contains(stderr, "pthread_create failed") {
+		return true
+	}
+	// The Go runtime does not survive every failed mmap (some paths end in
+	// SIGSEGV): a worker that crashed by itself after using over half its
+	// limit is taken to have hit it.
+	return w.peakRSS() >= p.cfg.MemoryLimitBytes/2
 }
 
 // runSlot keeps one worker alive until Close: start, wait for death,
@@ -500,8 +527,12 @@ func (p *Pool) runSlot(slot int) {
 		if p.closed.Load() {
 			return
 		}
-		p.log.Warn("type-check worker exited; restarting", "slot", slot, "pid", w.pid,
-			"exit", w.exitDescription(), "stderr", w.stderr.Summary())
+		if w.recycled.Load() {
+			p.log.Info("type-check worker recycled; restarting", "slot", slot, "pid", w.pid)
+		} else {
+			p.log.Warn("type-check worker exited; restarting", "slot", slot, "pid", w.pid,
+				"exit", w.exitDescription(), "stderr", w.stderr.Summary())
+		}
 	}
 }
 
@@ -608,11 +639,12 @@ func (p *Pool) workerPIDs() []int {
 
 // proc is one worker process.
 type proc struct {
-	cmd     *osexec.Cmd
-	pid     int
-	stdin   io.WriteCloser
-	writeMu sync.Mutex
-	current atomic.Uint64 // id of the check in flight, 0 when idle
+	cmd      *osexec.Cmd
+	pid      int
+	stdin    io.WriteCloser
+	writeMu  sync.Mutex
+	current  atomic.Uint64 // id of the check in flight, 0 when idle
+	recycled atomic.Bool   // announced it exits after its last result
 
 	results chan workerMessage // "result" frames
 	ready   chan workerMessage // the first "ready" or "fatal" frame
@@ -640,6 +672,26 @@ func (w *proc) isDead() bool {
 	default:
 		return false
 	}
+}
+
+// peakRSS is the exited process's maximum resident set size in bytes.
+func (w *proc) peakRSS() int64 {
+	if w.cmd.ProcessState == nil {
+		return 0
+	}
+	if ru, ok := w.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return 0
+}
+
+// killedBySignal reports whether the exited process was ended by sig.
+func (w *proc) killedBySignal(sig syscall.Signal) bool {
+	if w.cmd.ProcessState == nil {
+		return false
+	}
+	ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
 func (w *proc) exitDescription() string {

@@ -79,6 +79,12 @@ type workerMessage struct {
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	Error       *wireError   `json:"error,omitempty"`
 	DurationMs  float64      `json:"durationMs,omitempty"`
+	// Timings of the check's phases in ms (program, syntactic, global —
+	// which creates the checker —, semantic), for logs and profiling.
+	Timings map[string]float64 `json:"timings,omitempty"`
+	// Recycle: the worker exits after this result (it ran out of memory or
+	// holds too much); the pool must not give it another check.
+	Recycle bool `json:"recycle,omitempty"`
 }
 
 type wireError struct {
