@@ -303,3 +303,24 @@ func pct(xs []float64, p float64) float64 {
 	i := int(float64(len(s)-1) * p / 100)
 	return s[i]
 }
+
+// postStatus posts body and fails on a non-2xx status.
+func (s *server) postStatus(path, body string) ([]byte, error) {
+	resp, err := s.hc.Post(s.base+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		return b, fmt.Errorf("HTTP %d: %s", resp.StatusCode, b)
+	}
+	return b, nil
+}
+
+func (s *server) delete(path string) {
+	req, _ := http.NewRequest(http.MethodDelete, s.base+path, nil)
+	if resp, err := s.hc.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
