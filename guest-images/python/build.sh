@@ -72,6 +72,16 @@ run_logged() {
 }
 
 # ---------------------------------------------------------------------------
+mkdir -p "$WORK"
+# One build at a time per work dir (the image cache may start several).
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$WORK/.lock"
+    if ! flock -n 9; then
+        step "waiting for another build using $WORK"
+        flock 9
+    fi
+fi
+
 step "checking toolchain packages"
 missing=()
 for p in "${TOOL_PKGS[@]}"; do
@@ -83,10 +93,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     step "installing missing packages: ${missing[*]}"
     [ "$(id -u)" = 0 ] || die "packages missing and not root: ${missing[*]} (apt-get install them)"
     export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y --no-install-recommends "${missing[@]}" >"$WORK.apt-install.log" 2>&1; then
-        apt-get update >/dev/null 2>&1 || true
-        apt-get install -y --no-install-recommends "${missing[@]}" >"$WORK.apt-install.log" 2>&1 \
-            || { tail -n 20 "$WORK.apt-install.log" >&2; die "could not install: ${missing[*]}"; }
+    APT_WAIT=(-o DPkg::Lock::Timeout=600)
+    if ! apt-get "${APT_WAIT[@]}" install -y --no-install-recommends "${missing[@]}" >"$WORK/apt-install.log" 2>&1; then
+        apt-get "${APT_WAIT[@]}" update >/dev/null 2>&1 || true
+        apt-get "${APT_WAIT[@]}" install -y --no-install-recommends "${missing[@]}" >"$WORK/apt-install.log" 2>&1 \
+            || { tail -n 20 "$WORK/apt-install.log" >&2; die "could not install: ${missing[*]}"; }
     fi
 fi
 for f in "$LLVM_BIN/clang" "$LLVM_BIN/wasm-ld" "$LLVM_BIN/llvm-ar" "$LLVM_BIN/llvm-ranlib" \
@@ -97,7 +108,7 @@ done
 ls /usr/lib/llvm-16/lib/clang/16/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 \
     || die "missing libclang_rt.builtins-wasm32.a (package libclang-rt-16-dev-wasm32)"
 
-mkdir -p "$WORK" "$DL"
+mkdir -p "$DL"
 
 # ---------------------------------------------------------------------------
 # Source packages: a private apt configuration with deb-src entries derived
@@ -292,7 +303,9 @@ done
 run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-Wl${WRAP}"
 
 step "building the stdlib zip"
-# The driver ships inside the zip as bytecode, next to the stdlib.
+# WASI fixes to the stdlib (asyncio without socketpair), then the driver,
+# which ships inside the zip as bytecode next to the stdlib.
+run_logged "$B/logs/patch_stdlib.log" "$BUILD_PYTHON" "$HERE/tools/patch_stdlib.py" "$PYSRC/Lib"
 cp "$HERE/wasmexec_driver.py" "$PYSRC/Lib/wasmexec_driver.py"
 run_logged "$B/logs/wasm_stdlib.log" make wasm_stdlib
 

@@ -133,9 +133,13 @@ def _install_audit_hook():
     EACCES = errno.EACCES
     PROT = _PROTECTED
     PROT_SLASH = _PROTECTED + "/"
-    WRITE_FLAGS = 0
-    for name in ("O_WRONLY", "O_RDWR", "O_APPEND", "O_CREAT", "O_TRUNC", "O_EXCL"):
-        WRITE_FLAGS |= getattr(posix, name, 0)
+    # (On WASI O_RDONLY is a bit of its own and O_RDWR = O_RDONLY|O_WRONLY,
+    # so test the access mode as a whole.)
+    O_WRONLY = posix.O_WRONLY
+    O_RDWR = posix.O_RDWR
+    MODIFY_FLAGS = 0
+    for name in ("O_APPEND", "O_CREAT", "O_TRUNC", "O_EXCL"):
+        MODIFY_FLAGS |= getattr(posix, name, 0)
 
     # event -> positions of the path arguments to check
     PATH_EVENTS = {
@@ -183,7 +187,10 @@ def _install_audit_hook():
     def hook(event, args):
         if event == "open":
             path, mode, flags = args[0], args[1], args[2]
-            write = bool(flags & WRITE_FLAGS) if _type(flags) is _int else False
+            write = False
+            if _type(flags) is _int:
+                write = ((flags & O_WRONLY) == O_WRONLY or (flags & O_RDWR) == O_RDWR
+                         or (flags & MODIFY_FLAGS) != 0)
             if not write and _type(mode) is _str:
                 for c in "wax+":
                     if c in mode:
@@ -395,14 +402,22 @@ ReadOnlyDict.__module__ = ReadOnlyList.__module__ = "wasmexec"
 _sources = {}   # filename -> source text of the latest request using it
 
 
-def _strip_driver_frames(tb):
-    while tb is not None:
-        fn = tb.tb_frame.f_code.co_filename
-        if fn == _DRIVER_FILE or fn.startswith(_STDLIB_ZIP + "/asyncio/"):
-            tb = tb.tb_next
-            continue
-        break
-    return tb
+def _strip_frames(te, StackSummary, seen):
+    """Drop the driver's frames (anywhere: the audit hook and the inputs
+    wrappers raise from inside the driver) and the asyncio frames that lead
+    into user code (top-level await), in te and the exceptions it chains."""
+    if te is None or id(te) in seen:
+        return
+    seen.add(id(te))
+    frames = [f for f in te.stack if f.filename != _DRIVER_FILE]
+    asyncio_prefix = _STDLIB_ZIP + "/asyncio/"
+    while frames and frames[0].filename.startswith(asyncio_prefix):
+        frames.pop(0)
+    te.stack = StackSummary.from_list(frames)
+    _strip_frames(te.__cause__, StackSummary, seen)
+    _strip_frames(te.__context__, StackSummary, seen)
+    for sub in getattr(te, "exceptions", None) or ():
+        _strip_frames(sub, StackSummary, seen)
 
 
 def _format_exception(e):
@@ -411,9 +426,9 @@ def _format_exception(e):
         import traceback
         for fn, src in _sources.items():
             linecache.cache[fn] = (len(src), None, src.splitlines(True), fn)
-        tb = _strip_driver_frames(e.__traceback__)
-        e.__traceback__ = tb
-        return "".join(traceback.format_exception(type(e), e, tb))
+        te = traceback.TracebackException(type(e), e, e.__traceback__)
+        _strip_frames(te, traceback.StackSummary, set())
+        return "".join(te.format())
     except BaseException:
         try:
             return "%s: %s\n" % (type(e).__name__, e)
@@ -497,7 +512,11 @@ def _compile(source, filename, mode, flags=0):
 def _eval_code(code, ns):
     if code.co_flags & _CO_COROUTINE:
         import asyncio
-        return asyncio.run(eval(code, ns))
+        coro = eval(code, ns)
+        try:
+            return asyncio.run(coro)
+        finally:
+            coro.close()   # no "never awaited" warning if the loop failed
     return eval(code, ns)
 
 
@@ -577,6 +596,12 @@ def _handle(raw):
         return {"status": "error", "error": {"code": "internal", "name": type(e).__name__,
                                              "message": "bad request: %s" % _message(e)}}
     _sources[filename] = source
+    linecache = sys.modules.get("linecache")
+    if linecache is not None:   # user code formatting its own tracebacks
+        try:
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        except BaseException:
+            pass
     frozen = _freeze(inputs if inputs is not None else {})
     try:
         if op == "evaluate":
