@@ -27,6 +27,11 @@ for tool in npm node tar sha256sum; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found in PATH (needed to fetch typescript@$TS_VERSION)"
 done
 
+# A symlinked OUTDIR (e.g. build/images/typescript → a cache entry) is built
+# in place at its target.
+if [ -L "$OUTDIR" ]; then
+  OUTDIR=$(readlink -f "$OUTDIR") || die "cannot resolve symlink $1"
+fi
 mkdir -p "$(dirname "$OUTDIR")"
 OUTDIR=$(cd "$(dirname "$OUTDIR")" && pwd)/$(basename "$OUTDIR")
 WORK=$(mktemp -d "${OUTDIR}.build.XXXXXX")

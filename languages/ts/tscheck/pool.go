@@ -222,14 +222,12 @@ func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 	if !p.started.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "type checker is not started")
 	}
-	// Option names are validated against what the compiler reported; that is
-	// known once any worker has started.
+	// Option values are validated against what the compiler reported; that
+	// is known once a worker has started.
 	select {
 	case <-p.infoSet:
-	case <-ctx.Done():
-		return p.ctxResult(ctx, start), nil
-	case <-p.closeCh:
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
+	default:
+		return nil, exec.Errorf(exec.EUnavailable, "type checker is starting")
 	}
 	p.mu.Lock()
 	libs, enums := p.libs, p.enums
@@ -350,7 +348,7 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 
 	hard := time.NewTimer(timeout + killGrace)
 	defer hard.Stop()
-	var cancelled <-chan struct{} = ctx.Done()
+	cancelled := ctx.Done()
 	closing := p.closeCh
 	var graceC <-chan time.Time
 	for {
@@ -360,29 +358,16 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 				p.log.Warn("type-check worker sent a stale result", "pid", w.pid, "id", m.ID, "want", id)
 				continue
 			}
-			p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs, "phasesMs", m.Timings)
-			if m.Recycle {
-				// The worker exits after this; its slot starts a new one.
-				w.recycled.Store(true)
-				p.log.Info("type-check worker recycling after a memory-hungry check", "pid", w.pid)
-			} else {
-				p.release(w)
-			}
-			if m.Outcome == wireInvalid {
-				msg := "invalid compiler options"
-				if m.Error != nil {
-					msg += ": " + m.Error.Message
-				}
-				return nil, true, exec.Errorf(exec.EInvalid, "%s", msg)
-			}
-			r := p.toResult(m, prep)
-			if r.Outcome == exec.Cancelled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Outcome = exec.TimedOut
-				r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
-			}
-			return r, true, nil
+			return p.finish(ctx, w, m, prep)
 
 		case <-w.dead:
+			// A result written just before the exit (a recycling worker) is
+			// already queued: readLoop delivers frames before closing dead.
+			for len(w.results) > 0 {
+				if m := <-w.results; m.ID == id {
+					return p.finish(ctx, w, m, prep)
+				}
+			}
 			return p.deadResult(w), true, nil
 
 		case <-hard.C:
@@ -394,14 +379,12 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 		case <-cancelled:
 			// Ask the worker to stop; it answers with a cancelled result, or
 			// is killed after the grace period.
-			cancelled = nil
-			closing = nil
+			cancelled, closing = nil, nil
 			_ = w.send(workerRequest{Op: opCancel, ID: id})
 			graceC = time.After(killGrace)
 
 		case <-closing:
-			cancelled = nil
-			closing = nil
+			cancelled, closing = nil, nil
 			_ = w.send(workerRequest{Op: opCancel, ID: id})
 			graceC = time.After(killGrace)
 
@@ -409,13 +392,39 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 			w.kill()
 			r := &Result{Outcome: exec.Cancelled, Diagnostics: []Diagnostic{},
 				Error: &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
-			if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				r.Outcome = exec.TimedOut
 				r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
 			}
 			return r, true, nil
 		}
 	}
+}
+
+// finish turns the worker's result into the check's and puts the worker
+// back (unless it announced it exits).
+func (p *Pool) finish(ctx context.Context, w *proc, m workerMessage, prep *prepared) (*Result, bool, error) {
+	p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs, "phasesMs", m.Timings)
+	if m.Recycle {
+		// The worker exits after this; its slot starts a new one.
+		w.recycled.Store(true)
+		p.log.Info("type-check worker recycling after a memory-hungry check", "pid", w.pid)
+	} else {
+		p.release(w)
+	}
+	if m.Outcome == wireInvalid {
+		msg := "invalid compiler options"
+		if m.Error != nil {
+			msg += ": " + m.Error.Message
+		}
+		return nil, true, exec.Errorf(exec.EInvalid, "%s", msg)
+	}
+	r := p.toResult(m, prep)
+	if r.Outcome == exec.Cancelled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		r.Outcome = exec.TimedOut
+		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
+	}
+	return r, true, nil
 }
 
 // release returns a healthy worker to the idle set.

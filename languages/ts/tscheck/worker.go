@@ -133,8 +133,10 @@ type worker struct {
 	// mu guards active: the id of the running check, 0 when none. The
 	// timeout timer and cancel requests interrupt the VM only under mu and
 	// only for the active check, so an interrupt never leaks into the next.
-	mu     sync.Mutex
-	active uint64
+	mu           sync.Mutex
+	active       uint64
+	lastStarted  uint64 // highest check id started
+	cancelBefore uint64 // a check cancelled before it started
 
 	// memLimit is the RLIMIT_DATA (0: none). While a check runs, a watchdog
 	// interrupts it once the Go runtime holds memGuard of it, so a runaway
@@ -311,11 +313,17 @@ func (w *worker) readLib(name string) goja.Value {
 	return w.vm.ToValue(string(b))
 }
 
+// interrupt stops check id if it runs. A cancel for a check that has not
+// started yet (it is still queued behind the reader) is remembered.
 func (w *worker) interrupt(id uint64, reason string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.active != 0 && w.active == id && w.vm != nil {
+	switch {
+	case id == 0:
+	case w.active == id:
 		w.vm.Interrupt(reason)
+	case reason == "cancelled" && id > w.lastStarted:
+		w.cancelBefore = id
 	}
 }
 
@@ -341,7 +349,14 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	}
 
 	w.mu.Lock()
+	if id != 0 && w.cancelBefore == id {
+		w.mu.Unlock()
+		res.Outcome = string(exec.Cancelled)
+		res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
+		return res
+	}
 	w.active = id
+	w.lastStarted = max(w.lastStarted, id)
 	w.mu.Unlock()
 	var timer *time.Timer
 	if timeout > 0 {
