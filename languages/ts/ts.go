@@ -1,0 +1,152 @@
+// Package ts runs TypeScript by transpiling it to JavaScript for the goja
+// guest, and maps positions in that JavaScript back to the TypeScript source.
+//
+// Transpile strips types with esbuild (github.com/evanw/esbuild, Go API, no
+// bundling, no type checking — see languages/ts/tscheck for that) and keeps
+// what the JS guest relies on: top-level await, ES module syntax as written,
+// and the last expression statement (whose completion value is the result of
+// an evaluate). A TypeScript syntax error comes back as a *SyntaxError with a
+// 1-based line and a 1-based UTF-16 column in the original source, the
+// convention TypeScript users and editors expect.
+//
+// A *Program carries the generated JavaScript and its source map. Run
+// Program.JS in goja under the name Program.Filename, then pass anything goja
+// reports (stacks, error messages, positions) through MapStack,
+// MapErrorPosition, MapPosition or MapErrorData to talk about the TypeScript
+// source instead.
+//
+// Everything here is safe for concurrent use: Transpile keeps no shared state
+// and a Program is immutable once returned (its source map index is built
+// lazily, once, under a sync.Once).
+package ts
+
+import (
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// DefaultFilename is the name used when Transpile is given an empty one.
+const DefaultFilename = "main.ts"
+
+// Program is TypeScript transpiled to JavaScript, ready for the JS guest.
+type Program struct {
+	// JS is the generated JavaScript. It is script-or-module code exactly as
+	// written (imports/exports and top-level await are kept as is); the
+	// last expression statement of the source is still the last expression
+	// statement here. It never ends with a sourceMappingURL comment.
+	JS string
+
+	// Filename is the name the program must be run under (the filename
+	// argument to goja's RunScript/Compile), so that positions in goja's
+	// stacks and errors can be recognised and mapped back.
+	Filename string
+
+	// SourceMap is esbuild's source map (JSON, version 3, one source named
+	// Filename, no sourcesContent).
+	SourceMap []byte
+
+	once   sync.Once
+	idx    *lineMap
+	idxErr error
+}
+
+// transformOptions are the esbuild options for every transpile. They are a
+// value, copied per call, so nothing is shared between goroutines.
+func transformOptions(filename string) api.TransformOptions {
+	return api.TransformOptions{
+		Loader:     api.LoaderTS,
+		Sourcefile: filename,
+		// External: the map comes back in TransformResult.Map and the code
+		// gets no sourceMappingURL comment (goja would otherwise try to
+		// load and apply it itself).
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		// Format is deliberately left unset: esbuild then neither wraps the
+		// code (an IIFE/CJS wrapper would hide the completion value) nor
+		// rejects top-level await, and import/export stay as written.
+		Target: api.ESNext,
+		// goja (v0.0.0-20260917113740-793a2a65c13b) cannot parse these
+		// ES2022+ features, and esbuild can lower them, so lower them rather
+		// than hand goja code it will reject. Everything else stays esnext.
+		// (Checked in TestGojaUnsupportedSyntaxIsLowered.)
+		Supported: map[string]bool{
+			"decorators":      false, // @dec on classes / members
+			"using":           false, // using / await using declarations
+			"async-generator": false, // async function* (goja: "not supported yet")
+			"for-await":       false, // for await (...) loops
+		},
+		// No minification: names and statements stay readable and the
+		// final expression statement is never dropped as "unused".
+		// Legal comments are dropped so no user comment (e.g. a
+		// "//# sourceMappingURL=" line tagged @license) reaches goja.
+		LegalComments: api.LegalCommentsNone,
+		// Charset stays at esbuild's default (ASCII): non-ASCII characters in
+		// strings and identifiers are escaped, so goja's byte columns equal
+		// the source map's UTF-16 columns on almost every line (regular
+		// expression literals keep raw non-ASCII; MapPosition converts).
+	}
+}
+
+// Transpile converts TypeScript to JavaScript for the goja guest.
+//
+// filename names the source in positions and stacks (DefaultFilename if
+// empty); run the result under Program.Filename.
+//
+// Errors: a *SyntaxError when the code does not parse (esbuild reports only
+// the first one) or when it is too deeply nested or too ambiguous to
+// transpile safely (see checkSource); its ErrorData has code "syntax_error".
+// Transpile returns no other errors. It is safe for concurrent use.
+func Transpile(code, filename string) (*Program, error) {
+	if filename == "" {
+		filename = DefaultFilename
+	}
+	if err := checkSource(code, filename); err != nil {
+		return nil, err
+	}
+	res := api.Transform(code, transformOptions(filename))
+	if len(res.Errors) > 0 {
+		return nil, syntaxErrorFromMessage(res.Errors[0], filename, code)
+	}
+	return &Program{
+		JS:        string(res.Code),
+		Filename:  filename,
+		SourceMap: res.Map,
+	}, nil
+}
+
+// index returns the decoded source map, building it on first use.
+func (p *Program) index() (*lineMap, bool) {
+	p.once.Do(func() {
+		p.idx, p.idxErr = decodeSourceMap(p.SourceMap, p.JS)
+	})
+	return p.idx, p.idxErr == nil
+}
+
+// MapPosition maps a position in Program.JS, as goja reports it (1-based
+// line, 1-based column counted in bytes of the line), to the TypeScript
+// source: a 1-based line and a 1-based UTF-16 column. The column is that of
+// the start of the mapped source construct (the same answer a browser's
+// source-map support gives), not an offset into it.
+//
+// ok is false when the line has no mapping: a position outside the program
+// or inside code esbuild generated with no TypeScript counterpart (helpers
+// it injects to lower decorators, `using` and async generators).
+func (p *Program) MapPosition(line, col int) (srcLine, srcCol int, ok bool) {
+	if p == nil || line < 1 || col < 1 {
+		return 0, 0, false
+	}
+	m, ok := p.index()
+	if !ok {
+		return 0, 0, false
+	}
+	text, ok := m.jsLine(p.JS, line-1)
+	if !ok {
+		return 0, 0, false
+	}
+	l, c, ok := m.lookup(line-1, byteToUTF16Col(text, col-1))
+	if !ok {
+		return 0, 0, false
+	}
+	return l + 1, c + 1, true
+}
