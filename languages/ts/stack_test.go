@@ -124,12 +124,12 @@ func TestMapStackLeavesUnrelatedText(t *testing.T) {
 	for _, s := range []string{
 		"",
 		"no positions here",
-		"at lib/main.ts:2:9(5)",    // longer filename
-		"at xmain.ts:2:9",          // longer filename
-		"at main.ts:2",             // no column
-		"at main.ts:x:1",           // not a number
-		"at main.ts:99:1(3)",       // no such JS line
-		"at main.ts:2:9999999999",  // absurd number
+		"at lib/main.ts:2:9(5)",   // longer filename
+		"at xmain.ts:2:9",         // longer filename
+		"at main.ts:2",            // no column
+		"at main.ts:x:1",          // not a number
+		"at main.ts:99:1(3)",      // no such JS line
+		"at main.ts:2:9999999999", // absurd number
 		"main.tsx:2:9 is another file",
 	} {
 		if got := p.MapStack(s); got != s {
