@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -464,10 +465,11 @@ func TestCloseKillsAll(t *testing.T) {
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
 }
 
-// Python reads stdin with input() and sys.stdin.
+// Python reads stdin with input() and sys.stdin, writes bytes, and takes
+// signals like JavaScript.
 func TestPythonEcho(t *testing.T) {
 	e := MustEnv(t, envOpts{python: true})
-	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\nprint(input().upper())\nfor line in sys.stdin:\n    print('echo:', line.rstrip())\nprint('bye')\n"})
+	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\nprint(input().upper())\nfor line in sys.stdin:\n    print('echo:', line.rstrip())\nsys.stdout.flush()\nsys.stdout.buffer.write(b'\\xff\\xfe\\n')\nsys.stdout.buffer.flush()\nprint('bye')\n"})
 	p := e.spawn(t, string(b))
 	s := e.openStream(t, p.PID, "", "")
 	e.stdin(t, p.PID, "hello\n")
@@ -488,10 +490,42 @@ func TestPythonEcho(t *testing.T) {
 	for _, ev := range events {
 		rest.Write(ev.Chunk)
 	}
-	if rest.String() != "bye\n" || exit["outcome"] != "exited" || exit["exitCode"] != float64(0) {
+	if rest.String() != "\xff\xfe\nbye\n" || exit["outcome"] != "exited" || exit["exitCode"] != float64(0) {
 		t.Fatalf("rest %q exit %v", rest.String(), exit)
 	}
-	_ = http.StatusOK
+	// Bytes that are not UTF-8 travel as base64.
+	resp, err := http.Get(e.procURL(p.PID, "/output"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(raw), `"chunk":"//4K","encoding":"base64"`) {
+		t.Fatalf("replay %s", raw)
+	}
+
+	// SIGTERM while blocked reading stdin: the read sees EOF.
+	b, _ = json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\ndata = sys.stdin.read()\nprint('eof after', len(data))\n"})
+	p = e.spawn(t, string(b))
+	e.stdin(t, p.PID, "abc")
+	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGTERM"}`, nil)
+	if w := e.waitExit(t, p.PID); w["outcome"] != "exited" || w["exitCode"] != float64(0) {
+		t.Fatalf("wait %v", w)
+	}
+	if res := e.done.get(p.ExecutionID); res == nil || *res.Stdout != "eof after 3\n" {
+		t.Fatalf("record %+v", res)
+	}
+	// SIGKILL of a busy loop.
+	b, _ = json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "print('spin', flush=True)\nwhile True:\n    pass\n"})
+	p = e.spawn(t, string(b))
+	s = e.openStream(t, p.PID, "", "")
+	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "spin\n" {
+		t.Fatalf("%q", ev.Chunk)
+	}
+	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, nil)
+	if _, _, exit := s.drain(t); exit["outcome"] != "signalled" || exit["signal"] != "SIGKILL" {
+		t.Fatalf("exit %v", exit)
+	}
 }
 
 // An idle stream sends keep-alive comments.
