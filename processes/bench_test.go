@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/processes/procbench"
 )
 
@@ -27,7 +26,7 @@ func BenchmarkStdinRoundTrip(b *testing.B) {
 // BenchmarkOutputThroughput: a JS guest writes 4 KiB chunks in a loop (b.N
 // chunks, at least 16 MiB) to a live SSE reader.
 func BenchmarkOutputThroughput(b *testing.B) {
-	e := MustEnv(b, envOpts{cfg: processes.Config{RetainBytes: 4 << 20}})
+	e := MustEnv(b, envOpts{})
 	total := max(int64(b.N)*4096, 16<<20)
 	b.SetBytes(4096)
 	b.ResetTimer()

@@ -53,8 +53,10 @@ type Config struct {
 	// StdinBufferBytes caps the unread stdin of one process (default: the
 	// runner policy's MaxStdinBytes).
 	StdinBufferBytes int64
-	// RetainBytes caps the output event log of one process (default 1 MiB);
-	// older events are dropped and readers behind them see truncated.
+	// RetainBytes caps the output event log of one process (default 4 MiB:
+	// a live reader may lag that far behind a flood before it loses
+	// events); older events are dropped and readers behind them see
+	// truncated. The completed record keeps this window.
 	RetainBytes int64
 	// SignalGrace is how long SIGTERM/SIGINT wait before killing (default 2s).
 	SignalGrace time.Duration
@@ -100,7 +102,7 @@ func New(cfg Config) (*Manager, error) {
 		cfg.StdinBufferBytes = pol.MaxStdinBytes
 	}
 	if cfg.RetainBytes <= 0 {
-		cfg.RetainBytes = 1 << 20
+		cfg.RetainBytes = 4 << 20
 	}
 	if cfg.SignalGrace <= 0 {
 		cfg.SignalGrace = 2 * time.Second
