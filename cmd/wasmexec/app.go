@@ -16,6 +16,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -240,6 +241,7 @@ func (a *app) load(ctx context.Context) error {
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
 		langs[exec.JavaScript] = js.Driver{}
+		langs[exec.TypeScript] = ts.Driver{}
 	}
 	if images[python.ImageName] != nil {
 		langs[exec.Python] = python.Driver{}
