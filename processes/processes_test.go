@@ -613,3 +613,19 @@ func TestWithContextsManager(t *testing.T) {
 	}
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"work"}`, 404, exec.EContextNotFound)
 }
+
+// limits.outputBytes bounds what the record captures, not the process: its
+// output goes on through the event log.
+func TestOutputBytesDoesNotEndAProcess(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: `for (let i = 0; i < 100; i++) console.log('x'.repeat(99))`, Limits: exec.Limits{OutputBytes: 1000}})
+	p := e.spawn(t, string(b))
+	events, _, exit := e.openStream(t, p.PID, "", "").drain(t)
+	if len(events) != 100 || exit["outcome"] != "exited" || exit["exitCode"] != float64(0) {
+		t.Fatalf("%d events, exit %v", len(events), exit)
+	}
+	res := e.done.get(p.ExecutionID)
+	if res == nil || len(*res.Stdout) != 1000 || !res.StdoutTruncated || res.Outcome != exec.Succeeded {
+		t.Fatalf("record %+v", res)
+	}
+}
