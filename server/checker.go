@@ -1,7 +1,55 @@
 package server
 
-// Checker type-checks TypeScript.
-type Checker interface{}
+import (
+	"context"
+	"encoding/json"
+	"net/http"
 
-// routeChecker adds /v1/typescript/check when Checker is set.
-func (s *Server) routeChecker() {}
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// CheckRequest is the body of POST /v1/typescript/check.
+type CheckRequest struct {
+	Code            string            `json:"code,omitempty"`
+	Files           map[string]string `json:"files,omitempty"`
+	FilePath        string            `json:"filePath,omitempty"`
+	CompilerOptions json.RawMessage   `json:"compilerOptions,omitempty"`
+	TimeoutMs       int64             `json:"timeoutMs,omitempty"`
+}
+
+// Checker type-checks TypeScript. The result is encoded as JSON as is:
+// {outcome, hasErrors, diagnostics, typescriptVersion, durationMs, ...}.
+type Checker interface {
+	Check(ctx context.Context, req *CheckRequest) (any, error)
+}
+
+// routeChecker adds POST /v1/typescript/check.
+func (s *Server) routeChecker() {
+	s.e.POST("/v1/typescript/check", s.check)
+}
+
+func (s *Server) check(c echo.Context) error {
+	if s.cfg.Checker == nil {
+		return notImplemented("the TypeScript checker")
+	}
+	var req CheckRequest
+	if err := s.decode(c, &req); err != nil {
+		return err
+	}
+	if req.Code == "" && len(req.Files) == 0 {
+		return exec.Errorf(exec.EInvalid, "code or files is required")
+	}
+	if req.Code != "" && len(req.Files) > 0 {
+		return exec.Errorf(exec.EInvalid, "give code or files, not both")
+	}
+	if req.TimeoutMs < 0 {
+		return exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+	}
+	res, err := s.cfg.Checker.Check(c.Request().Context(), &req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
+}

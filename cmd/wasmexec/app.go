@@ -17,6 +17,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -52,6 +53,9 @@ type options struct {
 	storeEnabled   bool
 	dbPath         string
 	maxContexts    int
+	tscheckWorkers int
+	tscheckMemory  int64
+	tscheckDOM     bool
 	ctxQueueDepth  int
 	ctxIdleTTLMs   int64
 	procTimeoutMs  int64
@@ -89,6 +93,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
+	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
+	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", 2<<30, "memory cap of each checker worker")
+	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
 	fs.Int64Var(&o.ctxIdleTTLMs, "context-idle-ttl-ms", 15*60*1000, "an unused context is deleted after this long")
@@ -151,6 +158,7 @@ type app struct {
 	runner  *exec.Runner
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
+	checker *checker
 	images  map[string]*exec.Image
 	loadErr error
 	ready   atomic.Bool
@@ -296,8 +304,40 @@ func (a *app) load(ctx context.Context) error {
 		r.Close()
 		return err
 	}
+	var chk *checker
+	if dir := filepath.Join(a.opts.imagesDir, "typescript"); a.opts.tscheckWorkers > 0 {
+		if _, err := os.Stat(filepath.Join(dir, "typescript.js")); err != nil {
+			a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
+		} else {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			prewarm := [][]string{{"es2022"}}
+			if a.opts.tscheckDOM {
+				prewarm = append(prewarm, []string{"es2022", "dom"})
+			}
+			pool, err := tscheck.NewPool(tscheck.PoolConfig{
+				Size:             a.opts.tscheckWorkers,
+				WorkerCommand:    []string{self, "tscheck-worker"},
+				ImageDir:         dir,
+				MemoryLimitBytes: a.opts.tscheckMemory,
+				PrewarmLibs:      prewarm,
+				Logger:           a.log,
+			})
+			if err != nil {
+				return err
+			}
+			a.log.Info("starting TypeScript checker workers (pre-warming lib files)", "workers", a.opts.tscheckWorkers)
+			if err := pool.Start(ctx); err != nil {
+				pool.Close()
+				return fmt.Errorf("start the TypeScript checker: %w", err)
+			}
+			chk = &checker{pool: pool, persist: a.persist}
+		}
+	}
 	a.mu.Lock()
-	a.images, a.runner, a.ctxs, a.procs = images, r, ctxs, procs
+	a.images, a.runner, a.ctxs, a.procs, a.checker = images, r, ctxs, procs, chk
 	a.mu.Unlock()
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
@@ -312,6 +352,9 @@ func (a *app) readiness() (bool, map[string]any) {
 		imgs[name] = img.Hash[:12]
 	}
 	d := map[string]any{"images": imgs}
+	if a.checker != nil {
+		d["typescript"] = a.checker.pool.Version()
+	}
 	if a.loadErr != nil {
 		d["error"] = a.loadErr.Error()
 	}
@@ -327,6 +370,9 @@ func (a *app) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) 
 }
 
 func (a *app) close() {
+	if a.checker != nil {
+		a.checker.pool.Close()
+	}
 	if a.procs != nil {
 		a.procs.Close()
 	}

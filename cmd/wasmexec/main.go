@@ -39,6 +39,8 @@ func main() {
 		err = evalCmd(os.Args[1], os.Args[2:])
 	case "prepare":
 		err = prepare(os.Args[2:])
+	case "tscheck-worker":
+		err = tscheckWorker()
 	case "help", "-h", "--help":
 		usage()
 		return
@@ -152,6 +154,9 @@ func (a *app) serverConfig() server.Config {
 	}
 	if a.procs != nil {
 		cfg.Processes = a.procs
+	}
+	if a.checker != nil {
+		cfg.Checker = a.checker
 	}
 	return cfg
 }
