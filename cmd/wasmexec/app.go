@@ -292,7 +292,6 @@ func (a *app) load(ctx context.Context) error {
 	procs, err = processes.New(processes.Config{
 		Runner:         r,
 		MaxProcesses:   a.opts.maxProcesses,
-		RetainBytes:    a.opts.retainBytes,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,

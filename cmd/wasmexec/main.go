@@ -118,6 +118,16 @@ func serve(args []string) error {
 	}()
 	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
 	errc := make(chan error, 1)
+	// Processes end first on shutdown, so their live streams send the exit
+	// event and finish instead of holding Shutdown until its deadline.
+	httpSrv.RegisterOnShutdown(func() {
+		a.mu.Lock()
+		procs := a.procs
+		a.mu.Unlock()
+		if procs != nil {
+			procs.Close()
+		}
+	})
 	go func() {
 		err := httpSrv.Serve(l)
 		if errors.Is(err, http.ErrServerClosed) {

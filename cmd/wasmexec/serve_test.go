@@ -190,3 +190,51 @@ func writeGarbage(tb testing.TB, dir string) string {
 	}
 	return p
 }
+
+// TypeScript end to end through the real binary: run (transpiled, positions
+// mapped back to the .ts source) and check (official compiler in worker
+// processes started as `wasmexec tscheck-worker`).
+func TestServeTypeScript(t *testing.T) {
+	testenv.ImageDir(t, "typescript")
+	p := MustServe(t, t.TempDir())
+	status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"interface P { x: number }\nconst p: P = { x: 41 }\np.x + 1"}`)
+	if status != 200 || res["value"] != float64(42) {
+		t.Fatalf("evaluate: %d %v", status, res)
+	}
+	_, res = p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"type T = { a: string }\n\nfunction f(t: T): never {\n  throw new Error('at line 4 of the TS')\n}\nf({ a: 'x' })"}`)
+	if e, _ := res["error"].(map[string]any); res["outcome"] != "failed" || !strings.Contains(e["stack"].(string), "main.ts:4:") {
+		t.Fatalf("exception stack not mapped to TS line 4: %v", res)
+	}
+	_, res = p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"const s = \"héllo😀\";\nlet = ;"}`)
+	e, _ := res["error"].(map[string]any)
+	if res["outcome"] != "failed" || e["code"] != "syntax_error" {
+		t.Fatalf("syntax error: %v", res)
+	}
+	if d, _ := e["details"].(map[string]any); d["line"] != float64(2) || d["column"] != float64(5) {
+		t.Fatalf("syntax error position: %v", e)
+	}
+
+	status, chk := p.do(t, "POST", "/v1/typescript/check", `{"code":"let x: number = \"a\";","compilerOptions":{"strict":true}}`)
+	diags, _ := chk["diagnostics"].([]any)
+	if status != 200 || chk["outcome"] != "succeeded" || chk["hasErrors"] != true || len(diags) != 1 {
+		t.Fatalf("check: %d %v", status, chk)
+	}
+	d := diags[0].(map[string]any)
+	if d["code"] != float64(2322) || d["line"] != float64(1) || d["column"] != float64(5) || d["category"] != "error" {
+		t.Fatalf("diagnostic: %v", d)
+	}
+	if status, got := p.do(t, "GET", "/v1/executions/"+chk["executionId"].(string), ""); status != 200 || got["kind"] != "typescript_check" {
+		t.Fatalf("check not recorded: %d %v", status, got)
+	}
+	for _, tc := range []struct{ name, body string }{
+		{"neither code nor files", `{}`},
+		{"both code and files", `{"code":"1","files":{"/a.ts":"1"}}`},
+		{"unknown compiler option", `{"code":"1","compilerOptions":{"strictest":true}}`},
+		{"bad target", `{"code":"1","compilerOptions":{"target":"es1999"}}`},
+		{"malformed", `{"code":`},
+	} {
+		if status, e := p.do(t, "POST", "/v1/typescript/check", tc.body); status != 400 || e["code"] != "invalid_argument" {
+			t.Errorf("%s: %d %v", tc.name, status, e)
+		}
+	}
+}
