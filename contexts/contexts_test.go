@@ -527,7 +527,7 @@ func TestClose(t *testing.T) {
 
 // Workspaces left behind by a crashed server are removed at start-up.
 func TestStaleWorkspacesRemoved(t *testing.T) {
-	root := filepath.Join(scratchDir(t), "ctxs")
+	root := filepath.Join(testenv.ScratchDir(t), "ctxs")
 	for _, d := range []string{"ctx-a-1234", "ctx-b-5678/sub", "other"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)

@@ -42,27 +42,6 @@ func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
 	return p, nil
 }
 
-// wsFactory adapts vfs to exec.WorkspaceFactory (one-shot workspaces).
-type wsFactory struct{ m *vfs.Manager }
-
-func (w wsFactory) NewWorkspace() (string, error) {
-	ws, err := w.m.New("t")
-	if err != nil {
-		return "", err
-	}
-	return ws.Root, nil
-}
-func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error {
-	ws := &vfs.Workspace{Root: dir}
-	for p, c := range files {
-		if err := ws.WriteFile(p, []byte(c)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-func (w wsFactory) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
-
 var otherImage *exec.Image
 
 // hasPython reports whether the Python guest image is built.
@@ -83,7 +62,7 @@ func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 			tb.Fatal(err)
 		}
 	}
-	m, err := vfs.NewManager(scratchDir(tb), 0)
+	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -100,7 +79,7 @@ func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	if cfg.Policy.Max.Fuel == 0 {
 		cfg.Policy = exec.DefaultPolicy()
 	}
-	cfg.Workspaces = wsFactory{m}
+	cfg.Workspaces = m
 	r, err := exec.NewRunner(cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -116,7 +95,7 @@ func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Mana
 	if cfg.Runner == nil {
 		cfg.Runner = MustRunner(tb, exec.RunnerConfig{})
 	}
-	ws, err := vfs.NewManager(filepath.Join(scratchDir(tb), "contexts"), quota)
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -203,19 +182,6 @@ func waitFor(tb testing.TB, d time.Duration, what string, cond func() bool) {
 }
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
-
-// scratchDir is a per-test directory on tmpfs when available.
-func scratchDir(tb testing.TB) string {
-	tb.Helper()
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		d, err := os.MkdirTemp("/dev/shm", "wasmexec-test-")
-		if err == nil {
-			tb.Cleanup(func() { os.RemoveAll(d) })
-			return d
-		}
-	}
-	return tb.TempDir()
-}
 
 func mustVFS(tb testing.TB, root string) *vfs.Manager {
 	tb.Helper()

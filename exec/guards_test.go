@@ -3,7 +3,6 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,31 +14,10 @@ import (
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-// wsFactory adapts vfs to exec.WorkspaceFactory for tests.
-type wsFactory struct{ m *vfs.Manager }
-
-func (w wsFactory) NewWorkspace() (string, error) {
-	ws, err := w.m.New("t")
-	if err != nil {
-		return "", err
-	}
-	return ws.Root, nil
-}
-func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error {
-	ws := &vfs.Workspace{Root: dir}
-	for p, c := range files {
-		if err := ws.WriteFile(p, []byte(c)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-func (w wsFactory) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
-
 func MustRunner(tb testing.TB, poolSize int) *exec.Runner {
 	tb.Helper()
 	img := testenv.Image(tb, js.ImageName)
-	m, err := vfs.NewManager(scratchDir(tb), 0)
+	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -47,7 +25,7 @@ func MustRunner(tb testing.TB, poolSize int) *exec.Runner {
 		Images:     map[string]*exec.Image{js.ImageName: img},
 		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		Policy:     exec.DefaultPolicy(),
-		Workspaces: wsFactory{m},
+		Workspaces: m,
 		PoolSize:   poolSize,
 	})
 	if err != nil {
@@ -354,20 +332,6 @@ func mustString(tb testing.TB, raw json.RawMessage) string {
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
-
-// scratchDir is a per-test workspace root on tmpfs when available (mkdir on
-// the ext4 disks here costs ~1 ms).
-func scratchDir(tb testing.TB) string {
-	tb.Helper()
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		d, err := os.MkdirTemp("/dev/shm", "wasmexec-test-")
-		if err == nil {
-			tb.Cleanup(func() { os.RemoveAll(d) })
-			return d
-		}
-	}
-	return tb.TempDir()
-}
 
 // Guests start from a snapshot of an initialized runtime; each must still
 // get its own random seed and its own environment.

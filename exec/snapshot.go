@@ -103,7 +103,9 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	if err := linker.DefineWasi(); err != nil {
 		return nil, err
 	}
-	trap := func(string) *wasmtime.Trap { return wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init") }
+	trap := func(string) *wasmtime.Trap {
+		return wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init")
+	}
 	for name, fn := range map[string]any{
 		"recv":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, trap("recv") },
 		"send":  func(int32, int32) *wasmtime.Trap { return trap("send") },

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,18 +24,6 @@ import (
 
 var _ server.Processes = (*processes.Manager)(nil)
 var _ server.LiveOutput = (*processes.Manager)(nil)
-
-type wsFactory struct{ m *vfs.Manager }
-
-func (w wsFactory) NewWorkspace() (string, error) {
-	ws, err := w.m.New("p")
-	if err != nil {
-		return "", err
-	}
-	return ws.Root, nil
-}
-func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error { return nil }
-func (w wsFactory) RemoveWorkspace(dir string) error                        { return os.RemoveAll(dir) }
 
 // completions records what the runner's OnComplete hook received (the
 // store's view).
@@ -85,14 +72,14 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 		images[python.ImageName] = testenv.Image(tb, python.ImageName)
 		langs[exec.Python] = python.Driver{}
 	}
-	wm, err := vfs.NewManager(scratchDir(tb), 0)
+	wm, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
 	r, err := exec.NewRunner(exec.RunnerConfig{
 		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
-		Workspaces: wsFactory{wm}, OnComplete: done.hook,
+		Workspaces: wm, OnComplete: done.hook,
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -110,17 +97,6 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 	// Registered last, run first: end open streams before the manager waits.
 	tb.Cleanup(ts.CloseClientConnections)
 	return &env{r: r, m: m, url: ts.URL, done: done}
-}
-
-func scratchDir(tb testing.TB) string {
-	tb.Helper()
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if d, err := os.MkdirTemp("/dev/shm", "wasmexec-proc-test-"); err == nil {
-			tb.Cleanup(func() { os.RemoveAll(d) })
-			return d
-		}
-	}
-	return tb.TempDir()
 }
 
 // call sends a request and decodes the JSON answer into out (when non-nil).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -577,7 +578,7 @@ func TestExitedEviction(t *testing.T) {
 func TestWithContextsManager(t *testing.T) {
 	var cm *contexts.Manager
 	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) { return cm.WorkspaceDir(id) }}})
-	wm, err := vfs.NewManager(scratchDir(t), 1<<20)
+	wm, err := vfs.NewManager(testenv.ScratchDir(t), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 	if otherImgErr != nil {
 		tb.Fatal(otherImgErr)
 	}
-	scratch, err := vfs.NewManager(scratchDir(tb), 0)
+	scratch, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 		Images:     map[string]*exec.Image{js.ImageName: img, "js-other": otherImg},
 		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 		Policy:     exec.DefaultPolicy(),
-		Workspaces: wsFactory{scratch},
+		Workspaces: scratch,
 	})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(r.Close)
-	ws, err := vfs.NewManager(filepath.Join(scratchDir(tb), "contexts"), quota)
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,21 +16,9 @@ import (
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-type wsFactory struct{ m *vfs.Manager }
-
-func (w wsFactory) NewWorkspace() (string, error) {
-	ws, err := w.m.New("t")
-	if err != nil {
-		return "", err
-	}
-	return ws.Root, nil
-}
-func (w wsFactory) SeedWorkspace(dir string, files map[string]string) error { return nil }
-func (w wsFactory) RemoveWorkspace(dir string) error                        { return os.RemoveAll(dir) }
-
 func MustServer(tb testing.TB, cfg exec.RunnerConfig, bodyLimit int64) *httptest.Server {
 	tb.Helper()
-	m, err := vfs.NewManager(scratchDir(tb), 0)
+	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -40,7 +27,7 @@ func MustServer(tb testing.TB, cfg exec.RunnerConfig, bodyLimit int64) *httptest
 	if cfg.Policy.Max.Fuel == 0 {
 		cfg.Policy = exec.DefaultPolicy()
 	}
-	cfg.Workspaces = wsFactory{m}
+	cfg.Workspaces = m
 	r, err := exec.NewRunner(cfg)
 	if err != nil {
 		tb.Fatal(err)
@@ -165,18 +152,4 @@ func TestHealth(t *testing.T) {
 			t.Fatalf("%s: %d", p, resp.StatusCode)
 		}
 	}
-}
-
-// scratchDir is a per-test workspace root on tmpfs when available (mkdir on
-// the ext4 disks here costs ~1 ms).
-func scratchDir(tb testing.TB) string {
-	tb.Helper()
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		d, err := os.MkdirTemp("/dev/shm", "wasmexec-test-")
-		if err == nil {
-			tb.Cleanup(func() { os.RemoveAll(d) })
-			return d
-		}
-	}
-	return tb.TempDir()
 }

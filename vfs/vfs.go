@@ -418,3 +418,32 @@ func (w *Workspace) Usage() (int64, error) {
 	})
 	return total, err
 }
+
+// NewWorkspace, SeedWorkspace and RemoveWorkspace make a Manager an
+// exec.WorkspaceFactory: one-shot runs get a fresh workspace each, seeded
+// from the request's files (within the quota) and removed afterwards.
+
+// NewWorkspace creates an empty workspace and returns its directory.
+func (m *Manager) NewWorkspace() (string, error) {
+	ws, err := m.New("run")
+	if err != nil {
+		return "", err
+	}
+	return ws.Root, nil
+}
+
+// SeedWorkspace writes files (path → content) into the workspace at dir.
+func (m *Manager) SeedWorkspace(dir string, files map[string]string) error {
+	ws := &Workspace{Root: dir, Quota: m.quota}
+	for p, content := range files {
+		if err := ws.WriteFile(p, []byte(content)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveWorkspace deletes the workspace at dir.
+func (m *Manager) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
+
+var _ exec.WorkspaceFactory = (*Manager)(nil)

@@ -151,7 +151,7 @@ type app struct {
 	opts   options
 	log    *slog.Logger
 	engine *exec.Engine
-	ws     *workspaces
+	ws     *vfs.Manager
 	store  *store.Store
 
 	mu      sync.Mutex
@@ -189,7 +189,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{opts: o, log: log, engine: e, ws: &workspaces{mgr}, images: map[string]*exec.Image{}}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*exec.Image{}}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {
@@ -388,29 +388,6 @@ func (a *app) close() {
 	}
 	a.engine.Close()
 }
-
-// workspaces adapts vfs.Manager to exec.WorkspaceFactory.
-type workspaces struct{ m *vfs.Manager }
-
-func (w *workspaces) NewWorkspace() (string, error) {
-	ws, err := w.m.New("run")
-	if err != nil {
-		return "", err
-	}
-	return ws.Root, nil
-}
-
-func (w *workspaces) SeedWorkspace(dir string, files map[string]string) error {
-	ws := &vfs.Workspace{Root: dir, Quota: w.m.Quota()}
-	for p, content := range files {
-		if err := ws.WriteFile(p, []byte(content)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (w *workspaces) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
 
 // history adapts store.Store to server.History.
 type history struct{ s *store.Store }
