@@ -37,8 +37,12 @@ test: prepare
 	WASMEXEC_REQUIRE_IMAGES=1 go test -race -count=1 -timeout 40m $(GO_TEST_FLAGS) ./...
 	cd guest-images/js && GOOS=wasip1 GOARCH=wasm go vet ./...
 
+# bench prints Go micro-benchmarks (guest start, transpile, checker worker
+# start, store) and then the load run's table against the real server.
 bench: prepare
-	WASMEXEC_REQUIRE_IMAGES=1 go run ./cmd/wasmexec-bench
+	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./exec/ ./languages/ts/ | grep -E '^Benchmark'
+	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'
+	go run ./cmd/wasmexec-bench
 
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
