@@ -590,7 +590,9 @@ def _handle(raw):
         filename = req.get("filename") or ("<stdin>" if op == "evaluate" else "main.py")
         args = req.get("args") or []
         inputs = req.get("inputs")
-        if not isinstance(source, str) or not isinstance(filename, str) or not isinstance(args, list):
+        cwd = req.get("cwd") or ""
+        if not (isinstance(source, str) and isinstance(filename, str)
+                and isinstance(args, list) and isinstance(cwd, str)):
             raise ValueError("bad request fields")
     except Exception as e:
         return {"status": "error", "error": {"code": "internal", "name": type(e).__name__,
@@ -604,6 +606,8 @@ def _handle(raw):
             pass
     frozen = _freeze(inputs if inputs is not None else {})
     try:
+        if cwd:
+            posix.chdir(cwd)
         if op == "evaluate":
             return _evaluate(source, filename, frozen)
         if op == "execute":
