@@ -46,8 +46,9 @@ umask 022
 step() { echo "==> [python] $*"; }
 die()  { echo "error: [python] $*" >&2; exit 1; }
 
-[ $# -eq 1 ] || die "usage: $0 OUTDIR"
-OUTDIR="$1"
+[ $# -eq 1 ] && [ -n "$1" ] || die "usage: $0 OUTDIR"
+mkdir -p "$1" || die "cannot create $1"
+OUTDIR="$(cd "$1" && pwd)"
 
 CACHE_DIR="${WASMEXEC_CACHE_DIR:-${HOME:-/root}/.cache/wasmexec}"
 WORK="$CACHE_DIR/work/python"
@@ -241,14 +242,15 @@ build_xz() {
 
 # The four dependencies are independent: build them two at a time (the
 # SQLite amalgamation is one big translation unit and dominates).
-step "building zlib, bzip2, xz (liblzma), sqlite3"
+step "building sqlite3 amalgamation (in the background)"
 ( build_sqlite ) >"$B/logs/sqlite.log" 2>&1 & SQLITE_PID=$!
+step "building zlib"
 run_logged "$B/logs/zlib.log" build_zlib
 step "building bzip2"
 run_logged "$B/logs/bzip2.log" build_bzip2
 step "building xz (liblzma)"
 run_logged "$B/logs/xz.log" build_xz
-step "building sqlite3 (waiting for the amalgamation)"
+step "building sqlite3 (waiting for it)"
 if ! wait $SQLITE_PID; then
     tail -n 40 "$B/logs/sqlite.log" >&2
     die "sqlite3 build failed (full log: $B/logs/sqlite.log)"
@@ -312,6 +314,8 @@ run_logged "$B/logs/wasm_stdlib.log" make wasm_stdlib
 # ---------------------------------------------------------------------------
 step "assembling $OUTDIR"
 [ -f python.wasm ] || die "python.wasm was not produced"
+grep -q __wrap___wasi_path_open python.wasm \
+    || die "python.wasm lacks the read-only guard (_wasmexec_fsguard.c not linked with --wrap)"
 STAGE="$B/out"
 rm -rf "$STAGE"; mkdir -p "$STAGE/lib"
 "$LLVM_BIN/llvm-strip" --strip-debug -o "$STAGE/python.wasm" python.wasm
@@ -327,6 +331,40 @@ names = set(zipfile.ZipFile(out / "lib/python311.zip").namelist())
 for need in ("os.pyc", "encodings/__init__.pyc", "json/__init__.pyc",
              "sqlite3/__init__.pyc", "wasmexec_driver.pyc"):
     assert need in names, need
+
+# The control channel imports (docs/PROTOCOL.md) must be there.
+data = (out / g["wasm"]).read_bytes()
+def leb(i):
+    r = s = 0
+    while True:
+        b = data[i]; i += 1
+        r |= (b & 0x7F) << s; s += 7
+        if b < 0x80:
+            return r, i
+def name(i):
+    n, i = leb(i)
+    return data[i:i + n].decode(), i + n
+i, imports = 8, set()
+while i < len(data):
+    sid = data[i]; size, i = leb(i + 1); end = i + size
+    if sid == 2:
+        count, i = leb(i)
+        for _ in range(count):
+            mod, i = name(i); field, i = name(i); kind = data[i]; i += 1
+            if kind == 0:
+                _, i = leb(i)
+            elif kind == 1:
+                i += 1; flags = data[i]; _, i = leb(i + 1)
+                if flags & 1: _, i = leb(i)
+            elif kind == 2:
+                flags = data[i]; _, i = leb(i + 1)
+                if flags & 1: _, i = leb(i)
+            else:
+                i += 2
+            imports.add((mod, field))
+    i = end
+for f in ("recv", "send", "write", "read"):
+    assert ("wasmexec", f) in imports, "python.wasm does not import wasmexec." + f
 EOF
 find "$STAGE" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$OUTDIR"
