@@ -93,6 +93,11 @@ func TestCheckMatchesTSC(t *testing.T) {
 			wantCodes: []int{2339},
 		},
 		{
+			name:      "own console declaration replaces the ambient one",
+			code:      "declare const console: { print(s: string): void };\nconsole.print(\"x\");\nconsole.log(1);\n",
+			wantCodes: []int{2339},
+		},
+		{
 			name:      "target es5 with es2015 lib",
 			code:      "export const m = new Map<string, number>();\nexport const q: Promise<string> = Promise.resolve(1);\n",
 			opts:      CompilerOptions{Target: "es5", Lib: []string{"es2015"}},
@@ -250,7 +255,7 @@ func TestCheckRequestShapes(t *testing.T) {
 	p := SharedPool(t)
 	res := MustSucceed(t, p, Request{
 		Files: map[string]string{
-			"./src/app.ts":       "import { helper } from \"./util/helper\";\nexport const n: number = helper();\n",
+			"./src/app.ts":       "import { helper } from \"./util/helper.js\";\nexport const n: number = helper();\n",
 			"src/util/helper.ts": "export function helper(): string { return \"\"; }\n",
 		},
 		CompilerOptions: CompilerOptions{Target: "ES2022", Lib: []string{"ES2022"}},

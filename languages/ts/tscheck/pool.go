@@ -404,7 +404,8 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 // finish turns the worker's result into the check's and puts the worker
 // back (unless it announced it exits).
 func (p *Pool) finish(ctx context.Context, w *proc, m workerMessage, prep *prepared) (*Result, bool, error) {
-	p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs, "phasesMs", m.Timings)
+	p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs,
+		"workerCPUMs", m.CPUMs, "phasesMs", m.Timings)
 	if m.Recycle {
 		// The worker exits after this; its slot starts a new one.
 		w.recycled.Store(true)
@@ -420,6 +421,7 @@ func (p *Pool) finish(ctx context.Context, w *proc, m workerMessage, prep *prepa
 		return nil, true, exec.Errorf(exec.EInvalid, "%s", msg)
 	}
 	r := p.toResult(m, prep)
+	r.workerCPUMs = m.CPUMs
 	if r.Outcome == exec.Cancelled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		r.Outcome = exec.TimedOut
 		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}

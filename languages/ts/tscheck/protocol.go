@@ -82,6 +82,9 @@ type workerMessage struct {
 	// Timings of the check's phases in ms (program, syntactic, global —
 	// which creates the checker —, semantic), for logs and profiling.
 	Timings map[string]float64 `json:"timings,omitempty"`
+	// CPUMs is the worker process's CPU time (all threads, GC included)
+	// during the check.
+	CPUMs float64 `json:"cpuMs,omitempty"`
 	// Recycle: the worker exits after this result (it ran out of memory or
 	// holds too much); the pool must not give it another check.
 	Recycle bool `json:"recycle,omitempty"`

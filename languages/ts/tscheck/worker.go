@@ -338,9 +338,11 @@ func (w *worker) check(req workerRequest) workerMessage {
 
 // runCheck runs one check on the VM. id 0 is internal (pre-warm) work that
 // cannot be cancelled; a zero timeout means none.
-func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duration) workerMessage {
+func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duration) (res workerMessage) {
 	start := time.Now()
-	res := workerMessage{Type: msgResult, ID: id}
+	cpu0 := processCPU()
+	res = workerMessage{Type: msgResult, ID: id}
+	defer func() { res.CPUMs = ms(processCPU() - cpu0) }()
 	reqJSON, err := json.Marshal(payload)
 	if err != nil {
 		res.Outcome = string(exec.Failed)
@@ -491,6 +493,15 @@ func (w *worker) watchMemory(id uint64) (stop func()) {
 		close(done)
 		<-finished
 	}
+}
+
+// processCPU is the CPU time the process has used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func firstLine(s string) string {
