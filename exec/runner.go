@@ -95,6 +95,10 @@ type RunnerConfig struct {
 	// EOverloaded.
 	MaxConcurrent int
 	QueueTimeout  time.Duration
+	// MaxQueued bounds the requests waiting for a slot (default
+	// 4×MaxConcurrent); beyond it a request is refused at once, so a flood
+	// of waiting requests can't pile up memory.
+	MaxQueued int
 	// PoolSize is the number of pre-started guests kept per image (0: off).
 	PoolSize int
 	// RetainBytes caps the retained event log of one run.
@@ -114,6 +118,7 @@ type Runner struct {
 	slots   chan struct{}
 	pools   map[string]*pool
 	live    atomic.Int64
+	queued  atomic.Int64
 	warned  atomic.Bool
 	closing chan struct{}
 	wg      sync.WaitGroup
@@ -129,6 +134,9 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	}
 	if cfg.QueueTimeout <= 0 {
 		cfg.QueueTimeout = 2 * time.Second
+	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = 4 * cfg.MaxConcurrent
 	}
 	if cfg.RetainBytes <= 0 {
 		cfg.RetainBytes = 1 << 20
@@ -169,6 +177,11 @@ func (r *Runner) Acquire(ctx context.Context) (release func(), err error) {
 	select {
 	case r.slots <- struct{}{}:
 	default:
+		if r.queued.Add(1) > int64(r.cfg.MaxQueued) {
+			r.queued.Add(-1)
+			return nil, Errorf(EOverloaded, "all %d run slots are busy and %d requests are already waiting; retry shortly", cap(r.slots), r.cfg.MaxQueued)
+		}
+		defer r.queued.Add(-1)
 		t := time.NewTimer(r.cfg.QueueTimeout)
 		defer t.Stop()
 		select {

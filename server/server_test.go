@@ -153,3 +153,27 @@ func TestHealth(t *testing.T) {
 		}
 	}
 }
+
+// Beyond MaxQueued waiting requests, more are refused at once (no waiting,
+// no memory piling up).
+func TestOverloadQueueBound(t *testing.T) {
+	ts := MustServer(t, exec.RunnerConfig{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 5 * time.Second}, 0)
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ { // one running, one waiting
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"const t = Date.now(); while (Date.now() - t < 1000) {}"}`)
+		}()
+		time.Sleep(200 * time.Millisecond)
+	}
+	start := time.Now()
+	resp, m := post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"1"}`)
+	if resp.StatusCode != 429 || m["code"] != "overloaded" {
+		t.Fatalf("got %d %v", resp.StatusCode, m)
+	}
+	if time.Since(start) > 4*time.Second {
+		t.Fatalf("a request over the queue bound waited for the queue timeout")
+	}
+	wg.Wait()
+}

@@ -42,6 +42,7 @@ type options struct {
 	stdinBytes     int64
 	bodyLimitBytes int64
 	maxConcurrent  int
+	maxQueued      int
 	queueTimeoutMs int64
 	poolSize       int
 	retainBytes    int64
@@ -84,6 +85,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.bodyLimitBytes, "body-limit-bytes", 16<<20, "request body limit")
 	fs.IntVar(&o.maxConcurrent, "max-concurrent", 16, "runs at once; more queue briefly, then get 429")
 	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", 2000, "how long a run waits for a slot before 429")
+	fs.IntVar(&o.maxQueued, "max-queued", 64, "runs waiting for a slot at once; more get 429 at once")
 	fs.IntVar(&o.poolSize, "pool-size", 2, "pre-started guests kept per language (0 disables)")
 	fs.Int64Var(&o.retainBytes, "retain-bytes", 1<<20, "retained output events per run (bytes)")
 	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", 64<<20, "byte quota per workspace")
@@ -261,6 +263,7 @@ func (a *app) load(ctx context.Context) error {
 		Workspaces:           a.ws,
 		MaxConcurrent:        a.opts.maxConcurrent,
 		QueueTimeout:         time.Duration(a.opts.queueTimeoutMs) * time.Millisecond,
+		MaxQueued:            a.opts.maxQueued,
 		PoolSize:             a.opts.poolSize,
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
