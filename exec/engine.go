@@ -51,7 +51,13 @@ type Engine struct {
 }
 
 // engineConfigKey names the engine settings a serialized module depends on.
-const engineConfigKey = "fuel=1;epoch=1;opt=speed"
+const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M"
+
+// maxWasmStack is the native stack a guest may use. wasmtime's 512 KiB
+// default is too small for CPython recursing through C (a recursive
+// __getattr__, sorted(key=...)): the guest would die with "call stack
+// exhausted" before Python's own recursion limit raises RecursionError.
+const maxWasmStack = 4 << 20
 
 // NewEngine creates the engine and starts its epoch ticker. Close stops it.
 func NewEngine(cfg EngineConfig) (*Engine, error) {
@@ -65,6 +71,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	wc.SetConsumeFuel(true)
 	wc.SetEpochInterruption(true)
 	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
+	wc.SetMaxWasmStack(maxWasmStack)
 	e := &Engine{
 		cfg:    cfg,
 		wt:     wasmtime.NewEngineWithConfig(wc),

@@ -1,0 +1,223 @@
+package python_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/python"
+)
+
+func MustRunner(tb testing.TB) *exec.Runner {
+	tb.Helper()
+	img := testenv.Image(tb, python.ImageName)
+	r, err := exec.NewRunner(exec.RunnerConfig{
+		Images:     map[string]*exec.Image{python.ImageName: img},
+		Languages:  map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
+		Policy:     exec.DefaultPolicy(),
+		Workspaces: testenv.Workspaces(tb),
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(r.Close)
+	return r
+}
+
+func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
+	tb.Helper()
+	if req.Kind == "" {
+		req.Kind = exec.KindEvaluate
+	}
+	req.Language = exec.Python
+	res, err := r.Run(context.Background(), &req)
+	if err != nil {
+		tb.Fatalf("run %q: %v", req.Code, err)
+	}
+	return res
+}
+
+func wantOutcome(tb testing.TB, res *exec.Result, outcome exec.Outcome, code string) {
+	tb.Helper()
+	if res.Outcome != outcome || (code != "" && (res.Error == nil || res.Error.Code != code)) {
+		tb.Fatalf("got %s %+v, want %s %s", res.Outcome, res.Error, outcome, code)
+	}
+}
+
+// Evaluate has notebook-cell semantics.
+func TestREPLValues(t *testing.T) {
+	r := MustRunner(t)
+	for _, tc := range []struct{ code, value, stdout string }{
+		{"1+1", "2", ""},
+		{"x = 1", "", ""},
+		{"print(3)", "", "3\n"},
+		{`[1, {"a": None}]`, `[1,{"a":null}]`, ""},
+		{"import math\nr = 2\nmath.floor(math.pi * r * r)", "12", ""},
+		{"(1, 'two', 3.5, True)", `[1,"two",3.5,true]`, ""},
+	} {
+		res := MustRun(t, r, exec.Request{Code: tc.code})
+		wantOutcome(t, res, exec.Succeeded, "")
+		got := string(res.Value)
+		if got == "null" {
+			got = ""
+		}
+		if got != tc.value || *res.Stdout != tc.stdout {
+			t.Errorf("%q: value %s stdout %q, want %s %q", tc.code, res.Value, *res.Stdout, tc.value, tc.stdout)
+		}
+	}
+	res := MustRun(t, r, exec.Request{Code: "object()"})
+	var marker map[string]string
+	if json.Unmarshal(res.Value, &marker) != nil || marker["$type"] != "object" || !strings.HasPrefix(marker["$repr"], "<object object") {
+		t.Errorf("non-JSON value fallback: %s", res.Value)
+	}
+}
+
+// The stdlib smoke list runs in the guest.
+func TestStdlibSmoke(t *testing.T) {
+	r := MustRunner(t)
+	code := `
+import json, re, math, datetime, collections, decimal, hashlib, random, statistics, zlib, sqlite3, csv, dataclasses, asyncio, io
+ok = []
+ok.append(json.loads(json.dumps({"a": [1]}))["a"][0] == 1 and "json")
+ok.append(re.sub(r"\d+", "#", "a1b22") == "a#b#" and "re")
+ok.append(math.isclose(math.sqrt(2) ** 2, 2) and "math")
+ok.append(datetime.date(2024, 2, 28) + datetime.timedelta(days=1) == datetime.date(2024, 2, 29) and "datetime")
+ok.append(collections.Counter("aab")["a"] == 2 and "collections")
+ok.append(str(decimal.Decimal("0.1") + decimal.Decimal("0.2")) == "0.3" and "decimal")
+ok.append(hashlib.sha256(b"x").hexdigest().startswith("2d711642") and "hashlib")
+ok.append(0 <= random.random() < 1 and "random")
+ok.append(statistics.median([3, 1, 2]) == 2 and "statistics")
+ok.append(zlib.decompress(zlib.compress(b"z" * 100)) == b"z" * 100 and "zlib")
+db = sqlite3.connect(":memory:"); db.execute("create table t (x)"); db.execute("insert into t values (41)")
+ok.append(db.execute("select x + 1 from t").fetchone()[0] == 42 and "sqlite3")
+ok.append(list(csv.reader(io.StringIO("a,b\n1,2")))[1] == ["1", "2"] and "csv")
+@dataclasses.dataclass
+class P:
+    x: int
+ok.append(dataclasses.asdict(P(1)) == {"x": 1} and "dataclasses")
+async def main():
+    await asyncio.sleep(0.01)
+    return "asyncio"
+ok.append(asyncio.run(main()))
+ok`
+	res := MustRun(t, r, exec.Request{Code: code})
+	wantOutcome(t, res, exec.Succeeded, "")
+	want := `["json","re","math","datetime","collections","decimal","hashlib","random","statistics","zlib","sqlite3","csv","dataclasses","asyncio"]`
+	if string(res.Value) != want {
+		t.Fatalf("smoke list: %s", res.Value)
+	}
+}
+
+// Each guard of the engine holds for Python code too.
+func TestGuards(t *testing.T) {
+	r := MustRunner(t)
+	t.Run("fuel", func(t *testing.T) {
+		wantOutcome(t, MustRun(t, r, exec.Request{Code: "while True:\n    pass", Limits: exec.Limits{Fuel: 1_000_000_000}}), exec.Failed, exec.CodeCPULimit)
+	})
+	t.Run("deadline", func(t *testing.T) {
+		wantOutcome(t, MustRun(t, r, exec.Request{Code: "import time\nwhile True:\n    time.sleep(0.05)", TimeoutMs: 500}), exec.TimedOut, "")
+		wantOutcome(t, MustRun(t, r, exec.Request{Code: "import time\ntime.sleep(3600)", TimeoutMs: 300}), exec.TimedOut, "")
+	})
+	t.Run("memory bomb", func(t *testing.T) {
+		wantOutcome(t, MustRun(t, r, exec.Request{Code: "a = []\nwhile True:\n    a.append(bytearray(1 << 20))", Limits: exec.Limits{MemoryBytes: 64 << 20}}), exec.Failed, exec.CodeMemoryLimit)
+		res := MustRun(t, r, exec.Request{Code: "1+1"})
+		if string(res.Value) != "2" {
+			t.Fatalf("after the bomb: %s %+v", res.Outcome, res.Error)
+		}
+	})
+	t.Run("output flood", func(t *testing.T) {
+		res := MustRun(t, r, exec.Request{Code: "while True:\n    print('x' * 1000)", Limits: exec.Limits{OutputBytes: 64 << 10}})
+		wantOutcome(t, res, exec.Failed, exec.CodeOutputLimit)
+		if !res.StdoutTruncated || len(*res.Stdout) != 64<<10 {
+			t.Fatalf("truncated=%v len=%d", res.StdoutTruncated, len(*res.Stdout))
+		}
+	})
+	t.Run("deep recursion", func(t *testing.T) {
+		wantOutcome(t, MustRun(t, r, exec.Request{Code: "def f(n):\n    return f(n + 1)\nf(0)"}), exec.Failed, exec.CodeStackOverflow)
+	})
+	t.Run("host file read", func(t *testing.T) {
+		for _, p := range []string{"/etc/passwd", "../../../etc/passwd", "/proc/self/environ", testenv.RepoRoot() + "/go.mod"} {
+			res := MustRun(t, r, exec.Request{Code: "open(" + strconvQuote(p) + ").read()"})
+			wantOutcome(t, res, exec.Failed, exec.CodeException)
+		}
+	})
+	t.Run("host env", func(t *testing.T) {
+		t.Setenv("WASMEXEC_TEST_SECRET", "host-secret")
+		res := MustRun(t, r, exec.Request{Code: "import os\ndict(os.environ)", Env: map[string]string{"GREETING": "hi"}})
+		if strings.Contains(string(res.Value), "host-secret") || !strings.Contains(string(res.Value), `"GREETING":"hi"`) {
+			t.Fatalf("environ: %s", res.Value)
+		}
+	})
+}
+
+func TestExceptionsStdinExitArgs(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, exec.Request{Code: "def f():\n    raise ValueError('bad value')\n\nf()"})
+	wantOutcome(t, res, exec.Failed, exec.CodeException)
+	if res.Error.Name != "ValueError" || res.Error.Message != "bad value" || !strings.Contains(res.Error.Stack, "line 2") || strings.Contains(res.Error.Stack, "wasmexec_driver") {
+		t.Fatalf("exception: %+v", res.Error)
+	}
+	wantOutcome(t, MustRun(t, r, exec.Request{Code: "def ("}), exec.Failed, exec.CodeSyntaxError)
+	res = MustRun(t, r, exec.Request{Code: "a = input()\nb = input()\n[a, b]", Stdin: "one\ntwo\n"})
+	if string(res.Value) != `["one","two"]` {
+		t.Fatalf("stdin: %s %+v", res.Value, res.Error)
+	}
+	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "import sys\nprint(sys.argv[1:])\nsys.exit(3)", Args: []string{"a", "b"}})
+	if res.ExitCode != 3 || res.Outcome != exec.Failed || *res.Stdout != "['a', 'b']\n" {
+		t.Fatalf("exit: %d %s %q", res.ExitCode, res.Outcome, *res.Stdout)
+	}
+	res = MustRun(t, r, exec.Request{Code: "inputs['n'] * 2", Inputs: json.RawMessage(`{"n": 21}`)})
+	if string(res.Value) != "42" {
+		t.Fatalf("inputs: %s %+v", res.Value, res.Error)
+	}
+	wantOutcome(t, MustRun(t, r, exec.Request{Code: "inputs['n'] = 1", Inputs: json.RawMessage(`{"n": 21}`)}), exec.Failed, exec.CodeException)
+}
+
+// The stdlib is read-only to the guest: writes fail and nothing persists.
+func TestStdlibReadOnly(t *testing.T) {
+	r := MustRunner(t)
+	zip := filepath.Join(testenv.ImageDir(t, python.ImageName), "lib", "python311.zip")
+	before := fileSum(t, zip)
+	for _, code := range []string{
+		"open('/usr/local/lib/python311.zip', 'ab').write(b'x')",
+		"open('/usr/local/lib/python311.zip', 'w')",
+		"import os\nos.remove('/usr/local/lib/python311.zip')",
+		"import os\nos.rename('/usr/local/lib/python311.zip', '/usr/local/lib/x.zip')",
+		"open('/usr/local/lib/new.py', 'w').write('x')",
+		"import os\nos.mkdir('/usr/local/lib/d')",
+		"import os\nfd = os.open('/usr/local/lib/python311.zip', os.O_WRONLY)\nos.write(fd, b'x')",
+		"import os\nos.truncate('/usr/local/lib/python311.zip', 0)",
+	} {
+		res := MustRun(t, r, exec.Request{Code: code})
+		if res.Outcome != exec.Failed {
+			t.Errorf("%q succeeded", code)
+		}
+	}
+	if fileSum(t, zip) != before {
+		t.Fatal("the stdlib zip changed")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(zip), "new.py")); err == nil {
+		t.Fatal("a file was created in the stdlib dir")
+	}
+	res := MustRun(t, r, exec.Request{Code: "import json\njson.dumps([1])"})
+	if string(res.Value) != `"[1]"` {
+		t.Fatalf("stdlib after the attempts: %s %+v", res.Value, res.Error)
+	}
+}
+
+func fileSum(tb testing.TB, path string) [32]byte {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
