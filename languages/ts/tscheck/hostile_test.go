@@ -270,3 +270,27 @@ func TestNewPoolWithoutImage(t *testing.T) {
 		t.Fatalf("NewPool on an empty dir: %v", err)
 	}
 }
+
+// Close ends in-flight checks as cancelled and still reaps every worker.
+func TestCloseCancelsInFlightCheck(t *testing.T) {
+	requireImage(t)
+	p := mustNewStartedPool(t, PoolConfig{Size: 1})
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := p.Check(context.Background(), Request{Code: explosiveType, Timeout: time.Minute})
+		if err != nil {
+			t.Errorf("Check: %v", err)
+		}
+		done <- res
+	}()
+	pid := waitBusy(t, p)
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res == nil || res.Outcome != exec.Cancelled {
+		t.Fatalf("in-flight check: %+v; want cancelled", res)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("worker %d still exists after Close (kill 0: %v)", pid, err)
+	}
+}

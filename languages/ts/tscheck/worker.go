@@ -76,6 +76,8 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 				if !errors.Is(err, io.EOF) {
 					readErr <- err
 				}
+				// The pool is gone or closing: stop the running check too.
+				w.interrupt(w.activeID(), "cancelled")
 				return
 			}
 			if req.Op == opCancel {
@@ -311,6 +313,12 @@ func (w *worker) readLib(name string) goja.Value {
 		return goja.Null()
 	}
 	return w.vm.ToValue(string(b))
+}
+
+func (w *worker) activeID() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.active
 }
 
 // interrupt stops check id if it runs. A cancel for a check that has not
