@@ -353,3 +353,22 @@ func TestSnapshotGuestsAreIndependent(t *testing.T) {
 		t.Fatalf("Math.random repeats across guests: %v", seen)
 	}
 }
+
+func TestFormatAndCwd(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, exec.Request{Code: "const helper = 2; exports.a = 1; module.exports.b = helper * 21", Format: "commonjs"})
+	if string(res.Value) != `{"a":1,"b":42}` {
+		t.Fatalf("commonjs: %s %+v", res.Value, res.Error)
+	}
+	res = MustRun(t, r, exec.Request{Code: "require('left-pad')", Format: "commonjs"})
+	wantFailure(t, res, exec.Failed, exec.CodeException)
+	res = MustRun(t, r, exec.Request{Code: "[__dirname, fs.readFileSync('b.txt', 'utf8')]", Cwd: "sub", Files: map[string]string{"sub/b.txt": "in sub"}})
+	if string(res.Value) != `["/workspace/sub","in sub"]` {
+		t.Fatalf("cwd: %s %+v", res.Value, res.Error)
+	}
+	for _, cwd := range []string{"/etc", "../x", "/workspace/../etc"} {
+		if _, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Cwd: cwd}); exec.ErrorCode(err) != exec.EInvalid {
+			t.Errorf("cwd %q: %v", cwd, err)
+		}
+	}
+}

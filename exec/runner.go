@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -244,6 +245,13 @@ func (r *Runner) Prepare(req *Request) (*Job, error) {
 	}
 	if req.TimeoutMs < 0 {
 		return nil, Errorf(EInvalid, "timeoutMs must be positive")
+	}
+	if req.Cwd != "" {
+		cwd, err := workspacePath(req.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		req.Cwd = cwd
 	}
 	limits, timeout, err := r.cfg.Policy.Resolve(req.Limits, time.Duration(req.TimeoutMs)*time.Millisecond, img.Spec.MinMemoryBytes)
 	if err != nil {
@@ -587,4 +595,25 @@ func (r *Runner) PoolStats() map[string][2]int64 {
 		out[name] = [2]int64{p.hits.Load(), p.miss.Load()}
 	}
 	return out
+}
+
+// workspacePath turns a client's cwd (relative to /workspace, or absolute
+// under it) into an absolute guest path, refusing anything outside.
+func workspacePath(p string) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return "", Errorf(EInvalid, "cwd contains a NUL byte")
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/workspace/" + p
+	}
+	clean := path.Clean(p)
+	if clean != "/workspace" && !strings.HasPrefix(clean, "/workspace/") {
+		return "", Errorf(EInvalid, "cwd %q is outside /workspace", p)
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return "", Errorf(EInvalid, "cwd %q may not contain ..", p)
+		}
+	}
+	return clean, nil
 }

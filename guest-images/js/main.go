@@ -16,6 +16,7 @@ import (
 )
 
 type request struct {
+	Cwd      string          `json:"cwd"`
 	Op       string          `json:"op"`
 	Code     string          `json:"code"`
 	Filename string          `json:"filename"`
@@ -119,6 +120,11 @@ func (d *driver) handle(req *request) (resp response) {
 	if d.file == "" {
 		d.file = "main.js"
 	}
+	if req.Cwd != "" {
+		if err := os.Chdir(req.Cwd); err != nil {
+			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "cwd: " + err.Error()}}
+		}
+	}
 	if err := d.setInputs(req.Inputs); err != nil {
 		return response{Status: "error", Error: &errorData{Code: "internal", Message: "inputs: " + err.Error()}}
 	}
@@ -132,11 +138,15 @@ func (d *driver) handle(req *request) (resp response) {
 		}
 		d.loop.reset()
 	}()
+	code := req.Code
+	if req.Format == "commonjs" {
+		code = commonJSWrapper(code)
+	}
 	switch req.Op {
 	case "evaluate":
-		return d.evaluate(req.Code, true)
+		return d.evaluate(code, true)
 	case "execute":
-		r := d.evaluate(req.Code, false)
+		r := d.evaluate(code, false)
 		r.Value, r.HasValue = nil, false
 		return r
 	default:
@@ -282,4 +292,13 @@ func exceptionResponse(v goja.Value, stack string) response {
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
+}
+
+// commonJSWrapper runs code in a CommonJS function scope: module, exports
+// and require (only the driver's own "fs") are defined, top-level
+// declarations stay local, and the completion value is module.exports. It
+// keeps the code on the same lines, so stacks stay right.
+func commonJSWrapper(code string) string {
+	return "(function (module, require) { var exports = module.exports; " + code + "\n;return module.exports})" +
+		"({exports: {}}, function require(name) { if (name === 'fs' || name === 'node:fs') return fs; throw new Error('Cannot find module ' + JSON.stringify(name) + ': wasmexec guests have no module loader') })"
 }
