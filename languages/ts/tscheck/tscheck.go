@@ -93,7 +93,7 @@ type Result struct {
 	HasErrors         bool            `json:"hasErrors"`
 	Diagnostics       []Diagnostic    `json:"diagnostics"`
 	Error             *exec.ErrorData `json:"error,omitempty"`
-	TypeScriptVersion string          `json:"typescriptVersion"`
+	TypeScriptVersion string          `json:"typeScriptVersion"`
 	DurationMs        float64         `json:"durationMs"`
 
 	workerCPUMs float64 // the worker's CPU time for the check (benchmarks)

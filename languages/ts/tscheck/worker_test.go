@@ -1,6 +1,8 @@
 package tscheck
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"testing"
@@ -159,4 +161,38 @@ func TestFrames(t *testing.T) {
 	if err := readFrame(r, &m); err == nil || errors.Is(err, io.EOF) {
 		t.Fatalf("oversized frame: %v", err)
 	}
+}
+
+// The wire names of Result and Diagnostic are part of the HTTP API.
+func TestJSONShape(t *testing.T) {
+	res := Result{Outcome: exec.Succeeded, HasErrors: true, TypeScriptVersion: "5.9.3", DurationMs: 1.5,
+		Diagnostics: []Diagnostic{{Code: 2322, Category: "error", Message: "m", FilePath: "/main.ts", Line: 1, Column: 7}}}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"outcome":"succeeded","hasErrors":true,"diagnostics":[{"code":2322,"category":"error","message":"m",` +
+		`"filePath":"/main.ts","line":1,"column":7}],"typeScriptVersion":"5.9.3","durationMs":1.5}`
+	if string(b) != want {
+		t.Errorf("JSON\n got %s\nwant %s", b, want)
+	}
+}
+
+// readFrame never panics and never allocates past maxFrame, whatever the
+// bytes.
+func FuzzReadFrame(f *testing.F) {
+	var buf bytes.Buffer
+	writeFrame(&buf, workerMessage{Type: msgResult, ID: 1, Outcome: "succeeded"})
+	f.Add(buf.Bytes())
+	f.Add([]byte{0, 0, 0, 2, '{', '}'})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bytes.NewReader(data)
+		for i := 0; i < 4; i++ {
+			var m workerMessage
+			if readFrame(r, &m) != nil {
+				return
+			}
+		}
+	})
 }
