@@ -183,7 +183,7 @@ func prepare(args []string) error {
 	if err := applyEnv(fs); err != nil {
 		return err
 	}
-	o.poolSize, o.storeEnabled = 0, false
+	o.poolSize, o.storeEnabled, o.tscheckWorkers = 0, false, 0
 	a, err := newApp(o, newLogger(o.logLevel))
 	if err != nil {
 		return err
