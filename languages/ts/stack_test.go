@@ -2,6 +2,7 @@ package ts
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestStackMappedToTypeScript(t *testing.T) {
 	ex := gojaException(t, p)
 	stack := ex.String()
 	// Pin goja's format so a goja upgrade that changes it fails loudly here.
-	if want := "Error: boom at 1\n\tat fail (main.ts:2:9(6))\n\tat main.ts:4:5(8)\n"; stack != want {
+	if want := "Error: boom at 1\n\tat fail (main.ts:3:9(6))\n\tat main.ts:5:5(8)\n"; stack != want {
 		t.Fatalf("goja stack format changed:\n%q\nwant\n%q\nJS:\n%s", stack, want, p.JS)
 	}
 	got := p.MapStack(stack)
@@ -55,7 +56,7 @@ func TestStackMappedToTypeScript(t *testing.T) {
 	if got != want {
 		t.Errorf("MapStack =\n%q\nwant\n%q", got, want)
 	}
-	// Exception.Error() puts the top frame inline: "... at fail (main.ts:2:9(5))".
+	// Exception.Error() puts the top frame inline: "... at fail (main.ts:3:9(6))".
 	if got, want := p.MapStack(ex.Error()), "Error: boom at 1 at fail (main.ts:7:9)"; got != want {
 		t.Errorf("MapStack(Error()) = %q, want %q", got, want)
 	}
@@ -90,7 +91,7 @@ func TestStackColumnsAfterRawNonASCIIInJS(t *testing.T) {
 	}
 	ex := gojaException(t, p)
 	got := p.MapStack(ex.String())
-	// goja says byte column 26 of JS line 1 (`a`, after 3 two-byte chars);
+	// goja says byte column 26 of JS line 2 (`a`, after 3 two-byte chars);
 	// in UTF-16 that is column 23, which maps to `a` at column 33 of TS line 2.
 	if !strings.Contains(got, "at main.ts:2:33\n") {
 		t.Fatalf("MapStack = %q (raw %q)\nJS:\n%s", got, ex.String(), p.JS)
@@ -124,8 +125,8 @@ func TestMapStackLeavesUnrelatedText(t *testing.T) {
 	for _, s := range []string{
 		"",
 		"no positions here",
-		"at lib/main.ts:2:9(5)",   // longer filename
-		"at xmain.ts:2:9",         // longer filename
+		"at lib/main.ts:3:9(5)",   // longer filename
+		"at xmain.ts:3:9",         // longer filename
 		"at main.ts:2",            // no column
 		"at main.ts:x:1",          // not a number
 		"at main.ts:99:1(3)",      // no such JS line
@@ -137,7 +138,7 @@ func TestMapStackLeavesUnrelatedText(t *testing.T) {
 		}
 	}
 	// A frame at the start of the text and one without the pc suffix.
-	if got, want := p.MapStack("main.ts:2:9 and (main.ts:4:5)"), "main.ts:7:9 and (main.ts:9:1)"; got != want {
+	if got, want := p.MapStack("main.ts:3:9 and (main.ts:5:5)"), "main.ts:7:9 and (main.ts:9:1)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -150,7 +151,7 @@ func TestGojaSyntaxErrorsMapped(t *testing.T) {
 	p := MustTranspile(t, code)
 	ex := gojaException(t, p)
 	raw := ex.Error()
-	if !strings.Contains(raw, "main.ts: Line 2:1 ") {
+	if !strings.Contains(raw, "main.ts: Line 3:1 ") {
 		t.Fatalf("goja parser error format changed: %q\nJS:\n%s", raw, p.JS)
 	}
 	if got := p.MapErrorPosition(raw); !strings.Contains(got, "main.ts: Line 5:8 ") {
@@ -162,7 +163,7 @@ func TestGojaSyntaxErrorsMapped(t *testing.T) {
 	p = MustTranspile(t, "type X = 1;\ntype Y = 2;\nconst r = /a/v;\n")
 	ex = gojaException(t, p)
 	raw = ex.Error()
-	if !strings.Contains(raw, "at main.ts:1:11") {
+	if !strings.Contains(raw, "at main.ts:2:11") {
 		t.Fatalf("goja compiler error format changed: %q\nJS:\n%s", raw, p.JS)
 	}
 	if got := p.MapStack(raw); !strings.Contains(got, "at main.ts:3:11") {
@@ -189,9 +190,9 @@ func TestMapErrorData(t *testing.T) {
 	in := &exec.ErrorData{
 		Code:    exec.CodeException,
 		Name:    "Error",
-		Message: "boom at fail (main.ts:2:9(5))",
-		Stack:   "Error: boom\n\tat fail (main.ts:2:9(5))\n\tat main.ts:4:5(7)\n",
-		Details: map[string]any{"line": float64(2), "column": 9, "other": "x"},
+		Message: "boom at fail (main.ts:3:9(5))",
+		Stack:   "Error: boom\n\tat fail (main.ts:3:9(5))\n\tat main.ts:5:5(7)\n",
+		Details: map[string]any{"line": float64(3), "column": 9, "other": "x"},
 	}
 	keep := *in
 	got := p.MapErrorData(in)
@@ -205,7 +206,7 @@ func TestMapErrorData(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("MapErrorData =\n%+v\nwant\n%+v", got, want)
 	}
-	if in.Message != keep.Message || in.Details["line"] != float64(2) {
+	if in.Message != keep.Message || in.Details["line"] != float64(3) {
 		t.Errorf("input modified: %+v", in)
 	}
 	if p.MapErrorData(nil) != nil {
@@ -222,10 +223,10 @@ func TestMapPositionEdges(t *testing.T) {
 	}
 	// Column before the first segment (indentation) → first segment;
 	// column past the end → last segment of the line.
-	if l, c, ok := p.MapPosition(2, 1); !ok || l != 7 || c != 3 {
+	if l, c, ok := p.MapPosition(3, 1); !ok || l != 7 || c != 3 {
 		t.Errorf("indentation: %d:%d %v", l, c, ok)
 	}
-	if l, _, ok := p.MapPosition(2, 500); !ok || l != 7 {
+	if l, _, ok := p.MapPosition(3, 500); !ok || l != 7 {
 		t.Errorf("past end: %d %v", l, ok)
 	}
 	var nilProgram *Program
@@ -237,11 +238,13 @@ func TestMapPositionEdges(t *testing.T) {
 	}
 	// Helper code esbuild injects (decorator lowering) has no mapping.
 	p = MustTranspile(t, "function d(v: any, c: any) { return v }\n@d class B {}\n")
-	if !strings.HasPrefix(p.JS, "var ") {
+	if !strings.HasPrefix(p.JS, "\nvar ") {
 		t.Fatalf("expected injected helpers first:\n%s", p.JS)
 	}
-	if _, _, ok := p.MapPosition(1, 1); ok {
-		t.Errorf("helper line 1 mapped:\n%s", p.JS)
+	for _, line := range []int{1, 2} { // the empty line 1, a helper on line 2
+		if _, _, ok := p.MapPosition(line, 1); ok {
+			t.Errorf("line %d mapped:\n%s", line, p.JS)
+		}
 	}
 }
 
@@ -286,5 +289,42 @@ func TestUTF16Columns(t *testing.T) {
 	}
 	if got := lineStarts("a\nb\r\nc\rd\u2028e\u2029f"); !reflect.DeepEqual(got, []int32{0, 2, 5, 7, 11, 15}) {
 		t.Errorf("lineStarts = %v", got)
+	}
+}
+
+// The JS guest runs code with top-level await as
+// "(async () => {" + code + "\n})()", on the program's first line (see
+// guest-images/js/await.go). Line 1 of Program.JS is empty, so that prefix
+// shifts no position of the program.
+func TestPositionsSurviveGuestAsyncWrapper(t *testing.T) {
+	code := "const r = (await Promise.resolve(null as any)).x.y;\nr"
+	p := MustTranspile(t, code)
+	if !strings.HasPrefix(p.JS, "\n") {
+		t.Fatalf("line 1 not empty: %q", p.JS)
+	}
+	vm := goja.New()
+	v, err := vm.RunScript(p.Filename, "(async () => {"+p.JS+"\n})()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prom, ok := v.Export().(*goja.Promise)
+	if !ok || prom.State() != goja.PromiseStateRejected {
+		t.Fatalf("want a rejected promise, got %v", v)
+	}
+	stack := prom.Result().ToObject(vm).Get("stack").String()
+	want := fmt.Sprintf("main.ts:1:%d", strings.Index(code, ").x")+3) // the `x`
+	if got := p.MapStack(stack); !strings.Contains(got, want) {
+		t.Fatalf("MapStack = %q, want %s (raw %q)\nJS:\n%s", got, want, stack, p.JS)
+	}
+}
+
+func TestHashbangLineEmptied(t *testing.T) {
+	p := MustTranspile(t, "#!/usr/bin/env -S deno run\ninterface I {}\nthrow new Error('x')")
+	if !strings.HasPrefix(p.JS, "\n") || strings.Contains(p.JS, "#!") {
+		t.Fatalf("JS = %q", p.JS)
+	}
+	ex := gojaException(t, p)
+	if got := p.MapStack(ex.String()); !strings.Contains(got, "at main.ts:3:") {
+		t.Fatalf("MapStack = %q\nJS:\n%s", got, p.JS)
 	}
 }

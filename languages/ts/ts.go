@@ -21,6 +21,8 @@
 package ts
 
 import (
+	"bytes"
+	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -34,7 +36,8 @@ type Program struct {
 	// JS is the generated JavaScript. It is script-or-module code exactly as
 	// written (imports/exports and top-level await are kept as is); the
 	// last expression statement of the source is still the last expression
-	// statement here. It never ends with a sourceMappingURL comment.
+	// statement here. Its first line is always empty (see
+	// keepFirstLineEmpty) and it never ends with a sourceMappingURL comment.
 	JS string
 
 	// Filename is the name the program must be run under (the filename
@@ -108,11 +111,37 @@ func Transpile(code, filename string) (*Program, error) {
 	if len(res.Errors) > 0 {
 		return nil, syntaxErrorFromMessage(res.Errors[0], filename, code)
 	}
+	js, sm := keepFirstLineEmpty(string(res.Code), res.Map)
 	return &Program{
-		JS:        string(res.Code),
+		JS:        js,
 		Filename:  filename,
-		SourceMap: res.Map,
+		SourceMap: sm,
 	}, nil
+}
+
+// keepFirstLineEmpty makes line 1 of the generated JavaScript empty, so that
+// nothing of the program shares a line with code the JS guest puts in front
+// of it: for top-level await the guest runs "(async () => {" + code + …,
+// which would otherwise shift every column of line 1. A hashbang line
+// (meaningless in the guest) is emptied in place; otherwise a line break is
+// prepended and the source map shifted by one generated line (a leading ';'
+// in its mappings).
+func keepFirstLineEmpty(js string, sm []byte) (string, []byte) {
+	if strings.HasPrefix(js, "#!") {
+		if nl := strings.IndexByte(js, '\n'); nl >= 0 {
+			return js[nl:], sm
+		}
+		return "", sm
+	}
+	const field = `"mappings": "`
+	i := bytes.Index(sm, []byte(field))
+	if i < 0 {
+		return js, sm // unexpected map layout: leave both alone
+	}
+	i += len(field)
+	shifted := make([]byte, 0, len(sm)+1)
+	shifted = append(append(append(shifted, sm[:i]...), ';'), sm[i:]...)
+	return "\n" + js, shifted
 }
 
 // index returns the decoded source map, building it on first use.

@@ -130,7 +130,7 @@ func TestLastExpressionKept(t *testing.T) {
 
 func TestTopLevelAwaitKept(t *testing.T) {
 	p := MustTranspile(t, "interface R { v: number }\nconst r: R = await Promise.resolve({ v: 1 });\nr.v")
-	want := "const r = await Promise.resolve({ v: 1 });\nr.v;\n"
+	want := "\nconst r = await Promise.resolve({ v: 1 });\nr.v;\n"
 	if p.JS != want {
 		t.Fatalf("JS = %q, want %q", p.JS, want)
 	}
@@ -143,7 +143,7 @@ func TestTopLevelAwaitKept(t *testing.T) {
 
 func TestModuleSyntaxKept(t *testing.T) {
 	p := MustTranspile(t, "import { readFile } from 'fs';\nimport type { T } from './t';\nexport const z: number = readFile.length;\nz")
-	want := "import { readFile } from \"fs\";\nexport const z = readFile.length;\nz;\n"
+	want := "\nimport { readFile } from \"fs\";\nexport const z = readFile.length;\nz;\n"
 	if p.JS != want {
 		t.Fatalf("JS = %q, want %q", p.JS, want)
 	}
@@ -258,7 +258,7 @@ func TestConcurrentUse(t *testing.T) {
 					errs <- fmt.Errorf("goroutine %d: JS %q", g, p.JS)
 					return
 				}
-				if l, c, ok := p.MapPosition(1, 7); !ok || l != 2 || c != 7 {
+				if l, c, ok := p.MapPosition(2, 7); !ok || l != 2 || c != 7 {
 					errs <- fmt.Errorf("MapPosition = %d:%d %v", l, c, ok)
 					return
 				}
