@@ -44,8 +44,15 @@ func CacheDir() string {
 // ImageDir returns the directory of image name or skips/fails tb.
 func ImageDir(tb testing.TB, name string) string {
 	tb.Helper()
+	return BuiltDir(tb, name, "guest.json")
+}
+
+// BuiltDir returns the directory of built image name, which holds marker,
+// or skips/fails tb.
+func BuiltDir(tb testing.TB, name, marker string) string {
+	tb.Helper()
 	dir := filepath.Join(ImagesDir(), name)
-	if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
 		msg := "guest image " + name + " is not built (run make guest-images): " + dir
 		if os.Getenv("WASMEXEC_REQUIRE_IMAGES") == "1" {
 			tb.Fatal(msg)
