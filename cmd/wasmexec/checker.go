@@ -58,7 +58,7 @@ func (c *checker) Check(ctx context.Context, req *server.CheckRequest) (any, err
 	}
 	sum := sha256.Sum256([]byte(code))
 	rec.CodeSHA256, rec.Code = hex.EncodeToString(sum[:]), code
-	rec.Extra, _ = json.Marshal(map[string]any{"hasErrors": res.HasErrors, "diagnostics": res.Diagnostics, "typescriptVersion": res.TypeScriptVersion})
+	rec.Extra, _ = json.Marshal(map[string]any{"hasErrors": res.HasErrors, "diagnostics": res.Diagnostics, "typeScriptVersion": res.TypeScriptVersion})
 	if c.persist != nil {
 		c.persist(context.WithoutCancel(ctx), rec, nil)
 	}
