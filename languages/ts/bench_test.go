@@ -101,3 +101,20 @@ func BenchmarkMapStack(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCheckSource is the guard's share of Transpile.
+func BenchmarkCheckSource(b *testing.B) {
+	big := strings.Repeat(bench50, 40) // ~70 KB
+	for _, c := range []struct {
+		name, code string
+	}{{"50 lines", bench50}, {"2000 lines", big}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.code)))
+			for b.Loop() {
+				if err := checkSource(c.code, "main.ts"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
