@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -128,7 +129,9 @@ func TestCheckMatchesTSC(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // tsc runs in node alongside the pool's worker
-			req := Request{Code: tc.code, Files: tc.files, FilePath: tc.filePath, CompilerOptions: tc.opts}
+			// A generous deadline: the first dom check parses lib.dom.d.ts
+			// (~10 s in goja alone, far more on a loaded CI machine).
+			req := Request{Code: tc.code, Files: tc.files, FilePath: tc.filePath, CompilerOptions: tc.opts, Timeout: 5 * time.Minute}
 			res := MustSucceed(t, p, req)
 
 			files := tc.files
