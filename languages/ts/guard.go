@@ -94,6 +94,7 @@ type glevel struct {
 	hazards               int  // "? (…) : … =>" seen
 	pending               bool // "? (…) :" seen, waiting for '=>'
 	colon, question       bool // ':' / '?' seen since the last comma
+	chainCheck            bool // a boundary passed: is the next token 'else'?
 }
 
 func (l *glevel) cost() int   { return l.depth + l.sticky + l.commas/8 }
@@ -118,6 +119,7 @@ type guard struct {
 	prevClass    tokClass
 	prevValueEnd bool   // the previous token can end a statement (for ASI)
 	prevWord     string // the previous token if it was a word
+	prevWord2    string // the token before that, if both were words
 	prevDot      bool   // the previous token was '.' or '?.'
 	prevQuestion bool   // the previous token was '?'
 	prevEnd      int    // offset just past the previous token
@@ -164,6 +166,7 @@ func (g *guard) boundary() {
 	g.adjust(func(l *glevel) {
 		l.depth, l.arrows, l.angles, l.hazards, l.pending = 0, 0, 0, 0, false
 		l.commas, l.colon, l.question = 0, false, false
+		l.chainCheck = l.sticky > 0
 	})
 }
 
@@ -190,7 +193,7 @@ func (g *guard) token(start, end int, class tokClass, valueEnd bool) {
 	g.adjust(func(l *glevel) { l.depth++ })
 	g.angleWork += g.angles
 	g.prevClass, g.prevValueEnd, g.prevEnd = class, valueEnd, end
-	g.prevWord, g.prevDot, g.prevQuestion, g.closedAfterQ = "", false, false, false
+	g.prevWord, g.prevWord2, g.prevDot, g.prevQuestion, g.closedAfterQ = "", "", false, false, false
 }
 
 // Words after which an expression (so a regex) must follow.
@@ -224,14 +227,14 @@ var noValueEndWord = map[string]bool{
 	"continue": true, "debugger": true, "out": true, "global": true,
 }
 
-// Reserved words that start a statement and cannot continue an expression
-// or a type: a line break before one of them, after a token that can end a
-// statement, is an ASI statement boundary.
-var statementWord = map[string]bool{
-	"break": true, "class": true, "const": true, "continue": true, "debugger": true,
-	"do": true, "enum": true, "export": true, "for": true, "function": true,
-	"if": true, "import": true, "interface": true, "return": true, "switch": true,
-	"throw": true, "try": true, "var": true, "while": true, "with": true,
+// Words that can continue a statement after a line break that follows a
+// complete value (binary keyword operators, type-level continuations, and
+// the clauses of if/try/do). Before any other word, such a line break is an
+// automatic-semicolon boundary, or a syntax error (where esbuild stops).
+var continuationWord = map[string]bool{
+	"in": true, "instanceof": true, "as": true, "satisfies": true, "of": true,
+	"extends": true, "implements": true, "from": true, "is": true, "asserts": true,
+	"else": true, "catch": true, "finally": true, "while": true,
 }
 
 // run scans the source; it returns a message and offset on rejection.
@@ -347,15 +350,21 @@ func (g *guard) next() string {
 	start := g.i
 	c := s[start]
 
-	// A line break after a token that can end a statement, before a word
-	// that can only start one, is a statement boundary (ASI).
-	if g.newline && g.prevValueEnd && isIdentByte(c) && c != '\\' && !(c >= '0' && c <= '9') {
-		j := start
-		for j < len(s) && isIdentByte(s[j]) && s[j] < utf8.RuneSelf && s[j] != '\\' {
-			j++
-		}
-		if statementWord[s[start:j]] && (j == len(s) || !isIdentByte(s[j])) {
+	// The word starting here, if any.
+	word := ""
+	if isIdentByte(c) && c != '\\' && !(c >= '0' && c <= '9') {
+		word = s[start:g.identEnd(start)]
+		// A line break after a token that ends a value, before a word that
+		// cannot continue the statement, is a statement boundary (ASI).
+		if g.newline && g.prevValueEnd && !continuationWord[word] {
 			g.boundary()
+		}
+	}
+	// After a boundary, anything but 'else' closes an if/else chain.
+	if l := g.top(); l.chainCheck {
+		l.chainCheck = false
+		if word != "else" {
+			g.adjust(func(l *glevel) { l.sticky = 0 })
 		}
 	}
 
@@ -370,18 +379,7 @@ func (g *guard) next() string {
 		return ""
 
 	case isIdentByte(c) || c == '#':
-		j := start + 1
-		for j < len(s) && isIdentByte(s[j]) {
-			if s[j] >= utf8.RuneSelf {
-				r, size := utf8.DecodeRuneInString(s[j:])
-				if r == '\u2028' || r == '\u2029' || isJSSpace(r) {
-					break
-				}
-				j += size
-				continue
-			}
-			j++
-		}
+		j := g.identEnd(start + 1)
 		g.i = j
 		g.word(start, j)
 		return ""
@@ -419,7 +417,7 @@ func (g *guard) next() string {
 
 	case c == '(' || c == '[' || c == '{':
 		control := c == '(' && (g.prevWord == "if" || g.prevWord == "while" || g.prevWord == "for" ||
-			g.prevWord == "with" || g.prevWord == "await" && g.prevForAwait())
+			g.prevWord == "with" || g.prevWord == "await" && g.prevWord2 == "for")
 		afterQ := c == '(' && g.prevQuestion
 		g.i = start + 1
 		g.angleWork += g.angles
@@ -482,7 +480,9 @@ func (g *guard) next() string {
 				l.angles--
 			}
 		})
-		g.token(start, g.i, ctxAmbiguous, true)
+		// '>' ends type arguments or is an operator awaiting an operand:
+		// no statement boundary after it.
+		g.token(start, g.i, ctxAmbiguous, false)
 		return ""
 
 	case c == '?':
@@ -561,13 +561,23 @@ func (g *guard) next() string {
 	return ""
 }
 
-// prevForAwait reports whether the 'await' just seen follows 'for'.
-func (g *guard) prevForAwait() bool {
-	j := g.prevEnd - len("await")
-	for j > 0 && (g.src[j-1] == ' ' || g.src[j-1] == '\t') {
-		j--
+// identEnd returns the end of the identifier characters starting at i
+// (non-ASCII counts as identifier text unless esbuild takes it for
+// whitespace or a line break).
+func (g *guard) identEnd(i int) int {
+	s := g.src
+	for i < len(s) && isIdentByte(s[i]) {
+		if s[i] >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == '\u2028' || r == '\u2029' || isJSSpace(r) {
+				break
+			}
+			i += size
+			continue
+		}
+		i++
 	}
-	return j >= 3 && g.src[j-3:j] == "for" && (j == 3 || !isIdentByte(g.src[j-4]))
+	return i
 }
 
 // word handles an identifier or keyword spanning s[start:end].
@@ -584,8 +594,9 @@ func (g *guard) word(start, end int) {
 	case ambiguousWord[w]:
 		class = ctxAmbiguous
 	}
+	before := g.prevWord
 	g.token(start, end, class, valueEnd)
-	g.prevWord = w
+	g.prevWord, g.prevWord2 = w, before
 	switch w {
 	case "else":
 		// if (…) x; else if (…) x; else … nests across ';'.

@@ -57,6 +57,9 @@ var hostileShapes = []struct {
 	{"type args with commas", func(n int) string { return "let x: " + strings.Repeat("A<1,", n) + "1" + strings.Repeat(">", n) }, 1_000_000},
 	{"keyof", func(n int) string { return "let x: " + strings.Repeat("keyof ", n) + "T" }, 1_000_000},
 	{"keyof on lines", func(n int) string { return "let x: " + strings.Repeat("keyof\n", n) + "T" }, 1_000_000},
+	{"conditional types on lines", func(n int) string { return "type x = a\n" + strings.Repeat("extends b ? c : a\n", n) + "1" }, 1_000_000},
+	{"comparisons on lines", func(n int) string { return "x = a\n" + strings.Repeat("> b >\n a\n", n) }, 1_000_000},
+	{"else if on lines with calls", func(n int) string { return strings.Repeat("if (1) f()\nelse ", n) + "g()" }, 300_000},
 	{"conditional types", func(n int) string { return "type x=" + strings.Repeat("a extends b?c:", n) + "1" }, 1_000_000},
 	{"tuple types", func(n int) string { return "let x:" + strings.Repeat("[", n) }, 1_000_000},
 	{"as const ternary", func(n int) string { return strings.Repeat("a ? b as\nconst : ", n) + "1" }, 300_000},
@@ -158,6 +161,9 @@ func TestGuardAmbiguousSlash(t *testing.T) {
 		"class A {} /'/; " + deep,
 		"let x: T\n/ a // " + deep,
 		"let x = a as const\n/ x /* " + deep + " */",
+		// for await (…) is a loop head: a regex follows it.
+		"async function f() { for /* c */ await (const x of y) /`/; " + deep,
+		"async function f() { for\nawait (const x of y) /'/; " + deep,
 	} {
 		if err := checkSource(code, "main.ts"); err == nil {
 			t.Errorf("guard accepted %.40q…", code)
@@ -208,6 +214,20 @@ func TestGuardAcceptsRealisticCode(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		fmt.Fprintf(&comparisons, "if (a%d < b && c > d%d) { r.push(a%d <= b ? 1 : 2) }\n", i, i, i)
 	}
+	var asyncFns strings.Builder
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&asyncFns, "async function f%d(x: number): Promise<number> {\n  return await g(x) + %d\n}\nconsole.log(f%d)\n", i, i, i)
+	}
+	var bigClass strings.Builder
+	bigClass.WriteString("class Store {\n")
+	for i := 0; i < 600; i++ {
+		fmt.Fprintf(&bigClass, "  h%d = (e: Event) => this.emit(%d, e)\n  @log m%d(): void {}\n  get g%d() { return %d }\n", i, i, i, i, i)
+	}
+	bigClass.WriteString("}\n")
+	var ifElse strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&ifElse, "if (x === %d) y = 1\nelse if (x > %d) y = 2\nelse y = 3\n", i, i)
+	}
 	var callbacks strings.Builder
 	for i := 0; i < 30; i++ {
 		callbacks.WriteString("run(async (x: number) => {\n")
@@ -217,15 +237,18 @@ func TestGuardAcceptsRealisticCode(t *testing.T) {
 	}
 
 	tests := map[string]string{
-		"bench50":            bench50,
-		"semicolon-free":     semicolonFree.String(),
-		"big array":          bigArray.String(),
-		"big object":         bigObject.String(),
-		"long concatenation": concat.String(),
-		"nested JSON":        nestedJSON.String(),
-		"ternary chain":      ternaryChain.String(),
-		"comparisons":        comparisons.String(),
-		"callback pyramid":   callbacks.String(),
+		"bench50":             bench50,
+		"semicolon-free":      semicolonFree.String(),
+		"big array":           bigArray.String(),
+		"big object":          bigObject.String(),
+		"long concatenation":  concat.String(),
+		"nested JSON":         nestedJSON.String(),
+		"ternary chain":       ternaryChain.String(),
+		"comparisons":         comparisons.String(),
+		"callback pyramid":    callbacks.String(),
+		"400 async functions": asyncFns.String(),
+		"big class":           bigClass.String(),
+		"5000 if/else":        ifElse.String(),
 		"regexes": `const a = /[(]/g, b = /\((\d+)\)/, c = /'"` + "`" + `/, d = /[/]/;
 const e = s.replace(/{(\w+)}/g, (_, k) => vars[k]);
 if (ok) /x/.test(s);
@@ -288,7 +311,11 @@ func FuzzTranspile(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, code string) {
+		start := time.Now()
 		p, err := Transpile(code, "main.ts")
+		if d := time.Since(start); d > 2*time.Second && !raceEnabled {
+			t.Fatalf("Transpile took %v on %d bytes", d, len(code))
+		}
 		if err == nil {
 			p.MapStack("at main.ts:1:1(0)\nmain.ts: Line 2:3 x")
 		}
