@@ -556,9 +556,15 @@ func (p *pool) fill() {
 		for len(p.ch) < cap(p.ch) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			g, err := p.r.StartGuest(ctx, p.img, nil, p.r.cfg.Policy.Default.MemoryBytes, "")
+			if err == nil {
+				err = warmUp(ctx, g)
+			}
 			cancel()
 			if err != nil {
 				p.r.log.Error("pre-start guest", "image", p.img.Spec.Name, "err", err)
+				if g != nil {
+					p.r.Discard(g)
+				}
 				break
 			}
 			select {
@@ -575,6 +581,20 @@ func (p *pool) fill() {
 			return
 		}
 	}
+}
+
+// warmUpRequest is the same trivial evaluation for every language. Running
+// it once in a pre-started guest takes the driver's first-request costs
+// (lazy imports, first touches of memory) off the client's request; it
+// leaves no state behind, and every guest gets the identical one.
+var warmUpRequest = []byte(`{"op":"evaluate","code":"0","filename":"<warm-up>"}`)
+
+func warmUp(ctx context.Context, g *Guest) error {
+	res := g.Call(ctx, CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: NewOutput(CaptureNone, 1<<10, nil)})
+	if res.Response == nil {
+		return fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
+	}
+	return nil
 }
 
 func (p *pool) drain() {

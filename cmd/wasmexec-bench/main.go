@@ -324,3 +324,17 @@ func (s *server) delete(path string) {
 		resp.Body.Close()
 	}
 }
+
+// pacedLatencies measures n requests with a pause between them, in ms.
+func (s *server) pacedLatencies(path, body string, n int, pause time.Duration) []float64 {
+	out := make([]float64, 0, n)
+	for i := 0; i < n; i++ {
+		time.Sleep(pause)
+		t0 := time.Now()
+		if _, err := s.post(path, body); err != nil {
+			continue
+		}
+		out = append(out, float64(time.Since(t0).Microseconds())/1000)
+	}
+	return out
+}
