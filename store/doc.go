@@ -35,7 +35,8 @@
 //
 // # Durability
 //
-// The database runs in WAL mode with synchronous=FULL, and every Save is one
+// The database runs in WAL mode with synchronous=FULL (Config.Sync "full"; the
+// server defaults to "normal", see below), and every Save is one
 // transaction. In WAL mode a commit appends the transaction's pages plus a
 // commit frame to the -wal file; with synchronous=FULL SQLite fsyncs the WAL
 // after writing the commit frame and before COMMIT returns. So when Save
