@@ -72,14 +72,21 @@ func usage() {
 `)
 }
 
-func serve(args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+// parseOptions reads the serve options of a command from its flags, then
+// from WASMEXEC_* variables for the flags not given.
+func parseOptions(name string, args []string) (options, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	var o options
 	o.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return err
+		return o, err
 	}
-	if err := applyEnv(fs); err != nil {
+	return o, applyEnv(fs)
+}
+
+func serve(args []string) error {
+	o, err := parseOptions("serve", args)
+	if err != nil {
 		return err
 	}
 	log := newLogger(o.logLevel)
@@ -174,13 +181,8 @@ func (a *app) serverConfig() server.Config {
 // prepare compiles every built guest image into the module cache, so the
 // first server start (and the test suite) only mmaps them.
 func prepare(args []string) error {
-	fs := flag.NewFlagSet("prepare", flag.ContinueOnError)
-	var o options
-	o.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := applyEnv(fs); err != nil {
+	o, err := parseOptions("prepare", args)
+	if err != nil {
 		return err
 	}
 	o.poolSize, o.storeEnabled, o.tscheckWorkers = 0, false, 0
