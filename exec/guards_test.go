@@ -372,3 +372,29 @@ func TestFormatAndCwd(t *testing.T) {
 		}
 	}
 }
+
+// A one-shot run that fills its workspace past the quota is stopped while
+// it runs: failed/quota_exceeded.
+func TestGuardWorkspaceQuota(t *testing.T) {
+	img := testenv.Image(t, js.ImageName)
+	ws, err := vfs.NewManager(testenv.ScratchDir(t), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := exec.NewRunner(exec.RunnerConfig{
+		Images:     map[string]*exec.Image{js.ImageName: img},
+		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Policy:     exec.DefaultPolicy(),
+		Workspaces: ws,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	res := MustRun(t, r, exec.Request{Code: "const chunk = 'x'.repeat(64 << 10); for (let i = 0; ; i++) fs.writeFileSync('f' + i, chunk)", TimeoutMs: 20000})
+	wantFailure(t, res, exec.Failed, exec.CodeQuotaExceeded)
+	res = MustRun(t, r, exec.Request{Code: "fs.writeFileSync('small', 'ok'); fs.readFileSync('small', 'utf8')"})
+	if string(res.Value) != `"ok"` {
+		t.Fatalf("a run within the quota: %s %+v", res.Value, res.Error)
+	}
+}

@@ -86,6 +86,20 @@ type WorkspaceFactory interface {
 	RemoveWorkspace(dir string) error
 }
 
+// WorkspaceQuota is implemented by WorkspaceFactories that bound a
+// workspace's bytes. One-shot runs are then watched while they run (a guest
+// writing past the quota is stopped, failed/quota_exceeded) and checked
+// when they end.
+type WorkspaceQuota interface {
+	Quota() int64
+	WorkspaceUsage(dir string) (int64, error)
+}
+
+// quotaCheckEvery is how often a running one-shot guest's workspace is
+// measured: one-shot workspaces live on tmpfs (memory), so a guest filling
+// one must be stopped while it runs, not after.
+const quotaCheckEvery = 100 * time.Millisecond
+
 // RunnerConfig wires a Runner.
 type RunnerConfig struct {
 	Images     map[string]*Image
@@ -318,8 +332,39 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (*Result, error) {
 			return nil, err
 		}
 	}
+	var overQuota atomic.Bool
+	if q, ok := r.cfg.Workspaces.(WorkspaceQuota); ok && q.Quota() > 0 {
+		watchCtx, cancelRun := context.WithCancel(runCtx)
+		defer cancelRun()
+		go watchQuota(watchCtx, cancelRun, q, g.opts.Workspace, &overQuota)
+		runCtx = watchCtx
+		res, log := r.Execute(runCtx, job, g, started)
+		if used, err := q.WorkspaceUsage(g.opts.Workspace); overQuota.Load() || (err == nil && used > q.Quota()) {
+			res.Outcome = Failed
+			res.Error = &ErrorData{Code: CodeQuotaExceeded, Name: "QuotaExceededError", Message: fmt.Sprintf("the run wrote more than the workspace quota of %d bytes", q.Quota())}
+		}
+		return r.complete(ctx, job, res, log)
+	}
 	res, log := r.Execute(runCtx, job, g, started)
 	return r.complete(ctx, job, res, log)
+}
+
+// watchQuota stops a run (cancel) whose workspace grows past the quota.
+func watchQuota(ctx context.Context, cancel context.CancelFunc, q WorkspaceQuota, dir string, over *atomic.Bool) {
+	t := time.NewTicker(quotaCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if used, err := q.WorkspaceUsage(dir); err == nil && used > q.Quota() {
+				over.Store(true)
+				cancel()
+				return
+			}
+		}
+	}
 }
 
 func (r *Runner) complete(ctx context.Context, job *Job, res *Result, log *OutputLog) (*Result, error) {

@@ -447,3 +447,11 @@ func (m *Manager) SeedWorkspace(dir string, files map[string]string) error {
 func (m *Manager) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
 
 var _ exec.WorkspaceFactory = (*Manager)(nil)
+
+// WorkspaceUsage returns the bytes used by the workspace at dir. With
+// Quota it makes a Manager an exec.WorkspaceQuota.
+func (m *Manager) WorkspaceUsage(dir string) (int64, error) {
+	return (&Workspace{Root: dir}).Usage()
+}
+
+var _ exec.WorkspaceQuota = (*Manager)(nil)
