@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -44,10 +42,9 @@ type Config struct {
 
 // Server is the HTTP front of wasmexec.
 type Server struct {
-	cfg  Config
-	e    *echo.Echo
-	log  *slog.Logger
-	http *http.Server
+	cfg Config
+	e   *echo.Echo
+	log *slog.Logger
 }
 
 // New builds the routes.
@@ -76,26 +73,9 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Handler returns the HTTP handler (tests use it with httptest).
+// Handler returns the HTTP handler; cmd/wasmexec serves it, tests use it
+// with httptest.
 func (s *Server) Handler() http.Handler { return s.e }
-
-// Serve accepts connections on l until Shutdown.
-func (s *Server) Serve(l net.Listener) error {
-	s.http = &http.Server{Handler: s.e, ReadHeaderTimeout: 10 * time.Second}
-	err := s.http.Serve(l)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
-}
-
-// Shutdown stops accepting requests and waits for those in flight.
-func (s *Server) Shutdown(ctx context.Context) error {
-	if s.http == nil {
-		return nil
-	}
-	return s.http.Shutdown(ctx)
-}
 
 func (s *Server) healthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"status": "ok"})

@@ -166,12 +166,6 @@ type app struct {
 	ready   atomic.Bool
 }
 
-// languageImages lists the guest images each language needs.
-var languageImages = map[exec.Language]string{
-	exec.JavaScript: js.ImageName,
-	exec.Python:     python.ImageName,
-}
-
 func newApp(o options, log *slog.Logger) (*app, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
