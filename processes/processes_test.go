@@ -183,10 +183,14 @@ func TestResumeFromTheMiddle(t *testing.T) {
 // stops reading never blocks the guest.
 func TestFloodTruncates(t *testing.T) {
 	e := MustEnv(t, envOpts{cfg: processes.Config{RetainBytes: 64 << 10}})
-	p := e.spawn(t, jsReq(`const s = 'x'.repeat(1023); for (let i = 0; i < 4000; i++) console.log(s)`))
+	// The flood starts on a line of stdin, once the reader is attached:
+	// a guest started from a snapshot can overrun the window before the
+	// stream is even open.
+	p := e.spawn(t, jsReq(`stdin.readLine(); const s = 'x'.repeat(1023); for (let i = 0; i < 4000; i++) console.log(s)`))
 	// This reader takes one event and then stops reading until the
 	// process has exited.
 	slow := e.openStream(t, p.PID, "", "")
+	e.stdin(t, p.PID, "go\n")
 	first := outputOf(t, slow.mustNext(t))
 	if first.Sequence != 1 {
 		t.Fatalf("first event %d", first.Sequence)
