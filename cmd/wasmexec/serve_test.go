@@ -238,3 +238,25 @@ func TestServeTypeScript(t *testing.T) {
 		}
 	}
 }
+
+// /metrics reports live work, pools and the store; Python runs through the
+// real binary.
+func TestServeMetricsAndPython(t *testing.T) {
+	testenv.ImageDir(t, "python")
+	p := MustServe(t, t.TempDir())
+	status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"python","code":"import json\njson.loads('[1, 2]')[1] * 21"}`)
+	if status != 200 || res["value"] != float64(42) {
+		t.Fatalf("python evaluate: %d %v", status, res)
+	}
+	resp, err := http.Get(p.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{"wasmexec_runs_live 0", "wasmexec_store_executions 1", `wasmexec_pool_hits_total{image="python"}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("metrics lack %q:\n%s", want, b)
+		}
+	}
+}
