@@ -332,20 +332,22 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (*Result, error) {
 			return nil, err
 		}
 	}
+	q, quota := r.cfg.Workspaces.(WorkspaceQuota)
+	quota = quota && q.Quota() > 0
 	var overQuota atomic.Bool
-	if q, ok := r.cfg.Workspaces.(WorkspaceQuota); ok && q.Quota() > 0 {
+	if quota {
 		watchCtx, cancelRun := context.WithCancel(runCtx)
 		defer cancelRun()
 		go watchQuota(watchCtx, cancelRun, q, g.opts.Workspace, &overQuota)
 		runCtx = watchCtx
-		res, log := r.Execute(runCtx, job, g, started)
+	}
+	res, log := r.Execute(runCtx, job, g, started)
+	if quota {
 		if used, err := q.WorkspaceUsage(g.opts.Workspace); overQuota.Load() || (err == nil && used > q.Quota()) {
 			res.Outcome = Failed
 			res.Error = &ErrorData{Code: CodeQuotaExceeded, Name: "QuotaExceededError", Message: fmt.Sprintf("the run wrote more than the workspace quota of %d bytes", q.Quota())}
 		}
-		return r.complete(ctx, job, res, log)
 	}
-	res, log := r.Execute(runCtx, job, g, started)
 	return r.complete(ctx, job, res, log)
 }
 
