@@ -16,23 +16,11 @@ import (
 
 func MustRunner(tb testing.TB, poolSize int) *exec.Runner {
 	tb.Helper()
-	img := testenv.Image(tb, js.ImageName)
-	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := exec.NewRunner(exec.RunnerConfig{
-		Images:     map[string]*exec.Image{js.ImageName: img},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		Policy:     exec.DefaultPolicy(),
-		Workspaces: m,
-		PoolSize:   poolSize,
+	return testenv.Runner(tb, exec.RunnerConfig{
+		Images:    map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		PoolSize:  poolSize,
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
-	return r
 }
 
 func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
@@ -381,16 +369,11 @@ func TestGuardWorkspaceQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := exec.NewRunner(exec.RunnerConfig{
+	r := testenv.Runner(t, exec.RunnerConfig{
 		Images:     map[string]*exec.Image{js.ImageName: img},
 		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		Policy:     exec.DefaultPolicy(),
 		Workspaces: ws,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
 	res := MustRun(t, r, exec.Request{Code: "const chunk = 'x'.repeat(64 << 10); for (let i = 0; ; i++) fs.writeFileSync('f' + i, chunk)", TimeoutMs: 20000})
 	wantFailure(t, res, exec.Failed, exec.CodeQuotaExceeded)
 	res = MustRun(t, r, exec.Request{Code: "fs.writeFileSync('small', 'ok'); fs.readFileSync('small', 'utf8')"})

@@ -13,26 +13,13 @@ import (
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 func MustServer(tb testing.TB, cfg exec.RunnerConfig, bodyLimit int64) *httptest.Server {
 	tb.Helper()
-	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	cfg.Images = map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
-	if cfg.Policy.Max.Fuel == 0 {
-		cfg.Policy = exec.DefaultPolicy()
-	}
-	cfg.Workspaces = m
-	r, err := exec.NewRunner(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
+	r := testenv.Runner(tb, cfg)
 	ts := httptest.NewServer(server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler())
 	tb.Cleanup(ts.Close)
 	return ts

@@ -122,3 +122,22 @@ func Workspaces(tb testing.TB) *vfs.Manager {
 	}
 	return m
 }
+
+// Runner builds an exec.Runner from cfg for a test, filling in the default
+// policy and a scratch workspace factory when cfg leaves them out, and
+// closes it when the test ends.
+func Runner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
+	tb.Helper()
+	if cfg.Policy.Max.Fuel == 0 {
+		cfg.Policy = exec.DefaultPolicy()
+	}
+	if cfg.Workspaces == nil {
+		cfg.Workspaces = Workspaces(tb)
+	}
+	r, err := exec.NewRunner(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(r.Close)
+	return r
+}

@@ -16,18 +16,10 @@ import (
 
 func MustRunner(tb testing.TB) *exec.Runner {
 	tb.Helper()
-	img := testenv.Image(tb, python.ImageName)
-	r, err := exec.NewRunner(exec.RunnerConfig{
-		Images:     map[string]*exec.Image{python.ImageName: img},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
-		Policy:     exec.DefaultPolicy(),
-		Workspaces: testenv.Workspaces(tb),
+	return testenv.Runner(tb, exec.RunnerConfig{
+		Images:    map[string]*exec.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
-	return r
 }
 
 func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
