@@ -55,6 +55,7 @@ type options struct {
 	dbPath         string
 	maxContexts    int
 	tscheckWorkers int
+	tsWorkers      int
 	tscheckMemory  int64
 	tscheckDOM     bool
 	ctxQueueDepth  int
@@ -96,6 +97,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
+	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", 2, "TypeScript transpile worker processes (0: transpile in the server process)")
 	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", 2<<30, "memory cap of each checker worker")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
@@ -161,9 +163,11 @@ type app struct {
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
-	images  map[string]*exec.Image
-	loadErr error
-	ready   atomic.Bool
+	// tsWorkers transpile TypeScript outside the server process.
+	tsWorkers *ts.Workers
+	images    map[string]*exec.Image
+	loadErr   error
+	ready     atomic.Bool
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -245,7 +249,16 @@ func (a *app) load(ctx context.Context) error {
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
 		langs[exec.JavaScript] = js.Driver{}
-		langs[exec.TypeScript] = ts.Driver{}
+		tsDriver := ts.Driver{}
+		if a.opts.tsWorkers > 0 {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			a.tsWorkers = ts.NewWorkers([]string{self, "ts-transpile-worker"}, a.opts.tsWorkers, 5*time.Second)
+			tsDriver.Workers = a.tsWorkers
+		}
+		langs[exec.TypeScript] = tsDriver
 	}
 	if images[python.ImageName] != nil {
 		langs[exec.Python] = python.Driver{}
@@ -366,6 +379,9 @@ func (a *app) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) 
 }
 
 func (a *app) close() {
+	if a.tsWorkers != nil {
+		a.tsWorkers.Close()
+	}
 	if a.checker != nil {
 		a.checker.pool.Close()
 	}

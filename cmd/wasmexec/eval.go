@@ -67,7 +67,7 @@ func evalCmd(cmd string, args []string) error {
 		if err := applyEnv(fs); err != nil {
 			return err
 		}
-		o.poolSize, o.storeEnabled, o.tscheckWorkers = 0, false, 0
+		o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers = 0, false, 0, 0
 		res, err = evalLocal(o, &req)
 	}
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -41,6 +42,8 @@ func main() {
 		err = prepare(os.Args[2:])
 	case "tscheck-worker":
 		err = tscheckWorker()
+	case "ts-transpile-worker":
+		err = ts.WorkerMain(os.Stdin, os.Stdout)
 	case "help", "-h", "--help":
 		usage()
 		return
@@ -185,7 +188,7 @@ func prepare(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.poolSize, o.storeEnabled, o.tscheckWorkers = 0, false, 0
+	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers = 0, false, 0, 0
 	a, err := newApp(o, newLogger(o.logLevel))
 	if err != nil {
 		return err

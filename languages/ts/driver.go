@@ -1,6 +1,7 @@
 package ts
 
 import (
+	"context"
 	"errors"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -10,18 +11,28 @@ import (
 // Driver is the exec.LanguageDriver for TypeScript: it transpiles on the
 // host and runs the JavaScript in the JS guest (so TypeScript shares
 // JavaScript's contexts), then maps error positions back to the TypeScript.
-type Driver struct{}
+type Driver struct {
+	// Workers, when set, transpile in worker processes (the server); nil
+	// transpiles in this process (tests, in-process CLI).
+	Workers *Workers
+}
 
 // Image implements exec.LanguageDriver.
-func (Driver) Image() string { return js.ImageName }
+func (d Driver) Image() string { return js.ImageName }
 
 // Prepare implements exec.LanguageDriver. A syntax error is a failed result
 // (code syntax_error, 1-based line and UTF-16 column), not a request error.
-func (Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (d Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
-	p, err := Transpile(req.Code, DefaultFilename)
+	var p *Program
+	var err error
+	if d.Workers != nil {
+		p, err = d.Workers.Transpile(context.Background(), req.Code, DefaultFilename)
+	} else {
+		p, err = Transpile(req.Code, DefaultFilename)
+	}
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
