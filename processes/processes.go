@@ -358,12 +358,13 @@ func (m *Manager) run(ctx context.Context, p *proc, job *exec.Job, g *exec.Guest
 	p.mu.Lock()
 	p.exit, p.exitedAt, p.stdinClosed = exit, now, true
 	p.mu.Unlock()
-	close(p.done)
-
+	// Evict older exited processes before this exit is visible, so a client
+	// that waited for it sees the pool of exited processes as it will stay.
 	m.mu.Lock()
 	m.exited = append(m.exited, p)
 	m.evictLocked(now)
 	m.mu.Unlock()
+	close(p.done)
 	m.log.Debug("process exited", "pid", p.pid, "outcome", exit.Outcome, "signal", exit.Signal)
 }
 
