@@ -633,7 +633,10 @@ func (g *Guest) clockTimeGet(caller *wasmtime.Caller, id int32, _ int64, out int
 // once (guests use the control channel, not fds, for stdio).
 func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int32) (int32, *wasmtime.Trap) {
 	const subSize, evSize = 48, 32
-	if nsubs <= 0 {
+	// Runtimes poll a handful of subscriptions; a bound keeps a crafted
+	// call from making the host allocate in proportion to guest memory.
+	const maxSubs = 1024
+	if nsubs <= 0 || nsubs > maxSubs {
 		return errno.inval, nil
 	}
 	mem := guestMemory(caller)
