@@ -266,21 +266,33 @@ func (w *Workspace) WriteFile(p string, data []byte) error {
 	return nil
 }
 
+// existing opens the workspace and resolves p, which must exist: otherwise
+// not_found, naming what was looked for ("file", "directory"). On success
+// the caller closes root.
+func (w *Workspace) existing(p, what string, allowFinalLink bool) (*os.Root, string, fs.FileInfo, error) {
+	root, clean, err := w.open(p)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	fi, err := w.resolve(root, clean, allowFinalLink)
+	if err == nil && fi == nil {
+		err = exec.Errorf(exec.ENotFound, "no %s %q in the workspace", what, clean)
+	}
+	if err != nil {
+		root.Close()
+		return nil, "", nil, err
+	}
+	return root, clean, fi, nil
+}
+
 // ReadFile returns the content at p (not_found when absent; invalid_argument
 // for a symlink, a directory or another non-regular file).
 func (w *Workspace) ReadFile(p string) ([]byte, error) {
-	root, clean, err := w.open(p)
+	root, clean, fi, err := w.existing(p, "file", false)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	fi, err := w.resolve(root, clean, false)
-	if err != nil {
-		return nil, err
-	}
-	if fi == nil {
-		return nil, exec.Errorf(exec.ENotFound, "no file %q in the workspace", clean)
-	}
 	if fi.IsDir() {
 		return nil, exec.Errorf(exec.EInvalid, "%q is a directory; list it instead", clean)
 	}
@@ -296,18 +308,11 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 
 // Stat describes the entry at p without following a final symlink.
 func (w *Workspace) Stat(p string) (Entry, error) {
-	root, clean, err := w.open(p)
+	root, clean, fi, err := w.existing(p, "file", true)
 	if err != nil {
 		return Entry{}, err
 	}
-	defer root.Close()
-	fi, err := w.resolve(root, clean, true)
-	if err != nil {
-		return Entry{}, err
-	}
-	if fi == nil {
-		return Entry{}, exec.Errorf(exec.ENotFound, "no file %q in the workspace", clean)
-	}
+	root.Close()
 	return entryOf(clean, fi), nil
 }
 
@@ -315,20 +320,13 @@ func (w *Workspace) Stat(p string) (Entry, error) {
 // component is removed itself (never its target); symlinks on the way are
 // refused.
 func (w *Workspace) Delete(p string) error {
-	root, clean, err := w.open(p)
+	root, clean, fi, err := w.existing(p, "file", true)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
 	if clean == "" {
 		return exec.Errorf(exec.EInvalid, "refusing to delete the workspace root")
-	}
-	fi, err := w.resolve(root, clean, true)
-	if err != nil {
-		return err
-	}
-	if fi == nil {
-		return exec.Errorf(exec.ENotFound, "no file %q in the workspace", clean)
 	}
 	if fi.IsDir() {
 		err = root.RemoveAll(clean)
@@ -357,18 +355,11 @@ func entryOf(clean string, fi fs.FileInfo) Entry {
 // List returns the entries directly inside dir, sorted by name. Symlinks are
 // listed as such, never followed.
 func (w *Workspace) List(dir string) ([]Entry, error) {
-	root, clean, err := w.open(dir)
+	root, clean, fi, err := w.existing(dir, "directory", false)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	fi, err := w.resolve(root, clean, false)
-	if err != nil {
-		return nil, err
-	}
-	if fi == nil {
-		return nil, exec.Errorf(exec.ENotFound, "no directory %q in the workspace", clean)
-	}
 	if !fi.IsDir() {
 		return nil, exec.Errorf(exec.EInvalid, "%q is not a directory", clean)
 	}
