@@ -31,9 +31,9 @@ type Contexts interface {
 func (s *Server) routeContexts() {
 	s.e.POST("/v1/contexts", s.createContext)
 	s.e.GET("/v1/contexts", s.listContexts)
-	s.e.GET("/v1/contexts/:id", s.getContext)
+	s.e.GET("/v1/contexts/:id", s.contextByID(Contexts.Get))
 	s.e.DELETE("/v1/contexts/:id", s.deleteContext)
-	s.e.POST("/v1/contexts/:id/reset", s.resetContext)
+	s.e.POST("/v1/contexts/:id/reset", s.contextByID(Contexts.Reset))
 	s.e.GET("/v1/contexts/:id/files", s.listFiles)
 	s.e.GET("/v1/contexts/:id/files/*", s.readFile)
 	s.e.PUT("/v1/contexts/:id/files/*", s.writeFile)
@@ -78,28 +78,20 @@ func (s *Server) listContexts(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"contexts": list})
 }
 
-func (s *Server) getContext(c echo.Context) error {
-	cs, err := s.contexts()
-	if err != nil {
-		return err
+// contextByID serves GET /v1/contexts/:id and POST .../reset: one call by
+// id, the descriptor back.
+func (s *Server) contextByID(op func(Contexts, context.Context, string) (*exec.Context, error)) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		cs, err := s.contexts()
+		if err != nil {
+			return err
+		}
+		d, err := op(cs, c.Request().Context(), c.Param("id"))
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, d)
 	}
-	d, err := cs.Get(c.Request().Context(), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, d)
-}
-
-func (s *Server) resetContext(c echo.Context) error {
-	cs, err := s.contexts()
-	if err != nil {
-		return err
-	}
-	d, err := cs.Reset(c.Request().Context(), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, d)
 }
 
 func (s *Server) deleteContext(c echo.Context) error {
