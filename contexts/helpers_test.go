@@ -42,8 +42,6 @@ func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
 	return p, nil
 }
 
-var otherImage *exec.Image
-
 // hasPython reports whether the Python guest image is built.
 func hasPython() bool {
 	_, err := os.Stat(filepath.Join(testenv.ImagesDir(), pythonImage, "guest.json"))
@@ -54,19 +52,7 @@ func hasPython() bool {
 // stand-in, otherjs) and the Python guest when it is built.
 func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	tb.Helper()
-	img := testenv.Image(tb, js.ImageName)
-	if otherImage == nil {
-		var err error
-		otherImage, err = testenv.Engine(tb).LoadImage(context.Background(), testenv.ImageDir(tb, js.ImageName))
-		if err != nil {
-			tb.Fatal(err)
-		}
-	}
-	m, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cfg.Images = map[string]*exec.Image{js.ImageName: img, otherJSImage: otherImage}
+	cfg.Images = map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName), otherJSImage: testenv.SecondImage(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{
 		exec.JavaScript: js.Driver{},
 		exec.TypeScript: passthrough{js.ImageName, "main.ts"},
@@ -76,16 +62,7 @@ func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 		cfg.Images[pythonImage] = testenv.Image(tb, pythonImage)
 		cfg.Languages[exec.Python] = python.Driver{}
 	}
-	if cfg.Policy.Max.Fuel == 0 {
-		cfg.Policy = exec.DefaultPolicy()
-	}
-	cfg.Workspaces = m
-	r, err := exec.NewRunner(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
-	return r
+	return testenv.Runner(tb, cfg)
 }
 
 // MustManager builds a Manager over a fresh Runner; quota is the workspace

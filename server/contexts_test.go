@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -33,12 +32,6 @@ func (otherFamily) Prepare(req *exec.Request) (*exec.Prepared, error) {
 	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "other.js"}}, nil
 }
 
-var (
-	otherImgOnce sync.Once
-	otherImg     *exec.Image
-	otherImgErr  error
-)
-
 type ctxServer struct {
 	URL string
 	M   *contexts.Manager
@@ -48,27 +41,10 @@ type ctxServer struct {
 // Manager with the given config and workspace quota.
 func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int64) *ctxServer {
 	tb.Helper()
-	img := testenv.Image(tb, js.ImageName)
-	otherImgOnce.Do(func() {
-		otherImg, otherImgErr = testenv.Engine(tb).LoadImage(context.Background(), testenv.ImageDir(tb, js.ImageName))
+	r := testenv.Runner(tb, exec.RunnerConfig{
+		Images:    map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 	})
-	if otherImgErr != nil {
-		tb.Fatal(otherImgErr)
-	}
-	scratch, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := exec.NewRunner(exec.RunnerConfig{
-		Images:     map[string]*exec.Image{js.ImageName: img, "js-other": otherImg},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
-		Policy:     exec.DefaultPolicy(),
-		Workspaces: scratch,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {
 		tb.Fatal(err)

@@ -141,3 +141,23 @@ func Runner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	tb.Cleanup(r.Close)
 	return r
 }
+
+var seconds = map[string]*exec.Image{}
+
+// SecondImage loads image name a second time: a distinct *exec.Image (so a
+// distinct guest family for contexts) of the same guest, once per binary.
+func SecondImage(tb testing.TB, name string) *exec.Image {
+	tb.Helper()
+	dir := ImageDir(tb, name)
+	imagesMu.Lock()
+	defer imagesMu.Unlock()
+	if img := seconds[name]; img != nil {
+		return img
+	}
+	img, err := Engine(tb).LoadImage(context.Background(), dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	seconds[name] = img
+	return img
+}
