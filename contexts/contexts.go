@@ -79,7 +79,7 @@ const (
 type Config struct {
 	// Runner validates requests, owns the global run slots and starts
 	// guests; its OnComplete hook persists context runs like any other.
-	Runner *exec.Runner
+	Runner exec.Runner
 	// Workspaces keeps the context workspaces (e.g. DATA_DIR/contexts), with
 	// its quota per workspace. Leftover ctx-* workspaces from an earlier
 	// process are removed by New.
@@ -115,9 +115,6 @@ type Manager struct {
 	ctxs   map[string]*execContext
 	closed bool
 
-	imgMu  sync.Mutex
-	images map[exec.Language]*exec.Image
-
 	stop chan struct{}
 	wg   sync.WaitGroup // sweeper, background guest replacement and discards
 }
@@ -145,7 +142,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, images: map[exec.Language]*exec.Image{}, stop: make(chan struct{})}
+	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, stop: make(chan struct{})}
 	if n, err := cfg.Workspaces.RemoveStale(workspacePrefix); err != nil {
 		m.log.Warn("remove stale context workspaces", "err", err)
 	} else if n > 0 {
@@ -195,31 +192,6 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// imageFor returns the guest image (the family) a language runs in, as the
-// Runner maps it: invalid_argument for a language it doesn't know,
-// unavailable when the image isn't loaded.
-func (m *Manager) imageFor(lang exec.Language) (*exec.Image, error) {
-	if lang == "" {
-		return nil, exec.Errorf(exec.EInvalid, "language is required")
-	}
-	m.imgMu.Lock()
-	img := m.images[lang]
-	m.imgMu.Unlock()
-	if img != nil {
-		return img, nil
-	}
-	// The Runner resolves language → image inside Prepare; a trivial
-	// request asks it without running anything.
-	job, err := m.cfg.Runner.Prepare(&exec.Request{Kind: exec.KindEvaluate, Language: lang, Code: "0"})
-	if err != nil {
-		return nil, err
-	}
-	m.imgMu.Lock()
-	m.images[lang] = job.Image
-	m.imgMu.Unlock()
-	return job.Image, nil
-}
-
 // lookup returns a live context (context_not_found otherwise).
 func (m *Manager) lookup(id string) (*execContext, error) {
 	return m.find(id, false)
@@ -244,18 +216,6 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 	return c, nil
 }
 
-func validateEnv(env map[string]string) error {
-	for k, v := range env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return exec.Errorf(exec.EInvalid, "env name %q is not valid", k)
-		}
-		if strings.ContainsRune(v, 0) {
-			return exec.Errorf(exec.EInvalid, "env %s contains a NUL byte", k)
-		}
-	}
-	return nil
-}
-
 // Create makes a context and starts its guest. Errors: invalid_argument,
 // context_conflict (the id exists), overloaded (MaxContexts), unavailable,
 // internal (the guest failed to start).
@@ -266,23 +226,23 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	} else if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	img, err := m.imageFor(spec.Language)
+	family, err := m.cfg.Runner.Family(spec.Language)
 	if err != nil {
 		return nil, err
 	}
 	if spec.Limits.Fuel != 0 || spec.Limits.OutputBytes != 0 {
 		return nil, exec.Errorf(exec.EInvalid, "only limits.memoryBytes is fixed when a context is created; fuel and outputBytes are set per run")
 	}
-	lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{MemoryBytes: spec.Limits.MemoryBytes}, 0, img.Spec.MinMemoryBytes)
+	lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{MemoryBytes: spec.Limits.MemoryBytes}, 0, family.MinMemoryBytes)
 	if err != nil {
 		return nil, err
 	}
-	if err := validateEnv(spec.Env); err != nil {
+	if err := exec.ValidateEnv(spec.Env); err != nil {
 		return nil, err
 	}
 	now := m.cfg.Now()
 	c := &execContext{
-		id: id, language: spec.Language, image: img, env: maps.Clone(spec.Env), memory: lim.MemoryBytes,
+		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes,
 		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
 	}
 	m.mu.Lock()
@@ -320,13 +280,13 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	}
 	c.ws = ws
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
-	g, err := m.cfg.Runner.StartGuest(sctx, img, c.env, c.memory, ws.Root)
+	g, err := m.startGuest(sctx, c)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exec.Errorf(exec.EOverloaded, "context creation was cancelled: %v", ctx.Err()))
 		}
-		return fail(fmt.Errorf("start the %s guest: %w", img.Spec.Name, err))
+		return fail(fmt.Errorf("start the %s guest: %w", family.Name, err))
 	}
 	c.guest = g
 	c.mu.Lock()
@@ -463,7 +423,7 @@ func (m *Manager) replaceGuest(c *execContext) error {
 		c.guest = nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
-	g, err := m.cfg.Runner.StartGuest(ctx, c.image, c.env, c.memory, c.ws.Root)
+	g, err := m.startGuest(ctx, c)
 	cancel()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -484,10 +444,15 @@ func (m *Manager) replaceGuest(c *execContext) error {
 	return c.to(exec.ContextIdle)
 }
 
+// startGuest starts a guest for c in its workspace.
+func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, error) {
+	return m.cfg.Runner.StartGuest(ctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root})
+}
+
 // discard closes a guest off the caller's path (a stuck guest takes up to
 // a couple of seconds to give up).
-func (m *Manager) discard(g *exec.Guest) {
-	m.wg.Go(func() { m.cfg.Runner.Discard(g) })
+func (m *Manager) discard(g exec.Guest) {
+	m.wg.Go(g.Close)
 }
 
 // Delete cancels a running run, waits for it to stop, then removes the
@@ -535,7 +500,7 @@ func (m *Manager) delete(c *execContext, why string) {
 // teardown removes a deleting context whose slot is held.
 func (m *Manager) teardown(c *execContext, why string) {
 	if c.guest != nil {
-		m.cfg.Runner.Discard(c.guest)
+		c.guest.Close()
 		c.guest = nil
 	}
 	c.mu.Lock()

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/engine"
+
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -32,7 +34,7 @@ type passthrough struct {
 }
 
 func (d passthrough) Image() string { return d.image }
-func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (d passthrough) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}
 	if strings.HasPrefix(req.Code, "@@fail") {
 		// Like a TypeScript syntax error found while transpiling: the run
@@ -50,9 +52,9 @@ func hasPython() bool {
 
 // MustRunner builds a Runner with the JS guest (javascript, the TypeScript
 // stand-in, otherjs) and the Python guest when it is built.
-func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
+func MustRunner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 	tb.Helper()
-	cfg.Images = map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName), otherJSImage: testenv.SecondImage(tb, js.ImageName)}
+	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), otherJSImage: testenv.SecondImage(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{
 		exec.JavaScript: js.Driver{},
 		exec.TypeScript: passthrough{js.ImageName, "main.ts"},
@@ -70,7 +72,7 @@ func MustRunner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Manager {
 	tb.Helper()
 	if cfg.Runner == nil {
-		cfg.Runner = MustRunner(tb, exec.RunnerConfig{})
+		cfg.Runner = MustRunner(tb, engine.RunnerConfig{})
 	}
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {

@@ -2,11 +2,9 @@ package contexts
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
+	"fmt"
 	"maps"
-	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -24,12 +22,12 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	if err != nil {
 		return nil, err
 	}
-	img, err := m.imageFor(req.Language)
+	family, err := m.cfg.Runner.Family(req.Language)
 	if err != nil {
 		return nil, err
 	}
-	if img != c.image {
-		return nil, exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.image.Spec.Name, req.Language, img.Spec.Name)
+	if family.Name != c.family.Name {
+		return nil, exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.family.Name, req.Language, family.Name)
 	}
 	if len(req.Env) > 0 && !maps.Equal(req.Env, c.env) {
 		return nil, exec.Errorf(exec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
@@ -44,20 +42,10 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 			return nil, exec.Errorf(exec.EInvalid, "files: a file path is required")
 		}
 	}
-	job, err := m.cfg.Runner.Prepare(req)
-	if err != nil {
-		return nil, err
-	}
 	if err := c.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
 		return nil, err
 	}
-	release, err := m.cfg.Runner.Acquire(ctx)
-	if err != nil {
-		c.release()
-		return nil, err
-	}
-	res, replace, err := m.run(ctx, c, job)
-	release()
+	res, replace, err := m.run(ctx, c, req)
 	if !replace {
 		c.release()
 		return res, err
@@ -73,9 +61,10 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	return res, err
 }
 
-// run is one run in c, slot held. replace says the guest must be replaced
-// (it is then already discarded and the state is resetting).
-func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *exec.Result, replace bool, err error) {
+// run is one run in c, the context's slot held; the run lifecycle takes a
+// global run slot. replace says the guest must be replaced (it is then
+// already discarded and the state is resetting).
+func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request) (res *exec.Result, replace bool, err error) {
 	c.mu.Lock()
 	if c.state == exec.ContextDeleting { // deleted while this run took its turn
 		c.mu.Unlock()
@@ -101,7 +90,8 @@ func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *
 	c.mu.Unlock()
 
 	// finish records the end of the run (state, times) in every case.
-	finish := func(failed *exec.ErrorData) {
+	var failed *exec.ErrorData
+	finish := func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.cancel = nil
@@ -124,6 +114,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *
 			c.to(exec.ContextIdle)
 		}
 	}
+	defer finish()
 
 	if c.guest == nil || !c.guest.Alive() {
 		// A guest dies only during a run; one found dead while parked is
@@ -132,42 +123,81 @@ func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *
 			m.discard(c.guest)
 			c.guest = nil
 		}
-		failure := &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
-		finish(failure)
-		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failure.Message, c.id)
+		failed = &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
+		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failed.Message, c.id)
 	}
 
-	snap, err := m.beforeRun(c, job.Req.Files)
+	var snap *vfs.Snapshot
+	seeded := false
+	res, err = m.cfg.Runner.Run(runCtx, req, exec.RunOptions{
+		Guest: c.guest,
+		Seed: func(context.Context) error {
+			s, err := m.beforeRun(c, req.Files)
+			snap, seeded = s, err == nil
+			return err
+		},
+		Quota: m.runQuota(c),
+		Settle: func(res *exec.Result) {
+			if !c.guest.Alive() {
+				m.discard(c.guest)
+				c.guest = nil
+				preempted := errors.Is(context.Cause(runCtx), errPreempted)
+				switch {
+				case !preempted && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
+					failed = res.Error
+				default:
+					res.ContextReset = true
+					replace = !preempted
+				}
+			}
+			if seeded {
+				m.afterRun(c, snap, res)
+			}
+		},
+	})
+	return res, replace, err
+}
+
+// runQuotaFactor is how far past its quota a context run may take the
+// workspace before it is stopped: below it, the run ends normally and its
+// excess is rolled back (the guest and its state stay); past it, the
+// writer is stopped at once (the guest is replaced). Either way the
+// workspace ends within its quota.
+const runQuotaFactor = 2
+
+// runQuota is the check a context run's writes are watched with.
+func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
+	if c.ws.Quota <= 0 {
+		return nil
+	}
+	return quotaCheck(c.ws, runQuotaFactor*c.ws.Quota, "the run")
+}
+
+// ProcessQuota is the check a process in context id's workspace is
+// watched with: it is stopped once the workspace is over its quota (its
+// files stay; uploads are refused until the workspace is within it
+// again). Errors: context_not_found.
+func (m *Manager) ProcessQuota(id string) (exec.QuotaCheck, error) {
+	c, err := m.lookup(id)
 	if err != nil {
-		finish(nil)
-		return nil, false, err
+		return nil, err
 	}
-	started := time.Now()
-	var log *exec.OutputLog
-	if job.Prepared.Failure != nil {
-		res = failedBeforeRun(job, started)
-	} else {
-		tctx, tcancel := context.WithTimeout(runCtx, job.Timeout)
-		res, log = m.cfg.Runner.Execute(tctx, job, c.guest, started)
-		tcancel()
+	if c.ws.Quota <= 0 {
+		return nil, nil
 	}
-	var failed *exec.ErrorData
-	if !c.guest.Alive() {
-		m.discard(c.guest)
-		c.guest = nil
-		preempted := errors.Is(context.Cause(runCtx), errPreempted)
-		switch {
-		case !preempted && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
-			failed = res.Error
-		default:
-			res.ContextReset = true
-			replace = !preempted
+	return quotaCheck(c.ws, c.ws.Quota, "the process"), nil
+}
+
+func quotaCheck(ws *vfs.Workspace, limit int64, who string) exec.QuotaCheck {
+	return func() *exec.ErrorData {
+		used, err := ws.Usage()
+		if err != nil || used <= limit {
+			return nil
 		}
+		return &exec.ErrorData{Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError",
+			Message: fmt.Sprintf("%s wrote past the workspace quota of %d bytes and was stopped", who, ws.Quota),
+			Details: map[string]any{"quotaBytes": ws.Quota, "usedBytes": used}}
 	}
-	m.afterRun(c, snap, res)
-	res = m.cfg.Runner.Complete(ctx, job, res, log)
-	finish(failed)
-	return res, replace, nil
 }
 
 // beforeRun writes the run's files (as uploads: within the quota, never
@@ -233,19 +263,5 @@ func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result)
 	}
 	if res.Kind == exec.KindExecute && res.ExitCode == 0 {
 		res.ExitCode = 1
-	}
-}
-
-// failedBeforeRun is the result of a job its language driver already
-// failed (e.g. a TypeScript syntax error): no guest ran.
-func failedBeforeRun(job *exec.Job, started time.Time) *exec.Result {
-	sum := sha256.Sum256([]byte(job.Req.Code))
-	now := time.Now()
-	return &exec.Result{
-		ExecutionID: exec.NewID("exe"), Kind: job.Req.Kind, Language: job.Req.Language, ContextID: job.Req.ContextID,
-		Outcome: exec.Failed, Error: job.Prepared.Failure,
-		StartedAtMs: exec.Millis(started), CompletedAtMs: exec.Millis(now),
-		DurationMs: float64(now.Sub(started).Microseconds()) / 1000,
-		CodeSHA256: hex.EncodeToString(sum[:]), Code: job.Req.Code,
 	}
 }

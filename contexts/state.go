@@ -54,14 +54,14 @@ func canTransition(from, to exec.ContextState) bool {
 type execContext struct {
 	id       string
 	language exec.Language
-	image    *exec.Image
+	family   exec.Family
 	env      map[string]string
 	memory   int64
 	ws       *vfs.Workspace
 	created  time.Time
 
 	// guest: slot holder only.
-	guest *exec.Guest
+	guest exec.Guest
 
 	mu            sync.Mutex
 	state         exec.ContextState

@@ -1,8 +1,10 @@
-// Package exec is the engine of wasmexec and the home of its vocabulary:
-// executions, results, outcomes, output events, limits and the one error type.
+// Package exec is the vocabulary of wasmexec: requests, results, outcomes,
+// output events and replay, limits, context and process descriptors, the
+// one error type, and the Runner interface of the run lifecycle.
 //
-// Only this package (and its internal packages) imports wasmtime. Adapters
-// (server/, store/, languages/*, contexts/) depend on exec, never on each other.
+// It has no cgo and never imports wasmtime: the engine (package engine)
+// implements Runner, and adapters (server/, store/, vfs/, contexts/,
+// processes/, languages/*) depend on exec, never on the engine.
 package exec
 
 import (

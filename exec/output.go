@@ -96,6 +96,9 @@ func (o *Output) Write(ch Channel, p []byte) bool {
 	return !(over && o.Enforce)
 }
 
+// Limit returns the per-stream byte limit.
+func (o *Output) Limit() int64 { return o.limit }
+
 // Exceeded reports whether a stream went past the enforced limit.
 func (o *Output) Exceeded() bool {
 	o.mu.Lock()
@@ -103,8 +106,8 @@ func (o *Output) Exceeded() bool {
 	return o.exceeded
 }
 
-// fill copies the captured streams and flags into r.
-func (o *Output) fill(r *Result) {
+// Fill copies the captured streams and flags into r.
+func (o *Output) Fill(r *Result) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.captures(Stdout) {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/engine"
+
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -50,7 +52,7 @@ func (c *completions) get(id string) *exec.Result {
 }
 
 type env struct {
-	r    *exec.Runner
+	r    *engine.Runner
 	m    *processes.Manager
 	url  string
 	done *completions
@@ -66,7 +68,7 @@ type envOpts struct {
 // a Manager and an HTTP server.
 func MustEnv(tb testing.TB, o envOpts) *env {
 	tb.Helper()
-	images := map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
+	images := map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
 	langs := map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
 	if o.python {
 		images[python.ImageName] = testenv.Image(tb, python.ImageName)
@@ -77,7 +79,7 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 		tb.Fatal(err)
 	}
 	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
-	r, err := exec.NewRunner(exec.RunnerConfig{
+	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
 		Workspaces: wm, OnComplete: done.hook,
 	})

@@ -46,7 +46,7 @@ import (
 // Config wires a Manager.
 type Config struct {
 	// Runner prepares jobs, starts guests and completes (persists) runs.
-	Runner *exec.Runner
+	Runner exec.Runner
 	// MaxProcesses caps running processes (default 32); more get
 	// overloaded (429).
 	MaxProcesses int
@@ -71,7 +71,11 @@ type Config struct {
 	// Workspace returns the workspace directory of a context, so a process
 	// with a contextId runs in it. Nil: contextId is rejected.
 	Workspace func(contextID string) (dir string, err error)
-	Logger    *slog.Logger
+	// Quota, when set, returns the check a process in a context's
+	// workspace is watched with (it is stopped, quota_exceeded, once the
+	// check fails).
+	Quota  func(contextID string) (exec.QuotaCheck, error)
+	Logger *slog.Logger
 }
 
 // Manager owns the processes of a server. It is safe for concurrent use.
@@ -231,7 +235,23 @@ func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Proc
 	m.wg.Add(1)
 	m.mu.Unlock()
 
-	g, job, err := m.start(ctx, runCtx, p, req)
+	runReq, err := m.request(p, req)
+	started := make(chan error, 1)
+	if err == nil {
+		go func() {
+			defer m.wg.Done()
+			defer kill()
+			m.run(runCtx, p, runReq, timeout, func(err error) { started <- err })
+		}()
+		select {
+		case err = <-started:
+		case <-ctx.Done(): // the client gave up while the guest started
+			kill()
+			err = <-started
+		}
+	} else {
+		m.wg.Done()
+	}
 	if err != nil {
 		m.mu.Lock()
 		m.running--
@@ -239,115 +259,93 @@ func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Proc
 		delete(m.byExec, p.executionID)
 		m.mu.Unlock()
 		close(p.done) // for KillContext; the process was never visible
-		m.wg.Done()
-		killed := runCtx.Err() != nil
 		kill()
-		if killed && ctx.Err() == nil {
-			return nil, exec.Errorf(exec.EConflict, "the process was killed while starting (its context was deleted or the server is shutting down)")
-		}
 		return nil, err
 	}
 	p.mu.Lock()
 	p.visible = true
 	p.mu.Unlock()
-	execCtx, cancelTimeout := context.WithTimeout(runCtx, timeout)
-	go func() {
-		defer m.wg.Done()
-		defer cancelTimeout()
-		defer kill()
-		m.run(execCtx, p, job, g)
-	}()
 	m.log.Debug("process spawned", "pid", p.pid, "executionId", p.executionID, "language", p.language, "contextId", p.contextID)
 	return p.describe(), nil
 }
 
-// start resolves the workspace and code, prepares the job and starts the
-// guest. ctx is the client's request; runCtx ends when the process is
-// killed.
-func (m *Manager) start(ctx, runCtx context.Context, p *proc, req *exec.SpawnRequest) (*exec.Guest, *exec.Job, error) {
-	r := m.cfg.Runner
-	var dir string
-	if req.ContextID != "" {
-		d, err := m.cfg.Workspace(req.ContextID)
-		if err != nil {
-			return nil, nil, err
-		}
-		dir = d
-	}
+// request resolves the workspace file a process runs, if any, into the
+// run's request.
+func (m *Manager) request(p *proc, req *exec.SpawnRequest) (*exec.Request, error) {
 	code, filename := req.Code, ""
 	if req.File != "" {
+		dir, err := m.cfg.Workspace(req.ContextID)
+		if err != nil {
+			return nil, err
+		}
 		clean, err := vfs.Clean(req.File)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if clean == "" {
-			return nil, nil, exec.Errorf(exec.EInvalid, "file must name a file, not the workspace")
+			return nil, exec.Errorf(exec.EInvalid, "file must name a file, not the workspace")
 		}
 		b, err := (&vfs.Workspace{Root: dir}).ReadFile(clean)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(b) == 0 {
-			return nil, nil, exec.Errorf(exec.EInvalid, "file %q is empty", clean)
+			return nil, exec.Errorf(exec.EInvalid, "file %q is empty", clean)
 		}
 		code, filename = string(b), clean
 	}
-	job, err := r.Prepare(&exec.Request{
-		Kind: exec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID,
+	p.command = command(req.Language, filename, req.Args)
+	return &exec.Request{
+		Kind: exec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID, Filename: filename,
 		Env: req.Env, Args: req.Args, Cwd: req.Cwd, Limits: req.Limits, Format: req.Format,
 		Output: exec.OutputOptions{Capture: exec.CaptureAll, RetainEvents: true},
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if filename != "" {
-		job.Prepared.Control.Filename = filename
-	}
-	p.command = command(req.Language, job.Prepared.Control.Filename, req.Args)
-	startCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	unhook := context.AfterFunc(runCtx, stop)
-	defer unhook()
-	if job.Prepared.Failure != nil {
-		// Nothing to run (e.g. a TypeScript syntax error): the process
-		// exits at once with that failure, without a guest.
-		return nil, job, nil
-	}
-	g, err := r.StartGuest(startCtx, job.Image, job.Req.Env, job.Limits.MemoryBytes, dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, job, nil
+	}, nil
 }
 
-// run executes the job and completes the process.
-func (m *Manager) run(ctx context.Context, p *proc, job *exec.Job, g *exec.Guest) {
-	r := m.cfg.Runner
-	var res *exec.Result
-	log := p.log
-	if g == nil {
-		res = &exec.Result{Kind: exec.KindExecute, Language: job.Req.Language, ContextID: job.Req.ContextID, StartedAtMs: exec.Millis(p.started)}
-		res.Outcome, res.Error, res.ExitCode = exec.Failed, job.Prepared.Failure, 1
-		res.CompletedAtMs = exec.Millis(time.Now())
-		log.Close()
-	} else {
-		res, log = r.ExecuteWith(ctx, job, g, p.started, exec.ExecOptions{Stdin: p.stdin, Log: p.log, NoOutputLimit: true, PID: p.pid})
-		r.Discard(g)
+// run runs the process through the run lifecycle (without a global run
+// slot: processes have their own maximum) and completes it. started is
+// called once the guest runs, or with the error that stopped the spawn.
+func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout time.Duration, started func(error)) {
+	opts := exec.RunOptions{
+		Unslotted: true, Timeout: timeout, Stdin: p.stdin, Log: p.log, NoOutputLimit: true,
+		Kind: exec.KindProcess, ExecutionID: p.executionID, PID: p.pid,
+		Started: started,
 	}
-	p.stdin.Close()
-	res.ExecutionID, res.Kind, res.PID, res.ContextID = p.executionID, exec.KindProcess, p.pid, p.contextID
-
-	p.mu.Lock()
-	killedBy := p.killedBy
-	if p.grace != nil {
-		p.grace.Stop()
+	if p.contextID != "" {
+		dir, err := m.cfg.Workspace(p.contextID)
+		if err != nil {
+			started(err)
+			return
+		}
+		opts.Workspace = dir
+		if m.cfg.Quota != nil {
+			q, err := m.cfg.Quota(p.contextID)
+			if err != nil {
+				started(err)
+				return
+			}
+			opts.Quota = q
+		}
 	}
-	p.mu.Unlock()
-	exit := exitOf(p, res, killedBy, m.cfg.SignalGrace)
-	if extra, err := json.Marshal(exit); err == nil {
-		res.Extra = extra
+	var exit *exec.ProcessExit
+	opts.Settle = func(res *exec.Result) {
+		p.stdin.Close()
+		p.mu.Lock()
+		killedBy := p.killedBy
+		if p.grace != nil {
+			p.grace.Stop()
+		}
+		p.mu.Unlock()
+		exit = exitOf(p, res, killedBy, m.cfg.SignalGrace)
+		if extra, err := json.Marshal(exit); err == nil {
+			res.Extra = extra
+		}
 	}
-	r.Complete(context.Background(), job, res, log)
+	res, err := m.cfg.Runner.Run(ctx, req, opts)
+	if err != nil {
+		return // the spawn failed: Spawn cleans up
+	}
+	_ = res
 
 	// The slot is free before anyone can see the exit (a client that waited
 	// for it may spawn at once).
@@ -697,8 +695,15 @@ func (m *Manager) Close() {
 	m.wg.Wait()
 }
 
+// defaultFilenames are the names the language drivers give code that is
+// not a workspace file.
+var defaultFilenames = map[exec.Language]string{exec.JavaScript: "main.js", exec.TypeScript: "main.ts", exec.Python: "main.py"}
+
 // command renders a process's command line, ps-style.
 func command(lang exec.Language, filename string, args []string) string {
+	if filename == "" {
+		filename = defaultFilenames[lang]
+	}
 	parts := []string{string(lang), filename}
 	for _, a := range args {
 		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
@@ -28,7 +31,7 @@ var _ server.Contexts = (*contexts.Manager)(nil)
 type otherFamily struct{}
 
 func (otherFamily) Image() string { return "js-other" }
-func (otherFamily) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (otherFamily) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "other.js"}}, nil
 }
 
@@ -41,8 +44,8 @@ type ctxServer struct {
 // Manager with the given config and workspace quota.
 func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int64) *ctxServer {
 	tb.Helper()
-	r := testenv.Runner(tb, exec.RunnerConfig{
-		Images:    map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
+	r := testenv.Runner(tb, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
@@ -335,7 +338,7 @@ func TestContextFilesOverHTTP(t *testing.T) {
 
 // Without a contexts manager, the routes answer 501 and contextId is 400.
 func TestContextsDisabled(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{}, 0)
+	ts := MustServer(t, engine.RunnerConfig{}, 0)
 	wantStatus(t, do(t, "GET", ts.URL+"/v1/contexts", ""), 501, "not_implemented")
 	wantStatus(t, do(t, "PUT", ts.URL+"/v1/contexts/a/files/x", "x"), 501, "not_implemented")
 	wantStatus(t, do(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","contextId":"a","code":"1"}`), 400, "invalid_argument")

@@ -20,7 +20,7 @@ import (
 
 // Runner runs one-shot executions (exec.Runner).
 type Runner interface {
-	Run(ctx context.Context, req *exec.Request) (*exec.Result, error)
+	Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error)
 }
 
 // Readiness reports whether the service can take work, and details.
@@ -116,7 +116,7 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 			}
 			res, err = s.cfg.Contexts.Run(c.Request().Context(), &req)
 		} else {
-			res, err = s.cfg.Runner.Run(c.Request().Context(), &req)
+			res, err = s.cfg.Runner.Run(c.Request().Context(), &req, exec.RunOptions{})
 		}
 		if err != nil {
 			return err

@@ -9,20 +9,41 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/server"
 )
 
-func MustServer(tb testing.TB, cfg exec.RunnerConfig, bodyLimit int64) *httptest.Server {
+func MustServer(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) *httptest.Server {
 	tb.Helper()
-	cfg.Images = map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
-	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
-	r := testenv.Runner(tb, cfg)
-	ts := httptest.NewServer(server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler())
-	tb.Cleanup(ts.Close)
+	ts, _ := MustServerRunner(tb, cfg, bodyLimit)
 	return ts
+}
+
+// MustServerRunner is MustServer that also returns the runner, to poll its
+// state (JavaScript and TypeScript, transpiled in this process).
+func MustServerRunner(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) (*httptest.Server, *engine.Runner) {
+	tb.Helper()
+	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
+	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}}
+	r := testenv.Runner(tb, cfg)
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler())
+	tb.Cleanup(srv.Close)
+	return srv, r
+}
+
+// waitUntil polls cond until it holds (or fails tb after a minute).
+func waitUntil(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func post(tb testing.TB, url, body string) (*http.Response, map[string]any) {
@@ -40,7 +61,7 @@ func post(tb testing.TB, url, body string) (*http.Response, map[string]any) {
 }
 
 func TestEvaluateOverHTTP(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{}, 0)
+	ts := MustServer(t, engine.RunnerConfig{}, 0)
 	resp, m := post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"console.log('hi'); 1+1"}`)
 	if resp.StatusCode != 200 || m["value"] != float64(2) || m["outcome"] != "succeeded" || m["stdout"] != "hi\n" {
 		t.Fatalf("%d %v", resp.StatusCode, m)
@@ -60,7 +81,7 @@ func TestEvaluateOverHTTP(t *testing.T) {
 }
 
 func TestHTTPErrors(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{}, 4096)
+	ts := MustServer(t, engine.RunnerConfig{}, 4096)
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
@@ -108,14 +129,14 @@ func TestHTTPErrors(t *testing.T) {
 // Beyond MaxConcurrent runs, requests wait QueueTimeout, then get 429 with
 // Retry-After.
 func TestOverload(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{MaxConcurrent: 1, QueueTimeout: 100 * time.Millisecond}, 0)
+	ts, r := MustServerRunner(t, engine.RunnerConfig{MaxConcurrent: 1, QueueTimeout: 100 * time.Millisecond}, 0)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"const t = Date.now(); while (Date.now() - t < 1500) {}"}`)
 	}()
-	time.Sleep(300 * time.Millisecond)
+	waitUntil(t, "the first run to hold the slot", func() bool { return r.Live() == 1 })
 	resp, m := post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"1"}`)
 	if resp.StatusCode != 429 || m["code"] != "overloaded" || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("got %d %v retry-after %q", resp.StatusCode, m, resp.Header.Get("Retry-After"))
@@ -128,7 +149,7 @@ func TestOverload(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{}, 0)
+	ts := MustServer(t, engine.RunnerConfig{}, 0)
 	for _, p := range []string{"/healthz", "/readyz"} {
 		resp, err := http.Get(ts.URL + p)
 		if err != nil {
@@ -144,7 +165,7 @@ func TestHealth(t *testing.T) {
 // Beyond MaxQueued waiting requests, more are refused at once (no waiting,
 // no memory piling up).
 func TestOverloadQueueBound(t *testing.T) {
-	ts := MustServer(t, exec.RunnerConfig{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 5 * time.Second}, 0)
+	ts, r := MustServerRunner(t, engine.RunnerConfig{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 5 * time.Second}, 0)
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ { // one running, one waiting
 		wg.Add(1)
@@ -152,7 +173,7 @@ func TestOverloadQueueBound(t *testing.T) {
 			defer wg.Done()
 			post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"const t = Date.now(); while (Date.now() - t < 1000) {}"}`)
 		}()
-		time.Sleep(200 * time.Millisecond)
+		waitUntil(t, "the run to hold its slot or wait", func() bool { return r.Live()+r.Queued() == int64(i+1) })
 	}
 	start := time.Now()
 	resp, m := post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"1"}`)

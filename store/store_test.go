@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -745,7 +746,13 @@ func TestCloseDuringSaves(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Close once every writer is saving (each has acknowledged some).
+	for deadline := time.Now().Add(10 * time.Second); len(acked) < 8; {
+		if time.Now().After(deadline) {
+			t.Fatal("the writers acknowledged nothing")
+		}
+		runtime.Gosched()
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

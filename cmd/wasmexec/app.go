@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
@@ -84,11 +87,11 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxOutputBytes, "max-output-bytes", d.Max.OutputBytes, "largest limits.outputBytes a request may ask for")
 	fs.Int64Var(&o.stdinBytes, "stdin-bytes", d.MaxStdinBytes, "stdin buffer limit")
 	fs.Int64Var(&o.bodyLimitBytes, "body-limit-bytes", 16<<20, "request body limit")
-	fs.IntVar(&o.maxConcurrent, "max-concurrent", 16, "runs at once; more queue briefly, then get 429")
-	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", 2000, "how long a run waits for a slot before 429")
-	fs.IntVar(&o.maxQueued, "max-queued", 64, "runs waiting for a slot at once; more get 429 at once")
-	fs.IntVar(&o.poolSize, "pool-size", 2, "pre-started guests kept per language (0 disables)")
-	fs.Int64Var(&o.retainBytes, "retain-bytes", 1<<20, "retained output events per run (bytes)")
+	fs.IntVar(&o.maxConcurrent, "max-concurrent", engine.DefaultMaxConcurrent, "runs at once; more queue briefly, then get 429")
+	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", engine.DefaultQueueTimeout.Milliseconds(), "how long a run waits for a slot before 429")
+	fs.IntVar(&o.maxQueued, "max-queued", engine.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
+	fs.IntVar(&o.poolSize, "pool-size", engine.DefaultPoolSize, "pre-started guests kept per language (0 disables)")
+	fs.Int64Var(&o.retainBytes, "retain-bytes", engine.DefaultRetainBytes, "retained output events per run (bytes)")
 	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", 64<<20, "byte quota per workspace")
 	fs.Int64Var(&o.completedTTLMs, "execution-completed-ttl-ms", 300000, "how long completed executions are kept")
 	fs.IntVar(&o.maxCompleted, "execution-max-completed-executions", 1024, "how many completed executions are kept")
@@ -154,18 +157,18 @@ func newLogger(level string) *slog.Logger {
 type app struct {
 	opts   options
 	log    *slog.Logger
-	engine *exec.Engine
+	engine *engine.Engine
 	ws     *vfs.Manager
 	store  *store.Store
 
 	mu      sync.Mutex
-	runner  *exec.Runner
+	runner  *engine.Runner
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
 	// tsWorkers transpile TypeScript outside the server process.
 	tsWorkers *ts.Workers
-	images    map[string]*exec.Image
+	images    map[string]*engine.Image
 	loadErr   error
 	ready     atomic.Bool
 }
@@ -177,7 +180,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	e, err := exec.NewEngine(exec.EngineConfig{CacheDir: o.cacheDir, Logger: log})
+	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +192,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*exec.Image{}}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {
@@ -230,7 +233,7 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 // until it finishes.
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
-	images := map[string]*exec.Image{}
+	images := map[string]*engine.Image{}
 	for _, name := range []string{js.ImageName, python.ImageName} {
 		dir := filepath.Join(a.opts.imagesDir, name)
 		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
@@ -263,7 +266,7 @@ func (a *app) load(ctx context.Context) error {
 	if images[python.ImageName] != nil {
 		langs[exec.Python] = python.Driver{}
 	}
-	r, err := exec.NewRunner(exec.RunnerConfig{
+	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images:               images,
 		Languages:            langs,
 		Policy:               a.opts.policy(),
@@ -271,7 +274,7 @@ func (a *app) load(ctx context.Context) error {
 		MaxConcurrent:        a.opts.maxConcurrent,
 		QueueTimeout:         time.Duration(a.opts.queueTimeoutMs) * time.Millisecond,
 		MaxQueued:            a.opts.maxQueued,
-		PoolSize:             a.opts.poolSize,
+		PoolSize:             cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
 		OnComplete:           a.persist,
@@ -371,11 +374,11 @@ func (a *app) readiness() (bool, map[string]any) {
 }
 
 // Run implements server.Runner, answering 503 until the images are loaded.
-func (a *app) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	return a.runner.Run(ctx, req)
+	return a.runner.Run(ctx, req, opts)
 }
 
 func (a *app) close() {

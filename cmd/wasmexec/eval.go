@@ -85,7 +85,7 @@ func evalLocal(o options, req *exec.Request) (*exec.Result, error) {
 	if err := a.load(context.Background()); err != nil {
 		return nil, err
 	}
-	return a.runner.Run(context.Background(), req)
+	return a.runner.Run(context.Background(), req, exec.RunOptions{})
 }
 
 func evalRemote(base string, req *exec.Request) (*exec.Result, error) {

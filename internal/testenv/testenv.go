@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wasmexec/wasmexec/engine"
+
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -64,26 +66,26 @@ func BuiltDir(tb testing.TB, name, marker string) string {
 
 var (
 	engineOnce sync.Once
-	engine     *exec.Engine
+	shared     *engine.Engine
 	engineErr  error
 	imagesMu   sync.Mutex
-	images     = map[string]*exec.Image{}
+	images     = map[string]*engine.Image{}
 )
 
 // Engine returns the engine shared by the tests of one binary.
-func Engine(tb testing.TB) *exec.Engine {
+func Engine(tb testing.TB) *engine.Engine {
 	tb.Helper()
 	engineOnce.Do(func() {
-		engine, engineErr = exec.NewEngine(exec.EngineConfig{CacheDir: CacheDir()})
+		shared, engineErr = engine.NewEngine(engine.EngineConfig{CacheDir: CacheDir()})
 	})
 	if engineErr != nil {
 		tb.Fatal(engineErr)
 	}
-	return engine
+	return shared
 }
 
 // Image loads image name into the shared engine (once per binary).
-func Image(tb testing.TB, name string) *exec.Image {
+func Image(tb testing.TB, name string) *engine.Image {
 	tb.Helper()
 	dir := ImageDir(tb, name)
 	imagesMu.Lock()
@@ -123,10 +125,10 @@ func Workspaces(tb testing.TB) *vfs.Manager {
 	return m
 }
 
-// Runner builds an exec.Runner from cfg for a test, filling in the default
+// Runner builds an engine.Runner from cfg for a test, filling in the default
 // policy and a scratch workspace factory when cfg leaves them out, and
 // closes it when the test ends.
-func Runner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
+func Runner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 	tb.Helper()
 	if cfg.Policy.Max.Fuel == 0 {
 		cfg.Policy = exec.DefaultPolicy()
@@ -134,7 +136,7 @@ func Runner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	if cfg.Workspaces == nil {
 		cfg.Workspaces = Workspaces(tb)
 	}
-	r, err := exec.NewRunner(cfg)
+	r, err := engine.NewRunner(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -142,11 +144,11 @@ func Runner(tb testing.TB, cfg exec.RunnerConfig) *exec.Runner {
 	return r
 }
 
-var seconds = map[string]*exec.Image{}
+var seconds = map[string]*engine.Image{}
 
-// SecondImage loads image name a second time: a distinct *exec.Image (so a
+// SecondImage loads image name a second time: a distinct *engine.Image (so a
 // distinct guest family for contexts) of the same guest, once per binary.
-func SecondImage(tb testing.TB, name string) *exec.Image {
+func SecondImage(tb testing.TB, name string) *engine.Image {
 	tb.Helper()
 	dir := ImageDir(tb, name)
 	imagesMu.Lock()

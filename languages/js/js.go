@@ -2,6 +2,9 @@
 package js
 
 import (
+	"cmp"
+	"context"
+
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -15,11 +18,11 @@ type Driver struct{}
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver.
-func (Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
-	return &exec.Prepared{Control: Control(req, req.Code, "main.js")}, nil
+	return &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}, nil
 }
 
 // ValidateFormat accepts the JS/TS source formats.

@@ -9,26 +9,28 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec/engine"
+
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
 
-func MustRunner(tb testing.TB) *exec.Runner {
+func MustRunner(tb testing.TB) *engine.Runner {
 	tb.Helper()
-	return testenv.Runner(tb, exec.RunnerConfig{
-		Images:    map[string]*exec.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
+	return testenv.Runner(tb, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
 	})
 }
 
-func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *engine.Runner, req exec.Request) *exec.Result {
 	tb.Helper()
 	if req.Kind == "" {
 		req.Kind = exec.KindEvaluate
 	}
 	req.Language = exec.Python
-	res, err := r.Run(context.Background(), &req)
+	res, err := r.Run(context.Background(), &req, exec.RunOptions{})
 	if err != nil {
 		tb.Fatalf("run %q: %v", req.Code, err)
 	}

@@ -1,6 +1,7 @@
-package exec_test
+package engine_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -8,22 +9,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/engine"
+
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func MustRunner(tb testing.TB, poolSize int) *exec.Runner {
+func MustRunner(tb testing.TB, poolSize int) *engine.Runner {
 	tb.Helper()
-	return testenv.Runner(tb, exec.RunnerConfig{
-		Images:    map[string]*exec.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
+	return testenv.Runner(tb, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		PoolSize:  poolSize,
+		PoolSize:  cmp.Or(poolSize, -1), // 0: no pool
 	})
 }
 
-func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *engine.Runner, req exec.Request) *exec.Result {
 	tb.Helper()
 	if req.Kind == "" {
 		req.Kind = exec.KindEvaluate
@@ -31,7 +34,7 @@ func MustRun(tb testing.TB, r *exec.Runner, req exec.Request) *exec.Result {
 	if req.Language == "" {
 		req.Language = exec.JavaScript
 	}
-	res, err := r.Run(context.Background(), &req)
+	res, err := r.Run(context.Background(), &req, exec.RunOptions{})
 	if err != nil {
 		tb.Fatalf("run %q: %v", req.Code, err)
 	}
@@ -144,7 +147,7 @@ func TestGuardCancel(t *testing.T) {
 	r := MustRunner(t, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "while (true) {}"})
+	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "while (true) {}"}, exec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +303,7 @@ func TestLimitsValidation(t *testing.T) {
 			if req.Language == "" {
 				req.Language = exec.JavaScript
 			}
-			_, err := r.Run(context.Background(), &req)
+			_, err := r.Run(context.Background(), &req, exec.RunOptions{})
 			if exec.ErrorCode(err) != exec.EInvalid {
 				t.Fatalf("err = %v, want invalid_argument", err)
 			}
@@ -355,7 +358,7 @@ func TestFormatAndCwd(t *testing.T) {
 		t.Fatalf("cwd: %s %+v", res.Value, res.Error)
 	}
 	for _, cwd := range []string{"/etc", "../x", "/workspace/../etc"} {
-		if _, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Cwd: cwd}); exec.ErrorCode(err) != exec.EInvalid {
+		if _, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Cwd: cwd}, exec.RunOptions{}); exec.ErrorCode(err) != exec.EInvalid {
 			t.Errorf("cwd %q: %v", cwd, err)
 		}
 	}
@@ -369,8 +372,8 @@ func TestGuardWorkspaceQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := testenv.Runner(t, exec.RunnerConfig{
-		Images:     map[string]*exec.Image{js.ImageName: img},
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:     map[string]*engine.Image{js.ImageName: img},
 		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		Workspaces: ws,
 	})

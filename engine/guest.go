@@ -1,6 +1,8 @@
-package exec
+package engine
 
 import (
+	"github.com/wasmexec/wasmexec/exec"
+
 	"context"
 	"encoding/binary"
 	"errors"
@@ -73,8 +75,8 @@ type call struct {
 	ctx      context.Context
 	payload  []byte
 	fuel     uint64
-	stdin    *Stdin
-	out      *Output
+	stdin    *exec.Stdin
+	out      *exec.Output
 	replied  chan struct{}
 	response []byte
 	fuelLeft uint64
@@ -86,7 +88,7 @@ type call struct {
 func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) {
 	e := img.engine
 	if opts.MemoryBytes <= 0 {
-		opts.MemoryBytes = DefaultLimits().MemoryBytes
+		opts.MemoryBytes = exec.DefaultLimits().MemoryBytes
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 10 * time.Second
@@ -147,7 +149,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		g.removeWatcher()
 		store.Close()
 		if isMemoryLimitError(err) {
-			return nil, Errorf(EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
+			return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
 		}
 		return nil, fmt.Errorf("instantiate %s: %w", img.Spec.Name, err)
 	}
@@ -264,7 +266,7 @@ func (g *Guest) Close() {
 	select {
 	case <-g.done:
 		g.freeStore()
-	case <-time.After(2 * time.Second):
+	case <-time.After(closeWait):
 		// The guest thread is stuck in a host call we can't interrupt; free
 		// the store when it comes back.
 		go func() {
@@ -302,22 +304,30 @@ func (g *Guest) onEpoch() (uint64, bool) {
 type CallInput struct {
 	Payload []byte // the control-protocol request (JSON)
 	Fuel    uint64
-	Stdin   *Stdin  // nil: empty
-	Output  *Output // required
+	Stdin   *exec.Stdin  // nil: empty
+	Output  *exec.Output // required
 }
 
 // CallResult is how a call ended. Response is the driver's reply; when it is
 // nil the guest died or was interrupted and Outcome/Error say why.
 type CallResult struct {
 	Response     []byte
-	Outcome      Outcome
-	Error        *ErrorData
+	Outcome      exec.Outcome
+	Error        *exec.ErrorData
 	ExitCode     int
 	FuelConsumed uint64
 	Duration     time.Duration
 	// Died is true when the guest can't take another request.
 	Died bool
 }
+
+// closeWait is how long Close waits for a driver to finish before it
+// leaves the store to be freed whenever the guest thread comes back.
+const closeWait = 2 * time.Second
+
+// oomHeavyDivisor: a guest that died holding at least 1/oomHeavyDivisor of
+// its memory limit is classified as out of memory (see classify).
+const oomHeavyDivisor = 2
 
 // abandonAfter is how long a call whose ctx ended waits for the guest to
 // notice before it is reported and the guest abandoned.
@@ -331,13 +341,13 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	defer g.mu.Unlock()
 	start := time.Now()
 	if in.Stdin == nil {
-		in.Stdin = StdinFrom(nil)
+		in.Stdin = exec.StdinFrom(nil)
 	}
 	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
 	select {
 	case g.calls <- c:
 	case <-g.done:
-		return CallResult{Outcome: Failed, Died: true, Error: &ErrorData{Code: CodeInternal, Message: "guest is not running"}, Duration: time.Since(start)}
+		return CallResult{Outcome: exec.Failed, Died: true, Error: &exec.ErrorData{Code: exec.CodeInternal, Message: "guest is not running"}, Duration: time.Since(start)}
 	case <-ctx.Done():
 		o, ed := ctxOutcome(ctx)
 		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
@@ -359,7 +369,7 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	case <-c.replied:
 		res.Response = c.response
 		res.FuelConsumed = c.fuel - min(c.fuel, c.fuelLeft)
-		res.Outcome = Succeeded
+		res.Outcome = exec.Succeeded
 		return res
 	default:
 	}
@@ -379,33 +389,33 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	return res
 }
 
-func ctxOutcome(ctx context.Context) (Outcome, *ErrorData) {
+func ctxOutcome(ctx context.Context) (exec.Outcome, *exec.ErrorData) {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return TimedOut, &ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
+		return exec.TimedOut, &exec.ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
 	}
-	return Cancelled, &ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
+	return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
 }
 
 // classify explains why the guest died during call c.
-func (g *Guest) classify(ctx context.Context, c *call) (Outcome, *ErrorData, int) {
+func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.ErrorData, int) {
 	err := g.exitErr
-	if r, _ := c.reason.Load().(string); r == CodeOutputLimit {
-		return Failed, &ErrorData{Code: CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.limit)}, 0
+	if r, _ := c.reason.Load().(string); r == exec.CodeOutputLimit {
+		return exec.Failed, &exec.ErrorData{Code: exec.CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.Limit())}, 0
 	}
 	var trap *wasmtime.Trap
 	if errors.As(err, &trap) {
 		if code := trap.Code(); code != nil {
 			switch *code {
 			case wasmtime.OutOfFuel:
-				return Failed, &ErrorData{Code: CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
+				return exec.Failed, &exec.ErrorData{Code: exec.CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
 			case wasmtime.StackOverflow:
-				return Failed, &ErrorData{Code: CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
+				return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
 			}
 		}
 	}
 	if ctx.Err() != nil || g.quitted.Load() {
 		if ctx.Err() == nil {
-			return Cancelled, &ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
+			return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
 		}
 		o, ed := ctxOutcome(ctx)
 		return o, ed, 0
@@ -422,22 +432,22 @@ func (g *Guest) classify(ctx context.Context, c *call) (Outcome, *ErrorData, int
 	// refuse, so a guest that died holding at least half of its limit, or
 	// with its runtime's OOM exit status, is classified as out of memory.
 	memBytes := int64(g.mem.DataSize(g.store))
-	heavy := memBytes >= g.opts.MemoryBytes/2
+	heavy := memBytes*oomHeavyDivisor >= g.opts.MemoryBytes
 	oomExit := exited && g.img.Spec.OOMExitCode != 0 && exitCode == g.img.Spec.OOMExitCode
 	if oomExit || (heavy && (!exited || exitCode != 0)) {
-		return Failed, &ErrorData{Code: CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
+		return exec.Failed, &exec.ErrorData{Code: exec.CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
 	}
 	if exited {
 		if exitCode == 0 {
-			return Succeeded, nil, 0
+			return exec.Succeeded, nil, 0
 		}
-		return Failed, &ErrorData{Code: CodeExit, Name: "ExitError", Message: fmt.Sprintf("the guest exited with status %d", exitCode)}, exitCode
+		return exec.Failed, &exec.ErrorData{Code: exec.CodeExit, Name: "ExitError", Message: fmt.Sprintf("the guest exited with status %d", exitCode)}, exitCode
 	}
 	msg := "the guest died"
 	if err != nil {
 		msg = "the guest trapped: " + firstLine(err.Error())
 	}
-	return Failed, &ErrorData{Code: CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
+	return exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
 }
 
 func firstLine(s string) string {
@@ -559,11 +569,11 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 	if c == nil {
 		return n, nil // output outside a request (driver start-up) is dropped
 	}
-	ch := Stdout
+	ch := exec.Stdout
 	switch fd {
 	case 1:
 	case 2:
-		ch = Stderr
+		ch = exec.Stderr
 	default:
 		return -1, nil
 	}
@@ -572,7 +582,7 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 		return 0, wasmtime.NewTrap("wasmexec: write buffer out of bounds")
 	}
 	if !c.out.Write(ch, src) {
-		c.reason.Store(CodeOutputLimit)
+		c.reason.Store(exec.CodeOutputLimit)
 		return 0, wasmtime.NewTrap("wasmexec: output limit exceeded")
 	}
 	return n, nil

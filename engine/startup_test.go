@@ -1,9 +1,11 @@
-package exec_test
+package engine_test
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -12,14 +14,14 @@ import (
 func BenchmarkGuestStart(b *testing.B) {
 	img := testenv.Image(b, "js")
 	for i := 0; i < 3; i++ {
-		g, _ := img.Start(context.Background(), exec.GuestOptions{})
+		g, _ := img.Start(context.Background(), engine.GuestOptions{})
 		g.Close()
 	}
 	b.ResetTimer()
 	var inst time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		g, err := img.Start(context.Background(), exec.GuestOptions{})
+		g, err := img.Start(context.Background(), engine.GuestOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package exec
+package engine
 
 // wasmtime-go v25 does not expose two C API entry points the engine needs:
 // the epoch-deadline callback (to check a run's deadline and cancellation on

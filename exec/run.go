@@ -1,0 +1,219 @@
+package exec
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"path"
+	"strings"
+	"time"
+)
+
+// Request is one evaluate or execute call, as the HTTP API receives it.
+type Request struct {
+	Kind      Kind              `json:"-"`
+	Language  Language          `json:"language"`
+	Code      string            `json:"code"`
+	ContextID string            `json:"contextId,omitempty"`
+	Inputs    json.RawMessage   `json:"inputs,omitempty"`
+	Stdin     string            `json:"stdin,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Args      []string          `json:"args,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
+	Files     map[string]string `json:"files,omitempty"`
+	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+	Limits    Limits            `json:"limits"`
+	Output    OutputOptions     `json:"output"`
+	Format    string            `json:"format,omitempty"`
+	// Filename names the code in stack traces (a process's workspace
+	// file); "" lets the language choose (main.js, main.ts, main.py).
+	Filename string `json:"-"`
+}
+
+// OutputOptions say what a run returns and keeps of its output.
+type OutputOptions struct {
+	Capture      Capture `json:"capture,omitempty"`
+	RetainEvents bool    `json:"retainEvents,omitempty"`
+}
+
+// ControlRequest is the control-protocol request a driver receives
+// (docs/PROTOCOL.md).
+type ControlRequest struct {
+	Op       string          `json:"op"`
+	Code     string          `json:"code"`
+	Filename string          `json:"filename"`
+	Inputs   json.RawMessage `json:"inputs,omitempty"`
+	Args     []string        `json:"args,omitempty"`
+	Format   string          `json:"format,omitempty"`
+	Cwd      string          `json:"cwd,omitempty"`
+}
+
+// Prepared is a request a LanguageDriver made ready for its guest.
+type Prepared struct {
+	Control ControlRequest
+	// Failure, when set, ends the run before any guest runs (e.g. a
+	// TypeScript syntax error found while transpiling).
+	Failure *ErrorData
+	// Finish, when set, post-processes the result (e.g. source maps).
+	Finish func(*Result)
+}
+
+// LanguageDriver adapts a language to a guest image.
+type LanguageDriver interface {
+	// Image names the guest image the language runs in.
+	Image() string
+	// Prepare builds the control request. It is called once the run holds
+	// its slot, with the run's ctx (deadline and cancellation): slow work
+	// such as a transpile queues and times out like the run itself. Errors
+	// are client errors (invalid_argument) or service errors; a failure of
+	// the code itself (a syntax error) is Prepared.Failure.
+	Prepare(ctx context.Context, req *Request) (*Prepared, error)
+}
+
+// WorkspaceFactory creates the directories mounted at /workspace of
+// one-shot runs.
+type WorkspaceFactory interface {
+	NewWorkspace() (dir string, err error)
+	SeedWorkspace(dir string, files map[string]string) error
+	RemoveWorkspace(dir string) error
+}
+
+// WorkspaceQuota is implemented by WorkspaceFactories that bound a
+// workspace's bytes: one-shot runs are then watched while they run.
+type WorkspaceQuota interface {
+	Quota() int64
+	WorkspaceUsage(dir string) (int64, error)
+}
+
+// Guest is a guest kept across runs (a context's), as its owner sees it.
+// The engine implements it; its owner passes it back in RunOptions.
+type Guest interface {
+	// Alive reports whether the guest can take another request.
+	Alive() bool
+	// Close stops the guest (waiting up to a couple of seconds for a stuck
+	// one). It never removes the workspace it was started with.
+	Close()
+}
+
+// GuestSpec says how to start a kept guest.
+type GuestSpec struct {
+	Language    Language // the guest is of this language's family
+	Env         map[string]string
+	MemoryBytes int64
+	Workspace   string // host directory mounted at /workspace (required)
+}
+
+// Family is the guest image a language runs in: languages of one family
+// (javascript, typescript) can share a guest.
+type Family struct {
+	Name           string
+	MinMemoryBytes int64
+}
+
+// QuotaCheck reports, when polled, whether the workspace a run writes to
+// is over its bounds: nil while it is within them, else the failure that
+// stops the run (code quota_exceeded).
+type QuotaCheck func() *ErrorData
+
+// RunOptions say how one run differs from a plain one-shot run. The zero
+// value is a one-shot run: a run slot, a fresh guest (pre-started when one
+// fits) in a fresh workspace, both thrown away afterwards, stdin and
+// events per the request.
+type RunOptions struct {
+	// Guest runs the request in this kept guest (a context's) instead of a
+	// fresh one; it is not closed afterwards (Alive says whether it
+	// survived).
+	Guest Guest
+	// Workspace is the host directory a fresh guest mounts (a context's,
+	// for a process in it); "" makes a throwaway one.
+	Workspace string
+	// Unslotted runs without one of the global run slots (processes, which
+	// are bounded by their own maximum).
+	Unslotted bool
+	// Timeout replaces the request's resolved timeoutMs (processes have
+	// their own bounds).
+	Timeout time.Duration
+	// Stdin replaces the request's stdin (a process's live stdin).
+	Stdin *Stdin
+	// Log replaces the retained event log (a process's live log, read by
+	// streams while the run goes on); the run closes it at the end.
+	Log *OutputLog
+	// NoOutputLimit keeps the run going past limits.outputBytes: captured
+	// text stops at the limit, the event log keeps its own cap.
+	NoOutputLimit bool
+	// Kind, ExecutionID and PID replace the result's (processes).
+	Kind        Kind
+	ExecutionID string
+	PID         int64
+	// Seed, when set, replaces writing req.Files into the workspace (a
+	// context writes them as uploads, within its quota).
+	Seed func(ctx context.Context) error
+	// Quota is polled while the guest runs; a failure stops the run.
+	Quota QuotaCheck
+	// Started is called exactly once: with nil when the run is under way
+	// (Run will return a result), or with the error Run is about to return.
+	Started func(error)
+	// Settle adjusts the result before it is persisted and returned (a
+	// context's quota rollback, a process's exit).
+	Settle func(*Result)
+}
+
+// Runner is the one run lifecycle (implemented by engine.Runner): slot,
+// prepare, guest, workspace and quota watch, execute, classify, persist,
+// report. One-shot runs, context runs and processes all go through Run.
+type Runner interface {
+	// Run runs req to its result. A guest failure is in the Result; an
+	// error is a client or service error (invalid_argument, overloaded,
+	// unavailable, internal).
+	Run(ctx context.Context, req *Request, opts RunOptions) (*Result, error)
+	// StartGuest starts a guest kept across runs (a context's).
+	StartGuest(ctx context.Context, spec GuestSpec) (Guest, error)
+	// Family returns the guest image lang runs in (invalid_argument for an
+	// unknown language, unavailable when its image isn't loaded).
+	Family(lang Language) (Family, error)
+	// Policy returns the limits policy.
+	Policy() Policy
+}
+
+// NewID returns a random identifier with a prefix, e.g. exe_3f9c...
+func NewID(prefix string) string {
+	var b [10]byte
+	rand.Read(b[:])
+	return prefix + "_" + hex.EncodeToString(b[:])
+}
+
+// WorkspacePath turns a client's cwd (relative to /workspace, or absolute
+// under it) into an absolute guest path, refusing anything outside
+// (invalid_argument).
+func WorkspacePath(p string) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return "", Errorf(EInvalid, "cwd contains a NUL byte")
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/workspace/" + p
+	}
+	clean := path.Clean(p)
+	if clean != "/workspace" && !strings.HasPrefix(clean, "/workspace/") {
+		return "", Errorf(EInvalid, "cwd %q is outside /workspace", p)
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return "", Errorf(EInvalid, "cwd %q may not contain ..", p)
+		}
+	}
+	return clean, nil
+}
+
+// ValidateEnv checks environment names and values (invalid_argument).
+func ValidateEnv(env map[string]string) error {
+	for k, v := range env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return Errorf(EInvalid, "env name %q is not valid", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return Errorf(EInvalid, "env %s contains a NUL byte", k)
+		}
+	}
+	return nil
+}
