@@ -3,6 +3,7 @@ package exec_test
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -45,7 +46,7 @@ func FuzzEventAppendJSON(f *testing.F) {
 // A full log keeps a contiguous window of the newest events within its
 // byte cap and reports what it dropped.
 func TestOutputLogWindow(t *testing.T) {
-	l := exec.NewOutputLog(1, 1000)
+	l := exec.NewOutputLog(1, 3000) // room for ~25 events with their overhead
 	for i := 0; i < 5000; i++ {
 		l.Append(exec.Stdout, bytes.Repeat([]byte{'a' + byte(i%26)}, 1+i%13))
 	}
@@ -60,7 +61,7 @@ func TestOutputLogWindow(t *testing.T) {
 			t.Fatalf("gap at %d", ev.Sequence)
 		}
 	}
-	if total > 1000 {
+	if total > 3000 {
 		t.Fatalf("%d bytes retained", total)
 	}
 	r := l.Read(0, 10)
@@ -71,4 +72,32 @@ func TestOutputLogWindow(t *testing.T) {
 	if r.Truncated || r.Events[0].Sequence != evs[6].Sequence || r.NextCursor != exec.EncodeCursor(evs[8].Sequence) {
 		t.Fatalf("read from the middle: %+v", r)
 	}
+}
+
+// A flood of one-byte writes is bounded by what its events really cost,
+// not by its payload: 500k one-byte events into a 1 MiB log keep the
+// Go heap growth near the cap (it was ~280 bytes per byte), and the
+// charged overhead covers the measured per-event cost.
+func TestEventOverhead(t *testing.T) {
+	const cap, n = 1 << 20, 500_000
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l := exec.NewOutputLog(1, cap)
+	for i := 0; i < n; i++ {
+		l.Append(exec.Stdout, []byte{'x'})
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	evs, dropped := l.Snapshot()
+	if !dropped || len(evs) > cap/(1+exec.EventOverheadBytes)+1 {
+		t.Fatalf("kept %d events of %d (dropped=%v)", len(evs), n, dropped)
+	}
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	perEvent := float64(grown) / float64(len(evs))
+	t.Logf("heap grew %d bytes for %d retained events: %.0f bytes/event", grown, len(evs), perEvent)
+	if grown > 4*cap {
+		t.Fatalf("the log holds %d bytes of heap for a %d byte cap", grown, cap)
+	}
+	runtime.KeepAlive(l)
 }

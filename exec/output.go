@@ -125,12 +125,17 @@ func (o *Output) Fill(r *Result) {
 // numbers start at 1 and never repeat; when the retained bytes pass the cap
 // the oldest events are dropped and readers from before them see
 // Truncated. Readers can wait for new events (live streams).
+//
+// Each event is charged its chunk plus EventOverheadBytes against the cap,
+// so a flood of tiny writes is bounded by what it really costs in memory,
+// not by its payload alone. (Writes are not coalesced: one write is one
+// event, which clients rely on.)
 type OutputLog struct {
 	mu       sync.Mutex
 	pid      int64
 	events   []Event // retained window is events[head:]
 	head     int
-	bytes    int64
+	bytes    int64 // charged bytes: chunks plus the per-event overhead
 	maxBytes int64
 	nextSeq  uint64
 	dropped  bool
@@ -138,6 +143,11 @@ type OutputLog struct {
 	notify   chan struct{}
 	now      func() time.Time
 }
+
+// EventOverheadBytes is what one retained event costs beyond its chunk
+// (the Event struct, the chunk's slice header and allocation rounding,
+// measured by TestEventOverhead), charged against the log's cap.
+const EventOverheadBytes = 96
 
 // NewOutputLog returns a log retaining at most maxBytes of chunks.
 func NewOutputLog(pid int64, maxBytes int64) *OutputLog {
@@ -154,11 +164,23 @@ func (l *OutputLog) Append(ch Channel, chunk []byte) {
 	ev := Event{PID: l.pid, Sequence: l.nextSeq, Channel: ch, Chunk: append([]byte(nil), chunk...), TimestampMs: Millis(l.now())}
 	l.nextSeq++
 	l.events = append(l.events, ev)
-	l.bytes += int64(len(chunk))
+	l.bytes += int64(len(chunk)) + EventOverheadBytes
+	l.trim()
+	l.wake()
+}
+
+func (l *OutputLog) wake() {
+	close(l.notify)
+	l.notify = make(chan struct{})
+}
+
+// trim drops events from the front while the log is over its cap (always
+// keeping the newest). l.mu held.
+func (l *OutputLog) trim() {
 	// Drop from the front by moving head; compact only when half the slice
 	// is dropped, so a full log costs O(1) per append, not O(window).
 	for l.bytes > l.maxBytes && l.head < len(l.events)-1 {
-		l.bytes -= int64(len(l.events[l.head].Chunk))
+		l.bytes -= int64(len(l.events[l.head].Chunk)) + EventOverheadBytes
 		l.events[l.head] = Event{} // let the chunk be collected
 		l.head++
 		l.dropped = true
@@ -168,8 +190,6 @@ func (l *OutputLog) Append(ch Channel, chunk []byte) {
 		clear(l.events[n:])
 		l.events, l.head = l.events[:n], 0
 	}
-	close(l.notify)
-	l.notify = make(chan struct{})
 }
 
 // Close marks the end of the run: no more events, waiters wake.
