@@ -216,7 +216,9 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 	return c, nil
 }
 
-// Create makes a context and starts its guest. Errors: invalid_argument,
+// Create makes a context and starts its guest. A context created without
+// a language has no guest until its first run, which pins it to that
+// language's family. Errors: invalid_argument,
 // context_conflict (the id exists), overloaded (MaxContexts), unavailable,
 // internal (the guest failed to start).
 func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
@@ -226,9 +228,13 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	} else if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	family, err := m.cfg.Runner.Family(spec.Language)
-	if err != nil {
-		return nil, err
+	var family exec.Family // unpinned: its first run chooses
+	if spec.Language != "" {
+		f, err := m.cfg.Runner.Family(spec.Language)
+		if err != nil {
+			return nil, err
+		}
+		family = f
 	}
 	if spec.Limits.Fuel != 0 || spec.Limits.OutputBytes != 0 {
 		return nil, exec.Errorf(exec.EInvalid, "only limits.memoryBytes is fixed when a context is created; fuel and outputBytes are set per run")
@@ -280,7 +286,10 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	}
 	c.ws = ws
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
-	g, err := m.startGuest(sctx, c)
+	var g exec.Guest
+	if family.Name != "" {
+		g, err = m.startGuest(sctx, c)
+	}
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -421,6 +430,16 @@ func (m *Manager) replaceGuest(c *execContext) error {
 	if c.guest != nil {
 		m.discard(c.guest)
 		c.guest = nil
+	}
+	if c.family.Name == "" { // unpinned: no guest until its first run
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.resets++
+		if c.state != exec.ContextResetting {
+			return nil
+		}
+		c.failure = nil
+		return c.to(exec.ContextIdle)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
 	g, err := m.startGuest(ctx, c)

@@ -26,8 +26,8 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	if err != nil {
 		return nil, err
 	}
-	if family.Name != c.family.Name {
-		return nil, exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.family.Name, req.Language, family.Name)
+	if err := c.sameFamily(req.Language, family); err != nil {
+		return nil, err
 	}
 	if len(req.Env) > 0 && !maps.Equal(req.Env, c.env) {
 		return nil, exec.Errorf(exec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
@@ -45,7 +45,7 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	if err := c.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
 		return nil, err
 	}
-	res, replace, err := m.run(ctx, c, req)
+	res, replace, err := m.run(ctx, c, req, family)
 	if !replace {
 		c.release()
 		return res, err
@@ -64,7 +64,7 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 // run is one run in c, the context's slot held; the run lifecycle takes a
 // global run slot. replace says the guest must be replaced (it is then
 // already discarded and the state is resetting).
-func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request) (res *exec.Result, replace bool, err error) {
+func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, family exec.Family) (res *exec.Result, replace bool, err error) {
 	c.mu.Lock()
 	if c.state == exec.ContextDeleting { // deleted while this run took its turn
 		c.mu.Unlock()
@@ -116,6 +116,14 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request) (r
 	}
 	defer finish()
 
+	if err := c.sameFamily(req.Language, family); err != nil { // pinned while this run waited
+		return nil, false, err
+	}
+	if c.family.Name == "" {
+		if err := m.pin(ctx, c, req.Language, family); err != nil {
+			return nil, false, err
+		}
+	}
 	if c.guest == nil || !c.guest.Alive() {
 		// A guest dies only during a run; one found dead while parked is
 		// an unexpected death.
@@ -156,6 +164,40 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request) (r
 		},
 	})
 	return res, replace, err
+}
+
+// sameFamily refuses a language of another guest family than c's
+// (context_language_mismatch); an unpinned context takes any.
+func (c *execContext) sameFamily(lang exec.Language, family exec.Family) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.family.Name == "" || c.family.Name == family.Name {
+		return nil
+	}
+	return exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.family.Name, lang, family.Name)
+}
+
+// pin fixes an unpinned context to the family of its first run's language
+// and starts its guest. Slot held.
+func (m *Manager) pin(ctx context.Context, c *execContext, lang exec.Language, family exec.Family) error {
+	if c.memory < family.MinMemoryBytes {
+		return exec.Errorf(exec.EInvalid, "context %s has limits.memoryBytes %d, below the %d bytes the %s guest needs", c.id, c.memory, family.MinMemoryBytes, lang)
+	}
+	c.mu.Lock()
+	c.language, c.family = lang, family
+	c.mu.Unlock()
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	g, err := m.startGuest(sctx, c)
+	cancel()
+	if err != nil {
+		c.mu.Lock()
+		c.language, c.family = "", exec.Family{}
+		c.mu.Unlock()
+		return fmt.Errorf("start the %s guest of context %s: %w", family.Name, c.id, err)
+	}
+	c.guest = g
+	m.log.Debug("context pinned", "contextId", c.id, "language", lang)
+	return nil
 }
 
 // runQuotaFactor is how far past its quota a context run may take the
