@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -22,7 +21,7 @@ func MustRunner(tb testing.TB, poolSize int) *engine.Runner {
 	return testenv.Runner(tb, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		PoolSize:  cmp.Or(poolSize, -1), // 0: no pool
+		PoolSize:  poolSize,
 	})
 }
 

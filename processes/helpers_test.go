@@ -81,7 +81,7 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
 	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
-		Workspaces: wm, OnComplete: done.hook,
+		Workspaces: wm, OnComplete: done.hook, PoolSize: -1,
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -595,7 +595,10 @@ func TestExitedEviction(t *testing.T) {
 // the workspace goes.
 func TestWithContextsManager(t *testing.T) {
 	var cm *contexts.Manager
-	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) { return cm.WorkspaceDir(id) }}})
+	e := MustEnv(t, envOpts{cfg: processes.Config{
+		Workspace: func(id string) (string, error) { return cm.WorkspaceDir(id) },
+		Quota:     func(id string) (exec.QuotaCheck, error) { return cm.ProcessQuota(id) },
+	}})
 	wm, err := vfs.NewManager(testenv.ScratchDir(t), 1<<20)
 	if err != nil {
 		t.Fatal(err)
@@ -631,6 +634,22 @@ func TestWithContextsManager(t *testing.T) {
 		t.Fatalf("exit %v, workspace present at kill: %v", exit, sawWorkspace)
 	}
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"work"}`, 404, exec.EContextNotFound)
+
+	// A process in a context's workspace is watched against its quota
+	// (1 MiB here) while it writes: it was never checked (112 MiB written
+	// against a 64 MiB quota).
+	if _, err := cm.Create(ctx, &exec.ContextSpec{ContextID: "fill", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	p = e.spawn(t, `{"language":"javascript","contextId":"fill","code":"const s = 'x'.repeat(1 << 16); for (let i = 0; ; i++) fs.writeFileSync('f' + i + '.bin', s)"}`)
+	_, _, exit = e.openStream(t, p.PID, "", "").drain(t)
+	res := e.done.get(p.ExecutionID)
+	if res == nil || res.Error == nil || res.Error.Code != exec.CodeQuotaExceeded {
+		t.Fatalf("exit %v, record %+v", exit, res)
+	}
+	if d, err := cm.Get(ctx, "fill"); err != nil || d.Workspace.UsedBytes > 48<<20 { // stopped within a poll, not at its timeout
+		t.Fatalf("workspace %+v %v", d, err)
+	}
 }
 
 // limits.outputBytes bounds what the record captures, not the process: its

@@ -309,6 +309,7 @@ func (a *app) load(ctx context.Context) error {
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
 		Workspace:      ctxs.WorkspaceDir,
+		Quota:          ctxs.ProcessQuota,
 		Logger:         a.log,
 	})
 	if err != nil {

@@ -126,7 +126,8 @@ func Workspaces(tb testing.TB) *vfs.Manager {
 }
 
 // Runner builds an engine.Runner from cfg for a test, filling in the default
-// policy and a scratch workspace factory when cfg leaves them out, and
+// policy and a scratch workspace factory when cfg leaves them out (and no
+// guest pool unless cfg.PoolSize asks for one), and
 // closes it when the test ends.
 func Runner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 	tb.Helper()
@@ -135,6 +136,9 @@ func Runner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 	}
 	if cfg.Workspaces == nil {
 		cfg.Workspaces = Workspaces(tb)
+	}
+	if cfg.PoolSize == 0 {
+		cfg.PoolSize = -1 // tests pre-start guests only when they ask
 	}
 	r, err := engine.NewRunner(cfg)
 	if err != nil {
