@@ -189,7 +189,6 @@ func TestContextErrorsOverHTTP(t *testing.T) {
 		code                     string
 	}{
 		{"bad id", "POST", "/v1/contexts", `{"contextId":"a/b","language":"javascript"}`, 400, "invalid_argument"},
-		{"missing language", "POST", "/v1/contexts", `{"contextId":"x"}`, 400, "invalid_argument"},
 		{"unknown language", "POST", "/v1/contexts", `{"language":"cobol"}`, 400, "invalid_argument"},
 		{"unknown field", "POST", "/v1/contexts", `{"language":"javascript","lang":"x"}`, 400, "invalid_argument"},
 		{"malformed JSON", "POST", "/v1/contexts", `{"language":`, 400, "invalid_argument"},
@@ -207,6 +206,9 @@ func TestContextErrorsOverHTTP(t *testing.T) {
 			wantStatus(t, do(t, tc.method, s.URL+tc.path, tc.body), tc.status, tc.code)
 		})
 	}
+	// No language: the first run pins it (issue 20 #21).
+	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"x"}`), 201, "")
+	wantStatus(t, do(t, "DELETE", s.URL+"/v1/contexts/x", ""), 204, "")
 	// The same env is fine.
 	r := do(t, "POST", s.URL+"/v1/evaluate", `{"language":"javascript","contextId":"c1","code":"process.env.A","env":{"A":"1"}}`)
 	if r.Status != 200 || r.JSON["value"] != "1" {
