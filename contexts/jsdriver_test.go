@@ -3,6 +3,7 @@ package contexts_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
@@ -117,4 +118,143 @@ func TestJSCwdIsPerRun(t *testing.T) {
 	MustRun(t, m, "cwd", exec.Request{Code: "fs.mkdirSync('sub'); fs.writeFileSync('sub/a.txt', 'in sub'); fs.writeFileSync('a.txt', 'at the root')"})
 	wantValue(t, MustRun(t, m, "cwd", exec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]", Cwd: "sub"}), `["/workspace/sub","in sub"]`)
 	wantValue(t, MustRun(t, m, "cwd", exec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]"}), `["/workspace","at the root"]`)
+}
+
+// Issue 20: how JavaScript values, syntax errors and top-level await look.
+
+// Top-level await is found by parsing the code as an async function body,
+// so every form of it works, not only those a heuristic recognised (item
+// 17b); code that only awaits inside functions stays a script whose
+// declarations persist in the context.
+func TestJSTopLevelAwaitForms(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "tla"})
+	for _, tc := range []struct{ name, code, want string }{
+		{"parenthesized", "(await Promise.resolve({a: 1})).a", "1"},
+		{"parenthesized callee", "const f = () => 5; await (f)()", "5"},
+		{"in a template literal", "`v=${await Promise.resolve(2)}!`", `"v=2!"`},
+		{"in destructuring", "const {a, b: [c]} = await Promise.resolve({a: 1, b: [2]}); a + c", "3"},
+		{"after a call", "Math.max(1, await Promise.resolve(3))", "3"},
+		{"after a call chain", "[1, 2].map(x => x * 2).concat(await Promise.resolve([5]))", "[2,4,5]"},
+		{"in a condition", "(await Promise.resolve(true)) ? 'yes' : 'no'", `"yes"`},
+		{"in a later statement", "let v = 1;\nv += await new Promise(r => setTimeout(() => r(3), 5));\nv * 2", "8"},
+		{"for await", "let s = 0; for await (const x of [1, Promise.resolve(2), 3]) s += x; s", "6"},
+		{"for await with destructuring", "const out = []; for await (const {a} of [Promise.resolve({a: 1}), {a: 2}]) out.push(a); out", "[1,2]"},
+		{"for await over an assignment target", "const box = []; for await (box[0] of [Promise.resolve('x')]); box", `["x"]`},
+		{"for await in an async function", "async function sum(xs) { let s = 0; for await (const x of xs) s += x; return s } sum([1, Promise.resolve(2)])", "3"},
+		{"a promise value is not awaited twice", "await 1; Promise.resolve(7)", "7"},
+		{"await as an identifier in a script", "var await = 3; await + 1", "4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantValue(t, MustRun(t, m, "tla", exec.Request{Code: tc.code}), tc.want)
+		})
+	}
+	// await only inside a function: a script, its declarations persist.
+	wantValue(t, MustRun(t, m, "tla", exec.Request{Code: "async function later() { return await Promise.resolve(9) }; 1"}), "1")
+	wantValue(t, MustRun(t, m, "tla", exec.Request{Code: "later()"}), "9")
+	res := MustRun(t, m, "tla", exec.Request{Code: "function f() { for await (const x of []) {} }"})
+	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeSyntaxError || !strings.Contains(res.Error.Message, "for await is only valid in async functions") {
+		t.Fatalf("for await in a plain function: %s %+v", res.Outcome, res.Error)
+	}
+}
+
+// A top-level await on a promise nothing can settle fails at once with a
+// clear error (item 17), in evaluate and execute; one a timer settles waits.
+func TestJSUnsettledTopLevelAwait(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "never"})
+	for _, kind := range []exec.Kind{exec.KindEvaluate, exec.KindExecute} {
+		for _, code := range []string{"await new Promise(() => {})", "const v = await new Promise(r => { globalThis.never = r }); v"} {
+			res := MustRun(t, m, "never", exec.Request{Kind: kind, Code: code, TimeoutMs: 20000})
+			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeException || !strings.Contains(res.Error.Message, "top-level await never settles") {
+				t.Fatalf("%s %q: %s %+v", kind, code, res.Outcome, res.Error)
+			}
+			if res.DurationMs > 5000 {
+				t.Fatalf("%s %q took %.0f ms: it waited for the deadline", kind, code, res.DurationMs)
+			}
+		}
+	}
+	wantValue(t, MustRun(t, m, "never", exec.Request{Code: "await new Promise(r => setTimeout(() => r('late'), 30))"}), `"late"`)
+	// A pending promise as a value (no await) is a marker, not a failure.
+	res := MustRun(t, m, "never", exec.Request{Code: "new Promise(() => {})"})
+	var marker map[string]string
+	if res.Outcome != exec.Succeeded || json.Unmarshal(res.Value, &marker) != nil || marker["$type"] != "Promise" || marker["$repr"] != "Promise { <pending> }" {
+		t.Fatalf("pending promise value: %s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+}
+
+// JavaScript syntax errors carry details.line/column (1-based, UTF-16
+// columns) like TypeScript and Python (item 10); import and export say in
+// plain words that modules are not available (item 11).
+func TestJSSyntaxErrors(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "syn"})
+	for _, tc := range []struct {
+		name, code, message string
+		line, column        int
+	}{
+		{"second line", "let x = 1;\nfoo(;", "Unexpected token ;", 2, 5},
+		{"UTF-16 columns", "'é€😀'; @", "Unexpected token ILLEGAL", 1, 9},
+		{"found by the compiler", "let a = 1;\nlet a = 2;", "Identifier 'a' has already been declared", 2, 5},
+		{"in code with top-level await", "await 1;\nlet y = ;", "Unexpected token ;", 2, 9},
+		{"after a top-level await on line 1", "let q = (await 1;\n2", "Unexpected token ;", 1, 17},
+		{"import", "const a = 1;\nimport x from 'y'", "import is not available: wasmexec has no modules yet", 2, 1},
+		{"import with top-level await", "import fs from 'fs'; await 1", "import is not available", 1, 1},
+		{"dynamic import", "const m = 1; import('x')", "import() is not available", 1, 14},
+		{"export", "export const a = 1", "export is not available", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := MustRun(t, m, "syn", exec.Request{Code: tc.code})
+			e := res.Error
+			if res.Outcome != exec.Failed || e == nil || e.Code != exec.CodeSyntaxError || e.Name != "SyntaxError" {
+				t.Fatalf("got %s %+v", res.Outcome, e)
+			}
+			if !strings.HasPrefix(e.Message, tc.message) || fmt.Sprint(e.Details["line"], ":", e.Details["column"]) != fmt.Sprint(tc.line, ":", tc.column) {
+				t.Fatalf("got %q at %v:%v, want %q at %d:%d", e.Message, e.Details["line"], e.Details["column"], tc.message, tc.line, tc.column)
+			}
+			if want := fmt.Sprintf("at main.js:%d:%d", tc.line, tc.column); !strings.Contains(e.Stack, want) {
+				t.Fatalf("stack %q lacks %q", e.Stack, want)
+			}
+		})
+	}
+	res := MustRun(t, m, "syn", exec.Request{Code: "require('left-pad')", Format: "commonjs"})
+	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "no modules yet") {
+		t.Fatalf("commonjs require: %s %+v", res.Outcome, res.Error)
+	}
+}
+
+// The value is the code's completion value, as eval gives it, with or
+// without top-level await; undefined (console.log(1), a declaration) is no
+// value, which is how a statement has none (item 14). Set and Map are
+// markers with their entries.
+func TestJSValueRule(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "stmt"})
+	for _, tc := range []struct{ code, want string }{
+		{"console.log(1)", ""},
+		{"await 1; console.log(1)", ""},
+		{"let a = 5", ""},
+		{"function g() {}", ""},
+		{"undefined", ""},
+		{"await 1; let c = 5", ""},
+		{"b = 5", "5"},
+		{"b;;", "5"},
+		{"null", "null"},
+		{"await 1; null", "null"},
+		{"if (b) { 'then' } else { 'else' }", `"then"`},
+		{"await 1; if (b) { 'then' } else { 'else' }", `"then"`},
+		{"try { JSON.parse('{') } catch (e) { 'bad' }", `"bad"`},
+		{"const t = await Promise.resolve('{'); try { JSON.parse(t) } catch (e) { 'bad' } finally { 'ignored' }", `"bad"`},
+		{"new Set([1, 'a'])", `{"$type":"Set","entries":[1,"a"]}`},
+		{"new Map([['k', new Set([2])]])", `{"$type":"Map","entries":[["k",{"$type":"Set","entries":[2]}]]}`},
+	} {
+		res := MustRun(t, m, "stmt", exec.Request{Code: tc.code})
+		if res.Outcome != exec.Succeeded || string(res.Value) != tc.want {
+			t.Fatalf("%q: %s value %q (error %+v), want %q", tc.code, res.Outcome, res.Value, res.Error, tc.want)
+		}
+	}
+	res := MustRun(t, m, "stmt", exec.Request{Code: "console.log(1)"})
+	if res.Stdout == nil || *res.Stdout != "1\n" {
+		t.Fatalf("stdout %v", res.Stdout)
+	}
 }

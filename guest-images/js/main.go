@@ -263,14 +263,38 @@ func (d *driver) require(name string) goja.Value {
 	panic(d.vm.NewGoError(fmt.Errorf("Cannot find module %q: wasmexec has no modules yet (no module loader); only require('fs') works", name)))
 }
 
+// unsettled is the failure of code whose top-level await can never finish.
+var unsettled = &errorData{
+	Code:    "exception",
+	Name:    "Error",
+	Message: "top-level await never settles: the promise it waits for is still pending and no timer or callback is left that could settle it",
+}
+
 // settle turns what the code produced into the result (it runs in guard:
-// getters and toJSON are user code). A completion value that is a promise is awaited: its result (or its
+// getters and toJSON are user code). A top-level await whose promise is
+// still pending once no timer is left can never finish: that is a failure.
+// A completion value that is a promise is awaited: its result (or its
 // rejection) is the run's, and a pending one is a marker.
 func (d *driver) settle(p *program, v goja.Value, wantValue bool) (response, error) {
 	has := true
 	switch p.mode {
-	case modeScript:
-		has = p.hasValue
+	case modeAsync:
+		pr, ok := promiseOf(v)
+		if !ok {
+			return response{}, errors.New("async wrapper did not return a promise")
+		}
+		switch pr.State() {
+		case goja.PromiseStatePending:
+			return response{Status: "error", Error: unsettled}, nil
+		case goja.PromiseStateRejected:
+			return d.exceptionResponse(pr.Result(), ""), nil
+		}
+		// The wrapper's own array ([value]) or undefined (no value).
+		v = goja.Undefined()
+		has = false
+		if arr, ok := pr.Result().(*goja.Object); ok {
+			v, has = arr.Get("0"), true
+		}
 	case modeCommonJS:
 		v = v.(*goja.Object).Get("exports")
 	}
