@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -17,11 +18,14 @@ import (
 //   - a top-level function or symbol; BigInt anywhere; NaN and ±Infinity;
 //   - a cycle (the repeated object); nesting deeper than maxExportDepth;
 //   - Map and Set (as their entries) and a pending Promise.
-func exportJSON(vm *goja.Runtime, v goja.Value) (raw json.RawMessage, has bool, err error) {
+//
+// Getters and toJSON run (they are user code): call it where a throw or an
+// exit is the current run's outcome (see driver.guard).
+func exportJSON(vm *goja.Runtime, builtin *intrinsics, v goja.Value) (raw json.RawMessage, has bool, err error) {
 	if v == nil || goja.IsUndefined(v) {
 		return nil, false, nil
 	}
-	e := exporter{vm: vm, seen: map[*goja.Object]bool{}}
+	e := exporter{vm: vm, builtin: builtin, seen: map[*goja.Object]bool{}}
 	if obj, ok := v.(*goja.Object); ok {
 		if _, isFn := goja.AssertFunction(obj); isFn {
 			e.marker("function", "[Function: "+obj.Get("name").String()+"]")
@@ -37,9 +41,10 @@ func exportJSON(vm *goja.Runtime, v goja.Value) (raw json.RawMessage, has bool, 
 const maxExportDepth = 64
 
 type exporter struct {
-	vm   *goja.Runtime
-	buf  bytes.Buffer
-	seen map[*goja.Object]bool
+	vm      *goja.Runtime
+	builtin *intrinsics
+	buf     bytes.Buffer
+	seen    map[*goja.Object]bool
 }
 
 func (e *exporter) marker(typ, repr string) {
@@ -130,17 +135,16 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 	e.seen[obj] = true
 	defer delete(e.seen, obj)
 
-	switch x := obj.Export().(type) {
-	case *goja.Promise:
-		switch x.State() {
+	if p, ok := promiseOf(obj); ok {
+		switch p.State() {
 		case goja.PromiseStateFulfilled:
-			return e.value(x.Result(), depth+1, inArray)
+			return e.value(p.Result(), depth+1, inArray)
 		default:
 			e.marker("Promise", "Promise { <pending> }")
 			return nil
 		}
 	}
-	switch className(e.vm, obj) {
+	switch kind := className(obj); kind {
 	case "Array":
 		e.buf.WriteByte('[')
 		n := obj.Get("length").ToInteger()
@@ -155,15 +159,27 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 		e.buf.WriteByte(']')
 		return nil
 	case "Map", "Set":
-		arrayFrom, _ := goja.AssertFunction(e.vm.Get("Array").ToObject(e.vm).Get("from"))
-		entries, err := arrayFrom(goja.Undefined(), obj)
-		if err != nil {
+		// The driver's own forEach reads the entries (no user iterator).
+		var entries []any
+		forEach := e.builtin.setForEach
+		collect := func(call goja.FunctionCall) goja.Value {
+			entries = append(entries, call.Argument(0))
+			return goja.Undefined()
+		}
+		if kind == "Map" {
+			forEach = e.builtin.mapForEach
+			collect = func(call goja.FunctionCall) goja.Value {
+				entries = append(entries, e.vm.NewArray(call.Argument(1), call.Argument(0)))
+				return goja.Undefined()
+			}
+		}
+		if _, err := forEach(obj, e.vm.ToValue(collect)); err != nil {
 			return err
 		}
 		e.buf.WriteString(`{"$type":`)
-		e.str(className(e.vm, obj))
+		e.str(kind)
 		e.buf.WriteString(`,"entries":`)
-		if err := e.value(entries, depth+1, false); err != nil {
+		if err := e.value(e.vm.NewArray(entries...), depth+1, false); err != nil {
 			return err
 		}
 		e.buf.WriteByte('}')
@@ -190,16 +206,23 @@ func (e *exporter) value(v goja.Value, depth int, inArray bool) error {
 	return nil
 }
 
-// className distinguishes arrays, maps and sets (goja reports "Object" for
-// the latter two).
-func className(vm *goja.Runtime, obj *goja.Object) string {
-	if c := obj.ClassName(); c == "Array" {
+var (
+	mapExportType = reflect.TypeOf([][2]any{})
+	setExportType = reflect.TypeOf([]any{})
+)
+
+// className distinguishes arrays, maps and sets by what they are (goja's
+// class name is "Object" for maps and sets), not by their constructor
+// property, which user code can change.
+func className(obj *goja.Object) string {
+	if c := obj.ClassName(); c != "Object" {
 		return c
 	}
-	for _, name := range []string{"Map", "Set"} {
-		if ctor, ok := vm.Get(name).(*goja.Object); ok && obj.Get("constructor") != nil && obj.Get("constructor").SameAs(ctor) {
-			return name
-		}
+	switch obj.ExportType() {
+	case mapExportType:
+		return "Map"
+	case setExportType:
+		return "Set"
 	}
 	return "Object"
 }

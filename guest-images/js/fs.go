@@ -83,6 +83,7 @@ func (d *driver) installFS(g *goja.Object) {
 			throw(err)
 		}
 	}))
+	d.fs = fs
 	must(g.Set("fs", fs))
 	must(g.DefineAccessorProperty("__dirname", vm.ToValue(func() string {
 		wd, err := os.Getwd()

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	mrand "math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +31,7 @@ func (d *driver) restore() {
 	if pwd := os.Getenv("PWD"); pwd != "" {
 		_ = os.Chdir(pwd)
 	}
+	d.home, _ = os.Getwd()
 	var seed [8]byte
 	if _, err := crand.Read(seed[:]); err == nil {
 		d.vm.SetRandSource(mrand.New(mrand.NewSource(int64(binary.LittleEndian.Uint64(seed[:])))).Float64)
@@ -42,7 +47,7 @@ func (d *driver) installGlobals() {
 	console := vm.NewObject()
 	logTo := func(s *stream) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
-			s.writeString(formatArgs(vm, call.Arguments) + "\n")
+			s.writeString(d.formatArgs(call.Arguments) + "\n")
 			return goja.Undefined()
 		}
 	}
@@ -81,6 +86,9 @@ func (d *driver) installGlobals() {
 		}
 		d.stdout.flush()
 		d.stderr.flush()
+		if d.exit == nil {
+			d.exit = &exitRequest{code: code}
+		}
 		vm.Interrupt(exitRequest{code: code})
 		return goja.Undefined()
 	}))
@@ -93,26 +101,59 @@ func (d *driver) installGlobals() {
 	must(g.DefineAccessorProperty("inputs", vm.ToValue(func() goja.Value { return d.inputs }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
 }
 
-var deepFreeze goja.Callable
+// intrinsics are the built-ins the driver calls, taken from the runtime
+// before any user code ran: user code may replace Object.freeze, JSON.parse
+// or Promise.prototype.then on the globals, never these references.
+type intrinsics struct {
+	freeze     goja.Callable // Object.freeze
+	promise    *goja.Object  // Promise
+	resolve    goja.Callable // Promise.resolve
+	then       goja.Callable // Promise.prototype.then
+	mapForEach goja.Callable // Map.prototype.forEach
+	setForEach goja.Callable // Set.prototype.forEach
+}
 
+func captureIntrinsics(vm *goja.Runtime) intrinsics {
+	get := func(o *goja.Object, name string) *goja.Object {
+		v, ok := o.Get(name).(*goja.Object)
+		if !ok {
+			fatalf("driver init: %s is missing\n", name)
+		}
+		return v
+	}
+	fn := func(o *goja.Object, name string) goja.Callable {
+		f, ok := goja.AssertFunction(get(o, name))
+		if !ok {
+			fatalf("driver init: %s is not a function\n", name)
+		}
+		return f
+	}
+	g := vm.GlobalObject()
+	promise := get(g, "Promise")
+	return intrinsics{
+		freeze:     fn(get(g, "Object"), "freeze"),
+		promise:    promise,
+		resolve:    fn(promise, "resolve"),
+		then:       fn(get(promise, "prototype"), "then"),
+		mapForEach: fn(get(get(g, "Map"), "prototype"), "forEach"),
+		setForEach: fn(get(get(g, "Set"), "prototype"), "forEach"),
+	}
+}
+
+// maxInputsDepth bounds the nesting of inputs (the host bounds it first).
+const maxInputsDepth = 1000
+
+// setInputs makes the run's inputs: decoded in Go and built as deeply
+// frozen JavaScript values with the driver's own Object.freeze, so no code
+// a previous run installed sees or changes them.
 func (d *driver) setInputs(raw json.RawMessage) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		d.inputs = goja.Null()
 		return nil
 	}
-	if deepFreeze == nil {
-		v, err := d.vm.RunString(`(function f(o){ if (o && typeof o === "object" && !Object.isFrozen(o)) { Object.freeze(o); for (const k of Object.keys(o)) f(o[k]); } return o; })`)
-		if err != nil {
-			return err
-		}
-		deepFreeze, _ = goja.AssertFunction(v)
-	}
-	parse, _ := goja.AssertFunction(d.vm.Get("JSON").ToObject(d.vm).Get("parse"))
-	v, err := parse(goja.Undefined(), d.vm.ToValue(string(raw)))
-	if err != nil {
-		return err
-	}
-	v, err = deepFreeze(goja.Undefined(), v)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := d.jsonValue(dec, 0)
 	if err != nil {
 		return err
 	}
@@ -120,20 +161,81 @@ func (d *driver) setInputs(raw json.RawMessage) error {
 	return nil
 }
 
-func formatArgs(vm *goja.Runtime, args []goja.Value) string {
+func (d *driver) jsonValue(dec *json.Decoder, depth int) (goja.Value, error) {
+	if depth > maxInputsDepth {
+		return nil, fmt.Errorf("nested deeper than %d", maxInputsDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return goja.Null(), nil
+	case bool, string:
+		return d.vm.ToValue(t), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, err
+		}
+		return d.vm.ToValue(f), nil
+	case json.Delim:
+		var obj *goja.Object
+		if t == '[' {
+			var items []any
+			for dec.More() {
+				v, err := d.jsonValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, v)
+			}
+			obj = d.vm.NewArray(items...)
+		} else {
+			obj = d.vm.NewObject()
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				v, err := d.jsonValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				// A data property, as JSON.parse makes: no setter (not even
+				// one on Object.prototype, e.g. for "__proto__") runs.
+				if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+		if _, err := d.builtin.freeze(goja.Undefined(), obj); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+func (d *driver) formatArgs(args []goja.Value) string {
 	var b strings.Builder
 	for i, a := range args {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(inspect(vm, a, 0))
+		b.WriteString(d.inspect(a, 0))
 	}
 	return b.String()
 }
 
 // inspect renders a value for console output, roughly as Node does: strings
 // bare at the top level, objects as JSON-ish text.
-func inspect(vm *goja.Runtime, v goja.Value, depth int) string {
+func (d *driver) inspect(v goja.Value, depth int) string {
 	if v == nil || goja.IsUndefined(v) {
 		return "undefined"
 	}
@@ -165,7 +267,7 @@ func inspect(vm *goja.Runtime, v goja.Value, depth int) string {
 	if depth > 4 {
 		return "[Object]"
 	}
-	raw, _, err := exportJSON(vm, v)
+	raw, _, err := exportJSON(d.vm, &d.builtin, v)
 	if err != nil {
 		return v.String()
 	}
@@ -197,10 +299,17 @@ func (s *stream) writeString(str string) { write(s.fd, []byte(str)) }
 // flush exists for symmetry with buffered drivers; writes are unbuffered.
 func (s *stream) flush() {}
 
-// stdinReader reads the run's stdin through the host, line by line.
+// stdinReader reads the run's stdin through the host, line by line. Each
+// run has its own stdin: reset drops what the previous run left unread and
+// its EOF.
 type stdinReader struct {
 	buf []byte
 	eof bool
+}
+
+func (r *stdinReader) reset() {
+	r.buf = nil
+	r.eof = false
 }
 
 func (r *stdinReader) fill() bool {

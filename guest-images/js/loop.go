@@ -12,11 +12,12 @@ import (
 // by goja after every callback. Sleeping goes through WASI poll_oneoff, which
 // the host implements interruptibly, so a deadline ends a sleeping guest.
 type eventLoop struct {
-	vm     *goja.Runtime
-	timers timerHeap
-	byID   map[int64]*timer
-	nextID int64
-	seq    int64
+	vm      *goja.Runtime
+	builtin *intrinsics
+	timers  timerHeap
+	byID    map[int64]*timer
+	nextID  int64
+	seq     int64
 }
 
 type timer struct {
@@ -30,8 +31,8 @@ type timer struct {
 	index    int
 }
 
-func newEventLoop(vm *goja.Runtime) *eventLoop {
-	return &eventLoop{vm: vm, byID: map[int64]*timer{}}
+func newEventLoop(vm *goja.Runtime, builtin *intrinsics) *eventLoop {
+	return &eventLoop{vm: vm, builtin: builtin, byID: map[int64]*timer{}}
 }
 
 func (l *eventLoop) install(g *goja.Object) {
@@ -61,22 +62,24 @@ func (l *eventLoop) install(g *goja.Object) {
 	must(g.Set("setInterval", add(true)))
 	must(g.Set("clearTimeout", clear))
 	must(g.Set("clearInterval", clear))
-	// queueMicrotask is Promise.resolve().then(fn), built on first use:
-	// compiling JS at start-up would cost every guest.
-	var then goja.Callable
+	// queueMicrotask is Promise.resolve().then(() => fn()), with the
+	// driver's own Promise.resolve and then.
 	must(g.Set("queueMicrotask", func(call goja.FunctionCall) goja.Value {
-		fn := call.Argument(0)
-		if _, ok := goja.AssertFunction(fn); !ok {
+		fn, ok := goja.AssertFunction(call.Argument(0))
+		if !ok {
 			panic(vm.NewTypeError("callback must be a function"))
 		}
-		if then == nil {
-			v, err := vm.RunString(`(fn) => { Promise.resolve().then(() => fn()) }`)
-			if err != nil {
+		job := vm.ToValue(func(goja.FunctionCall) goja.Value {
+			if _, err := fn(goja.Undefined()); err != nil {
 				panic(err)
 			}
-			then, _ = goja.AssertFunction(v)
+			return goja.Undefined()
+		})
+		p, err := l.builtin.resolve(l.builtin.promise)
+		if err == nil {
+			_, err = l.builtin.then(p, job)
 		}
-		if _, err := then(goja.Undefined(), fn); err != nil {
+		if err != nil {
 			panic(err)
 		}
 		return goja.Undefined()

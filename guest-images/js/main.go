@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -84,7 +85,9 @@ func wasmexecServe() {
 
 type driver struct {
 	process *goja.Object
+	fs      *goja.Object // the driver's own fs: what require('fs') returns
 	vm      *goja.Runtime
+	builtin intrinsics
 	loop    *eventLoop
 	stdout  *stream
 	stderr  *stream
@@ -92,6 +95,14 @@ type driver struct {
 	inputs  goja.Value
 	args    []string
 	file    string
+	home    string // the cwd of a run that names none
+	// exit is set by process.exit: whatever runs after it in the same
+	// request (a getter, a toJSON, a promise job), the request ends with
+	// that exit, and never a later one.
+	exit *exitRequest
+	// guardFn calls guarded; see guard.
+	guardFn goja.Callable
+	guarded func()
 }
 
 // exitRequest is the interrupt value process.exit stops the runtime with:
@@ -109,44 +120,61 @@ func newDriver() *driver {
 		stdin:  &stdinReader{},
 		inputs: goja.Null(),
 	}
-	d.loop = newEventLoop(vm)
+	d.builtin = captureIntrinsics(vm)
+	d.guardFn, _ = goja.AssertFunction(vm.ToValue(func(goja.FunctionCall) goja.Value {
+		d.guarded()
+		return goja.Undefined()
+	}))
+	d.loop = newEventLoop(vm, &d.builtin)
 	d.installGlobals()
 	return d
 }
 
+// guard runs f, which may run user code (a getter, toJSON, toString), the
+// way goja runs a call from Go: a throw or an interrupt (process.exit) in
+// there comes back as an error instead of unwinding the driver.
+func (d *driver) guard(f func()) error {
+	prev := d.guarded
+	d.guarded = f
+	defer func() { d.guarded = prev }()
+	_, err := d.guardFn(goja.Undefined())
+	return err
+}
+
+// handle runs one request. Everything a request can leave behind is reset
+// before it starts (stdin buffer and EOF, timers, a pending interrupt or
+// exit, the cwd) and the result is complete when handle returns: the value
+// is serialized here, so nothing user code does (a getter, a toJSON, an
+// exit) can surface in a later request.
 func (d *driver) handle(req *request) (resp response) {
-	d.args = req.Args
-	d.file = req.Filename
-	if d.file == "" {
-		d.file = "main.js"
+	d.begin(req)
+	defer func() {
+		if p := recover(); p != nil {
+			if d.exit != nil {
+				resp = exitResponse(d.exit)
+			} else {
+				resp = response{Status: "error", Error: &errorData{Code: "internal", Name: "InternalError", Message: fmt.Sprint(p)}}
+			}
+		}
+		d.end()
+	}()
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = d.home
 	}
-	if req.Cwd != "" {
-		if err := os.Chdir(req.Cwd); err != nil {
+	if cwd != "" {
+		if err := os.Chdir(cwd); err != nil {
 			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "cwd: " + err.Error()}}
 		}
 	}
 	if err := d.setInputs(req.Inputs); err != nil {
 		return response{Status: "error", Error: &errorData{Code: "internal", Message: "inputs: " + err.Error()}}
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			if ex, ok := p.(exitRequest); ok {
-				resp = response{Status: "exit", ExitCode: ex.code}
-				return
-			}
-			resp = response{Status: "error", Error: &errorData{Code: "internal", Name: "InternalError", Message: fmt.Sprint(p)}}
-		}
-		d.loop.reset()
-	}()
-	code := req.Code
-	if req.Format == "commonjs" {
-		code = commonJSWrapper(code)
-	}
 	switch req.Op {
 	case "evaluate":
-		return d.evaluate(code, true)
+		return d.run(req.Code, req.Format, true)
 	case "execute":
-		r := d.evaluate(code, false)
+		r := d.run(req.Code, req.Format, false)
 		r.Value, r.HasValue = nil, false
 		return r
 	default:
@@ -154,88 +182,189 @@ func (d *driver) handle(req *request) (resp response) {
 	}
 }
 
-// evaluate runs code as a script and returns its completion value. Code that
-// only parses with top-level await is run as the body of an async function
-// whose last expression statement is returned; the awaited value is the
-// result. A completion value that is a promise is awaited too, as REPLs do.
-func (d *driver) evaluate(code string, wantValue bool) response {
-	prg, err := goja.Compile(d.file, code, false)
-	if err != nil && strings.Contains(code, "await") {
-		if wrapped, ok := wrapTopLevelAwait(d.file, code); ok {
-			if p2, err2 := goja.Compile(d.file, wrapped, false); err2 == nil {
-				prg, err = p2, nil
-			}
-		}
+// begin resets the per-request state.
+func (d *driver) begin(req *request) {
+	d.vm.ClearInterrupt()
+	d.exit = nil
+	d.loop.reset()
+	d.stdin.reset()
+	d.args = req.Args
+	d.file = req.Filename
+	if d.file == "" {
+		d.file = "main.js"
 	}
-	if err != nil {
-		return errorResponse(err)
+}
+
+// end drops what a request leaves behind: timers of a failed request, an
+// interrupt process.exit set when no JavaScript ran after it.
+func (d *driver) end() {
+	d.loop.reset()
+	d.vm.ClearInterrupt()
+	d.exit = nil
+}
+
+// run compiles and runs code, runs timers until none are left, settles the
+// result and serializes the value. See compile for the forms code can take.
+func (d *driver) run(code, format string, wantValue bool) response {
+	p, serr := compile(d.file, code, format)
+	if serr != nil {
+		return response{Status: "error", Error: serr}
 	}
-	v, err := d.vm.RunProgram(prg)
+	v, err := d.vm.RunProgram(p.prg)
+	if err == nil && p.mode == modeCommonJS {
+		v, err = d.callCommonJS(v)
+	}
 	if err == nil {
 		err = d.loop.run()
 	}
 	if err != nil {
 		return d.failure(err)
 	}
-	if p, ok := promiseOf(v); ok {
-		switch p.State() {
-		case goja.PromiseStateFulfilled:
-			v = p.Result()
+	if d.exit != nil {
+		return exitResponse(d.exit)
+	}
+	var resp response
+	var serialErr error
+	if err := d.guard(func() { resp, serialErr = d.settle(p, v, wantValue) }); err != nil {
+		return d.failure(err)
+	}
+	if serialErr != nil {
+		return d.failure(serialErr)
+	}
+	if d.exit != nil {
+		return exitResponse(d.exit)
+	}
+	return resp
+}
+
+// callCommonJS calls the CommonJS wrapper function: exports, the driver's
+// require, module and the file name; this is exports, as in Node.
+func (d *driver) callCommonJS(fn goja.Value) (goja.Value, error) {
+	call, ok := goja.AssertFunction(fn)
+	if !ok {
+		return nil, errors.New("commonjs wrapper is not a function")
+	}
+	module := d.vm.NewObject()
+	exports := d.vm.NewObject()
+	if err := module.DefineDataProperty("exports", exports, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	if _, err := call(exports, exports, d.vm.ToValue(d.require), module, d.vm.ToValue(d.file)); err != nil {
+		return nil, err
+	}
+	return module, nil
+}
+
+// require is CommonJS's require: only the driver's own fs.
+func (d *driver) require(name string) goja.Value {
+	if name == "fs" || name == "node:fs" {
+		return d.fs
+	}
+	panic(d.vm.NewGoError(fmt.Errorf("Cannot find module %q: wasmexec has no modules yet (no module loader); only require('fs') works", name)))
+}
+
+// unsettled is the failure of code whose top-level await can never finish.
+var unsettled = &errorData{
+	Code:    "exception",
+	Name:    "Error",
+	Message: "top-level await never settles: the promise it waits for is still pending and no timer or callback is left that could settle it",
+}
+
+// settle turns what the code produced into the result (it runs in guard:
+// getters and toJSON are user code). A top-level await whose promise is
+// still pending once no timer is left can never finish: that is a failure.
+// A completion value that is a promise is awaited: its result (or its
+// rejection) is the run's, and a pending one is a marker.
+func (d *driver) settle(p *program, v goja.Value, wantValue bool) (response, error) {
+	has := true
+	switch p.mode {
+	case modeAsync:
+		pr, ok := promiseOf(v)
+		if !ok {
+			return response{}, errors.New("async wrapper did not return a promise")
+		}
+		switch pr.State() {
+		case goja.PromiseStatePending:
+			return response{Status: "error", Error: unsettled}, nil
 		case goja.PromiseStateRejected:
-			return exceptionResponse(p.Result(), "")
+			return d.exceptionResponse(pr.Result(), ""), nil
+		}
+		// The wrapper's own array ([value]) or undefined (no value).
+		v = goja.Undefined()
+		has = false
+		if arr, ok := pr.Result().(*goja.Object); ok {
+			v, has = arr.Get("0"), true
+		}
+	case modeCommonJS:
+		v = v.(*goja.Object).Get("exports")
+	}
+	if !has {
+		return response{Status: "ok"}, nil
+	}
+	if pr, ok := promiseOf(v); ok {
+		switch pr.State() {
+		case goja.PromiseStateFulfilled:
+			v = pr.Result()
+		case goja.PromiseStateRejected:
+			return d.exceptionResponse(pr.Result(), ""), nil
 		}
 	}
 	if !wantValue {
-		return response{Status: "ok"}
+		return response{Status: "ok"}, nil
 	}
-	raw, has, err := exportJSON(d.vm, v)
+	raw, has, err := exportJSON(d.vm, &d.builtin, v)
 	if err != nil {
-		return d.failure(err)
+		return response{}, err
 	}
-	return response{Status: "ok", Value: raw, HasValue: has}
+	return response{Status: "ok", Value: raw, HasValue: has}, nil
 }
 
+func exitResponse(e *exitRequest) response {
+	return response{Status: "exit", ExitCode: e.code}
+}
+
+// failure describes an error of the run: an exit (process.exit, wherever it
+// was called), a stack overflow or an exception.
 func (d *driver) failure(err error) response {
+	if d.exit != nil {
+		return exitResponse(d.exit)
+	}
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
 		d.vm.ClearInterrupt()
 		if ex, ok := intr.Value().(exitRequest); ok {
-			return response{Status: "exit", ExitCode: ex.code}
+			return exitResponse(&ex)
 		}
 	}
-	return errorResponse(err)
+	var so *goja.StackOverflowError
+	var ex *goja.Exception
+	switch {
+	case errors.As(err, &so):
+		return response{Status: "error", Error: &errorData{Code: "stack_overflow", Name: "RangeError", Message: "Maximum call stack size exceeded", Stack: stackOf(&so.Exception)}}
+	case errors.As(err, &ex):
+		r := d.exceptionResponse(ex.Value(), stackOf(ex))
+		if d.exit != nil { // a getter of the thrown value exited
+			return exitResponse(d.exit)
+		}
+		return r
+	default:
+		return response{Status: "error", Error: &errorData{Code: "internal", Name: "InternalError", Message: err.Error()}}
+	}
 }
 
 func (e exitRequest) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
+// promiseOf returns v as a promise. It never exports an object that is not
+// one (Export reads every property: user getters).
 func promiseOf(v goja.Value) (*goja.Promise, bool) {
-	if v == nil {
+	obj, ok := v.(*goja.Object)
+	if !ok || obj.ExportType() != promiseType {
 		return nil, false
 	}
-	p, ok := v.Export().(*goja.Promise)
+	p, ok := obj.Export().(*goja.Promise)
 	return p, ok
-}
-
-func errorResponse(err error) response {
-	var syn *goja.CompilerSyntaxError
-	var so *goja.StackOverflowError
-	var ex *goja.Exception
-	switch {
-	case errors.As(err, &syn):
-		ed := &errorData{Code: "syntax_error", Name: "SyntaxError", Message: syn.Message}
-		if syn.File != nil {
-			pos := syn.File.Position(syn.Offset)
-			ed.Details = map[string]any{"line": pos.Line, "column": pos.Column}
-			ed.Stack = fmt.Sprintf("SyntaxError: %s\n\tat %s:%d:%d", syn.Message, syn.File.Name(), pos.Line, pos.Column)
-		}
-		return response{Status: "error", Error: ed}
-	case errors.As(err, &so):
-		return response{Status: "error", Error: &errorData{Code: "stack_overflow", Name: "RangeError", Message: "Maximum call stack size exceeded", Stack: stackOf(&so.Exception)}}
-	case errors.As(err, &ex):
-		return exceptionResponse(ex.Value(), stackOf(ex))
-	default:
-		return response{Status: "error", Error: &errorData{Code: "internal", Name: "InternalError", Message: err.Error()}}
-	}
 }
 
 // maxStackFrames caps reported stacks; runaway recursion would otherwise
@@ -263,24 +392,28 @@ func stackOf(ex *goja.Exception) string {
 }
 
 // exceptionResponse describes a thrown value: name, message and stack of an
-// Error, or the string form of anything else that was thrown.
-func exceptionResponse(v goja.Value, stack string) response {
+// Error, or the string form of anything else that was thrown. Reading them
+// can run user code (getters, toString); each read is guarded, and one that
+// throws is left out.
+func (d *driver) exceptionResponse(v goja.Value, stack string) response {
 	ed := &errorData{Code: "exception", Name: "Error"}
 	if obj, ok := v.(*goja.Object); ok {
-		if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
-			ed.Name = n.String()
+		if n := d.safeGet(obj, "name"); n != nil && !goja.IsUndefined(n) {
+			ed.Name = d.safeString(n, "Error")
 		}
-		if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
-			ed.Message = m.String()
+		if m := d.safeGet(obj, "message"); m != nil && !goja.IsUndefined(m) {
+			ed.Message = d.safeString(m, "")
 		} else {
-			ed.Message = v.String()
+			ed.Message = d.safeString(v, "[object]")
 		}
-		if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) && s.String() != "" {
-			stack = s.String()
+		if s := d.safeGet(obj, "stack"); s != nil && !goja.IsUndefined(s) {
+			if str := d.safeString(s, ""); str != "" {
+				stack = str
+			}
 		}
 	} else if v != nil {
 		ed.Name = "Uncaught"
-		ed.Message = v.String()
+		ed.Message = d.safeString(v, "")
 	}
 	if stack != "" && !strings.HasPrefix(stack, ed.Name) {
 		stack = ed.Name + ": " + ed.Message + "\n" + stack
@@ -289,16 +422,23 @@ func exceptionResponse(v goja.Value, stack string) response {
 	return response{Status: "error", Error: ed}
 }
 
+// safeGet reads a property in guard; nil when reading it threw.
+func (d *driver) safeGet(obj *goja.Object, key string) (v goja.Value) {
+	if d.guard(func() { v = obj.Get(key) }) != nil {
+		return nil
+	}
+	return v
+}
+
+// safeString converts v to a string in guard; def when that threw.
+func (d *driver) safeString(v goja.Value, def string) (s string) {
+	if d.guard(func() { s = v.String() }) != nil {
+		return def
+	}
+	return s
+}
+
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
-}
-
-// commonJSWrapper runs code in a CommonJS function scope: module, exports
-// and require (only the driver's own "fs") are defined, top-level
-// declarations stay local, and the completion value is module.exports. It
-// keeps the code on the same lines, so stacks stay right.
-func commonJSWrapper(code string) string {
-	return "(function (module, require) { var exports = module.exports; " + code + "\n;return module.exports})" +
-		"({exports: {}}, function require(name) { if (name === 'fs' || name === 'node:fs') return fs; throw new Error('Cannot find module ' + JSON.stringify(name) + ': wasmexec guests have no module loader') })"
 }
