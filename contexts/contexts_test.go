@@ -158,8 +158,10 @@ func TestCreateValidation(t *testing.T) {
 			wantCode(t, err, tc.code)
 		})
 	}
-	_, err := m.Create(context.Background(), &exec.ContextSpec{})
-	wantCode(t, err, exec.EInvalid)
+	// No language: created unpinned (issue 20 #21; TestPinnedByFirstRun).
+	if _, err := m.Create(context.Background(), &exec.ContextSpec{}); err != nil {
+		t.Fatal(err)
+	}
 	// Generated ids; the full 64 characters are fine.
 	d := MustCreate(t, m, exec.ContextSpec{})
 	if !strings.HasPrefix(d.ContextID, "ctx_") {
@@ -167,7 +169,7 @@ func TestCreateValidation(t *testing.T) {
 	}
 	MustCreate(t, m, exec.ContextSpec{ContextID: strings.Repeat("A_-9", 16)})
 	list, _ := m.List(context.Background())
-	if len(list) != 3 {
+	if len(list) != 4 {
 		t.Fatalf("list has %d contexts after the failed creates", len(list))
 	}
 }
