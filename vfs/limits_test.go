@@ -1,0 +1,151 @@
+package vfs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// scratchDir is a temporary directory on tmpfs when there is one: the
+// tests below make thousands of entries (a millisecond each on the disks
+// here).
+func scratchDir(tb testing.TB) string {
+	tb.Helper()
+	if d, err := os.MkdirTemp("/dev/shm", "wasmexec-vfs-test-"); err == nil {
+		tb.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	return tb.TempDir()
+}
+
+func mustWorkspaceLimits(tb testing.TB, l vfs.Limits) *vfs.Workspace {
+	tb.Helper()
+	m, err := vfs.NewManagerLimits(scratchDir(tb), l)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := m.New("t")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w
+}
+
+// Directories, empty files and symlinks count DefaultEntryBytes each and
+// every entry counts against MaxFiles: 20,000 directories used to be 0
+// bytes.
+func TestUsageCountsEntries(t *testing.T) {
+	w := mustWorkspace(t, 0)
+	for i := range 20 {
+		os.MkdirAll(filepath.Join(w.Root, "d", fmt.Sprint(i)), 0o755)
+		os.WriteFile(filepath.Join(w.Root, "d", fmt.Sprint(i), "empty"), nil, 0o644)
+	}
+	os.WriteFile(filepath.Join(w.Root, "data"), []byte("12345"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(w.Root, "pw"))
+	u, err := w.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := 1 + 20 + 20 + 1 // d, its 20 directories, 20 empty files, pw
+	if u.Files != entries+1 || u.UsedBytes != int64(entries)*vfs.DefaultEntryBytes+5 || u.Partial || u.Over() {
+		t.Fatalf("usage %+v", u)
+	}
+	if used, _ := w.Usage(); used != u.UsedBytes {
+		t.Fatalf("Usage %d, Check %d", used, u.UsedBytes)
+	}
+}
+
+// Check stops at the first limit passed, so polling a workspace a guest
+// filled with entries costs at most MaxFiles+1 of them.
+func TestCheckStopsAtTheLimit(t *testing.T) {
+	w := mustWorkspaceLimits(t, vfs.Limits{MaxFiles: 100})
+	for i := range 1000 {
+		os.Mkdir(filepath.Join(w.Root, fmt.Sprint(i)), 0o755)
+	}
+	u, err := w.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Over() || !u.Partial || u.Files != 101 || u.MaxFiles != 100 {
+		t.Fatalf("usage %+v", u)
+	}
+	wantCode(t, u.Err(), exec.ETooLarge)
+	if f := u.Failure(); f.Code != exec.CodeQuotaExceeded || f.Details["files"] != 101 || f.Details["maxFiles"] != 100 {
+		t.Fatalf("failure %+v", f)
+	}
+	// Over the quota: stops there as well.
+	w = mustWorkspaceLimits(t, vfs.Limits{Quota: 10 * vfs.DefaultEntryBytes})
+	for i := range 1000 {
+		os.WriteFile(filepath.Join(w.Root, fmt.Sprint(i)), nil, 0o644)
+	}
+	u, err = w.Check(context.Background())
+	if err != nil || !u.Over() || u.Files != 11 || u.UsedBytes != 11*vfs.DefaultEntryBytes {
+		t.Fatalf("usage %+v %v", u, err)
+	}
+	// The API refuses to add to a workspace over its limits.
+	wantCode(t, w.WriteFile("more", []byte("x")), exec.ETooLarge)
+	// A cancelled check ends.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := w.Check(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled check: %v", err)
+	}
+}
+
+// Uploads count the directories they create and the file limit.
+func TestWriteFileCountsEntries(t *testing.T) {
+	w := mustWorkspaceLimits(t, vfs.Limits{MaxFiles: 3})
+	if err := w.WriteFile("a/b/c.txt", []byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	err := w.WriteFile("d", []byte("d"))
+	wantCode(t, err, exec.ETooLarge)
+	if !strings.Contains(err.Error(), "limit of 3 files") {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile("a/b/c.txt", []byte("replaced")); err != nil {
+		t.Fatal(err)
+	}
+	w = mustWorkspaceLimits(t, vfs.Limits{Quota: 2*vfs.DefaultEntryBytes + 10})
+	wantCode(t, w.WriteFile("x/y/z/f", []byte("f")), exec.ETooLarge) // three directories
+	if err := w.WriteFile("x/y/f", make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Symlinks a guest makes (to "..", to /etc/passwd) stay entries of the
+// workspace; the file API never follows them.
+func TestGuestSymlinksNotFollowed(t *testing.T) {
+	w := mustWorkspace(t, 0)
+	os.Symlink("..", filepath.Join(w.Root, "up"))
+	os.Symlink("/etc/passwd", filepath.Join(w.Root, "pw"))
+	for _, p := range []string{"up", "up/" + filepath.Base(w.Root), "pw"} {
+		_, err := w.ReadFile(p)
+		wantCode(t, err, exec.EInvalid)
+		wantCode(t, w.WriteFile(p, []byte("x")), exec.EInvalid)
+	}
+	_, err := w.List("up")
+	wantCode(t, err, exec.EInvalid)
+	for _, p := range []string{"up", "pw"} {
+		if e, err := w.Stat(p); err != nil || e.Type != "symlink" {
+			t.Fatalf("stat %s: %+v %v", p, e, err)
+		}
+	}
+	es, err := w.List("")
+	if err != nil || len(es) != 2 || es[0].Type != "symlink" || es[1].Type != "symlink" {
+		t.Fatalf("list: %+v %v", es, err)
+	}
+	if err := w.Delete("pw"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("/etc/passwd"); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+}
