@@ -38,6 +38,44 @@ func mustWorkspaceLimits(tb testing.TB, l vfs.Limits) *vfs.Workspace {
 	return w
 }
 
+// A guest-made 1 TiB sparse file is refused by its size before any byte is
+// read (it used to be read into a buffer sized from that size: the server
+// died of OOM); a file just over the cap is refused by the bytes read.
+func TestReadFileSparseTiB(t *testing.T) {
+	w := mustWorkspace(t, 0) // no quota: only the read cap bounds the read
+	huge := filepath.Join(w.Root, "huge.bin")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err != nil {
+		t.Skipf("this file system can't hold a 1 TiB sparse file: %v", err)
+	}
+	b, err := w.ReadFile("huge.bin")
+	wantCode(t, err, exec.ETooLarge)
+	if b != nil || !strings.Contains(err.Error(), fmt.Sprint(vfs.DefaultMaxReadBytes)) {
+		t.Fatalf("got %d bytes, %v", len(b), err)
+	}
+	// A Workspace literal (how a process reads its "file") has the cap too.
+	_, err = (&vfs.Workspace{Root: w.Root}).ReadFile("huge.bin")
+	wantCode(t, err, exec.ETooLarge)
+}
+
+func TestReadFileCap(t *testing.T) {
+	w := mustWorkspaceLimits(t, vfs.Limits{MaxReadBytes: 10})
+	os.WriteFile(filepath.Join(w.Root, "ten"), []byte("0123456789"), 0o644)
+	os.WriteFile(filepath.Join(w.Root, "eleven"), []byte("0123456789a"), 0o644)
+	if b, err := w.ReadFile("ten"); err != nil || string(b) != "0123456789" {
+		t.Fatalf("ten: %q %v", b, err)
+	}
+	_, err := w.ReadFile("eleven")
+	wantCode(t, err, exec.ETooLarge)
+	// The quota bounds a read too.
+	w = mustWorkspaceLimits(t, vfs.Limits{Quota: 5})
+	os.WriteFile(filepath.Join(w.Root, "six"), []byte("012345"), 0o644)
+	_, err = w.ReadFile("six")
+	wantCode(t, err, exec.ETooLarge)
+}
+
 // Directories, empty files and symlinks count DefaultEntryBytes each and
 // every entry counts against MaxFiles: 20,000 directories used to be 0
 // bytes.

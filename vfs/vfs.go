@@ -23,11 +23,13 @@
 package vfs
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -369,7 +371,12 @@ func (w *Workspace) existing(p, what string, allowFinalLink bool) (*os.Root, str
 }
 
 // ReadFile returns the content at p (not_found when absent; invalid_argument
-// for a symlink, a directory or another non-regular file).
+// for a symlink, a directory or another non-regular file). It reads at most
+// the read cap (MaxReadBytes, never more than the quota): a larger file is
+// payload_too_large. The size a file reports is never trusted: a 1 TiB
+// sparse file is refused before any read, and a file that grows while it
+// is read is cut off at the cap plus one byte, so one call holds at most
+// the cap in memory.
 func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	root, clean, fi, err := w.existing(p, "file", false)
 	if err != nil {
@@ -382,11 +389,32 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
 	}
-	b, err := root.ReadFile(clean)
+	limit := w.readLimit()
+	tooLarge := func(size int64) error {
+		return exec.Errorf(exec.ETooLarge, "file %q has %d bytes; one read returns at most %d", clean, size, limit)
+	}
+	if fi.Size() > limit {
+		return nil, tooLarge(fi.Size())
+	}
+	// O_NOFOLLOW: a symlink swapped in since resolve is refused; O_NONBLOCK:
+	// so is a FIFO, without waiting for a writer.
+	f, err := root.OpenFile(clean, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fsError(err, clean)
 	}
-	return b, nil
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), limit)) + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, fsError(err, clean)
+	}
+	if int64(buf.Len()) > limit {
+		return nil, tooLarge(int64(buf.Len()))
+	}
+	return buf.Bytes(), nil
 }
 
 // Stat describes the entry at p without following a final symlink.
