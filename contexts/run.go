@@ -137,7 +137,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *
 		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failure.Message, c.id)
 	}
 
-	snap, err := m.beforeRun(c, job.Req.Files)
+	snap, err := m.beforeRun(runCtx, c, job.Req.Files)
 	if err != nil {
 		finish(nil)
 		return nil, false, err
@@ -172,14 +172,14 @@ func (m *Manager) run(ctx context.Context, c *execContext, job *exec.Job) (res *
 
 // beforeRun writes the run's files (as uploads: within the quota, never
 // rolled back) and snapshots the workspace when a quota is enforced.
-func (m *Manager) beforeRun(c *execContext, files map[string]string) (*vfs.Snapshot, error) {
+func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[string]string) (*vfs.Snapshot, error) {
 	c.wsMu.Lock()
 	defer c.wsMu.Unlock()
-	for p, content := range files {
-		if err := c.ws.WriteFile(p, []byte(content)); err != nil {
+	if len(files) > 0 {
+		c.snap = nil
+		if err := c.ws.Seed(ctx, files); err != nil {
 			return nil, err
 		}
-		c.snap = nil
 	}
 	if c.ws.Quota <= 0 {
 		return nil, nil

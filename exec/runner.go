@@ -82,7 +82,7 @@ type LanguageDriver interface {
 // WorkspaceFactory creates the directories mounted at /workspace.
 type WorkspaceFactory interface {
 	NewWorkspace() (dir string, err error)
-	SeedWorkspace(dir string, files map[string]string) error
+	SeedWorkspace(ctx context.Context, dir string, files map[string]string) error
 	RemoveWorkspace(dir string) error
 }
 
@@ -328,7 +328,12 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (*Result, error) {
 	}
 	defer r.discard(g)
 	if len(job.Req.Files) > 0 {
-		if err := r.cfg.Workspaces.SeedWorkspace(g.opts.Workspace, job.Req.Files); err != nil {
+		if err := r.cfg.Workspaces.SeedWorkspace(runCtx, g.opts.Workspace, job.Req.Files); err != nil {
+			if runCtx.Err() != nil {
+				res := r.newResult(job, started)
+				res.Outcome, res.Error = ctxOutcome(runCtx)
+				return r.complete(ctx, job, res, nil)
+			}
 			return nil, err
 		}
 	}

@@ -1,11 +1,15 @@
 package server_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // A 1 TiB sparse file in a workspace (a guest makes one with truncate)
@@ -29,5 +33,40 @@ func TestReadSparseTiBOverHTTP(t *testing.T) {
 	r := do(t, "POST", s.URL+"/v1/evaluate", `{"language":"javascript","contextId":"c","code":"1+1"}`)
 	if r.Status != 200 || r.JSON["value"] != float64(2) {
 		t.Fatalf("sentinel: %d %s", r.Status, r.Body)
+	}
+}
+
+// seedBody is an evaluate request seeding n files under src/ (in 10
+// directories) and counting them from the guest.
+func seedBody(n int, extra string) string {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("src/d%d/f%d.txt", i%10, i)] = "x"
+	}
+	b, _ := json.Marshal(files)
+	return `{"language":"javascript","code":"fs.readdirSync('src').map(d => fs.readdirSync('src/' + d).length).reduce((a, b) => a + b)","files":` + string(b) + extra + `}`
+}
+
+// Seeding is linear and capped: the cap's worth of files is seeded (it
+// used to take seconds: each file re-walked the workspace), one more is a
+// 413 naming the cap, in one-shot runs and in contexts; a deadline that
+// passes while seeding is timed_out, not a server error.
+func TestSeedFilesCap(t *testing.T) {
+	s := mustContextServer(t, contexts.Config{}, 0, 0)
+	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"c","language":"javascript"}`), 201, "")
+	for _, ctx := range []string{"", `,"contextId":"c"`} {
+		r := do(t, "POST", s.URL+"/v1/evaluate", seedBody(vfs.DefaultMaxSeedFiles, ctx))
+		if r.Status != 200 || r.JSON["value"] != float64(vfs.DefaultMaxSeedFiles) {
+			t.Fatalf("seed %d files%s: %d %.300s", vfs.DefaultMaxSeedFiles, ctx, r.Status, r.Body)
+		}
+		r = do(t, "POST", s.URL+"/v1/evaluate", seedBody(vfs.DefaultMaxSeedFiles+1, ctx))
+		wantStatus(t, r, 413, "payload_too_large")
+		if msg, _ := r.JSON["message"].(string); !strings.Contains(msg, fmt.Sprint(vfs.DefaultMaxSeedFiles)) {
+			t.Fatalf("the message doesn't name the cap: %s", r.Body)
+		}
+	}
+	r := do(t, "POST", s.URL+"/v1/evaluate", seedBody(vfs.DefaultMaxSeedFiles, `,"timeoutMs":1`))
+	if r.Status != 200 || r.JSON["outcome"] != "timed_out" {
+		t.Fatalf("seeding past the deadline: %d %.300s", r.Status, r.Body)
 	}
 }

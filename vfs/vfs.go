@@ -512,15 +512,11 @@ func (m *Manager) NewWorkspace() (string, error) {
 	return ws.Root, nil
 }
 
-// SeedWorkspace writes files (path → content) into the workspace at dir.
-func (m *Manager) SeedWorkspace(dir string, files map[string]string) error {
-	ws := m.Workspace(dir)
-	for p, content := range files {
-		if err := ws.WriteFile(p, []byte(content)); err != nil {
-			return err
-		}
-	}
-	return nil
+// SeedWorkspace writes files (path → content) into the workspace at dir in
+// one pass within the manager's limits, stopping when ctx ends (see
+// Workspace.Seed).
+func (m *Manager) SeedWorkspace(ctx context.Context, dir string, files map[string]string) error {
+	return m.Workspace(dir).Seed(ctx, files)
 }
 
 // RemoveWorkspace deletes the workspace at dir.
