@@ -24,3 +24,17 @@ func TestSpawnFileSparseTiB(t *testing.T) {
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"huge.bin","contextId":"c"}`, 413, exec.ETooLarge)
 	e.spawn(t, jsReq(echoJS)) // and the server goes on
 }
+
+// A cursor for 2^64-1 used to overflow: the live replay said truncated and
+// jumped back to the last event. Nothing lies after it.
+func TestOutputAfterTheLargestCursor(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(`console.log('a'); for (;;) {}`))
+	s := e.openStream(t, p.PID, "", "")
+	outputOf(t, s.mustNext(t)) // an event exists
+	var r exec.Replay
+	call(t, "GET", e.procURL(p.PID, "/output?after=c3w5e11264sgsf"), "", "", &r)
+	if r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
+		t.Fatalf("%+v", r)
+	}
+}

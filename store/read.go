@@ -256,6 +256,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	case limit > MaxOutputLimit:
 		limit = MaxOutputLimit
 	}
+	cursor := from
 	if from > 1<<63-1 {
 		from = 1<<63 - 1 // sequences are stored as int64; nothing lies beyond
 	}
@@ -315,7 +316,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)
 	}
-	last := from
+	last := cursor
 	if n := len(replay.Events); n > 0 {
 		last = replay.Events[n-1].Sequence
 	}
