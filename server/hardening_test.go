@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -68,5 +70,28 @@ func TestSeedFilesCap(t *testing.T) {
 	r := do(t, "POST", s.URL+"/v1/evaluate", seedBody(vfs.DefaultMaxSeedFiles, `,"timeoutMs":1`))
 	if r.Status != 200 || r.JSON["outcome"] != "timed_out" {
 		t.Fatalf("seeding past the deadline: %d %.300s", r.Status, r.Body)
+	}
+}
+
+// Request bodies: inputs nested 9,000 deep came back 500 internal; a body
+// with invalid UTF-8 was accepted with the bytes replaced. Both are 400 at
+// the door, and the server goes on.
+func TestRequestBodyDepthAndUTF8(t *testing.T) {
+	ts := MustServer(t, exec.RunnerConfig{}, 0)
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, tc := range []struct{ name, body string }{
+		{"inputs 9000 deep", `{"language":"javascript","code":"1","inputs":{"a":` + deep(9000) + `}}`},
+		{"inputs past the limit", `{"language":"javascript","code":"1","inputs":{"a":` + deep(server.MaxJSONDepth) + `}}`},
+		{"invalid UTF-8 in code", "{\"language\":\"javascript\",\"code\":\"'\xff\xfe'.length\"}"},
+		{"invalid UTF-8 in stdin", "{\"language\":\"javascript\",\"code\":\"1\",\"stdin\":\"\xc3\"}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, "POST", ts.URL+"/v1/evaluate", tc.body)
+			wantStatus(t, r, 400, "invalid_argument")
+		})
+	}
+	r := do(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","code":"inputs.a.flat(Infinity).length + 1","inputs":{"a":`+deep(100)+`}}`)
+	if r.Status != 200 || r.JSON["value"] != float64(1) {
+		t.Fatalf("100 deep: %d %s", r.Status, r.Body)
 	}
 }
