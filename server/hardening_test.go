@@ -95,3 +95,53 @@ func TestRequestBodyDepthAndUTF8(t *testing.T) {
 		t.Fatalf("100 deep: %d %s", r.Status, r.Body)
 	}
 }
+
+// Symlinks a program plants (here planted on the host, as a Python guest
+// can with os.symlink) are contained: the file API never follows one, and
+// the guest can't follow one out of /workspace.
+func TestSymlinksContained(t *testing.T) {
+	s := mustContextServer(t, contexts.Config{}, 0, 0)
+	base := s.URL + "/v1/contexts/c/files"
+	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"c","language":"javascript"}`), 201, "")
+	wantStatus(t, do(t, "PUT", base+"/a.txt", "inside"), 200, "")
+	dir, err := s.M.WorkspaceDir("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"up": "..", "pw": "/etc/passwd", "in": "a.txt", "out": secret} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"/up", "/up/" + filepath.Base(dir) + "/a.txt", "/pw", "/in", "/out"} {
+		wantStatus(t, do(t, "GET", base+p, ""), 400, "invalid_argument")
+		wantStatus(t, do(t, "PUT", base+p, "x"), 400, "invalid_argument")
+	}
+	wantStatus(t, do(t, "GET", base+"?dir=up", ""), 400, "invalid_argument")
+	r := do(t, "GET", base, "")
+	types := map[string]any{}
+	for _, e := range r.JSON["entries"].([]any) {
+		types[e.(map[string]any)["path"].(string)] = e.(map[string]any)["type"]
+	}
+	if types["up"] != "symlink" || types["pw"] != "symlink" || types["in"] != "symlink" || types["a.txt"] != "file" {
+		t.Fatalf("list: %s", r.Body)
+	}
+	// The guest: out of /workspace fails, inside works.
+	r = do(t, "POST", s.URL+"/v1/evaluate", `{"language":"javascript","contextId":"c","code":"const t = p => { try { return fs.readFileSync(p, 'utf8') } catch (e) { return 'refused' } }; [t('pw'), t('up/etc/passwd'), t('in')]"}`)
+	if r.Status != 200 || fmt.Sprint(r.JSON["value"]) != "[refused refused inside]" {
+		t.Fatalf("guest: %d %s", r.Status, r.Body)
+	}
+	// DELETE removes a link, never its target (shown with a target of
+	// ours rather than /etc/passwd).
+	wantStatus(t, do(t, "DELETE", base+"/out", ""), 204, "")
+	if _, err := os.Lstat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Fatalf("the link is still there: %v", err)
+	}
+	if _, err := os.Stat(secret); err != nil {
+		t.Fatalf("the target went away: %v", err)
+	}
+}
