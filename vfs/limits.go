@@ -161,12 +161,13 @@ func (u Usage) Details() map[string]any {
 	return d
 }
 
-// Failure is the guest failure of a run that took the workspace over its
-// limits: failed with code quota_exceeded and u as details.
-func (u Usage) Failure() *exec.ErrorData {
+// Failure is the guest failure of a run or process that took the
+// workspace over its limits: code quota_exceeded, u as details, who ("the
+// run", "the process") in the message.
+func (u Usage) Failure(who string) *exec.ErrorData {
 	return &exec.ErrorData{
 		Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: u.Details(),
-		Message: "the run took the workspace over its limits: " + u.String(),
+		Message: who + " took the workspace over its limits (" + u.String() + ") and was stopped",
 	}
 }
 

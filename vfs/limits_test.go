@@ -115,7 +115,7 @@ func TestCheckStopsAtTheLimit(t *testing.T) {
 		t.Fatalf("usage %+v", u)
 	}
 	wantCode(t, u.Err(), exec.ETooLarge)
-	if f := u.Failure(); f.Code != exec.CodeQuotaExceeded || f.Details["files"] != 101 || f.Details["maxFiles"] != 100 {
+	if f := u.Failure("the run"); f.Code != exec.CodeQuotaExceeded || f.Details["files"] != 101 || f.Details["maxFiles"] != 100 || !strings.HasPrefix(f.Message, "the run took the workspace over its limits (at least ") {
 		t.Fatalf("failure %+v", f)
 	}
 	// Over the quota: stops there as well.
