@@ -96,9 +96,10 @@ func TestRequestBodyDepthAndUTF8(t *testing.T) {
 	}
 }
 
-// Symlinks a program plants (here planted on the host, as a Python guest
-// can with os.symlink) are contained: the file API never follows one, and
-// the guest can't follow one out of /workspace.
+// Symlinks a program plants (a Python guest can os.symlink("..", "up") or
+// "../../etc/passwd"; here they are planted on the host, /etc/passwd
+// absolute too) are contained: the file API never follows one, and the
+// guest can't follow one out of /workspace.
 func TestSymlinksContained(t *testing.T) {
 	s := mustContextServer(t, contexts.Config{}, 0, 0)
 	base := s.URL + "/v1/contexts/c/files"

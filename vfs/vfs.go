@@ -12,9 +12,10 @@
 // in between the check and the use can't lead outside: the kernel-level
 // walk of os.Root refuses to leave the root.
 //
-// Symlinks a guest makes stay in the workspace as entries (Stat and List
-// show them, Delete removes the link itself) but the file API never follows
-// one, and inside the guest WASI resolves them within /workspace only.
+// Symlinks a guest makes (WASI lets it use any relative target, even "..")
+// stay in the workspace as entries (Stat and List show them, Delete removes
+// the link itself) but the file API never follows one, and inside the guest
+// WASI follows one only while it stays within /workspace.
 //
 // Error codes: invalid_argument (bad path, symlink, not a regular file or
 // directory), not_found (absent), conflict (a directory is in the way),
