@@ -10,6 +10,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // Files uploaded through the API are visible to the code at /workspace
@@ -44,7 +45,7 @@ func TestWorkspaceFilesVisible(t *testing.T) {
 	// A run's files land in the workspace before it starts, and stay.
 	wantValue(t, MustRun(t, m, "w", exec.Request{Code: "fs.readFileSync('in/seed.txt', 'utf8')", Files: map[string]string{"in/seed.txt": "seeded"}}), `"seeded"`)
 	wantValue(t, MustRun(t, m, "w", exec.Request{Code: "fs.readdirSync('in')"}), `["seed.txt"]`)
-	if d := mustGet(t, m, "w"); d.Workspace == nil || d.Workspace.UsedBytes != 11 {
+	if d := mustGet(t, m, "w"); d.Workspace == nil || d.Workspace.UsedBytes != 11+vfs.DefaultEntryBytes { // a.txt, in/seed.txt and the directory in
 		t.Fatalf("usage: %+v", d.Workspace)
 	}
 	for _, tc := range []struct {

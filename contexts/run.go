@@ -139,8 +139,8 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	seeded := false
 	res, err = m.cfg.Runner.Run(runCtx, req, exec.RunOptions{
 		Guest: c.guest,
-		Seed: func(context.Context) error {
-			s, err := m.beforeRun(c, req.Files)
+		Seed: func(ctx context.Context) error {
+			s, err := m.beforeRun(ctx, c, req.Files)
 			snap, seeded = s, err == nil
 			return err
 		},
@@ -209,10 +209,12 @@ const runQuotaFactor = 2
 
 // runQuota is the check a context run's writes are watched with.
 func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
-	if c.ws.Quota <= 0 {
+	if c.ws.Quota <= 0 && c.ws.MaxFiles <= 0 {
 		return nil
 	}
-	return quotaCheck(c.ws, runQuotaFactor*c.ws.Quota, "the run")
+	loose := *c.ws
+	loose.Quota *= runQuotaFactor
+	return loose.Watch("the run")
 }
 
 // ProcessQuota is the check a process in context id's workspace is
@@ -224,34 +226,22 @@ func (m *Manager) ProcessQuota(id string) (exec.QuotaCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.ws.Quota <= 0 {
+	if c.ws.Quota <= 0 && c.ws.MaxFiles <= 0 {
 		return nil, nil
 	}
-	return quotaCheck(c.ws, c.ws.Quota, "the process"), nil
-}
-
-func quotaCheck(ws *vfs.Workspace, limit int64, who string) exec.QuotaCheck {
-	return func() *exec.ErrorData {
-		used, err := ws.Usage()
-		if err != nil || used <= limit {
-			return nil
-		}
-		return &exec.ErrorData{Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError",
-			Message: fmt.Sprintf("%s wrote past the workspace quota of %d bytes and was stopped", who, ws.Quota),
-			Details: map[string]any{"quotaBytes": ws.Quota, "usedBytes": used}}
-	}
+	return c.ws.Watch("the process"), nil
 }
 
 // beforeRun writes the run's files (as uploads: within the quota, never
 // rolled back) and snapshots the workspace when a quota is enforced.
-func (m *Manager) beforeRun(c *execContext, files map[string]string) (*vfs.Snapshot, error) {
+func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[string]string) (*vfs.Snapshot, error) {
 	c.wsMu.Lock()
 	defer c.wsMu.Unlock()
-	for p, content := range files {
-		if err := c.ws.WriteFile(p, []byte(content)); err != nil {
+	if len(files) > 0 {
+		c.snap = nil
+		if err := c.ws.Seed(ctx, files); err != nil {
 			return nil, err
 		}
-		c.snap = nil
 	}
 	if c.ws.Quota <= 0 {
 		return nil, nil

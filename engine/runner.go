@@ -377,23 +377,16 @@ func (r *Runner) seed(ctx context.Context, j *job, g *Guest) error {
 	if r.cfg.Workspaces == nil || g.opts.Workspace == "" {
 		return exec.Errorf(exec.EInvalid, "files need a workspace")
 	}
-	return r.cfg.Workspaces.SeedWorkspace(g.opts.Workspace, j.req.Files)
+	return r.cfg.Workspaces.SeedWorkspace(ctx, g.opts.Workspace, j.req.Files)
 }
 
 // scratchQuota checks a throwaway workspace against the factory's quota.
 func (r *Runner) scratchQuota(dir string) exec.QuotaCheck {
 	q, ok := r.cfg.Workspaces.(exec.WorkspaceQuota)
-	if !ok || q.Quota() <= 0 || dir == "" {
+	if !ok || dir == "" {
 		return nil
 	}
-	return func() *exec.ErrorData {
-		if used, err := q.WorkspaceUsage(dir); err == nil && used > q.Quota() {
-			return &exec.ErrorData{Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError",
-				Message: fmt.Sprintf("the run wrote more than the workspace quota of %d bytes", q.Quota()),
-				Details: map[string]any{"quotaBytes": q.Quota(), "usedBytes": used}}
-		}
-		return nil
-	}
+	return q.WatchWorkspace(dir)
 }
 
 // watchQuota stops a run (cancel) whose workspace goes over its bounds.

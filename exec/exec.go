@@ -72,7 +72,8 @@ type Result struct {
 	ContextID       string          `json:"contextId,omitempty"`
 	PID             int64           `json:"pid,omitempty"`
 	Outcome         Outcome         `json:"outcome"`
-	Value           json.RawMessage `json:"value,omitempty"` // evaluate only
+	Value           json.RawMessage `json:"value,omitempty"`          // evaluate only
+	ValueTruncated  bool            `json:"valueTruncated,omitempty"` // a value over a cap was dropped (the store's MaxValueBytes)
 	Error           *ErrorData      `json:"error,omitempty"`
 	ExitCode        int             `json:"exitCode"`
 	Stdout          *string         `json:"stdout,omitempty"` // nil when not captured

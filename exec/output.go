@@ -226,7 +226,7 @@ func replayPage(events []Event, after uint64, limit int) Replay {
 	if len(events) > 0 {
 		first = events[0].Sequence
 	}
-	if first > after+1 {
+	if first > 0 && first-1 > after { // not first > after+1: after may be 2^64-1
 		r.Truncated = true
 	}
 	cursor := after

@@ -75,15 +75,17 @@ type LanguageDriver interface {
 // one-shot runs.
 type WorkspaceFactory interface {
 	NewWorkspace() (dir string, err error)
-	SeedWorkspace(dir string, files map[string]string) error
+	// SeedWorkspace writes files into dir, stopping when ctx ends.
+	SeedWorkspace(ctx context.Context, dir string, files map[string]string) error
 	RemoveWorkspace(dir string) error
 }
 
 // WorkspaceQuota is implemented by WorkspaceFactories that bound a
-// workspace's bytes: one-shot runs are then watched while they run.
+// workspace: one-shot runs are then watched while they run.
 type WorkspaceQuota interface {
-	Quota() int64
-	WorkspaceUsage(dir string) (int64, error)
+	// WatchWorkspace returns the check of dir against its bounds (nil when
+	// it has none).
+	WatchWorkspace(dir string) QuotaCheck
 }
 
 // Guest is a guest kept across runs (a context's), as its owner sees it.

@@ -258,7 +258,10 @@ func waitState(tb testing.TB, s *ctxServer, id string, cond func(map[string]any)
 }
 
 func TestContextFilesOverHTTP(t *testing.T) {
-	s := mustContextServer(t, contexts.Config{}, 1000, 2000)
+	// Room for three entries that hold no bytes (data/, sub/, the etc-link
+	// symlink) and 1000 bytes; the body limit is 1000 more.
+	const room = 3 * vfs.DefaultEntryBytes
+	s := mustContextServer(t, contexts.Config{}, room+1000, room+2000)
 	base := s.URL + "/v1/contexts/f/files"
 	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"f","language":"javascript"}`), 201, "")
 
@@ -298,11 +301,11 @@ func TestContextFilesOverHTTP(t *testing.T) {
 	wantStatus(t, do(t, "GET", base+"?dir=nope", ""), 404, "not_found")
 	wantStatus(t, do(t, "GET", base+"/data", ""), 400, "invalid_argument")
 
-	// Quota (1000) and body limit (2000) are both 413.
-	wantStatus(t, do(t, "PUT", base+"/big.bin", strings.Repeat("b", 1500)), 413, "payload_too_large")
-	wantStatus(t, do(t, "PUT", base+"/huge.bin", strings.Repeat("b", 3000)), 413, "payload_too_large")
+	// Quota and body limit are both 413.
+	wantStatus(t, do(t, "PUT", base+"/big.bin", strings.Repeat("b", room)), 413, "payload_too_large")
+	wantStatus(t, do(t, "PUT", base+"/huge.bin", strings.Repeat("b", room+3000)), 413, "payload_too_large")
 	// A run over the quota is failed/quota_exceeded and rolled back.
-	r = do(t, "POST", s.URL+"/v1/evaluate", `{"language":"javascript","contextId":"f","code":"fs.writeFileSync('flood.bin', 'z'.repeat(5000))"}`)
+	r = do(t, "POST", s.URL+"/v1/evaluate", `{"language":"javascript","contextId":"f","code":"fs.writeFileSync('flood.bin', 'z'.repeat(20000))"}`)
 	if errData, _ := r.JSON["error"].(map[string]any); r.Status != 200 || r.JSON["outcome"] != "failed" || errData["code"] != "quota_exceeded" {
 		t.Fatalf("run over quota: %d %s", r.Status, r.Body)
 	}

@@ -177,14 +177,17 @@ func (s *Server) closeStdin(c echo.Context) error {
 	return c.JSON(http.StatusOK, d)
 }
 
+// signalBody is the JSON form of a signal: {"signal": "SIGTERM"}.
+type signalBody struct {
+	Signal string `json:"signal"`
+}
+
 func (s *Server) signalProcess(c echo.Context) error {
 	p, pid, err := s.pidParam(c)
 	if err != nil {
 		return err
 	}
-	var b struct {
-		Signal string `json:"signal"`
-	}
+	var b signalBody
 	if c.Request().ContentLength != 0 {
 		if err := s.decode(c, &b); err != nil {
 			return err

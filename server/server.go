@@ -4,6 +4,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -125,20 +127,82 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 	}
 }
 
-// decode reads a JSON body strictly: size-capped, unknown fields and
-// trailing data rejected, type errors named by field.
+// MaxJSONDepth is how deeply arrays and objects may nest in a request body
+// (encoding/json allows 10,000; deeper "inputs" failed later as internal
+// errors instead of at the door).
+const MaxJSONDepth = 1000
+
+// decode reads a JSON body strictly (decodeJSON), size-capped.
 func (s *Server) decode(c echo.Context, v any) error {
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
-	dec := json.NewDecoder(body)
+	return decodeJSON(body, s.cfg.BodyLimit, v)
+}
+
+// decodeJSON reads one JSON value from r into v: the body must be valid
+// UTF-8 (encoding/json would silently replace bad bytes with U+FFFD),
+// nest at most MaxJSONDepth deep, have no unknown fields and nothing after
+// the value; type errors are named by field. Errors are invalid_argument,
+// or payload_too_large when r reports a *http.MaxBytesError.
+func decodeJSON(r io.Reader, limit int64, v any) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return decodeError(err, limit)
+	}
+	if !utf8.Valid(b) {
+		return exec.Errorf(exec.EInvalid, "request body is not valid UTF-8 (at byte %d)", invalidUTF8At(b))
+	}
+	if err := checkDepth(b, MaxJSONDepth); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err, s.cfg.BodyLimit)
+		return decodeError(err, limit)
 	}
-	if dec.More() {
+	if rest := bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return exec.Errorf(exec.EInvalid, "request body has data after the JSON object")
 	}
-	if _, err := io.Copy(io.Discard, body); err != nil {
-		return decodeError(err, s.cfg.BodyLimit)
+	return nil
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of valid UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// checkDepth fails (invalid_argument) when arrays and objects in the JSON
+// text b nest deeper than max. It only counts brackets outside strings; the
+// decoder judges the rest.
+func checkDepth(b []byte, max int) error {
+	depth, inString, escaped := 0, false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > max {
+				return exec.Errorf(exec.EInvalid, "request body nests arrays and objects more than %d deep (at byte %d)", max, i)
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -16,12 +17,18 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated`
 
 type scanner interface{ Scan(dest ...any) error }
 
-// scanResult reads one row of resultColumns.
-func scanResult(row scanner) (r *exec.Result, seq, expiresAt int64, err error) {
+// recordOverheadBytes is what List counts for a record besides its
+// variable fields: ids, times, flags and JSON punctuation.
+const recordOverheadBytes = 1024
+
+// scanResult reads one row of resultColumns. wireBytes estimates the JSON
+// of the record from above (List's page budget): recordOverheadBytes plus
+// the variable fields with every byte JSON may escape counted as six.
+func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, err error) {
 	r = new(exec.Result)
 	var (
 		kind, lang, outcome         string
@@ -32,16 +39,18 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt int64, err error) {
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
+	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) +
+		jsonBytes([]byte(stdout.String)) + jsonBytes([]byte(stderr.String))
 	r.Kind, r.Language, r.Outcome = exec.Kind(kind), exec.Language(lang), exec.Outcome(outcome)
 	r.FuelConsumed = uint64(fuel)
 	if len(errJSON) > 0 {
 		r.Error = new(exec.ErrorData)
 		if err := json.Unmarshal(errJSON, r.Error); err != nil {
-			return nil, 0, 0, fmt.Errorf("execution %s: decode error details: %w", r.ExecutionID, err)
+			return nil, 0, 0, 0, fmt.Errorf("execution %s: decode error details: %w", r.ExecutionID, err)
 		}
 	}
 	if len(value) > 0 {
@@ -57,7 +66,27 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt int64, err error) {
 		r.Stderr = &stderr.String
 	}
 	r.Code = string(code)
-	return r, seq, expiresAt, nil
+	return r, seq, expiresAt, wireBytes, nil
+}
+
+// jsonBytes bounds the length of b in a JSON response: a byte JSON may
+// escape (controls, quotes, backslashes, <, >, &, invalid UTF-8, U+2028,
+// U+2029) counts as six.
+func jsonBytes(b []byte) int64 {
+	n := int64(0)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r < 0x20, r == '"', r == '\\', r == '<', r == '>', r == '&':
+			n += 6
+		case r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
 }
 
 // Get returns the stored record of execution id. Reading does not extend its
@@ -69,7 +98,7 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 		return nil, err
 	}
 	now := s.nowMs()
-	r, _, expiresAt, err := scanResult(s.r.QueryRowContext(ctx,
+	r, _, expiresAt, _, err := scanResult(s.r.QueryRowContext(ctx,
 		"SELECT "+resultColumns+" FROM executions WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, s.missing(ctx, id)
@@ -124,7 +153,8 @@ type ListFilter struct {
 	Limit int
 }
 
-// ListPage is one page of List.
+// ListPage is one page of List: at most Limit records and, besides the
+// first record, at most MaxPageBytes of them (Config.MaxPageBytes).
 type ListPage struct {
 	Executions []*exec.Result
 	// NextCursor resumes after the last record of this page; empty when
@@ -137,6 +167,12 @@ type ListPage struct {
 // insertion). Pages are stable: records saved after a cursor was issued never
 // appear after it, so paging sees no duplicates and no gaps among the records
 // that existed when it started (except those that expire meanwhile).
+//
+// A page also stops before the record that would take it past
+// Config.MaxPageBytes (an upper estimate of the records' JSON), with
+// HasMore and a cursor at that record; the first record of a page always
+// comes, alone if it is larger than the budget (records are bounded when
+// saved, so it is at most a few MiB).
 // Errors: exec.EInvalid for a malformed cursor or a negative limit,
 // exec.EUnavailable after Close.
 func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
@@ -178,16 +214,21 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 	}
 	defer rows.Close()
 	page := &ListPage{Executions: []*exec.Result{}}
-	var lastSeq int64
+	var lastSeq, pageBytes int64
 	for rows.Next() {
 		if len(page.Executions) == limit {
 			page.HasMore = true
 			break
 		}
-		r, seq, _, err := scanResult(rows)
+		r, seq, _, size, err := scanResult(rows)
 		if err != nil {
 			return nil, fmt.Errorf("store: list: %w", err)
 		}
+		if len(page.Executions) > 0 && pageBytes+size > s.cfg.MaxPageBytes {
+			page.HasMore = true
+			break
+		}
+		pageBytes += size
 		page.Executions = append(page.Executions, r)
 		lastSeq = seq
 	}
@@ -256,6 +297,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	case limit > MaxOutputLimit:
 		limit = MaxOutputLimit
 	}
+	cursor := from
 	if from > 1<<63-1 {
 		from = 1<<63 - 1 // sequences are stored as int64; nothing lies beyond
 	}
@@ -315,7 +357,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)
 	}
-	last := from
+	last := cursor
 	if n := len(replay.Events); n > 0 {
 		last = replay.Events[n-1].Sequence
 	}

@@ -22,8 +22,8 @@ const insertExecutionSQL = `INSERT INTO executions (
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
 	code_sha256, code, code_bytes, events_retained, output_truncated, extra,
-	expires_at_ms
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	expires_at_ms, value_truncated
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // eventsPerInsert is how many events one multi-row INSERT carries.
 const eventsPerInsert = 64
@@ -47,6 +47,13 @@ var insertEventsSQL = func() []string {
 
 // Save stores a completed execution and its retained events in one
 // transaction, then evicts the oldest completions over MaxCompleted.
+//
+// What one record stores is bounded whatever the run returned: a value
+// over MaxValueBytes is dropped (ValueTruncated), stdout and stderr keep
+// their first MaxStreamBytes each (StdoutTruncated, StderrTruncated), the
+// code its first MaxCodeBytes, the error at most MaxErrorBytes of JSON
+// ("truncated": true in its details when cut) and the extra payload at
+// most MaxExtraBytes (else {"truncated": true, "bytes": N}).
 //
 // r must be finished work: a non-empty ExecutionID, Kind and Language and a
 // terminal Outcome (succeeded, failed, cancelled, timed_out); the store never
@@ -206,25 +213,32 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 	}
 	keptCode := truncateUTF8(code, s.cfg.MaxCodeBytes)
 
-	var errJSON []byte
-	if r.Error != nil {
-		var err error
-		if errJSON, err = json.Marshal(r.Error); err != nil {
-			return record{}, exec.Errorf(exec.EInvalid, "execution %s: error details are not JSON-encodable: %v", r.ExecutionID, err)
-		}
+	errJSON, err := capError(r.Error, s.cfg.MaxErrorBytes)
+	if err != nil {
+		return record{}, exec.Errorf(exec.EInvalid, "execution %s: error details are not JSON-encodable: %v", r.ExecutionID, err)
+	}
+	value, valueTruncated := []byte(r.Value), r.ValueTruncated
+	if len(value) > s.cfg.MaxValueBytes {
+		value, valueTruncated = nil, true
+	}
+	stdout, stdoutTruncated := capStream(r.Stdout, s.cfg.MaxStreamBytes)
+	stderr, stderrTruncated := capStream(r.Stderr, s.cfg.MaxStreamBytes)
+	extra := []byte(r.Extra)
+	if len(extra) > s.cfg.MaxExtraBytes {
+		extra = fmt.Appendf(nil, `{"truncated":true,"bytes":%d}`, len(extra))
 	}
 
 	rec := record{expiresAt: expires, events: events}
 	rec.args = []any{
 		r.ExecutionID, string(r.Kind), string(r.Language), r.ContextID, r.PID, string(r.Outcome),
-		nullBytes(errJSON), r.ExitCode, nullBytes(r.Value),
-		stringBytes(r.Stdout), stringBytes(r.Stderr), r.StdoutTruncated, r.StderrTruncated,
+		nullBytes(errJSON), r.ExitCode, nullBytes(value),
+		stringBytes(stdout), stringBytes(stderr), r.StdoutTruncated || stdoutTruncated, r.StderrTruncated || stderrTruncated,
 		r.StartedAtMs, completed, r.DurationMs, int64(r.FuelConsumed), r.ContextReset,
 		codeHash, nullBytes([]byte(keptCode)), len(code),
 		r.EventsRetained || len(events) > 0 || eventsTruncated || dropped,
 		r.OutputTruncated || eventsTruncated || dropped,
-		nullBytes(r.Extra),
-		expires,
+		nullBytes(extra),
+		expires, valueTruncated,
 	}
 
 	return rec, nil
@@ -305,6 +319,77 @@ func capEvents(events []exec.Event, max int64) ([]exec.Event, bool) {
 		i--
 	}
 	return events[i:], i > 0
+}
+
+// capStream keeps the first max bytes of a captured stream (nil: not
+// captured) and says whether it cut.
+func capStream(p *string, max int) (*string, bool) {
+	if p == nil || len(*p) <= max {
+		return p, false
+	}
+	s := truncateUTF8(*p, max)
+	return &s, true
+}
+
+// minErrorBytes is the smallest MaxErrorBytes: room for a code, a name,
+// the truncation marker and some message.
+const minErrorBytes = 4096
+
+// Caps of an error's short fields (they come from the guest too: an
+// exception's class name is user code's). Escaped, with the JSON around
+// them, they fit in errorFixedBytes.
+const (
+	maxErrorCodeBytes = 64
+	maxErrorNameBytes = 256
+	errorFixedBytes   = 2048
+)
+
+// capError encodes e in at most max bytes of JSON: when it is larger, the
+// code and name are cut to their caps, the message and stack share what
+// is left (first as raw bytes, then allowing for JSON escapes, which can
+// make a byte six), the details are dropped when they don't fit beside
+// them, and the details say "truncated": true.
+func capError(e *exec.ErrorData, max int) ([]byte, error) {
+	if e == nil {
+		return nil, nil
+	}
+	// Marshalling tens of MiB takes a second: only when it may fit.
+	if len(e.Code)+len(e.Name)+len(e.Message)+len(e.Stack) <= max {
+		b, err := json.Marshal(e)
+		if err != nil || len(b) <= max {
+			return b, err
+		}
+	}
+	c := *e
+	c.Code = truncateUTF8(c.Code, maxErrorCodeBytes)
+	c.Name = truncateUTF8(c.Name, maxErrorNameBytes)
+	marker := map[string]any{"truncated": true}
+	tries := []map[string]any{marker}
+	if db, err := json.Marshal(e.Details); err != nil {
+		return nil, err
+	} else if len(db) <= max/2 {
+		details := map[string]any{}
+		for k, v := range e.Details {
+			details[k] = v
+		}
+		details["truncated"] = true
+		tries = []map[string]any{details, marker}
+	}
+	var (
+		b   []byte
+		err error
+	)
+	for _, escape := range []int{1, 6} {
+		room := (max - errorFixedBytes) / 2 / escape
+		c.Message, c.Stack = truncateUTF8(e.Message, room), truncateUTF8(e.Stack, room)
+		for _, d := range tries {
+			c.Details = d
+			if b, err = json.Marshal(&c); err != nil || len(b) <= max {
+				return b, err
+			}
+		}
+	}
+	return b, nil // not reached: the last try fits by construction
 }
 
 // truncateUTF8 returns the first max bytes of s, cut back to a rune boundary

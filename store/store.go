@@ -25,7 +25,21 @@ const (
 	DefaultMaxCompleted   = 1024
 	DefaultMaxCodeBytes   = 64 << 10
 	DefaultMaxEventsBytes = 1 << 20
-	DefaultSweepInterval  = 30 * time.Second
+	// DefaultMaxValueBytes: a larger value is not stored (valueTruncated).
+	DefaultMaxValueBytes = 1 << 20
+	// DefaultMaxStreamBytes: stdout and stderr keep their first bytes up
+	// to this each (stdoutTruncated, stderrTruncated).
+	DefaultMaxStreamBytes = 1 << 20
+	// DefaultMaxErrorBytes caps the JSON of a record's error: its message
+	// and stack are cut, then its details dropped ("truncated": true in the
+	// details says so).
+	DefaultMaxErrorBytes = 64 << 10
+	// DefaultMaxExtraBytes: a larger kind-specific payload (e.g. TypeScript
+	// diagnostics) is replaced by {"truncated": true, "bytes": N}.
+	DefaultMaxExtraBytes = 1 << 20
+	// DefaultMaxPageBytes is the byte budget of one List page.
+	DefaultMaxPageBytes  = 8 << 20
+	DefaultSweepInterval = 30 * time.Second
 	// DefaultTombstonesPerRecord sets the default MaxTombstones to this many
 	// times MaxCompleted.
 	DefaultTombstonesPerRecord = 10
@@ -53,6 +67,18 @@ type Config struct {
 	// MaxEventsBytes caps the chunk bytes of the events retained per
 	// execution (default 1 MiB); the oldest events are dropped first.
 	MaxEventsBytes int64
+	// MaxValueBytes, MaxStreamBytes (each of stdout and stderr),
+	// MaxErrorBytes and MaxExtraBytes bound what one record stores (see the
+	// Default constants for what happens past them), so a record is at
+	// most a few MiB whatever a run returned.
+	MaxValueBytes  int
+	MaxStreamBytes int
+	MaxErrorBytes  int
+	MaxExtraBytes  int
+	// MaxPageBytes is the budget of one List page (default 8 MiB), counted
+	// as the JSON of its records' value, stdout, stderr, error and extra,
+	// escapes included, plus a fixed overhead per record.
+	MaxPageBytes int64
 	// MaxTombstones caps how many expired/evicted ids are remembered
 	// (default 10×MaxCompleted).
 	MaxTombstones int
@@ -80,6 +106,21 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxEventsBytes == 0 {
 		c.MaxEventsBytes = DefaultMaxEventsBytes
+	}
+	if c.MaxValueBytes == 0 {
+		c.MaxValueBytes = DefaultMaxValueBytes
+	}
+	if c.MaxStreamBytes == 0 {
+		c.MaxStreamBytes = DefaultMaxStreamBytes
+	}
+	if c.MaxErrorBytes == 0 {
+		c.MaxErrorBytes = DefaultMaxErrorBytes
+	}
+	if c.MaxExtraBytes == 0 {
+		c.MaxExtraBytes = DefaultMaxExtraBytes
+	}
+	if c.MaxPageBytes == 0 {
+		c.MaxPageBytes = DefaultMaxPageBytes
 	}
 	if c.MaxTombstones == 0 && c.MaxCompleted > 0 {
 		if c.MaxCompleted > math.MaxInt/DefaultTombstonesPerRecord {
@@ -119,6 +160,10 @@ func (c Config) Validate() error {
 		return exec.Errorf(exec.EInvalid, "store: MaxCodeBytes must be a positive integer, got %d", c.MaxCodeBytes)
 	case c.MaxEventsBytes < 0:
 		return exec.Errorf(exec.EInvalid, "store: MaxEventsBytes must be a positive integer, got %d", c.MaxEventsBytes)
+	case c.MaxValueBytes < 0 || c.MaxStreamBytes < 0 || c.MaxExtraBytes < 0 || c.MaxPageBytes < 0:
+		return exec.Errorf(exec.EInvalid, "store: MaxValueBytes, MaxStreamBytes, MaxExtraBytes and MaxPageBytes must be positive")
+	case c.MaxErrorBytes < 0 || (c.MaxErrorBytes > 0 && c.MaxErrorBytes < minErrorBytes):
+		return exec.Errorf(exec.EInvalid, "store: MaxErrorBytes must be at least %d, got %d", minErrorBytes, c.MaxErrorBytes)
 	case c.MaxTombstones < 0:
 		return exec.Errorf(exec.EInvalid, "store: MaxTombstones must be a positive integer, got %d", c.MaxTombstones)
 	case c.SweepInterval < 0:

@@ -1,14 +1,13 @@
 package vfs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // Snapshot records what a workspace held at one moment: for each entry its
@@ -21,52 +20,29 @@ type Snapshot struct {
 
 type snapEntry struct {
 	ino  uint64
-	mode fs.FileMode // type bits
+	mode uint32 // file type bits
 	size int64
 }
 
-// Usage returns the bytes of regular files when the snapshot was taken.
+// Usage returns the bytes the workspace held when the snapshot was taken,
+// as its quota counts them (Limits.Quota).
 func (s *Snapshot) Usage() int64 { return s.usage }
+
+// Files returns the number of entries when the snapshot was taken.
+func (s *Snapshot) Files() int { return len(s.entries) }
 
 // Snapshot walks the workspace (never following symlinks).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
 	s := &Snapshot{entries: map[string]snapEntry{}}
-	err := w.walk(func(rel string, fi fs.FileInfo) {
-		e := snapEntry{mode: fi.Mode().Type(), size: fi.Size()}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			e.ino = st.Ino
-		}
-		s.entries[rel] = e
-		if fi.Mode().IsRegular() {
-			s.usage += fi.Size()
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// walk calls fn for every entry below the root with its slash path.
-func (w *Workspace) walk(fn func(rel string, fi fs.FileInfo)) error {
-	return filepath.WalkDir(w.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if p == w.Root {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil // removed while we walked
-		}
-		r, _ := filepath.Rel(w.Root, p)
-		fn(filepath.ToSlash(r), fi)
+	err := walk(context.Background(), w.Root, func(e walkEntry) error {
+		s.entries[e.rel] = snapEntry{ino: e.ino, mode: e.mode, size: e.size}
+		s.usage += w.charge(e)
 		return nil
 	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot workspace: %w", err)
+	}
+	return s, nil
 }
 
 // RollbackReport lists what Rollback undid.
@@ -89,17 +65,17 @@ type RollbackReport struct {
 // uploaded meanwhile).
 func (w *Workspace) Rollback(s *Snapshot, keep func(rel string) bool) (*RollbackReport, error) {
 	type item struct {
-		rel  string
-		fi   fs.FileInfo
+		walkEntry
 		prev snapEntry
 		seen bool
 	}
 	var items []item
-	if err := w.walk(func(rel string, fi fs.FileInfo) {
-		prev, seen := s.entries[rel]
-		items = append(items, item{rel, fi, prev, seen})
+	if err := walk(context.Background(), w.Root, func(e walkEntry) error {
+		prev, seen := s.entries[e.rel]
+		items = append(items, item{e, prev, seen})
+		return nil
 	}); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("roll back workspace: %w", err)
 	}
 	root, err := os.OpenRoot(w.Root)
 	if err != nil {
@@ -113,13 +89,9 @@ func (w *Workspace) Rollback(s *Snapshot, keep func(rel string) bool) (*Rollback
 		if keep != nil && keep(it.rel) {
 			continue
 		}
-		var ino uint64
-		if st, ok := it.fi.Sys().(*syscall.Stat_t); ok {
-			ino = st.Ino
-		}
-		replaced := !it.seen || it.prev.ino != ino || it.prev.mode != it.fi.Mode().Type()
+		replaced := !it.seen || it.prev.ino != it.ino || it.prev.mode != it.mode
 		switch {
-		case replaced && it.fi.IsDir():
+		case replaced && it.isDir():
 			newDirs = append(newDirs, it.rel)
 		case replaced:
 			if err := root.Remove(it.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -127,7 +99,7 @@ func (w *Workspace) Rollback(s *Snapshot, keep func(rel string) bool) (*Rollback
 				continue
 			}
 			rep.Removed = append(rep.Removed, it.rel)
-		case it.fi.Mode().IsRegular() && it.fi.Size() > it.prev.size:
+		case it.isRegular() && it.size > it.prev.size:
 			f, err := root.OpenFile(it.rel, os.O_WRONLY, 0)
 			if err == nil {
 				err = f.Truncate(it.prev.size)

@@ -1,6 +1,8 @@
 // Package vfs manages workspaces: host directories mounted into guests at
 // /workspace. It confines every path a client names to its workspace and
-// enforces a byte quota.
+// bounds what a workspace holds (Limits: a byte quota that also charges
+// directories and empty files, a file count) and what one call may cost (a
+// read cap, a seed cap).
 //
 // Confinement is two layers deep. Clean rejects what a client path must
 // never contain (NUL bytes, "..", absolute paths outside /workspace, over-long
@@ -10,16 +12,25 @@
 // in between the check and the use can't lead outside: the kernel-level
 // walk of os.Root refuses to leave the root.
 //
+// Symlinks a guest makes (WASI lets it use any relative target, even "..")
+// stay in the workspace as entries (Stat and List show them, Delete removes
+// the link itself) but the file API never follows one, and inside the guest
+// WASI follows one only while it stays within /workspace.
+//
 // Error codes: invalid_argument (bad path, symlink, not a regular file or
 // directory), not_found (absent), conflict (a directory is in the way),
-// payload_too_large (over the quota).
+// payload_too_large (over the quota or the file limit, a file over the read
+// cap, too many files to seed).
 package vfs
 
 import (
+	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -37,31 +48,56 @@ const (
 	MaxNameBytes = 255
 )
 
-// Workspace is one directory tree owned by a context or a one-shot run.
+// Workspace is one directory tree owned by a context or a one-shot run. A
+// Workspace{Root: dir} has no quota and no file limit, and the default read
+// and seed caps.
 type Workspace struct {
-	Root  string
-	Quota int64 // bytes; 0 means unlimited
+	Root string
+	Limits
 }
 
-// Manager creates and removes workspaces under one root directory.
+// Manager creates and removes workspaces under one root directory, all
+// with the same limits.
 type Manager struct {
-	root  string
-	quota int64
+	root   string
+	limits Limits
+	// lock is held by a scratch manager (OpenScratch) on its own directory.
+	lock *os.File
 }
 
-// NewManager returns a Manager keeping workspaces under root.
+// NewManager returns a Manager keeping workspaces under root, with a byte
+// quota (0: none) and the default other limits (DefaultLimits).
 func NewManager(root string, quota int64) (*Manager, error) {
+	l := DefaultLimits()
+	l.Quota = quota
+	return NewManagerLimits(root, l)
+}
+
+// NewManagerLimits returns a Manager keeping workspaces under root with
+// limits l (invalid_argument when l is invalid).
+func NewManagerLimits(root string, l Limits) (*Manager, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace root: %w", err)
 	}
-	return &Manager{root: root, quota: quota}, nil
+	return &Manager{root: root, limits: l}, nil
 }
 
 // Root returns the directory the manager keeps workspaces in.
 func (m *Manager) Root() string { return m.root }
 
 // Quota returns the byte quota of the workspaces this manager creates.
-func (m *Manager) Quota() int64 { return m.quota }
+func (m *Manager) Quota() int64 { return m.limits.Quota }
+
+// Limits returns the limits of the workspaces this manager creates.
+func (m *Manager) Limits() Limits { return m.limits }
+
+// Workspace returns the workspace at dir with the manager's limits.
+func (m *Manager) Workspace(dir string) *Workspace {
+	return &Workspace{Root: dir, Limits: m.limits}
+}
 
 // New creates an empty workspace with a fresh name (prefix helps debugging).
 func (m *Manager) New(prefix string) (*Workspace, error) {
@@ -71,7 +107,7 @@ func (m *Manager) New(prefix string) (*Workspace, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	return &Workspace{Root: dir, Quota: m.quota}, nil
+	return m.Workspace(dir), nil
 }
 
 // RemoveStale removes every workspace whose name starts with prefix + "-"
@@ -141,9 +177,16 @@ func rel(clean string) string {
 // nor (unless allowFinalLink) as the final component. It returns the Lstat
 // of the final component, or nil when it does not exist.
 func (w *Workspace) resolve(root *os.Root, clean string, allowFinalLink bool) (fs.FileInfo, error) {
+	fi, _, err := w.resolveDepth(root, clean, allowFinalLink)
+	return fi, err
+}
+
+// resolveDepth is resolve that also returns how many leading components of
+// clean exist (all of them when fi is not nil).
+func (w *Workspace) resolveDepth(root *os.Root, clean string, allowFinalLink bool) (fs.FileInfo, int, error) {
 	if clean == "" {
 		fi, err := root.Lstat(".")
-		return fi, err
+		return fi, 0, err
 	}
 	parts := strings.Split(clean, "/")
 	for i := range parts {
@@ -151,25 +194,25 @@ func (w *Workspace) resolve(root *os.Root, clean string, allowFinalLink bool) (f
 		fi, err := root.Lstat(name)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, nil
+				return nil, i, nil
 			}
 			if errors.Is(err, syscall.ENOTDIR) {
-				return nil, exec.Errorf(exec.EConflict, "%q is not a directory", strings.Join(parts[:i], "/"))
+				return nil, 0, exec.Errorf(exec.EConflict, "%q is not a directory", strings.Join(parts[:i], "/"))
 			}
-			return nil, fsError(err, clean)
+			return nil, 0, fsError(err, clean)
 		}
 		last := i == len(parts)-1
 		if fi.Mode()&fs.ModeSymlink != 0 && !(last && allowFinalLink) {
-			return nil, exec.Errorf(exec.EInvalid, "path %q goes through a symlink", name)
+			return nil, 0, exec.Errorf(exec.EInvalid, "path %q goes through a symlink", name)
 		}
 		if !last && !fi.IsDir() {
-			return nil, exec.Errorf(exec.EConflict, "%q is not a directory", name)
+			return nil, 0, exec.Errorf(exec.EConflict, "%q is not a directory", name)
 		}
 		if last {
-			return fi, nil
+			return fi, len(parts), nil
 		}
 	}
-	return nil, nil
+	return nil, len(parts), nil
 }
 
 // open cleans p and opens the workspace root.
@@ -178,11 +221,19 @@ func (w *Workspace) open(p string) (*os.Root, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	root, err := os.OpenRoot(w.Root)
+	root, err := openRoot(w.Root)
 	if err != nil {
-		return nil, "", fmt.Errorf("open workspace: %w", err)
+		return nil, "", err
 	}
 	return root, clean, nil
+}
+
+func openRoot(dir string) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace: %w", err)
+	}
+	return root, nil
 }
 
 // fsError turns a file-system error into a client error where one fits
@@ -208,9 +259,10 @@ func fsError(err error, clean string) error {
 	return err
 }
 
-// WriteFile writes data at p, creating parent directories, within quota
-// (payload_too_large). The file is replaced atomically: a guest never sees
-// half of it.
+// WriteFile writes data at p, creating parent directories, within the
+// workspace's limits: payload_too_large when the quota or the file limit
+// would be passed, counting the parent directories it creates. The file is
+// replaced atomically: a guest never sees half of it.
 func (w *Workspace) WriteFile(p string, data []byte) error {
 	root, clean, err := w.open(p)
 	if err != nil {
@@ -220,26 +272,60 @@ func (w *Workspace) WriteFile(p string, data []byte) error {
 	if clean == "" {
 		return exec.Errorf(exec.EInvalid, "a file path is required")
 	}
-	fi, err := w.resolve(root, clean, false)
+	fi, depth, err := w.resolveDepth(root, clean, false)
 	if err != nil {
 		return err
 	}
 	if fi != nil && fi.IsDir() {
 		return exec.Errorf(exec.EConflict, "%q is a directory", clean)
 	}
-	if w.Quota > 0 {
-		used, err := w.Usage()
+	if w.limited() {
+		u, err := w.Check(context.Background())
 		if err != nil {
 			return err
 		}
-		var old int64
-		if fi != nil && fi.Mode().IsRegular() {
-			old = fi.Size()
+		var freed int64
+		added := 0
+		if fi != nil {
+			freed = w.chargeInfo(fi)
+		} else {
+			added = strings.Count(clean, "/") + 1 - depth // the file and its missing parents
 		}
-		if used-old+int64(len(data)) > w.Quota {
-			return exec.Errorf(exec.ETooLarge, "workspace quota of %d bytes exceeded (%d used, %d more requested)", w.Quota, used-old, len(data))
+		more := w.charge(walkEntry{mode: syscall.S_IFREG, size: int64(len(data))}) + int64(max(added-1, 0))*w.entryBytes()
+		if err := w.fits(u, freed, added, more); err != nil {
+			return err
 		}
 	}
+	return writeAtomic(root, clean, data)
+}
+
+// chargeInfo is Limits.charge of an Lstat result.
+func (w *Workspace) chargeInfo(fi fs.FileInfo) int64 {
+	if fi.Mode().IsRegular() && fi.Size() > 0 {
+		return fi.Size()
+	}
+	return w.entryBytes()
+}
+
+// fits checks a change against the limits: usage u, minus freed bytes,
+// plus files more entries holding more bytes. payload_too_large when
+// it doesn't fit, or when u already passed a limit (Check stopped early).
+func (w *Workspace) fits(u Usage, freed int64, files int, more int64) error {
+	if u.Partial {
+		return exec.Errorf(exec.ETooLarge, "the workspace is already over its limits (%s); delete files first", u)
+	}
+	if used := u.UsedBytes - freed; w.Quota > 0 && used+more > w.Quota {
+		return exec.Errorf(exec.ETooLarge, "workspace quota of %d bytes exceeded (%d used, %d more requested)", w.Quota, used, more)
+	}
+	if w.MaxFiles > 0 && u.Files+files > w.MaxFiles {
+		return exec.Errorf(exec.ETooLarge, "workspace limit of %d files exceeded (%d used, %d more requested)", w.MaxFiles, u.Files, files)
+	}
+	return nil
+}
+
+// writeAtomic writes data at clean through a temporary file renamed into
+// place, creating parent directories.
+func writeAtomic(root *os.Root, clean string, data []byte) error {
 	if dir := path.Dir(clean); dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return fsError(fmt.Errorf("create parent directories: %w", err), clean)
@@ -286,7 +372,12 @@ func (w *Workspace) existing(p, what string, allowFinalLink bool) (*os.Root, str
 }
 
 // ReadFile returns the content at p (not_found when absent; invalid_argument
-// for a symlink, a directory or another non-regular file).
+// for a symlink, a directory or another non-regular file). It reads at most
+// the read cap (MaxReadBytes, never more than the quota): a larger file is
+// payload_too_large. The size a file reports is never trusted: a 1 TiB
+// sparse file is refused before any read, and a file that grows while it
+// is read is cut off at the cap plus one byte, so one call holds at most
+// the cap in memory.
 func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	root, clean, fi, err := w.existing(p, "file", false)
 	if err != nil {
@@ -299,11 +390,32 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
 	}
-	b, err := root.ReadFile(clean)
+	limit := w.readLimit()
+	tooLarge := func(size int64) error {
+		return exec.Errorf(exec.ETooLarge, "file %q has %d bytes; one read returns at most %d", clean, size, limit)
+	}
+	if fi.Size() > limit {
+		return nil, tooLarge(fi.Size())
+	}
+	// O_NOFOLLOW: a symlink swapped in since resolve is refused; O_NONBLOCK:
+	// so is a FIFO, without waiting for a writer.
+	f, err := root.OpenFile(clean, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fsError(err, clean)
 	}
-	return b, nil
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), limit)) + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, fsError(err, clean)
+	}
+	if int64(buf.Len()) > limit {
+		return nil, tooLarge(int64(buf.Len()))
+	}
+	return buf.Bytes(), nil
 }
 
 // Stat describes the entry at p without following a final symlink.
@@ -388,28 +500,6 @@ func sortEntries(es []Entry) {
 	slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 }
 
-// Usage returns the bytes used by regular files in the workspace (symlinks
-// are not followed).
-func (w *Workspace) Usage() (int64, error) {
-	var total int64
-	err := filepath.WalkDir(w.Root, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // removed while we walked
-			}
-			return err
-		}
-		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err == nil {
-				total += fi.Size()
-			}
-		}
-		return nil
-	})
-	return total, err
-}
-
 // NewWorkspace, SeedWorkspace and RemoveWorkspace make a Manager an
 // exec.WorkspaceFactory: one-shot runs get a fresh workspace each, seeded
 // from the request's files (within the quota) and removed afterwards.
@@ -423,15 +513,11 @@ func (m *Manager) NewWorkspace() (string, error) {
 	return ws.Root, nil
 }
 
-// SeedWorkspace writes files (path → content) into the workspace at dir.
-func (m *Manager) SeedWorkspace(dir string, files map[string]string) error {
-	ws := &Workspace{Root: dir, Quota: m.quota}
-	for p, content := range files {
-		if err := ws.WriteFile(p, []byte(content)); err != nil {
-			return err
-		}
-	}
-	return nil
+// SeedWorkspace writes files (path → content) into the workspace at dir in
+// one pass within the manager's limits, stopping when ctx ends (see
+// Workspace.Seed).
+func (m *Manager) SeedWorkspace(ctx context.Context, dir string, files map[string]string) error {
+	return m.Workspace(dir).Seed(ctx, files)
 }
 
 // RemoveWorkspace deletes the workspace at dir.
@@ -439,10 +525,21 @@ func (m *Manager) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
 
 var _ exec.WorkspaceFactory = (*Manager)(nil)
 
-// WorkspaceUsage returns the bytes used by the workspace at dir. With
-// Quota it makes a Manager an exec.WorkspaceQuota.
-func (m *Manager) WorkspaceUsage(dir string) (int64, error) {
-	return (&Workspace{Root: dir}).Usage()
+// WatchWorkspace returns the check a one-shot run writing to dir is
+// watched with (exec.WorkspaceQuota): the run's quota_exceeded once dir is
+// over a limit; nil when the manager has none.
+func (m *Manager) WatchWorkspace(dir string) exec.QuotaCheck {
+	if m.limits.Quota <= 0 && m.limits.MaxFiles <= 0 {
+		return nil
+	}
+	return m.Workspace(dir).Watch("the run")
+}
+
+// CheckWorkspace counts the workspace at dir against the manager's limits
+// (Workspace.Check): cheap enough to poll while a guest writes; Usage.Over
+// says a limit was passed and Usage.Failure is the run's quota_exceeded.
+func (m *Manager) CheckWorkspace(ctx context.Context, dir string) (Usage, error) {
+	return m.Workspace(dir).Check(ctx)
 }
 
 var _ exec.WorkspaceQuota = (*Manager)(nil)

@@ -50,6 +50,7 @@ type options struct {
 	poolSize       int
 	retainBytes    int64
 	workspaceQuota int64
+	workspaceFiles int
 	completedTTLMs int64
 	maxCompleted   int
 	liveWarning    int
@@ -92,7 +93,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxQueued, "max-queued", engine.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
 	fs.IntVar(&o.poolSize, "pool-size", engine.DefaultPoolSize, "pre-started guests kept per language (0 disables)")
 	fs.Int64Var(&o.retainBytes, "retain-bytes", engine.DefaultRetainBytes, "retained output events per run (bytes)")
-	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", 64<<20, "byte quota per workspace")
+	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", vfs.DefaultQuotaBytes, "byte quota per workspace (a directory, empty file or symlink counts 4096)")
+	fs.IntVar(&o.workspaceFiles, "workspace-max-files", vfs.DefaultMaxFiles, "entries (files, directories, symlinks) per workspace")
 	fs.Int64Var(&o.completedTTLMs, "execution-completed-ttl-ms", 300000, "how long completed executions are kept")
 	fs.IntVar(&o.maxCompleted, "execution-max-completed-executions", 1024, "how many completed executions are kept")
 	fs.IntVar(&o.liveWarning, "execution-live-warning-threshold", 64, "warn when more executions are live")
@@ -129,6 +131,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("--max-processes must be positive")
 	case o.maxContexts <= 0 || o.ctxQueueDepth <= 0 || o.ctxIdleTTLMs <= 0:
 		return fmt.Errorf("--max-contexts, --context-queue-depth and --context-idle-ttl-ms must be positive")
+	case o.workspaceQuota < 0 || o.workspaceFiles < 0:
+		return fmt.Errorf("--workspace-quota-bytes and --workspace-max-files must not be negative (0: no limit)")
 	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
 		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
 	}
@@ -143,6 +147,12 @@ func (o *options) policy() exec.Policy {
 		MaxTimeout:     time.Duration(o.maxTimeoutMs) * time.Millisecond,
 		MaxStdinBytes:  o.stdinBytes,
 	}
+}
+
+func (o *options) workspaceLimits() vfs.Limits {
+	l := vfs.DefaultLimits()
+	l.Quota, l.MaxFiles = o.workspaceQuota, o.workspaceFiles
+	return l
 }
 
 func newLogger(level string) *slog.Logger {
@@ -188,9 +198,15 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if scratch == "" {
 		scratch = filepath.Join(o.dataDir, "scratch")
 	}
-	mgr, err := vfs.NewManager(scratch, o.workspaceQuota)
+	mgr, removed, err := vfs.OpenScratch(scratch, o.workspaceLimits())
 	if err != nil {
-		return nil, err
+		if mgr == nil {
+			return nil, err
+		}
+		log.Warn("remove stale one-shot workspaces", "err", err)
+	}
+	if removed > 0 {
+		log.Info("removed the scratch of earlier servers", "dir", scratch, "count", removed)
 	}
 	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}}
 	if o.storeEnabled {
@@ -207,6 +223,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 		})
 		if err != nil {
 			e.Close()
+			mgr.Close()
 			return nil, fmt.Errorf("open the execution store: %w", err)
 		}
 		a.store = st
@@ -283,7 +300,7 @@ func (a *app) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ctxWS, err := vfs.NewManager(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceQuota)
+	ctxWS, err := vfs.NewManagerLimits(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceLimits())
 	if err != nil {
 		r.Close()
 		return err
@@ -404,6 +421,9 @@ func (a *app) close() {
 		}
 	}
 	a.engine.Close()
+	if err := a.ws.Close(); err != nil {
+		a.log.Warn("remove one-shot scratch", "err", err)
+	}
 }
 
 // history adapts store.Store to server.History.

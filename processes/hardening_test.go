@@ -1,0 +1,40 @@
+package processes_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/processes"
+)
+
+// A process started from a 1 TiB sparse workspace file is refused (413)
+// instead of reading the file into memory (it used to kill the server).
+func TestSpawnFileSparseTiB(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.bin")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err != nil {
+		t.Skipf("this file system can't hold a 1 TiB sparse file: %v", err)
+	}
+	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) { return dir, nil }}})
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"huge.bin","contextId":"c"}`, 413, exec.ETooLarge)
+	e.spawn(t, jsReq(echoJS)) // and the server goes on
+}
+
+// A cursor for 2^64-1 used to overflow: the live replay said truncated and
+// jumped back to the last event. Nothing lies after it.
+func TestOutputAfterTheLargestCursor(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	p := e.spawn(t, jsReq(`console.log('a'); for (;;) {}`))
+	s := e.openStream(t, p.PID, "", "")
+	outputOf(t, s.mustNext(t)) // an event exists
+	var r exec.Replay
+	call(t, "GET", e.procURL(p.PID, "/output?after=c3w5e11264sgsf"), "", "", &r)
+	if r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
+		t.Fatalf("%+v", r)
+	}
+}

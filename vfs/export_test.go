@@ -1,0 +1,4 @@
+package vfs
+
+// Walks returns how many directory walks the package has made.
+func Walks() int64 { return walks.Load() }
