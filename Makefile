@@ -14,7 +14,7 @@ GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildca
 BIN := bin/wasmexec
 GO_TEST_FLAGS ?=
 
-.PHONY: all build run test bench check guest-images prepare clean FORCE
+.PHONY: all build run test bench check fuzz guest-images prepare clean FORCE
 
 all: build
 
@@ -45,6 +45,17 @@ bench: prepare
 	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./engine/ ./languages/ts/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'
 	go run ./cmd/wasmexec-bench
+
+# fuzz runs every fuzz target for FUZZTIME each (make test runs their seed
+# corpora only). FUZZTIME=5m make fuzz for a longer run.
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$(go list ./...); do \
+	  for t in $$(go test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t ($(FUZZTIME))"; \
+	    go test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
 
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// FuzzApplyResponse: whatever a (compromised) driver sends as its reply,
+// the host turns it into a result with a known outcome, never a panic, and
+// never a value past the limit.
+func FuzzApplyResponse(f *testing.F) {
+	for _, seed := range []string{
+		`{"status":"ok","value":42,"hasValue":true}`,
+		`{"status":"ok","hasValue":false}`,
+		`{"status":"error","error":{"code":"exception","name":"Error","message":"x","stack":"s"}}`,
+		`{"status":"error"}`,
+		`{"status":"exit","exitCode":3}`,
+		`{"status":"exit","exitCode":-2147483649}`,
+		`{"status":"bogus"}`,
+		`{"status":"ok","value":"` + string(make([]byte, 100)) + `","hasValue":true}`,
+		`not json`, ``, `[]`, `{"status":"ok","value":{"a":[1,2,{"b":null}]},"hasValue":true}`,
+	} {
+		f.Add([]byte(seed), uint8(0))
+		f.Add([]byte(seed), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, kind uint8) {
+		k := exec.KindEvaluate
+		if kind%2 == 1 {
+			k = exec.KindExecute
+		}
+		const limit = 64
+		res := &exec.Result{}
+		applyResponse(res, k, raw, limit)
+		switch res.Outcome {
+		case exec.Succeeded:
+			if res.Error != nil {
+				t.Fatalf("succeeded with an error: %+v", res.Error)
+			}
+		case exec.Failed:
+			if res.Error == nil || res.Error.Code == "" {
+				t.Fatalf("failed without an error code: %+v", res)
+			}
+		default:
+			t.Fatalf("outcome %q from %q", res.Outcome, raw)
+		}
+		if len(res.Value) > limit {
+			t.Fatalf("a %d-byte value passed the %d-byte limit", len(res.Value), limit)
+		}
+		if k == exec.KindExecute && res.Value != nil {
+			t.Fatalf("execute got a value")
+		}
+	})
+}
