@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -473,6 +475,26 @@ func violationError(what string) *exec.ErrorData {
 	return &exec.ErrorData{Code: exec.CodeInternal, Name: "ProtocolError", Message: "the guest's driver broke the control protocol (" + what + "); the guest was stopped"}
 }
 
+// stackFaultFloor: a guest whose stack lives at the bottom of linear memory
+// (wasm-ld --stack-first, as CPython's C stack does) and overflows it moves
+// its stack pointer below 0, so the faulting access is at an address just
+// under 4 GiB (or, with the instruction's offset, just over). Heap bugs
+// fault just past the end of memory instead.
+const stackFaultFloor = 0xFF00_0000
+
+var faultAddressRE = regexp.MustCompile(`memory fault at wasm address 0x([0-9a-f]+)`)
+
+// stackFault reports whether err is an out-of-bounds access of an
+// overflowed linear-memory stack.
+func stackFault(err error) bool {
+	m := faultAddressRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return false
+	}
+	addr, perr := strconv.ParseUint(m[1], 16, 64)
+	return perr == nil && addr >= stackFaultFloor
+}
+
 // classify explains why the guest died during call c.
 func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.ErrorData, int) {
 	err := g.exitErr
@@ -490,6 +512,10 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 				return exec.Failed, &exec.ErrorData{Code: exec.CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
 			case wasmtime.StackOverflow:
 				return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
+			case wasmtime.MemoryOutOfBounds:
+				if stackFault(err) {
+					return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "the guest's stack (in linear memory) overflowed"}, 0
+				}
 			}
 		}
 	}
