@@ -564,7 +564,10 @@ def _serve_one(raw):
                                                "message": _message(e)}}
     _flush_streams()
     out = _encode_result(result)
-    _reset_streams()   # fresh streams for the next request, made now
+    try:
+        _reset_streams()   # fresh streams for the next request, made now
+    except BaseException:
+        pass               # (out of memory: the next request keeps these)
     return out
 
 
