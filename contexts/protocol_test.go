@@ -2,11 +2,13 @@ package contexts_test
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
@@ -29,6 +31,7 @@ func TestProtocolViolationReplacesTheGuest(t *testing.T) {
 		{"second send for one request", loopBody(callRecv(), callSend(), callSend()), "a second send for one request"},
 		{"recv before answering", loopBody(callRecv(), callRecv(), []byte{opDrop}), "recv before the current request was answered"},
 		{"running on after answering", loopBody(callRecv(), callSend(), spin), "did not come back for the next request"},
+		{"sleeping after answering", loopBody(callRecv(), callSend(), callSleep(), []byte{opDrop}), "slept after answering"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lang := exec.Language("violator")
@@ -74,7 +77,11 @@ const (
 	opEnd      = 0x0b
 	recvFunc   = 0 // imported functions come first
 	sendFunc   = 1
+	pollFunc   = 2 // wasi poll_oneoff
+	startFunc  = 3
 	replyAt    = 0
+	sleepAt    = 512 // a poll_oneoff clock subscription: an hour
+	eventAt    = 768
 	bufferAt   = 1024
 	bufferCap  = 60000
 )
@@ -93,6 +100,25 @@ func callSend() []byte {
 	return append(b, opCall, sendFunc)
 }
 
+// callSleep is poll_oneoff(sleepAt, eventAt, 1, eventAt+64), leaving its
+// errno on the stack.
+func callSleep() []byte {
+	b := append(i32(sleepAt), i32(eventAt)...)
+	b = append(b, i32(1)...)
+	b = append(b, i32(eventAt+64)...)
+	return append(b, opCall, pollFunc)
+}
+
+// sleepSubscription is a relative clock subscription (monotonic) of an
+// hour, in poll_oneoff's layout.
+func sleepSubscription() []byte {
+	sub := make([]byte, 48)
+	sub[8] = 0                                                 // tag: clock
+	binary.LittleEndian.PutUint32(sub[16:], 1)                 // monotonic
+	binary.LittleEndian.PutUint64(sub[24:], uint64(time.Hour)) // timeout, ns
+	return sub
+}
+
 // loopBody is _start: loop { if first < 0 { return }; rest... } where first
 // is a recv leaving its result on the stack.
 func loopBody(first []byte, rest ...[]byte) []byte {
@@ -107,8 +133,8 @@ func loopBody(first []byte, rest ...[]byte) []byte {
 }
 
 // loadWasmGuest writes a guest image whose _start is body (with imports
-// wasmexec.recv and wasmexec.send, one page of memory holding the reply)
-// and loads it.
+// wasmexec.recv, wasmexec.send and poll_oneoff, one page of memory holding
+// the reply and a sleep subscription) and loads it.
 func loadWasmGuest(tb testing.TB, name string, body []byte) *engine.Image {
 	tb.Helper()
 	vec := func(items ...[]byte) []byte {
@@ -124,17 +150,21 @@ func loadWasmGuest(tb testing.TB, name string, body []byte) *engine.Image {
 	}
 	const i32t = 0x7f
 	types := vec(
-		[]byte{0x60, 2, i32t, i32t, 1, i32t}, // recv(ptr, cap) -> n
-		[]byte{0x60, 2, i32t, i32t, 0},       // send(ptr, len)
-		[]byte{0x60, 0, 0},                   // _start
+		[]byte{0x60, 2, i32t, i32t, 1, i32t},             // recv(ptr, cap) -> n
+		[]byte{0x60, 2, i32t, i32t, 0},                   // send(ptr, len)
+		[]byte{0x60, 0, 0},                               // _start
+		[]byte{0x60, 4, i32t, i32t, i32t, i32t, 1, i32t}, // poll_oneoff
 	)
 	imports := vec(
 		append(append(str("wasmexec"), str("recv")...), 0x00, 0),
 		append(append(str("wasmexec"), str("send")...), 0x00, 1),
+		append(append(str("wasi_snapshot_preview1"), str("poll_oneoff")...), 0x00, 3),
 	)
 	code := append([]byte{0}, body...) // no locals
-	data := append([]byte{0x00}, i32(replyAt)...)
-	data = append(append(data, opEnd), append(uleb(uint64(len(reply))), reply...)...)
+	segment := func(at int32, b []byte) []byte {
+		seg := append([]byte{0x00}, i32(at)...)
+		return append(append(seg, opEnd), append(uleb(uint64(len(b))), b...)...)
+	}
 	mod := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
 	mod = append(mod, section(1, types)...)
 	mod = append(mod, section(2, imports)...)
@@ -142,10 +172,10 @@ func loadWasmGuest(tb testing.TB, name string, body []byte) *engine.Image {
 	mod = append(mod, section(5, vec([]byte{0x00, 1}))...)
 	mod = append(mod, section(7, vec(
 		append(str("memory"), 0x02, 0),
-		append(str("_start"), 0x00, 2),
+		append(str("_start"), 0x00, startFunc),
 	))...)
 	mod = append(mod, section(10, vec(append(uleb(uint64(len(code))), code...)))...)
-	mod = append(mod, section(11, vec(data))...)
+	mod = append(mod, section(11, vec(segment(replyAt, reply), segment(sleepAt, sleepSubscription())))...)
 
 	dir := tb.TempDir()
 	spec, _ := json.Marshal(map[string]any{"name": name, "wasm": "guest.wasm", "argv": []string{name}})
