@@ -124,9 +124,11 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 			return nil, false, err
 		}
 	}
-	if c.guest == nil || !c.guest.Alive() {
+	if c.guest == nil || (!c.guest.Alive() && c.guest.ProtocolViolation() == "") {
 		// A guest dies only during a run; one found dead while parked is
-		// an unexpected death.
+		// an unexpected death. (One the host stopped for breaking the
+		// control protocol after its last run goes on: this run fails on
+		// it and the guest is replaced, below.)
 		if c.guest != nil {
 			m.discard(c.guest)
 			c.guest = nil
@@ -147,11 +149,14 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		Quota: m.runQuota(c),
 		Settle: func(res *exec.Result) {
 			if !c.guest.Alive() {
+				// The host stopping a driver that broke the protocol is a
+				// reason wasmexec caused: replace the guest, don't fail.
+				violated := c.guest.ProtocolViolation() != ""
 				m.discard(c.guest)
 				c.guest = nil
 				preempted := errors.Is(context.Cause(runCtx), errPreempted)
 				switch {
-				case !preempted && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
+				case !preempted && !violated && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
 					failed = res.Error
 				default:
 					res.ContextReset = true

@@ -17,8 +17,9 @@ import (
 //	idle      → resetting  POST reset
 //	running   → idle       the run ended and the guest is alive
 //	running   → resetting  the guest was stopped by a timeout, cancel, fuel,
-//	                       memory or output limit (the result says
-//	                       contextReset), or a reset preempted the run
+//	                       memory, output or stack limit or for breaking the
+//	                       control protocol (the result says contextReset),
+//	                       or a reset preempted the run
 //	running   → failed     the guest died unexpectedly (result code internal)
 //	resetting → idle       the fresh guest is up
 //	resetting → failed     the fresh guest failed to start

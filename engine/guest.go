@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,7 +62,8 @@ type Guest struct {
 	exitErr error
 
 	cur           atomic.Pointer[call]
-	pending       *call // delivered by recv but too large for its buffer
+	pending       *call                  // delivered by recv but too large for its buffer
+	violation     atomic.Pointer[string] // why the host stopped a driver that broke the protocol
 	initDeadline  time.Time
 	removeWatcher func()
 
@@ -70,15 +73,20 @@ type Guest struct {
 	readyOnce     sync.Once
 }
 
-// call is one request in flight.
+// call is one request in flight: from the driver's recv that takes it to
+// the driver's next recv. Whatever the guest does after its send (it should
+// do nothing but call recv) still belongs to the call: its deadline, fuel
+// and output.
 type call struct {
 	ctx      context.Context
 	payload  []byte
 	fuel     uint64
 	stdin    *exec.Stdin
 	out      *exec.Output
-	replied  chan struct{}
+	replied  chan struct{} // closed by the driver's send
+	parked   chan struct{} // closed by the driver's next recv
 	response []byte
+	answered time.Time // when the driver sent (guest goroutine only)
 	fuelLeft uint64
 	reason   atomic.Value // string: a guest-error code the host decided (output_limit)
 }
@@ -287,10 +295,16 @@ func (g *Guest) freeStore() {
 
 // onEpoch is asked every few epoch ticks while guest code runs.
 func (g *Guest) onEpoch() (uint64, bool) {
+	c := g.cur.Load()
+	if c != nil && closed(c.replied) {
+		// On its way back to recv: not interrupted (by a deadline, cancel
+		// or Close) for parkGrace, then stopped.
+		return epochCheckTicks, time.Since(c.answered) < parkGrace
+	}
 	if g.quitted.Load() {
 		return 0, false
 	}
-	if c := g.cur.Load(); c != nil {
+	if c != nil {
 		if c.ctx.Err() != nil {
 			return 0, false
 		}
@@ -333,6 +347,17 @@ const oomHeavyDivisor = 2
 // notice before it is reported and the guest abandoned.
 const abandonAfter = 500 * time.Millisecond
 
+// Between its send and its next recv a driver has nothing to do but get
+// back to recv. It may take parkGrace and parkFuel (on top of what the run
+// left) to do so, and is not interrupted meanwhile, so a deadline or cancel
+// that lands in that window doesn't lose a finished run. A driver that
+// takes longer (it ran on or slept after answering) is stopped: a protocol
+// violation.
+const (
+	parkGrace = 250 * time.Millisecond
+	parkFuel  = 50_000_000
+)
+
 // Call runs one request in the guest. The ctx's deadline is the run's
 // wall-clock deadline; cancelling ctx cancels the run. A guest failure is a
 // result; Call never returns an error.
@@ -343,42 +368,48 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	if in.Stdin == nil {
 		in.Stdin = exec.StdinFrom(nil)
 	}
-	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
+	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{}), parked: make(chan struct{})}
 	select {
 	case g.calls <- c:
 	case <-g.done:
-		return CallResult{Outcome: exec.Failed, Died: true, Error: &exec.ErrorData{Code: exec.CodeInternal, Message: "guest is not running"}, Duration: time.Since(start)}
+		ed := &exec.ErrorData{Code: exec.CodeInternal, Message: "guest is not running"}
+		if v := g.violation.Load(); v != nil {
+			ed = violationError(*v)
+		}
+		return CallResult{Outcome: exec.Failed, Died: true, Error: ed, Duration: time.Since(start)}
 	case <-ctx.Done():
 		o, ed := ctxOutcome(ctx)
 		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	}
-	var abandoned bool
-	select {
-	case <-c.replied:
-	case <-g.done:
-	case <-ctx.Done():
-		select {
-		case <-c.replied:
-		case <-g.done:
-		case <-time.After(abandonAfter):
-			abandoned = true
-		}
+	// The call is complete when the driver has answered and is back in
+	// recv for the next request.
+	abandoned := !g.await(ctx, c.replied)
+	if !abandoned && closed(c.replied) {
+		abandoned = !g.await(ctx, c.parked)
 	}
 	res := CallResult{Duration: time.Since(start)}
-	select {
-	case <-c.replied:
+	if closed(c.parked) {
 		res.Response = c.response
 		res.FuelConsumed = c.fuel - min(c.fuel, c.fuelLeft)
 		res.Outcome = exec.Succeeded
 		return res
-	default:
 	}
 	// The guest died (or is stuck): classify.
 	res.Died = true
-	if abandoned {
-		if g.quitted.CompareAndSwap(false, true) {
-			close(g.quit)
+	if abandoned && g.quitted.CompareAndSwap(false, true) {
+		close(g.quit)
+	}
+	if closed(c.replied) {
+		// It answered, then did not come back for the next request (it
+		// ran on, slept, or died): the answer can't be trusted either.
+		g.violate("the driver did not come back for the next request after answering")
+		res.Outcome, res.Error = exec.Failed, violationError(g.ProtocolViolation())
+		if left, ok := getFuel(g.store); ok && !abandoned {
+			res.FuelConsumed = c.fuel - min(c.fuel, left)
 		}
+		return res
+	}
+	if abandoned {
 		res.Outcome, res.Error = ctxOutcome(ctx)
 		return res
 	}
@@ -389,6 +420,32 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	return res
 }
 
+// await waits for ch to close or the guest to die. When ctx ends first it
+// gives the guest abandonAfter more, then reports false (abandon it).
+func (g *Guest) await(ctx context.Context, ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+	case <-g.done:
+	case <-ctx.Done():
+		select {
+		case <-ch:
+		case <-g.done:
+		case <-time.After(abandonAfter):
+			return false
+		}
+	}
+	return true
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 func ctxOutcome(ctx context.Context) (exec.Outcome, *exec.ErrorData) {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return exec.TimedOut, &exec.ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
@@ -396,9 +453,54 @@ func ctxOutcome(ctx context.Context) (exec.Outcome, *exec.ErrorData) {
 	return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
 }
 
+// ProtocolViolation says how the guest's driver broke the control protocol
+// (docs/PROTOCOL.md), or "" when it didn't. The host stops such a guest at
+// once; the run that finds it stopped fails with code internal, and an
+// execution context replaces the guest (contextReset) rather than fail.
+func (g *Guest) ProtocolViolation() string {
+	if v := g.violation.Load(); v != nil {
+		return *v
+	}
+	return ""
+}
+
+// violate records a protocol violation and returns the trap that stops the
+// guest.
+func (g *Guest) violate(what string) *wasmtime.Trap {
+	g.violation.CompareAndSwap(nil, &what)
+	return wasmtime.NewTrap("wasmexec: protocol violation: " + what)
+}
+
+func violationError(what string) *exec.ErrorData {
+	return &exec.ErrorData{Code: exec.CodeInternal, Name: "ProtocolError", Message: "the guest's driver broke the control protocol (" + what + "); the guest was stopped"}
+}
+
+// stackFaultFloor: a guest whose stack lives at the bottom of linear memory
+// (wasm-ld --stack-first, as CPython's C stack does) and overflows it moves
+// its stack pointer below 0, so the faulting access is at an address just
+// under 4 GiB (or, with the instruction's offset, just over). Heap bugs
+// fault just past the end of memory instead.
+const stackFaultFloor = 0xFF00_0000
+
+var faultAddressRE = regexp.MustCompile(`memory fault at wasm address 0x([0-9a-f]+)`)
+
+// stackFault reports whether err is an out-of-bounds access of an
+// overflowed linear-memory stack.
+func stackFault(err error) bool {
+	m := faultAddressRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return false
+	}
+	addr, perr := strconv.ParseUint(m[1], 16, 64)
+	return perr == nil && addr >= stackFaultFloor
+}
+
 // classify explains why the guest died during call c.
 func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.ErrorData, int) {
 	err := g.exitErr
+	if v := g.violation.Load(); v != nil {
+		return exec.Failed, violationError(*v), 0
+	}
 	if r, _ := c.reason.Load().(string); r == exec.CodeOutputLimit {
 		return exec.Failed, &exec.ErrorData{Code: exec.CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.Limit())}, 0
 	}
@@ -410,6 +512,10 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 				return exec.Failed, &exec.ErrorData{Code: exec.CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
 			case wasmtime.StackOverflow:
 				return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
+			case wasmtime.MemoryOutOfBounds:
+				if stackFault(err) {
+					return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "the guest's stack (in linear memory) overflowed"}, 0
+				}
 			}
 		}
 	}
@@ -522,7 +628,13 @@ func (g *Guest) linker() (*wasmtime.Linker, error) {
 func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
 	c := g.pending
 	if c == nil {
-		g.cur.Store(nil)
+		if prev := g.cur.Load(); prev != nil {
+			if !closed(prev.replied) {
+				return 0, g.violate("recv before the current request was answered")
+			}
+			g.cur.Store(nil)
+			close(prev.parked) // the call is complete
+		}
 		g.readyOnce.Do(func() { close(g.ready) })
 		select {
 		case c = <-g.calls:
@@ -551,7 +663,10 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 	c := g.cur.Load()
 	if c == nil {
-		return wasmtime.NewTrap("wasmexec: send without a request")
+		return g.violate("send before the first request")
+	}
+	if closed(c.replied) {
+		return g.violate("a second send for one request")
 	}
 	src := span(guestMemory(caller), ptr, n)
 	if src == nil {
@@ -559,7 +674,9 @@ func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 	}
 	c.response = append([]byte(nil), src...)
 	c.fuelLeft, _ = getFuel(caller)
-	g.cur.Store(nil)
+	c.answered = time.Now()
+	setFuel(caller, c.fuelLeft+parkFuel)
+	g.pending = nil // a driver may answer a request it could not take in (too large)
 	close(c.replied)
 	return nil
 }
@@ -690,6 +807,9 @@ func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int3
 		wait := time.Duration(earliest - now)
 		var ctxDone <-chan struct{}
 		if c := g.cur.Load(); c != nil {
+			if closed(c.replied) {
+				return 0, g.violate("the driver slept after answering its request")
+			}
 			ctxDone = c.ctx.Done()
 		}
 		t := time.NewTimer(wait)

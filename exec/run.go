@@ -93,6 +93,11 @@ type WorkspaceQuota interface {
 type Guest interface {
 	// Alive reports whether the guest can take another request.
 	Alive() bool
+	// ProtocolViolation says how the guest's driver broke the control
+	// protocol (docs/PROTOCOL.md), or "" when it didn't. The host stops
+	// such a guest; its owner replaces it instead of treating it as an
+	// unexpected death.
+	ProtocolViolation() string
 	// Close stops the guest (waiting up to a couple of seconds for a stuck
 	// one). It never removes the workspace it was started with.
 	Close()

@@ -1,26 +1,53 @@
 /*
- * _wasmexec: the wasmexec control channel for the CPython WASI guest.
+ * _wasmexec: the C half of the wasmexec driver for the CPython WASI guest.
  *
- * Thin wrappers around the host functions of import module "wasmexec"
- * (see docs/PROTOCOL.md):
+ * The control channel (docs/PROTOCOL.md) is driven from C only. serve()
+ * calls the host's recv, hands the request to the Python handler it was
+ * given (and keeps: a strong reference in a C static), and calls the host's
+ * send with the handler's result. recv and send are not exposed to Python
+ * at all, and once serve() has started, `_wasmexec` is gone from
+ * sys.modules and can't be imported again. So user code can neither answer
+ * a request nor receive one, whatever it does to the driver's Python state.
  *
+ * Around that, the things the driver needs to keep user code away from
+ * itself and from later requests (README.md, "Isolation from user code"):
+ *
+ *   hide(code)           mark the driver's code objects (co_flags bit
+ *                        CO_WASMEXEC_HIDDEN, see tools/patch_cpython.py):
+ *                        frame.f_back and sys._getframe() end before them
+ *   call_user(f, *args)  run user code: sys.settrace/setprofile are allowed
+ *                        only inside, and removed again before returning;
+ *                        the cyclic GC runs only inside
+ *   compile_cell(src, filename) -> (code, last_expr_code | None)
+ *                        REPL split of a cell, parsed and compiled in C
+ *                        (no Python-level ast objects user code could patch)
+ *   freeze(json)         inputs as read-only containers (ReadOnlyDict/List)
+ *   strip_hidden(exc)    drop the driver's frames from exc's traceback(s)
+ *   raw_stream(fd)       raw stdin/stdout/stderr over the host's read/write
+ *
+ * and an audit hook (PySys_AddAuditHook) that refuses: new audit hooks,
+ * sys.settrace/setprofile outside user code, gc.get_objects/get_referrers/
+ * get_referents, and reading tb_frame/gi_frame of a hidden frame from
+ * anywhere but the driver.
+ *
+ * Host functions (import module "wasmexec"):
  *   recv(ptr, cap) -> n     block for the next request (-1: no more requests)
  *   send(ptr, len)          deliver the result of the current request
  *   write(fd, ptr, len) -> n   append to the run's stdout (1) / stderr (2)
  *   read(ptr, cap) -> n     read the run's stdin (0: EOF)
  *
- * Python API:
- *   recv() -> bytes | None
- *   send(b: bytes-like) -> None
- *   write(fd: int, b: bytes-like) -> int
- *   read(n: int) -> bytes          (b"" on EOF)
- *
  * There are no threads on wasm32-wasi, so the GIL is not released.
  */
 #define PY_SSIZE_T_CLEAN
 #include "Python.h"
+#include "pycore_ast.h"           // mod_ty, _PyAST_Module()
+#include "pycore_ceval.h"         // _Py_wasmexec_stack_limit (tools/patch_cpython.py)
+#include "pycore_compile.h"       // _PyAST_Compile()
+#include "pycore_parser.h"        // _PyParser_ASTFromString()
+#include "pycore_pyarena.h"       // _PyArena_New()
+#include "frameobject.h"          // PyFrame_GetCode()
 #include <stdint.h>
-#include <stdlib.h>
+#include <string.h>
 
 #define WASMEXEC_IMPORT(name) \
     __attribute__((import_module("wasmexec"), import_name(name)))
@@ -30,93 +57,810 @@ WASMEXEC_IMPORT("send") extern void wasmexec_send(const void *ptr, int32_t len);
 WASMEXEC_IMPORT("write") extern int32_t wasmexec_write(int32_t fd, const void *ptr, int32_t len);
 WASMEXEC_IMPORT("read") extern int32_t wasmexec_read(void *ptr, int32_t cap);
 
-/* Requests are read into a reusable buffer that grows to the largest
- * request seen; the bytes object handed to Python is a copy. */
+/* The bottom of the C stack (wasm-ld, --stack-first: address 0). */
+extern unsigned char __stack_low;
+/* RecursionError is raised this far above the bottom of the stack. */
+#define STACK_RESERVE (64 * 1024)
+
+/* From _io (built in): the base of raw streams. */
+extern PyTypeObject PyRawIOBase_Type;
+
+/* ------------------------------------------------------------------------
+ * State. */
+
+static int serving = 0;          /* serve() has started */
+static int in_user_code = 0;     /* inside call_user() */
+static int clearing_hooks = 0;   /* the driver removes trace/profile hooks */
+static int user_gc = 1;          /* the user's gc.isenabled() */
+static PyObject *handler = NULL; /* the driver's request handler */
+static PyObject *unsupported_operation = NULL;  /* io.UnsupportedOperation */
+
+/* ------------------------------------------------------------------------
+ * Hidden code and frames. */
+
+static int
+code_hidden(PyCodeObject *co)
+{
+    return (co->co_flags & CO_WASMEXEC_HIDDEN) != 0;
+}
+
+static int
+frame_hidden(PyFrameObject *f)
+{
+    PyCodeObject *co = PyFrame_GetCode(f);
+    int hidden = code_hidden(co);
+    Py_DECREF(co);
+    return hidden;
+}
+
+/* Is the running Python frame the driver's? */
+static int
+caller_hidden(void)
+{
+    PyFrameObject *f = PyEval_GetFrame();   /* borrowed */
+    return f != NULL && frame_hidden(f);
+}
+
+static void
+hide_code(PyCodeObject *co, int depth)
+{
+    co->co_flags |= CO_WASMEXEC_HIDDEN;
+    if (depth > 50) {
+        return;
+    }
+    PyObject *consts = co->co_consts;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+        PyObject *c = PyTuple_GET_ITEM(consts, i);
+        if (PyCode_Check(c)) {
+            hide_code((PyCodeObject *)c, depth + 1);
+        }
+    }
+}
+
+static PyObject *
+wasmexec_hide(PyObject *module, PyObject *arg)
+{
+    if (serving) {
+        PyErr_SetString(PyExc_RuntimeError, "hide() is for the driver's start-up");
+        return NULL;
+    }
+    if (PyFunction_Check(arg)) {
+        arg = PyFunction_GET_CODE(arg);
+    }
+    if (!PyCode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "hide() takes a function or a code object");
+        return NULL;
+    }
+    hide_code((PyCodeObject *)arg, 0);
+    Py_RETURN_NONE;
+}
+
+/* Hide every frame on the stack (the driver's main and the -c code that
+ * called it): user code sees a stack that starts with its own frames. */
+static void
+hide_stack(void)
+{
+    PyFrameObject *f = PyEval_GetFrame();
+    Py_XINCREF(f);
+    while (f != NULL) {
+        PyCodeObject *co = PyFrame_GetCode(f);
+        hide_code(co, 0);
+        Py_DECREF(co);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Audit hook. */
+
+static int
+refuse(PyObject *exc, const char *what)
+{
+    PyErr_Format(exc, "%s is not available in the wasmexec sandbox", what);
+    return -1;
+}
+
+static int
+audit_hook(const char *event, PyObject *args, void *userData)
+{
+    if (!serving) {
+        return 0;
+    }
+    if (strncmp(event, "sys.", 4) == 0) {
+        const char *e = event + 4;
+        if (strcmp(e, "addaudithook") == 0) {
+            /* (sys.addaudithook() then returns None without adding it.) */
+            return refuse(PyExc_RuntimeError, "sys.addaudithook");
+        }
+        if (strcmp(e, "settrace") == 0 || strcmp(e, "setprofile") == 0) {
+            if (in_user_code || clearing_hooks) {
+                return 0;
+            }
+            PyErr_Format(PyExc_RuntimeError,
+                         "sys.%s is only available while the run's own code runs", e);
+            return -1;
+        }
+        if (strcmp(e, "_getframe") == 0) {
+            /* tools/patch_cpython.py already stops sys._getframe at the
+             * driver's frames; this is a second line. */
+            PyObject *f = PyTuple_Size(args) == 1 ? PyTuple_GET_ITEM(args, 0) : NULL;
+            if (f != NULL && PyFrame_Check(f) && frame_hidden((PyFrameObject *)f)
+                    && !caller_hidden()) {
+                PyErr_SetString(PyExc_ValueError, "call stack is not deep enough");
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (strcmp(event, "gc.get_objects") == 0 || strcmp(event, "gc.get_referrers") == 0
+            || strcmp(event, "gc.get_referents") == 0) {
+        return refuse(PyExc_RuntimeError, event);
+    }
+    if (strcmp(event, "object.__getattr__") == 0 && PyTuple_Size(args) == 2) {
+        PyObject *obj = PyTuple_GET_ITEM(args, 0);
+        PyObject *name = PyTuple_GET_ITEM(args, 1);
+        if (!PyUnicode_Check(name)) {
+            return 0;
+        }
+        int hidden = 0;
+        if (PyTraceBack_Check(obj) && PyUnicode_CompareWithASCIIString(name, "tb_frame") == 0) {
+            PyFrameObject *f = ((PyTracebackObject *)obj)->tb_frame;
+            hidden = f != NULL && frame_hidden(f);
+        }
+        else if ((PyGen_Check(obj) || PyCoro_CheckExact(obj) || PyAsyncGen_CheckExact(obj))
+                 && (PyUnicode_CompareWithASCIIString(name, "gi_frame") == 0
+                     || PyUnicode_CompareWithASCIIString(name, "cr_frame") == 0
+                     || PyUnicode_CompareWithASCIIString(name, "ag_frame") == 0)) {
+            hidden = code_hidden(((PyGenObject *)obj)->gi_code);
+        }
+        if (hidden && !caller_hidden()) {
+            PyErr_SetString(PyExc_AttributeError,
+                            "the frames of the wasmexec driver are not accessible");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Running user code. */
+
+/* Remove trace and profile functions, keeping any pending exception. */
+static void
+clear_hooks(void)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc == NULL && ts->c_profilefunc == NULL) {
+        return;
+    }
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    clearing_hooks = 1;
+    int rc = 0;
+    if (ts->c_tracefunc != NULL) {
+        rc |= _PyEval_SetTrace(ts, NULL, NULL);
+    }
+    if (ts->c_profilefunc != NULL) {
+        rc |= _PyEval_SetProfile(ts, NULL, NULL);
+    }
+    clearing_hooks = 0;
+    if (rc != 0 || ts->c_tracefunc != NULL || ts->c_profilefunc != NULL) {
+        /* Only an audit hook can refuse, and user code can't add one. */
+        Py_FatalError("wasmexec: could not remove a trace/profile function");
+    }
+    PyErr_Restore(et, ev, tb);
+}
+
+static PyObject *
+wasmexec_call_user(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "call_user(f, *args) needs f");
+        return NULL;
+    }
+    int outer = in_user_code;
+    in_user_code = 1;
+    if (user_gc) {
+        PyGC_Enable();
+    }
+    PyObject *res = PyObject_Vectorcall(args[0], args + 1, (size_t)(nargs - 1), NULL);
+    /* The user's own gc.enable()/disable() carry over to its next run. */
+    user_gc = PyGC_Disable();
+    clear_hooks();
+    in_user_code = outer;
+    return res;
+}
+
+/* ------------------------------------------------------------------------
+ * The control channel. */
+
+static const char MSG_NOMEM[] =
+    "{\"status\":\"error\",\"error\":{\"code\":\"memory_limit\",\"name\":\"MemoryError\","
+    "\"message\":\"the driver ran out of memory handling the request\"}}";
+static const char MSG_RECURSION[] =
+    "{\"status\":\"error\",\"error\":{\"code\":\"stack_overflow\",\"name\":\"RecursionError\","
+    "\"message\":\"the driver ran out of stack handling the request\"}}";
+static const char MSG_FAILED[] =
+    "{\"status\":\"error\",\"error\":{\"code\":\"internal\",\"name\":\"DriverError\","
+    "\"message\":\"the driver failed handling the request\"}}";
+static const char MSG_TOO_LARGE[] =
+    "{\"status\":\"error\",\"error\":{\"code\":\"memory_limit\",\"name\":\"MemoryError\","
+    "\"message\":\"the request does not fit in the guest's memory\"}}";
+
+static void
+send_static(const char *msg)
+{
+    wasmexec_send(msg, (int32_t)strlen(msg));
+}
+
+/* Send the handler's result (a bytes object), or a fixed error when the
+ * handler failed. Clears the Python error state. */
+static void
+send_result(PyObject *res)
+{
+    if (res != NULL && PyBytes_CheckExact(res) && PyBytes_GET_SIZE(res) <= INT32_MAX) {
+        wasmexec_send(PyBytes_AS_STRING(res), (int32_t)PyBytes_GET_SIZE(res));
+        return;
+    }
+    if (res == NULL && PyErr_ExceptionMatches(PyExc_MemoryError)) {
+        send_static(MSG_NOMEM);
+    }
+    else if (res == NULL && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+        send_static(MSG_RECURSION);
+    }
+    else {
+        send_static(MSG_FAILED);
+    }
+    PyErr_Clear();
+}
+
+/* Requests are read into a buffer that grows to the largest request seen.
+ * Returns 1 with *req set (a new bytes object, or NULL with an error set
+ * when it could not be stored), 0 when the host has no more requests. */
 static char *recv_buf = NULL;
 static int32_t recv_cap = 0;
 
-static PyObject *
-wasmexec_recv_impl(PyObject *module, PyObject *Py_UNUSED(ignored))
+static int
+recv_request(PyObject **req)
 {
+    *req = NULL;
     if (recv_buf == NULL) {
-        recv_cap = 64 * 1024;
-        recv_buf = malloc((size_t)recv_cap);
-        if (recv_buf == NULL) {
-            recv_cap = 0;
-            return PyErr_NoMemory();
-        }
+        recv_buf = PyMem_RawMalloc(64 * 1024);
+        recv_cap = recv_buf ? 64 * 1024 : 0;
     }
     for (;;) {
         int32_t n = wasmexec_recv(recv_buf, recv_cap);
         if (n < 0) {
-            Py_RETURN_NONE;
+            return 0;
         }
-        if (n <= recv_cap) {
-            return PyBytes_FromStringAndSize(recv_buf, (Py_ssize_t)n);
+        if (n <= recv_cap && recv_buf != NULL) {
+            *req = PyBytes_FromStringAndSize(recv_buf, (Py_ssize_t)n);
+            return 1;
         }
         /* Too long: nothing was copied and the request was not consumed.
          * Grow to the announced length and ask again. */
-        char *nb = realloc(recv_buf, (size_t)n);
+        char *nb = PyMem_RawRealloc(recv_buf, (size_t)n);
         if (nb == NULL) {
-            return PyErr_NoMemory();
+            PyErr_NoMemory();
+            return 1;
         }
         recv_buf = nb;
         recv_cap = n;
     }
 }
 
-static int
-check_len(Py_ssize_t len)
+static PyObject *
+wasmexec_serve(PyObject *module, PyObject *arg)
 {
-    if (len > INT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "buffer too large for wasmexec");
+    if (serving) {
+        PyErr_SetString(PyExc_RuntimeError, "serve() runs once");
+        return NULL;
+    }
+    if (!PyCallable_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "serve(handler): handler must be callable");
+        return NULL;
+    }
+    if (PySys_AddAuditHook(audit_hook, NULL) < 0) {
+        return NULL;
+    }
+    PyObject *modules = PyImport_GetModuleDict();
+    if (PyDict_GetItemString(modules, "_wasmexec") != NULL
+            && PyDict_DelItemString(modules, "_wasmexec") < 0) {
+        return NULL;
+    }
+    hide_stack();
+    Py_INCREF(arg);
+    handler = arg;
+    serving = 1;
+    user_gc = PyGC_Disable();
+    for (;;) {
+        PyObject *req;
+        clear_hooks();
+        if (!recv_request(&req)) {
+            break;
+        }
+        if (req == NULL) {
+            send_static(MSG_TOO_LARGE);
+            PyErr_Clear();
+            continue;
+        }
+        PyObject *res = PyObject_CallOneArg(handler, req);
+        Py_DECREF(req);
+        clear_hooks();
+        send_result(res);
+        Py_XDECREF(res);
+    }
+    if (user_gc) {
+        PyGC_Enable();
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------
+ * compile_cell: REPL semantics of evaluate. */
+
+static PyObject *
+wasmexec_compile_cell(PyObject *module, PyObject *args)
+{
+    PyObject *source, *filename;
+    if (!PyArg_ParseTuple(args, "UU:compile_cell", &source, &filename)) {
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *str = PyUnicode_AsUTF8AndSize(source, &size);
+    if (str == NULL) {
+        return NULL;
+    }
+    if ((size_t)size != strlen(str)) {
+        PyErr_SetString(PyExc_ValueError, "source code string cannot contain null bytes");
+        return NULL;
+    }
+    PyCompilerFlags cf = _PyCompilerFlags_INIT;
+    cf.cf_flags = PyCF_SOURCE_IS_UTF8 | PyCF_IGNORE_COOKIE | PyCF_ALLOW_TOP_LEVEL_AWAIT;
+    PyArena *arena = _PyArena_New();
+    if (arena == NULL) {
+        return NULL;
+    }
+    PyObject *head = NULL, *last = NULL, *result = NULL;
+    mod_ty mod = _PyParser_ASTFromString(str, filename, Py_file_input, &cf, arena);
+    if (mod == NULL) {
+        goto done;
+    }
+    asdl_stmt_seq *body = mod->v.Module.body;
+    Py_ssize_t n = asdl_seq_LEN(body);
+    stmt_ty tail = n > 0 ? asdl_seq_GET(body, n - 1) : NULL;
+    if (tail != NULL && tail->kind == Expr_kind) {
+        asdl_stmt_seq *rest = _Py_asdl_stmt_seq_new(n - 1, arena);
+        if (rest == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n - 1; i++) {
+            asdl_seq_SET(rest, i, asdl_seq_GET(body, i));
+        }
+        mod_ty headmod = _PyAST_Module(rest, mod->v.Module.type_ignores, arena);
+        mod_ty exprmod = _PyAST_Expression(tail->v.Expr.value, arena);
+        if (headmod == NULL || exprmod == NULL) {
+            goto done;
+        }
+        head = (PyObject *)_PyAST_Compile(headmod, filename, &cf, -1, arena);
+        if (head == NULL) {
+            goto done;
+        }
+        last = (PyObject *)_PyAST_Compile(exprmod, filename, &cf, -1, arena);
+        if (last == NULL) {
+            goto done;
+        }
+    }
+    else {
+        head = (PyObject *)_PyAST_Compile(mod, filename, &cf, -1, arena);
+        if (head == NULL) {
+            goto done;
+        }
+        last = Py_NewRef(Py_None);
+    }
+    result = PyTuple_Pack(2, head, last);
+done:
+    Py_XDECREF(head);
+    Py_XDECREF(last);
+    _PyArena_Free(arena);
+    return result;
+}
+
+/* ------------------------------------------------------------------------
+ * strip_hidden: remove the driver's frames from tracebacks. */
+
+static int
+strip_one(PyObject *exc, PyObject *seen, int depth)
+{
+    if (exc == NULL || !PyExceptionInstance_Check(exc) || depth > 100) {
+        return 0;
+    }
+    PyObject *key = PyLong_FromVoidPtr(exc);
+    if (key == NULL) {
         return -1;
+    }
+    int found = PySet_Contains(seen, key);
+    if (found != 0 || PySet_Add(seen, key) < 0) {
+        Py_DECREF(key);
+        return found < 0 ? -1 : 0;
+    }
+    Py_DECREF(key);
+
+    PyObject *tb = PyException_GetTraceback(exc);   /* new reference */
+    if (tb != NULL && PyTraceBack_Check(tb)) {
+        PyObject *keep = PyList_New(0);
+        if (keep == NULL) {
+            Py_DECREF(tb);
+            return -1;
+        }
+        int changed = 0;
+        for (PyTracebackObject *t = (PyTracebackObject *)tb; t != NULL; t = t->tb_next) {
+            if (t->tb_frame != NULL && frame_hidden(t->tb_frame)) {
+                changed = 1;
+                continue;
+            }
+            if (PyList_Append(keep, (PyObject *)t) < 0) {
+                Py_DECREF(keep);
+                Py_DECREF(tb);
+                return -1;
+            }
+        }
+        if (changed) {
+            Py_ssize_t n = PyList_GET_SIZE(keep);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                PyTracebackObject *t = (PyTracebackObject *)PyList_GET_ITEM(keep, i);
+                PyTracebackObject *next = i + 1 < n
+                    ? (PyTracebackObject *)PyList_GET_ITEM(keep, i + 1) : NULL;
+                Py_XINCREF(next);
+                Py_XSETREF(t->tb_next, next);
+            }
+            if (PyException_SetTraceback(exc, n > 0 ? PyList_GET_ITEM(keep, 0) : Py_None) < 0) {
+                Py_DECREF(keep);
+                Py_DECREF(tb);
+                return -1;
+            }
+        }
+        Py_DECREF(keep);
+    }
+    Py_XDECREF(tb);
+
+    PyObject *cause = PyException_GetCause(exc);
+    int rc = strip_one(cause, seen, depth + 1);
+    Py_XDECREF(cause);
+    if (rc < 0) {
+        return -1;
+    }
+    PyObject *context = PyException_GetContext(exc);
+    rc = strip_one(context, seen, depth + 1);
+    Py_XDECREF(context);
+    if (rc < 0) {
+        return -1;
+    }
+    if (PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        PyObject *excs = ((PyBaseExceptionGroupObject *)exc)->excs;
+        if (excs != NULL && PyTuple_Check(excs)) {
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(excs); i++) {
+                if (strip_one(PyTuple_GET_ITEM(excs, i), seen, depth + 1) < 0) {
+                    return -1;
+                }
+            }
+        }
     }
     return 0;
 }
 
 static PyObject *
-wasmexec_send_impl(PyObject *module, PyObject *arg)
+wasmexec_strip_hidden(PyObject *module, PyObject *exc)
 {
+    PyObject *seen = PySet_New(NULL);
+    if (seen == NULL) {
+        return NULL;
+    }
+    int rc = strip_one(exc, seen, 0);
+    Py_DECREF(seen);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------
+ * Read-only inputs: ReadOnlyDict and ReadOnlyList. Static types, so their
+ * methods can't be replaced by user code (they are shared by every run). */
+
+static const char READONLY_MSG[] = "inputs is read-only (copy it first: copy.deepcopy(inputs))";
+
+static PyObject *
+readonly_error(void)
+{
+    PyErr_SetString(PyExc_TypeError, READONLY_MSG);
+    return NULL;
+}
+
+static int
+readonly_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
+{
+    readonly_error();
+    return -1;
+}
+
+static int
+readonly_ass_item(PyObject *self, Py_ssize_t i, PyObject *value)
+{
+    readonly_error();
+    return -1;
+}
+
+static PyObject *
+readonly_method(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    return readonly_error();
+}
+
+static PyObject *
+readonly_binary(PyObject *self, PyObject *other)
+{
+    return readonly_error();
+}
+
+static PyObject *
+readonly_repeat(PyObject *self, Py_ssize_t n)
+{
+    return readonly_error();
+}
+
+/* copy.deepcopy(v, memo) */
+static PyObject *
+deepcopy_item(PyObject *copy, PyObject *v, PyObject *memo)
+{
+    return PyObject_CallMethod(copy, "deepcopy", "OO", v, memo);
+}
+
+static PyObject *
+rodict_copy(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyDict_Copy(self);   /* a plain dict */
+}
+
+static PyObject *
+rodict_deepcopy(PyObject *self, PyObject *memo)
+{
+    PyObject *copy = PyImport_ImportModule("copy");
+    if (copy == NULL) {
+        return NULL;
+    }
+    /* A snapshot of the items: deepcopy runs arbitrary code. */
+    PyObject *items = PyDict_Items(self);
+    PyObject *out = items != NULL ? PyDict_New() : NULL;
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(items); i++) {
+        PyObject *kv = PyList_GET_ITEM(items, i);
+        PyObject *c = deepcopy_item(copy, PyTuple_GET_ITEM(kv, 1), memo);
+        if (c == NULL || PyDict_SetItem(out, PyTuple_GET_ITEM(kv, 0), c) < 0) {
+            Py_CLEAR(out);
+        }
+        Py_XDECREF(c);
+    }
+    Py_XDECREF(items);
+    Py_DECREF(copy);
+    return out;
+}
+
+static PyObject *
+rodict_reduce_ex(PyObject *self, PyObject *protocol)
+{
+    PyObject *d = PyDict_Copy(self);
+    if (d == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(O(N))", (PyObject *)&PyDict_Type, d);
+}
+
+static PyMethodDef rodict_methods[] = {
+    {"clear", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"pop", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"popitem", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"setdefault", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"update", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"__copy__", rodict_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", rodict_deepcopy, METH_O, NULL},
+    {"__reduce_ex__", rodict_reduce_ex, METH_O, NULL},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyMappingMethods rodict_as_mapping = {
+    .mp_ass_subscript = readonly_ass_subscript,
+};
+
+static PyNumberMethods rodict_as_number = {
+    .nb_inplace_or = readonly_binary,
+};
+
+static PyTypeObject ReadOnlyDict_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wasmexec.ReadOnlyDict",
+    .tp_basicsize = sizeof(PyDictObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A dict that can't be modified (json.dumps, isinstance(x, dict) and reading "
+              "work as for a dict; copy/deepcopy/pickle give a plain dict).",
+    .tp_methods = rodict_methods,
+    .tp_as_mapping = &rodict_as_mapping,
+    .tp_as_number = &rodict_as_number,
+};
+
+static PyObject *
+rolist_copy(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyList_GetSlice(self, 0, PyList_GET_SIZE(self));   /* a plain list */
+}
+
+static PyObject *
+rolist_deepcopy(PyObject *self, PyObject *memo)
+{
+    PyObject *copy = PyImport_ImportModule("copy");
+    if (copy == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(self); i++) {
+        PyObject *v = PyList_GET_ITEM(self, i);
+        Py_INCREF(v);
+        PyObject *c = deepcopy_item(copy, v, memo);
+        if (c == NULL || PyList_Append(out, c) < 0) {
+            Py_CLEAR(out);
+        }
+        Py_XDECREF(c);
+        Py_DECREF(v);
+    }
+    Py_DECREF(copy);
+    return out;
+}
+
+static PyObject *
+rolist_reduce_ex(PyObject *self, PyObject *protocol)
+{
+    PyObject *l = rolist_copy(self, NULL);
+    if (l == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(O(N))", (PyObject *)&PyList_Type, l);
+}
+
+static PyMethodDef rolist_methods[] = {
+    {"append", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"extend", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"insert", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"pop", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"remove", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"clear", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"sort", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"reverse", (PyCFunction)(void (*)(void))readonly_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"__copy__", rolist_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", rolist_deepcopy, METH_O, NULL},
+    {"__reduce_ex__", rolist_reduce_ex, METH_O, NULL},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyMappingMethods rolist_as_mapping = {
+    .mp_ass_subscript = readonly_ass_subscript,
+};
+
+static PySequenceMethods rolist_as_sequence = {
+    .sq_ass_item = readonly_ass_item,
+    .sq_inplace_concat = readonly_binary,
+    .sq_inplace_repeat = readonly_repeat,
+};
+
+static PyTypeObject ReadOnlyList_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wasmexec.ReadOnlyList",
+    .tp_basicsize = sizeof(PyListObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A list that can't be modified (see ReadOnlyDict).",
+    .tp_methods = rolist_methods,
+    .tp_as_mapping = &rolist_as_mapping,
+    .tp_as_sequence = &rolist_as_sequence,
+};
+
+/* JSON data (exact dicts and lists, as the request decoder makes them) as
+ * read-only containers; everything else as it is. */
+static PyObject *
+freeze(PyObject *v)
+{
+    if (PyDict_CheckExact(v)) {
+        if (Py_EnterRecursiveCall(" while freezing inputs")) {
+            return NULL;
+        }
+        PyObject *d = PyObject_CallNoArgs((PyObject *)&ReadOnlyDict_Type);
+        PyObject *k, *x;
+        Py_ssize_t pos = 0;
+        while (d != NULL && PyDict_Next(v, &pos, &k, &x)) {
+            PyObject *fx = freeze(x);
+            if (fx == NULL || PyDict_SetItem(d, k, fx) < 0) {
+                Py_CLEAR(d);
+            }
+            Py_XDECREF(fx);
+        }
+        Py_LeaveRecursiveCall();
+        return d;
+    }
+    if (PyList_CheckExact(v)) {
+        if (Py_EnterRecursiveCall(" while freezing inputs")) {
+            return NULL;
+        }
+        PyObject *l = PyObject_CallNoArgs((PyObject *)&ReadOnlyList_Type);
+        for (Py_ssize_t i = 0; l != NULL && i < PyList_GET_SIZE(v); i++) {
+            PyObject *fx = freeze(PyList_GET_ITEM(v, i));
+            if (fx == NULL || PyList_Append(l, fx) < 0) {
+                Py_CLEAR(l);
+            }
+            Py_XDECREF(fx);
+        }
+        Py_LeaveRecursiveCall();
+        return l;
+    }
+    return Py_NewRef(v);
+}
+
+static PyObject *
+wasmexec_freeze(PyObject *module, PyObject *v)
+{
+    return freeze(v);
+}
+
+/* ------------------------------------------------------------------------
+ * Raw standard streams: a static subtype of _io._RawIOBase over the host's
+ * read (fd 0) and write (fd 1, 2). */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *dict;          /* the layout of _io._IOBase (iobase.c) */
+    PyObject *weakreflist;
+    int fd;
+} StdStream;
+
+static PyObject *
+stdstream_readable(StdStream *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(self->fd == 0);
+}
+
+static PyObject *
+stdstream_writable(StdStream *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(self->fd != 0);
+}
+
+static PyObject *
+stdstream_isatty(StdStream *self, PyObject *Py_UNUSED(ignored))
+{
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+stdstream_fileno(StdStream *self, PyObject *Py_UNUSED(ignored))
+{
+    PyErr_SetString(unsupported_operation,
+                    "fileno: standard streams go through the wasmexec host");
+    return NULL;
+}
+
+static PyObject *
+stdstream_write(StdStream *self, PyObject *arg)
+{
+    if (self->fd == 0) {
+        PyErr_SetString(unsupported_operation, "write: stdin is not writable");
+        return NULL;
+    }
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
         return NULL;
     }
-    if (check_len(view.len) < 0) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    wasmexec_send(view.buf, (int32_t)view.len);
-    PyBuffer_Release(&view);
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-wasmexec_write_impl(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "write(fd, data) takes exactly 2 arguments");
-        return NULL;
-    }
-    int fd = _PyLong_AsInt(args[0]);
-    if (fd == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (fd != 1 && fd != 2) {
-        PyErr_SetString(PyExc_ValueError, "fd must be 1 (stdout) or 2 (stderr)");
-        return NULL;
-    }
-    Py_buffer view;
-    if (PyObject_GetBuffer(args[1], &view, PyBUF_SIMPLE) < 0) {
-        return NULL;
-    }
-    if (check_len(view.len) < 0) {
-        PyBuffer_Release(&view);
-        return NULL;
-    }
+    Py_ssize_t len = view.len > (1 << 30) ? (1 << 30) : view.len;
     int32_t n = 0;
-    if (view.len > 0) {
-        n = wasmexec_write((int32_t)fd, view.buf, (int32_t)view.len);
+    if (len > 0) {
+        n = wasmexec_write((int32_t)self->fd, view.buf, (int32_t)len);
     }
     PyBuffer_Release(&view);
     if (n < 0) {
@@ -127,63 +871,149 @@ wasmexec_write_impl(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-wasmexec_read_impl(PyObject *module, PyObject *arg)
+stdstream_readinto(StdStream *self, PyObject *arg)
 {
-    Py_ssize_t n = PyLong_AsSsize_t(arg);
-    if (n == -1 && PyErr_Occurred()) {
+    if (self->fd != 0) {
+        PyErr_SetString(unsupported_operation, "readinto: not readable");
         return NULL;
     }
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "read size must be >= 0");
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_WRITABLE) < 0) {
         return NULL;
     }
-    if (n > (1 << 24)) {
-        n = 1 << 24;   /* at most 16 MiB per call */
+    Py_ssize_t cap = view.len > (1 << 24) ? (1 << 24) : view.len;   /* 16 MiB per call */
+    int32_t got = 0;
+    if (cap > 0) {
+        got = wasmexec_read(view.buf, (int32_t)cap);
     }
-    if (n == 0) {
-        return PyBytes_FromStringAndSize(NULL, 0);
-    }
-    PyObject *b = PyBytes_FromStringAndSize(NULL, n);
-    if (b == NULL) {
-        return NULL;
-    }
-    int32_t got = wasmexec_read(PyBytes_AS_STRING(b), (int32_t)n);
+    PyBuffer_Release(&view);
     if (got < 0) {
-        Py_DECREF(b);
         PyErr_SetString(PyExc_OSError, "wasmexec read failed");
         return NULL;
     }
-    if (got > n) {
-        got = (int32_t)n;
+    if (got > cap) {
+        got = (int32_t)cap;
     }
-    if (got != n && _PyBytes_Resize(&b, (Py_ssize_t)got) < 0) {
-        return NULL;
-    }
-    return b;
+    return PyLong_FromLong((long)got);
 }
 
+static PyObject *
+stdstream_get_name(StdStream *self, void *closure)
+{
+    return PyUnicode_FromString(self->fd == 0 ? "<stdin>" : self->fd == 1 ? "<stdout>" : "<stderr>");
+}
+
+static PyMethodDef stdstream_methods[] = {
+    {"readable", (PyCFunction)stdstream_readable, METH_NOARGS, NULL},
+    {"writable", (PyCFunction)stdstream_writable, METH_NOARGS, NULL},
+    {"isatty", (PyCFunction)stdstream_isatty, METH_NOARGS, NULL},
+    {"fileno", (PyCFunction)stdstream_fileno, METH_NOARGS, NULL},
+    {"write", (PyCFunction)stdstream_write, METH_O, NULL},
+    {"readinto", (PyCFunction)stdstream_readinto, METH_O, NULL},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyGetSetDef stdstream_getset[] = {
+    {"name", (getter)stdstream_get_name, NULL, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject StdStream_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wasmexec.StdStream",
+    .tp_basicsize = sizeof(StdStream),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "A raw standard stream of a wasmexec run (through the host).",
+    .tp_methods = stdstream_methods,
+    .tp_getset = stdstream_getset,
+};
+
+static PyObject *
+wasmexec_raw_stream(PyObject *module, PyObject *arg)
+{
+    int fd = _PyLong_AsInt(arg);
+    if (fd == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (fd < 0 || fd > 2) {
+        PyErr_SetString(PyExc_ValueError, "fd must be 0, 1 or 2");
+        return NULL;
+    }
+    StdStream *s = (StdStream *)StdStream_Type.tp_alloc(&StdStream_Type, 0);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->fd = fd;
+    return (PyObject *)s;
+}
+
+/* ------------------------------------------------------------------------ */
+
 static PyMethodDef wasmexec_methods[] = {
-    {"recv", wasmexec_recv_impl, METH_NOARGS,
-     "recv() -> bytes | None\n\nBlock until the next request; None when the host has no more."},
-    {"send", wasmexec_send_impl, METH_O,
-     "send(data)\n\nDeliver the result of the current request."},
-    {"write", (PyCFunction)(void (*)(void))wasmexec_write_impl, METH_FASTCALL,
-     "write(fd, data) -> int\n\nAppend data to the run's stdout (fd 1) or stderr (fd 2)."},
-    {"read", wasmexec_read_impl, METH_O,
-     "read(n) -> bytes\n\nRead up to n bytes of the run's stdin; b'' on EOF."},
+    {"serve", wasmexec_serve, METH_O,
+     "serve(handler)\n\nAnswer the host's requests with handler(request_bytes) -> result_bytes "
+     "until there are no more."},
+    {"hide", wasmexec_hide, METH_O,
+     "hide(function_or_code)\n\nMark driver code: its frames end the stack user code sees."},
+    {"call_user", (PyCFunction)(void (*)(void))wasmexec_call_user, METH_FASTCALL,
+     "call_user(f, *args)\n\nRun user code (trace/profile hooks and the cyclic GC only in there)."},
+    {"compile_cell", wasmexec_compile_cell, METH_VARARGS,
+     "compile_cell(source, filename) -> (code, last_expression_code | None)"},
+    {"freeze", wasmexec_freeze, METH_O,
+     "freeze(value)\n\nJSON data with dicts and lists made read-only."},
+    {"strip_hidden", wasmexec_strip_hidden, METH_O,
+     "strip_hidden(exc)\n\nRemove the driver's frames from exc's tracebacks (and chained ones)."},
+    {"raw_stream", wasmexec_raw_stream, METH_O,
+     "raw_stream(fd)\n\nThe run's raw stdin (0), stdout (1) or stderr (2)."},
     {NULL, NULL, 0, NULL}
 };
 
 static struct PyModuleDef wasmexec_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_wasmexec",
-    .m_doc = "wasmexec host control channel (see docs/PROTOCOL.md)",
-    .m_size = -1,
+    .m_doc = "the wasmexec driver's C half (see docs/PROTOCOL.md)",
+    /* Not -1: a re-import calls PyInit__wasmexec again (instead of copying
+     * the first module's dict), which refuses once serve() has started. */
+    .m_size = 0,
     .m_methods = wasmexec_methods,
 };
 
 PyMODINIT_FUNC
 PyInit__wasmexec(void)
 {
-    return PyModule_Create(&wasmexec_module);
+    if (serving) {
+        PyErr_SetString(PyExc_ImportError, "_wasmexec is private to the wasmexec driver");
+        return NULL;
+    }
+    static int ready = 0;
+    if (!ready) {
+        _Py_wasmexec_stack_limit = (uintptr_t)&__stack_low + STACK_RESERVE;
+        ReadOnlyDict_Type.tp_base = &PyDict_Type;
+        ReadOnlyList_Type.tp_base = &PyList_Type;
+        StdStream_Type.tp_base = &PyRawIOBase_Type;
+        if (PyType_Ready(&ReadOnlyDict_Type) < 0 || PyType_Ready(&ReadOnlyList_Type) < 0
+                || PyType_Ready(&StdStream_Type) < 0) {
+            return NULL;
+        }
+        PyObject *io = PyImport_ImportModule("_io");
+        if (io == NULL) {
+            return NULL;
+        }
+        unsupported_operation = PyObject_GetAttrString(io, "UnsupportedOperation");
+        Py_DECREF(io);
+        if (unsupported_operation == NULL) {
+            return NULL;
+        }
+        ready = 1;
+    }
+    PyObject *m = PyModule_Create(&wasmexec_module);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "ReadOnlyDict", (PyObject *)&ReadOnlyDict_Type) < 0
+            || PyModule_AddObjectRef(m, "ReadOnlyList", (PyObject *)&ReadOnlyList_Type) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

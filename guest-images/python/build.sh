@@ -258,6 +258,9 @@ fi
 
 # ---------------------------------------------------------------------------
 step "configuring CPython"
+# Exact edits to the interpreter: the driver's frames end the stack user
+# code sees, and a C-stack check behind the recursion limit.
+run_logged "$B/logs/patch_cpython.log" "$BUILD_PYTHON" "$HERE/tools/patch_cpython.py" "$PYSRC"
 cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
 # `make wasm_stdlib` runs our wrapper around the upstream script, which
 # writes the zip reproducibly (see tools/wasm_assets.py).

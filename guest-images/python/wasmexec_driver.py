@@ -1,12 +1,24 @@
 """wasmexec driver for the CPython 3.11 wasm32-wasi guest.
 
 Started by ``_start`` (see guest.json: ``python -S -c "import wasmexec_driver;
-wasmexec_driver.main()"``). It sets the guest up, then loops
+wasmexec_driver.main()"``). It sets the guest up and hands its request
+handler to ``_wasmexec.serve``, which loops
 
-    recv -> run -> send
+    recv -> handler(request) -> send
 
-over the host control channel (docs/PROTOCOL.md) through the builtin module
-``_wasmexec``. Requests, results and values never travel through stdout.
+in C over the host control channel (docs/PROTOCOL.md). Requests, results and
+values never travel through stdout, and no Python code can receive or answer
+a request: recv and send exist only in C.
+
+Isolation from user code (README.md, "Isolation from user code"): this module
+leaves sys.modules before any user code runs; its code is marked hidden, so
+frame.f_back and sys._getframe() end before its frames and tracebacks handed
+to user code lose them; it runs on a private copy of the builtins and keeps
+its own references to everything it uses (taken at import, before any user
+code), so user code replacing builtins, json, sys attributes or this module's
+functions changes nothing here. User code runs only through
+_wasmexec.call_user. Objects user code can reach (inputs, stdio streams) are
+C types, and the read-only-stdlib audit hook lives in a namespace of its own.
 
 Start-up is kept small: only builtin modules are imported here (``_json`` is
 used directly so that ``json``/``re`` aren't loaded); ``traceback`` and
@@ -14,91 +26,63 @@ used directly so that ``json``/``re`` aren't loaded); ``traceback`` and
 only for code with top-level ``await``.
 """
 
+import _wasmexec            # first: a re-import of this module by user code fails here
 import sys
 import builtins
 import errno
-import io
 import posix
+import _io
 import _json
-import _wasmexec
+
+# The driver's own builtins: a copy taken before any user code runs. Every
+# function defined below looks names up here, not in the builtins module
+# that user code can change.
+__builtins__ = dict(builtins.__dict__)
 
 _DRIVER_FILE = (lambda: 0).__code__.co_filename
+_FSGUARD_FILE = "<wasmexec stdlib guard>"
 _STDLIB_ZIP = "/usr/local/lib/python%d%d.zip" % sys.version_info[:2]
 _PROTECTED = "/usr/local/lib"
 
 _CO_COROUTINE = 0x0080
-_PyCF_ONLY_AST = 0x0400
-_PyCF_ALLOW_TOP_LEVEL_AWAIT = 0x2000
 
-ModuleType = type(sys)
+# Captured references (C objects, which user code can't change).
+_call_user = _wasmexec.call_user
+_compile_cell = _wasmexec.compile_cell
+_freeze = _wasmexec.freeze
+_strip_hidden = _wasmexec.strip_hidden
+_raw_stream = _wasmexec.raw_stream
+_TextIOWrapper = _io.TextIOWrapper
+_BufferedWriter = _io.BufferedWriter
+_BufferedReader = _io.BufferedReader
+_modules = sys.modules
+_chdir = posix.chdir
+_ModuleType = type(sys)
+_SimpleNamespace = type(sys.implementation)
+_type_name = type.__dict__["__name__"].__get__       # no metaclass __name__ property
+_exit_code = SystemExit.__dict__["code"].__get__     # no subclass code property
+_int_value = int.__int__                             # int subclass -> int, no __int__
+_float_value = float.__float__
+_str_value = str.__str__
+_INF = float("inf")
 
 
 # ---------------------------------------------------------------------------
-# Standard streams over the control channel.
+# Standard streams over the host's read/write (C raw streams), created anew
+# for every request: whatever user code did to the previous ones (closed
+# them, set attributes) doesn't carry over.
 
-class _HostWriter(io.RawIOBase):
-    """Raw stream for stdout (1) / stderr (2) through _wasmexec.write."""
-
-    def __init__(self, fd, name):
-        super().__init__()
-        self._fd = fd
-        self.name = name
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return _wasmexec.write(self._fd, b)
-
-    def isatty(self):
-        return False
-
-    def fileno(self):
-        raise io.UnsupportedOperation("fileno: standard streams go through the wasmexec host")
-
-
-class _HostReader(io.RawIOBase):
-    """Raw stream for stdin through _wasmexec.read (b'' on EOF)."""
-
-    name = "<stdin>"
-
-    def readable(self):
-        return True
-
-    def readinto(self, buf):
-        data = _wasmexec.read(len(buf))
-        n = len(data)
-        buf[:n] = data
-        return n
-
-    def isatty(self):
-        return False
-
-    def fileno(self):
-        raise io.UnsupportedOperation("fileno: standard streams go through the wasmexec host")
-
-
-def _text_writer(fd, name, errors):
-    raw = _HostWriter(fd, name)
-    return io.TextIOWrapper(io.BufferedWriter(raw, 8192), encoding="utf-8",
-                            errors=errors, newline="\n", line_buffering=True)
-
-
-_stdout = None
-_stderr = None
+_stdout = _stderr = None
 
 
 def _reset_streams():
-    """Give each request working standard streams: recreate stdout/stderr if
-    user code closed them, always a fresh stdin (nothing read ahead by a
-    previous run can leak into this one)."""
     global _stdout, _stderr
-    if _stdout is None or _stdout.closed:
-        _stdout = _text_writer(1, "<stdout>", "surrogateescape")
-    if _stderr is None or _stderr.closed:
-        _stderr = _text_writer(2, "<stderr>", "backslashreplace")
-    stdin = io.TextIOWrapper(io.BufferedReader(_HostReader(), 8192),
-                             encoding="utf-8", errors="surrogateescape")
+    _stdout = _TextIOWrapper(_BufferedWriter(_raw_stream(1), 8192), encoding="utf-8",
+                             errors="surrogateescape", newline="\n", line_buffering=True)
+    _stderr = _TextIOWrapper(_BufferedWriter(_raw_stream(2), 8192), encoding="utf-8",
+                             errors="backslashreplace", newline="\n", line_buffering=True)
+    stdin = _TextIOWrapper(_BufferedReader(_raw_stream(0), 8192),
+                           encoding="utf-8", errors="surrogateescape")
     sys.stdout = sys.__stdout__ = _stdout
     sys.stderr = sys.__stderr__ = _stderr
     sys.stdin = sys.__stdin__ = stdin
@@ -117,53 +101,28 @@ def _flush_streams():
 # Read-only stdlib. The real enforcement is in C below Python
 # (_wasmexec_fsguard.c: every modifying WASI call on a descriptor inside
 # /usr/local/lib fails with EACCES). This audit hook rejects the same
-# intents early, by path, with a clearer message. It keeps its own
-# references to everything it uses, so monkeypatching os/posixpath/builtins
-# can't change what it checks.
+# intents early, by path, with a clearer message. It is built in a
+# namespace of its own with no builtins at all (everything it uses is passed
+# in), so its frames, which user code sees in a PermissionError's
+# traceback, lead nowhere else.
 
-def _install_audit_hook():
-    fspath = posix.fspath
-    getcwd = posix.getcwd
-    to_str = str.__str__
-    decode = bytes.decode
-    _type = type
-    _str = str
-    _bytes = bytes
-    _int = int
-    EACCES = errno.EACCES
-    PROT = _PROTECTED
-    PROT_SLASH = _PROTECTED + "/"
-    # (On WASI O_RDONLY is a bit of its own and O_RDWR = O_RDONLY|O_WRONLY,
-    # so test the access mode as a whole.)
-    O_WRONLY = posix.O_WRONLY
-    O_RDWR = posix.O_RDWR
-    MODIFY_FLAGS = 0
-    for name in ("O_APPEND", "O_CREAT", "O_TRUNC", "O_EXCL"):
-        MODIFY_FLAGS |= getattr(posix, name, 0)
-
-    # event -> positions of the path arguments to check
-    PATH_EVENTS = {
-        "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
-        "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
-        "os.truncate": (0,), "os.chflags": (0,), "os.mkfifo": (0,),
-        "os.mknod": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
-        "os.rename": (0, 1), "os.link": (0, 1), "os.symlink": (1,),
-        "shutil.rmtree": (0,), "shutil.move": (0, 1),
-        "shutil.copyfile": (1,), "shutil.copymode": (1,),
-        "shutil.copystat": (1,), "shutil.chown": (0,),
-        "shutil.unpack_archive": (1,),
-    }
+_FSGUARD_SOURCE = '''
+def make_hook(fspath, getcwd, to_str, decode, type_, str_, bytes_, int_, len_,
+              BaseException_, PermissionError_, EACCES, PROT, O_WRONLY, O_RDWR,
+              MODIFY_FLAGS, PATH_EVENTS):
+    PROT_SLASH = PROT + "/"
 
     def resolve(p):
-        if _type(p) is _int or p is None:
+        if type_(p) is int_ or p is None:
             return None          # a descriptor: the C guard decides
         try:
             p = fspath(p)
-        except BaseException:
+        except BaseException_:
             return None
-        if isinstance(p, _bytes):
-            p = decode(p, "utf-8", "surrogateescape")
-        p = to_str(p)
+        if type_(p) is not str_:
+            if isinstance_bytes(p):
+                p = decode(p, "utf-8", "surrogateescape")
+            p = to_str(p)
         if not p.startswith("/"):
             p = getcwd() + "/" + p
         parts = []
@@ -177,21 +136,25 @@ def _install_audit_hook():
             parts.append(c)
         return "/" + "/".join(parts)
 
+    def isinstance_bytes(p):
+        t = type_(p)
+        return t is bytes_ or bytes_ in t.__mro__
+
     def protected(p):
         r = resolve(p)
         return r is not None and (r == PROT or r.startswith(PROT_SLASH))
 
     def deny(p):
-        raise PermissionError(EACCES, "Permission denied: %s is read-only" % PROT, p)
+        raise PermissionError_(EACCES, "Permission denied: %s is read-only" % PROT, p)
 
     def hook(event, args):
         if event == "open":
             path, mode, flags = args[0], args[1], args[2]
             write = False
-            if _type(flags) is _int:
+            if type_(flags) is int_:
                 write = ((flags & O_WRONLY) == O_WRONLY or (flags & O_RDWR) == O_RDWR
                          or (flags & MODIFY_FLAGS) != 0)
-            if not write and _type(mode) is _str:
+            if not write and type_(mode) is str_:
                 for c in "wax+":
                     if c in mode:
                         write = True
@@ -203,26 +166,46 @@ def _install_audit_hook():
         if idx is None:
             return
         for i in idx:
-            if i < len(args) and protected(args[i]):
+            if i < len_(args) and protected(args[i]):
                 deny(args[i])
 
+    return hook
+'''
+
+
+def _install_audit_hook():
+    # (On WASI O_RDONLY is a bit of its own and O_RDWR = O_RDONLY|O_WRONLY,
+    # so test the access mode as a whole.)
+    modify = 0
+    for name in ("O_APPEND", "O_CREAT", "O_TRUNC", "O_EXCL"):
+        modify |= getattr(posix, name, 0)
+    # event -> positions of the path arguments to check
+    path_events = {
+        "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
+        "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
+        "os.truncate": (0,), "os.chflags": (0,), "os.mkfifo": (0,),
+        "os.mknod": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
+        "os.rename": (0, 1), "os.link": (0, 1), "os.symlink": (1,),
+        "shutil.rmtree": (0,), "shutil.move": (0, 1),
+        "shutil.copyfile": (1,), "shutil.copymode": (1,),
+        "shutil.copystat": (1,), "shutil.chown": (0,),
+        "shutil.unpack_archive": (1,),
+    }
+    ns = {"__builtins__": {}}
+    exec(compile(_FSGUARD_SOURCE, _FSGUARD_FILE, "exec", dont_inherit=True), ns)
+    hook = ns["make_hook"](
+        posix.fspath, posix.getcwd, str.__str__, bytes.decode, type, str, bytes, int, len,
+        BaseException, PermissionError, errno.EACCES, _PROTECTED, posix.O_WRONLY, posix.O_RDWR,
+        modify, type(type.__dict__)(path_events))   # a read-only mappingproxy
     sys.addaudithook(hook)
 
 
 # ---------------------------------------------------------------------------
 # JSON without importing json (and re): the C scanner/encoder of _json.
 
-class _ScanContext:
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-    parse_constant = float
-    memo = None
-
-
-_scan_once = _json.make_scanner(_ScanContext())
+_scan_once = _json.make_scanner(_SimpleNamespace(
+    strict=True, object_hook=None, object_pairs_hook=None,
+    parse_float=float, parse_int=int, parse_constant=float))
 
 
 def _json_loads(text):
@@ -239,7 +222,7 @@ def _json_loads(text):
 
 
 def _no_default(o):
-    raise TypeError("not JSON serializable: %s" % type(o).__name__)
+    raise TypeError("not JSON serializable: %s" % _type_name(type(o)))
 
 
 _encode_ascii = _json.make_encoder(None, _no_default, _json.encode_basestring_ascii,
@@ -254,7 +237,7 @@ def _json_dumps_bytes(obj):
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        # lone surrogates: escape them as \udXXX
+        # lone surrogates: escape them as \\udXXX
         return "".join(_encode_ascii(obj, 0)).encode("ascii")
 
 
@@ -264,6 +247,9 @@ def _json_dumps_bytes(obj):
 #   list/tuple (and subclasses) -> array; dict with only str keys -> object;
 #   anything else -> {"$repr": repr(v), "$type": type name};
 #   a value containing a cycle -> the fallback for the whole value.
+# Types are tested with type()/issubclass, never isinstance (which asks the
+# object's __class__, i.e. user code), and subclass values are converted by
+# the base type's own methods.
 
 class _Cycle(Exception):
     pass
@@ -274,14 +260,14 @@ _MAX_INT_BITS = 13000   # str(int) refuses > 4300 digits by default
 
 
 def _fallback(v):
-    tname = type(v).__name__
+    tname = _str_value(_type_name(type(v)))
     try:
-        r = repr(v)
-        if not isinstance(r, str):
+        r = repr(v)   # user code
+        if not issubclass(type(r), str):
             raise TypeError("__repr__ returned non-string")
-        r = str.__str__(r)
+        r = _str_value(r)
     except BaseException as e:  # user __repr__ may do anything
-        r = "<%s object (repr failed: %s)>" % (tname, type(e).__name__)
+        r = "<%s object (repr failed: %s)>" % (tname, _str_value(_type_name(type(e))))
     return {"$repr": r, "$type": tname}
 
 
@@ -294,18 +280,18 @@ def _to_json_inner(v, active, depth):
             return {"$repr": "<int with %d bits>" % v.bit_length(), "$type": "int"}
         return v
     if t is float:
-        if v != v or v in (float("inf"), float("-inf")):
+        if v != v or v == _INF or v == -_INF:
             return {"$repr": repr(v), "$type": "float"}
         return v
-    if isinstance(v, bool):
-        return bool(v)
-    if isinstance(v, str):
-        return str.__str__(v)
-    if isinstance(v, int):
-        return _to_json_inner(int(v), active, depth)
-    if isinstance(v, float):
-        return _to_json_inner(float(v), active, depth)
-    if isinstance(v, (list, tuple, dict)):
+    if issubclass(t, str):
+        return _str_value(v)
+    if issubclass(t, int):     # (bool can't be subclassed)
+        return _to_json_inner(_int_value(v), active, depth)
+    if issubclass(t, float):
+        return _to_json_inner(_float_value(v), active, depth)
+    is_dict = issubclass(t, dict)
+    is_list = issubclass(t, list)
+    if is_dict or is_list or issubclass(t, tuple):
         if depth >= _MAX_DEPTH:
             return _fallback(v)
         vid = id(v)
@@ -313,13 +299,13 @@ def _to_json_inner(v, active, depth):
             raise _Cycle()
         active.add(vid)
         try:
-            if isinstance(v, dict):
+            if is_dict:
                 items = list(dict.items(v))
                 for k, _ in items:
-                    if not isinstance(k, str):
+                    if not issubclass(type(k), str):
                         return _fallback(v)
-                return {str.__str__(k): _to_json_inner(x, active, depth + 1) for k, x in items}
-            seq = list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v)
+                return {_str_value(k): _to_json_inner(x, active, depth + 1) for k, x in items}
+            seq = list.__iter__(v) if is_list else tuple.__iter__(v)
             return [_to_json_inner(x, active, depth + 1) for x in seq]
         finally:
             active.discard(vid)
@@ -334,82 +320,20 @@ def _to_json(v):
 
 
 # ---------------------------------------------------------------------------
-# inputs: read-only JSON data.
-
-def _readonly(*_a, **_k):
-    raise TypeError("inputs is read-only (copy it first: copy.deepcopy(inputs))")
-
-
-class ReadOnlyDict(dict):
-    """A dict that can't be modified (json.dumps, isinstance(x, dict) and
-    reading work as for a dict; copy/deepcopy/pickle give a plain dict)."""
-    __slots__ = ()
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
-    __ior__ = _readonly
-
-    def __copy__(self):
-        return dict(self)
-
-    def __deepcopy__(self, memo):
-        import copy
-        return {k: copy.deepcopy(v, memo) for k, v in dict.items(self)}
-
-    def __reduce_ex__(self, protocol):
-        return (dict, (dict(self),))
-
-    def __repr__(self):
-        return dict.__repr__(self)
-
-
-class ReadOnlyList(list):
-    """A list that can't be modified (see ReadOnlyDict)."""
-    __slots__ = ()
-    __setitem__ = __delitem__ = append = extend = insert = pop = remove = _readonly
-    clear = sort = reverse = __iadd__ = __imul__ = _readonly
-
-    def __copy__(self):
-        return list(self)
-
-    def __deepcopy__(self, memo):
-        import copy
-        return [copy.deepcopy(v, memo) for v in list.__iter__(self)]
-
-    def __reduce_ex__(self, protocol):
-        return (list, (list(self),))
-
-    def __repr__(self):
-        return list.__repr__(self)
-
-
-def _freeze(v):
-    t = type(v)
-    if t is dict:
-        d = ReadOnlyDict()
-        for k, x in v.items():
-            dict.__setitem__(d, k, _freeze(x))
-        return d
-    if t is list:
-        return ReadOnlyList([_freeze(x) for x in v])
-    return v
-
-
-ReadOnlyDict.__module__ = ReadOnlyList.__module__ = "wasmexec"
-
-
-# ---------------------------------------------------------------------------
 # Errors.
 
 _sources = {}   # filename -> source text of the latest request using it
 
 
 def _strip_frames(te, StackSummary, seen):
-    """Drop the driver's frames (anywhere: the audit hook and the inputs
-    wrappers raise from inside the driver) and the asyncio frames that lead
-    into user code (top-level await), in te and the exceptions it chains."""
+    """Drop the stdlib guard's frames (the audit hook raises from inside it)
+    and the asyncio frames that lead into user code (top-level await), in te
+    and the exceptions it chains. (The driver's own frames are gone already:
+    _strip_hidden.)"""
     if te is None or id(te) in seen:
         return
     seen.add(id(te))
-    frames = [f for f in te.stack if f.filename != _DRIVER_FILE]
+    frames = [f for f in te.stack if f.filename != _FSGUARD_FILE and f.filename != _DRIVER_FILE]
     asyncio_prefix = _STDLIB_ZIP + "/asyncio/"
     while frames and frames[0].filename.startswith(asyncio_prefix):
         frames.pop(0)
@@ -431,20 +355,20 @@ def _format_exception(e):
         return "".join(te.format())
     except BaseException:
         try:
-            return "%s: %s\n" % (type(e).__name__, e)
+            return "%s: %s\n" % (_type_name(type(e)), _message(e))
         except BaseException:
-            return type(e).__name__ + "\n"
+            return "exception\n"
 
 
 def _message(e):
     try:
-        return str(e)
+        return _str_value(str(e))   # user code
     except BaseException:
         return "<exception str() failed>"
 
 
 def _error(code, e, details=None):
-    err = {"code": code, "name": type(e).__name__, "message": _message(e),
+    err = {"code": code, "name": _str_value(_type_name(type(e))), "message": _message(e),
            "stack": _format_exception(e)}
     if details:
         err["details"] = details
@@ -463,14 +387,14 @@ def _syntax_error(e):
 
 
 def _exit_result(e):
-    code = e.code
+    code = _exit_code(e)
     if code is None:
         n = 0
-    elif isinstance(code, int):
-        n = code & 0xFF   # what the OS would report for exit(n)
+    elif issubclass(type(code), int):
+        n = _int_value(code) & 0xFF   # what the OS would report for exit(n)
     else:
         try:
-            sys.stderr.write(str(code) + "\n")
+            sys.stderr.write(_str_value(str(code)) + "\n")
         except BaseException:
             pass
         n = 1
@@ -478,11 +402,13 @@ def _exit_result(e):
 
 
 def _run_error(e):
-    if isinstance(e, SystemExit):
+    _strip_hidden(e)
+    t = type(e)
+    if issubclass(t, SystemExit):
         return _exit_result(e)
-    if isinstance(e, RecursionError):
+    if issubclass(t, RecursionError):
         return _error("stack_overflow", e)
-    if isinstance(e, MemoryError):
+    if issubclass(t, MemoryError):
         return _error("memory_limit", e)
     return _error("exception", e)
 
@@ -491,37 +417,47 @@ def _run_error(e):
 # Running code.
 
 class _CompileFailed(Exception):
-    def __init__(self, result):
-        self.result = result
+    """args[0] is the result to send."""
 
 
-def _compile(source, filename, mode, flags=0):
+def _compile(fn, source, filename, *more):
     try:
-        return compile(source, filename, mode, flags, dont_inherit=True)
-    except (SyntaxError, ValueError) as e:
-        # ValueError: source with NUL bytes
-        if isinstance(e, SyntaxError):
-            raise _CompileFailed(_syntax_error(e))
+        return fn(source, filename, *more)
+    except SyntaxError as e:
+        _strip_hidden(e)
+        raise _CompileFailed(_syntax_error(e))
+    except ValueError as e:
+        # source with NUL bytes
+        _strip_hidden(e)
         raise _CompileFailed(_error("syntax_error", e))
     except RecursionError as e:
+        _strip_hidden(e)
         raise _CompileFailed(_error("stack_overflow", e))
     except MemoryError as e:
+        _strip_hidden(e)
         raise _CompileFailed(_error("memory_limit", e))
 
 
-def _eval_code(code, ns):
+def _run_code(code, ns):
+    """Run user code (only ever through _call_user)."""
     if code.co_flags & _CO_COROUTINE:
         import asyncio
-        coro = eval(code, ns)
+        coro = _call_user(eval, code, ns)
         try:
-            return asyncio.run(coro)
+            return _call_user(asyncio.run, coro)
         finally:
             coro.close()   # no "never awaited" warning if the loop failed
-    return eval(code, ns)
+    return _call_user(eval, code, ns)
+
+
+def _unbind(ns, frozen):
+    """inputs is bound while the run's own code runs, no longer."""
+    if dict.get(ns, "inputs") is frozen:
+        dict.pop(ns, "inputs", None)
 
 
 def _new_main(filename=None):
-    m = ModuleType("__main__")
+    m = _ModuleType("__main__")
     m.__builtins__ = builtins
     m.__spec__ = None
     m.__loader__ = None
@@ -535,55 +471,46 @@ _context_main = None   # the evaluate namespace, kept between requests
 
 
 def _evaluate(source, filename, frozen):
-    global _context_main
-    if _context_main is None:
-        _context_main = _new_main()
     main = _context_main
-    main.inputs = frozen
-    sys.modules["__main__"] = main
+    _modules["__main__"] = main
     sys.argv = [""]
+    head, last = _compile(_compile_cell, source, filename)
     ns = main.__dict__
-    flags = _PyCF_ALLOW_TOP_LEVEL_AWAIT
-    tree = _compile(source, filename, "exec", flags | _PyCF_ONLY_AST)
-    body = tree.body
-    last = body[-1] if body else None
-    import _ast
-    if isinstance(last, _ast.Expr):
-        head = _ast.Module(body=body[:-1], type_ignores=[])
-        expr = _ast.Expression(body=last.value)
-        head_code = _compile(head, filename, "exec", flags)
-        expr_code = _compile(expr, filename, "eval", flags)
-    else:
-        head_code = _compile(tree, filename, "exec", flags)
-        expr_code = None
-    _eval_code(head_code, ns)
-    if expr_code is None:
+    ns["inputs"] = frozen
+    try:
+        _run_code(head, ns)
+        value = None if last is None else _run_code(last, ns)
+    finally:
+        _unbind(ns, frozen)
+    if last is None:
         return {"status": "ok", "hasValue": False}
-    value = _eval_code(expr_code, ns)
     return {"status": "ok", "hasValue": True, "value": _to_json(value)}
 
 
 def _execute(source, filename, args, frozen):
     main = _new_main(filename)
-    main.inputs = frozen
-    code = _compile(source, filename, "exec")
-    sys.argv = [filename] + [str(a) for a in args]
-    saved = sys.modules.get("__main__")
-    sys.modules["__main__"] = main
+    code = _compile(compile, source, filename, "exec", 0, True)
+    sys.argv = [filename] + [_str_value(str(a)) for a in args]
+    ns = main.__dict__
+    ns["inputs"] = frozen
+    _modules["__main__"] = main
     try:
-        exec(code, main.__dict__)
+        _call_user(exec, code, ns)
     finally:
-        if _context_main is not None:
-            sys.modules["__main__"] = _context_main
-        elif saved is not None:
-            sys.modules["__main__"] = saved
+        _unbind(ns, frozen)
+        _modules["__main__"] = _context_main
     return {"status": "ok", "hasValue": False}
+
+
+def _bad_request(e):
+    return {"status": "error", "error": {"code": "internal", "name": _type_name(type(e)),
+                                         "message": "bad request: %s" % _message(e)}}
 
 
 def _handle(raw):
     try:
         req = _json_loads(raw.decode("utf-8"))
-        if not isinstance(req, dict):
+        if type(req) is not dict:
             raise ValueError("request is not a JSON object")
         op = req.get("op")
         source = req.get("code") or ""
@@ -591,23 +518,22 @@ def _handle(raw):
         args = req.get("args") or []
         inputs = req.get("inputs")
         cwd = req.get("cwd") or ""
-        if not (isinstance(source, str) and isinstance(filename, str)
-                and isinstance(args, list) and isinstance(cwd, str)):
+        if not (type(source) is str and type(filename) is str
+                and type(args) is list and type(cwd) is str):
             raise ValueError("bad request fields")
     except Exception as e:
-        return {"status": "error", "error": {"code": "internal", "name": type(e).__name__,
-                                             "message": "bad request: %s" % _message(e)}}
+        return _bad_request(e)
     _sources[filename] = source
-    linecache = sys.modules.get("linecache")
+    linecache = _modules.get("linecache")
     if linecache is not None:   # user code formatting its own tracebacks
         try:
             linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         except BaseException:
             pass
-    frozen = _freeze(inputs if inputs is not None else {})
     try:
+        frozen = _freeze(inputs if inputs is not None else {})
         if cwd:
-            posix.chdir(cwd)
+            _chdir(cwd)
         if op == "evaluate":
             return _evaluate(source, filename, frozen)
         if op == "execute":
@@ -615,7 +541,7 @@ def _handle(raw):
         return {"status": "error", "error": {"code": "internal", "name": "ValueError",
                                              "message": "unknown op %r" % (op,)}}
     except _CompileFailed as e:
-        return e.result
+        return e.args[0]
     except BaseException as e:
         return _run_error(e)
 
@@ -625,24 +551,27 @@ def _encode_result(result):
         return _json_dumps_bytes(result)
     except BaseException as e:
         return _json_dumps_bytes({"status": "error", "error": {
-            "code": "internal", "name": type(e).__name__,
+            "code": "internal", "name": _str_value(_type_name(type(e))),
             "message": "could not encode the result: %s" % _message(e)}})
 
 
+def _serve_one(raw):
+    """The handler given to _wasmexec.serve: request bytes -> result bytes."""
+    try:
+        result = _handle(raw)
+    except BaseException as e:  # driver bug: still answer the request
+        result = {"status": "error", "error": {"code": "internal", "name": _type_name(type(e)),
+                                               "message": _message(e)}}
+    _flush_streams()
+    out = _encode_result(result)
+    try:
+        _reset_streams()   # fresh streams for the next request, made now
+    except BaseException:
+        pass               # (out of memory: the next request keeps these)
+    return out
+
+
 # ---------------------------------------------------------------------------
-
-class _Quitter:
-    """exit()/quit() (site isn't loaded, see guest.json's -S)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return "Use %s() to exit" % self.name
-
-    def __call__(self, code=None):
-        raise SystemExit(code)
-
 
 def _chdir_workspace():
     """WASI has no working directory of its own (wasi-libc starts at "/"):
@@ -650,7 +579,7 @@ def _chdir_workspace():
     for cand in (posix.environ.get(b"PWD"), b"/workspace"):
         if cand:
             try:
-                posix.chdir(cand)
+                _chdir(cand)
                 return
             except OSError:
                 pass
@@ -659,32 +588,26 @@ def _chdir_workspace():
 def _setup():
     _install_audit_hook()
     _chdir_workspace()
-    builtins.exit = _Quitter("exit")
-    builtins.quit = _Quitter("quit")
+    # exit()/quit() (site isn't loaded, see guest.json's -S)
+    builtins.exit = builtins.quit = sys.exit
     global _context_main
     _context_main = _new_main()
-    sys.modules["__main__"] = _context_main
+    _modules["__main__"] = _context_main
+    _modules.pop("wasmexec_driver", None)
     if sys.path and sys.path[0] != "":
         sys.path.insert(0, "")
     sys.argv = [""]
     _reset_streams()
+    function = type(_setup)
+    for v in list(globals().values()):
+        if type(v) is function:
+            _wasmexec.hide(v)
 
 
 def main():
     _setup()
-    while True:
-        raw = _wasmexec.recv()
-        if raw is None:
-            break
-        _reset_streams()
-        try:
-            result = _handle(raw)
-        except BaseException as e:  # driver bug: still answer the request
-            result = {"status": "error", "error": {"code": "internal", "name": type(e).__name__,
-                                                   "message": _message(e)}}
-        _flush_streams()
-        _wasmexec.send(_encode_result(result))
+    _wasmexec.serve(_serve_one)
     # No more requests: nothing may reach the host after this point.
     _flush_streams()
-    null = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    null = _TextIOWrapper(_io.BytesIO(), encoding="utf-8")
     sys.stdout = sys.__stdout__ = sys.stderr = sys.__stderr__ = null
