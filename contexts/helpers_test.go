@@ -32,7 +32,7 @@ type passthrough struct {
 }
 
 func (d passthrough) Image() string { return d.image }
-func (d passthrough) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (d passthrough) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}
 	if strings.HasPrefix(req.Code, "@@fail") {
 		// Like a TypeScript syntax error found while transpiling: the run

@@ -74,9 +74,10 @@ type Prepared struct {
 type LanguageDriver interface {
 	// Image names the guest image the language runs in.
 	Image() string
-	// Prepare validates req and builds the control request. Errors are
-	// client errors (EInvalid).
-	Prepare(req *Request) (*Prepared, error)
+	// Prepare validates req and builds the control request. ctx carries the
+	// run's deadline: work that outlives it (a transpile) stops, and the
+	// error then wraps ctx.Err(). Other errors are client errors (EInvalid).
+	Prepare(ctx context.Context, req *Request) (*Prepared, error)
 }
 
 // WorkspaceFactory creates the directories mounted at /workspace.
@@ -277,7 +278,7 @@ func (r *Runner) Prepare(req *Request) (*Job, error) {
 			return nil, Errorf(EInvalid, "inputs must be a JSON object")
 		}
 	}
-	p, err := lang.Prepare(req)
+	p, err := lang.Prepare(context.TODO(), req) // TODO(lifecycle): run ctx
 	if err != nil {
 		return nil, err
 	}

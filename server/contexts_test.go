@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -28,7 +29,7 @@ var _ server.Contexts = (*contexts.Manager)(nil)
 type otherFamily struct{}
 
 func (otherFamily) Image() string { return "js-other" }
-func (otherFamily) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (otherFamily) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "other.js"}}, nil
 }
 

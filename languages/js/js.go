@@ -2,6 +2,8 @@
 package js
 
 import (
+	"context"
+
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -15,7 +17,7 @@ type Driver struct{}
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver.
-func (Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}

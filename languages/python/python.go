@@ -1,7 +1,11 @@
 // Package python runs Python in the CPython guest (guest-images/python).
 package python
 
-import "github.com/wasmexec/wasmexec/exec"
+import (
+	"context"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
 
 // ImageName is the guest image Python runs in.
 const ImageName = "python"
@@ -15,7 +19,7 @@ func (Driver) Image() string { return ImageName }
 // Prepare implements exec.LanguageDriver. Evaluate has REPL semantics (the
 // value of a final expression statement); execute runs the code as
 // __main__ with args in sys.argv.
-func (Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if req.Format != "" {
 		return nil, exec.Errorf(exec.EInvalid, "format applies to JavaScript and TypeScript only")
 	}

@@ -22,14 +22,14 @@ func (d Driver) Image() string { return js.ImageName }
 
 // Prepare implements exec.LanguageDriver. A syntax error is a failed result
 // (code syntax_error, 1-based line and UTF-16 column), not a request error.
-func (d Driver) Prepare(req *exec.Request) (*exec.Prepared, error) {
+func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
 	var p *Program
 	var err error
 	if d.Workers != nil {
-		p, err = d.Workers.Transpile(context.Background(), req.Code, DefaultFilename)
+		p, err = d.Workers.Transpile(ctx, req.Code, DefaultFilename)
 	} else {
 		p, err = Transpile(req.Code, DefaultFilename)
 	}
