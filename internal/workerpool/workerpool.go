@@ -282,6 +282,13 @@ func (p *Pool[M]) removeIdle(w *Worker[M]) {
 	}
 }
 
+// Idle is the number of workers waiting for work.
+func (p *Pool[M]) Idle() int {
+	p.idleMu.Lock()
+	defer p.idleMu.Unlock()
+	return len(p.idle)
+}
+
 // PIDs lists the live worker processes.
 func (p *Pool[M]) PIDs() []int {
 	p.mu.Lock()
