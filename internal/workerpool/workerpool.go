@@ -82,6 +82,9 @@ var ErrClosed = errors.New("workerpool: closed")
 // ErrNotStarted is returned by Acquire before Start.
 var ErrNotStarted = errors.New("workerpool: not started")
 
+// ErrStarted is returned by a second Start.
+var ErrStarted = errors.New("workerpool: already started")
+
 // Pool keeps Config.Size workers alive until Close. It is safe for
 // concurrent use.
 type Pool[M any] struct {
@@ -149,7 +152,7 @@ func (p *Pool[M]) Start(ctx context.Context) error {
 		return ErrClosed
 	}
 	if !p.started.CompareAndSwap(false, true) {
-		return errors.New("workerpool: already started")
+		return ErrStarted
 	}
 	for i := 0; i < p.cfg.Size; i++ {
 		p.wg.Add(1)
