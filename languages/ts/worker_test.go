@@ -31,7 +31,11 @@ func TestMain(m *testing.M) {
 	}
 	testWorkers = workertest.Choose(raceEnabled, workerEnv+"=1",
 		"github.com/wasmexec/wasmexec/languages/ts/internal/testworker", "ts-transpile-worker")
-	os.Exit(m.Run())
+	code := m.Run()
+	if fuzzWorkers.w != nil {
+		fuzzWorkers.w.Close()
+	}
+	os.Exit(code)
 }
 
 // MustStartWorkers starts transpile workers from cfg (command and
