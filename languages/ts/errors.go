@@ -86,6 +86,16 @@ func firstLine(s string) string {
 	return s
 }
 
+// errorFromMessage converts esbuild's first error: a *SyntaxError, unless
+// esbuild reports a panic of its own it recovered (no location, "panic: "),
+// which is no fault of the code's syntax: a *TranspileError.
+func errorFromMessage(msg api.Message, filename, code string) error {
+	if msg.Location == nil && strings.HasPrefix(msg.Text, "panic: ") {
+		return &TranspileError{Reason: ReasonCrashed, Message: "the TypeScript transpiler failed: " + firstLine(msg.Text)}
+	}
+	return syntaxErrorFromMessage(msg, filename, code)
+}
+
 // syntaxErrorFromMessage converts esbuild's first error. esbuild's
 // Location.Line is 1-based; Location.Column is a 0-based byte offset into
 // Location.LineText (the full line, split on the same terminators

@@ -139,11 +139,7 @@ func Transpile(code, filename string) (*Program, error) {
 	}
 	res := api.Transform(code, transformOptions(filename))
 	if len(res.Errors) > 0 {
-		if msg := res.Errors[0]; msg.Location == nil && strings.HasPrefix(msg.Text, "panic: ") {
-			// esbuild recovered a panic of its own: not the code's syntax.
-			return nil, &TranspileError{Reason: ReasonCrashed, Message: "the TypeScript transpiler failed: " + firstLine(msg.Text)}
-		}
-		return nil, syntaxErrorFromMessage(res.Errors[0], filename, code)
+		return nil, errorFromMessage(res.Errors[0], filename, code)
 	}
 	js, sm := keepFirstLineEmpty(string(res.Code), res.Map)
 	return &Program{
