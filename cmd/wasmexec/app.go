@@ -100,7 +100,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
-	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", 2<<30, "memory cap of each checker worker")
+	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
