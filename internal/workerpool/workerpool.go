@@ -201,15 +201,22 @@ func (p *Pool[M]) Close() error {
 	for _, w := range procs {
 		w.stdin.Close()
 	}
+	// One grace period for all: once it is over, every worker still
+	// running is killed.
 	deadline := time.NewTimer(p.cfg.StopGrace)
 	defer deadline.Stop()
+	expired := false
 	for _, w := range procs {
-		select {
-		case <-w.dead:
-		case <-deadline.C:
-			w.Kill()
-			<-w.dead
+		if !expired {
+			select {
+			case <-w.dead:
+				continue
+			case <-deadline.C:
+				expired = true
+			}
 		}
+		w.Kill()
+		<-w.dead
 	}
 	p.wg.Wait()
 	return nil

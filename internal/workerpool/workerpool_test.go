@@ -288,10 +288,12 @@ func TestStartFails(t *testing.T) {
 	}
 }
 
-// Close reaps every worker, idle or busy; afterwards Acquire fails.
+// Close reaps every worker, idle or busy — all of those ignoring their
+// closed stdin are killed once the one grace period is over; afterwards
+// Acquire fails.
 func TestClose(t *testing.T) {
-	cfg := testConfig(2)
-	cfg.StopGrace = 200 * time.Millisecond // the hanging worker ignores its closed stdin
+	cfg := testConfig(3)
+	cfg.StopGrace = 200 * time.Millisecond // the hanging workers ignore their closed stdin
 	p, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -303,12 +305,14 @@ func TestClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	pids := p.PIDs()
-	w, err := p.Acquire(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Send(testRequest{Op: "hang"}); err != nil {
-		t.Fatal(err)
+	for range 2 {
+		w, err := p.Acquire(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Send(testRequest{Op: "hang"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
