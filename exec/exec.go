@@ -52,6 +52,11 @@ const (
 	CodeSyntaxError   = "syntax_error"   // the code did not parse
 	CodeQuotaExceeded = "quota_exceeded" // workspace over its byte quota
 	CodeInternal      = "internal"       // the guest or driver broke
+
+	// CodeTranspileFailed: the transpiler could not process the code (it
+	// crashed, ran out of memory or stack, or overran its timeout); not a
+	// syntax error, which is CodeSyntaxError.
+	CodeTranspileFailed = "transpile_failed"
 )
 
 // ErrorData describes why a run failed (or was cancelled / timed out).

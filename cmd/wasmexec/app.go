@@ -60,6 +60,7 @@ type options struct {
 	maxContexts    int
 	tscheckWorkers int
 	tsWorkers      int
+	transpileMs    int64
 	tscheckMemory  int64
 	tscheckDOM     bool
 	ctxQueueDepth  int
@@ -102,8 +103,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
-	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", 2, "TypeScript transpile worker processes (0: transpile in the server process)")
-	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", 2<<30, "memory cap of each checker worker")
+	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
+	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
+	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
@@ -133,6 +135,10 @@ func (o *options) validate() error {
 		return fmt.Errorf("--max-contexts, --context-queue-depth and --context-idle-ttl-ms must be positive")
 	case o.workspaceQuota < 0 || o.workspaceFiles < 0:
 		return fmt.Errorf("--workspace-quota-bytes and --workspace-max-files must not be negative (0: no limit)")
+	case o.tsWorkers < 0:
+		return fmt.Errorf("--ts-transpile-workers must not be negative")
+	case o.transpileMs <= 0:
+		return fmt.Errorf("--transpile-timeout-ms must be positive, got %d", o.transpileMs)
 	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
 		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
 	}
@@ -269,14 +275,29 @@ func (a *app) load(ctx context.Context) error {
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
 		langs[exec.JavaScript] = js.Driver{}
+		// Without workers (in-process eval, prepare) esbuild runs in this
+		// process; serve always has workers (see serve).
 		tsDriver := ts.Driver{}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
 			if err != nil {
 				return err
 			}
-			a.tsWorkers = ts.NewWorkers([]string{self, "ts-transpile-worker"}, a.opts.tsWorkers, 5*time.Second)
-			tsDriver.Workers = a.tsWorkers
+			w, err := ts.NewWorkers(ts.WorkersConfig{
+				Command: []string{self, "ts-transpile-worker"},
+				Size:    a.opts.tsWorkers,
+				Timeout: time.Duration(a.opts.transpileMs) * time.Millisecond,
+				Logger:  a.log,
+			})
+			if err != nil {
+				return err
+			}
+			if err := w.Start(ctx); err != nil {
+				w.Close()
+				return err
+			}
+			a.tsWorkers = w
+			tsDriver.Workers = w
 		}
 		langs[exec.TypeScript] = tsDriver
 	}

@@ -92,6 +92,11 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	if o.tsWorkers < 1 {
+		// esbuild can crash its process on hostile code (a Go stack
+		// overflow is fatal): a server runs it only in worker processes.
+		return fmt.Errorf("--ts-transpile-workers must be at least 1, got %d", o.tsWorkers)
+	}
 	log := newLogger(o.logLevel)
 	a, err := newApp(o, log)
 	if err != nil {

@@ -165,6 +165,8 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"negative cap", []string{"--execution-max-completed-executions", "-1"}, "", "execution-max-completed-executions"},
 		{"bad env value", nil, "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD=lots", "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD"},
 		{"corrupt database", []string{"--db", writeGarbage(t, data)}, "", "database"},
+		{"no transpile workers", []string{"--ts-transpile-workers", "0"}, "", "ts-transpile-workers"},
+		{"zero transpile timeout", nil, "WASMEXEC_TRANSPILE_TIMEOUT_MS=0", "transpile-timeout-ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(binary, append([]string{"serve", "--addr", freeAddr(t), "--data-dir", data, "--images-dir", testenv.ImagesDir()}, tc.args...)...)
@@ -214,6 +216,33 @@ func TestServeTypeScript(t *testing.T) {
 		t.Fatalf("syntax error position: %v", e)
 	}
 
+	// Valid TypeScript that a lexer-based guard once refused runs.
+	for _, tc := range []struct {
+		name, code string
+		want       float64
+	}{
+		{"call with 2,100 arguments", "function count(...xs: number[]): number { return xs.length }\ncount(" + numbers(2100, "%d") + ")", 2100},
+		{"let with 2,100 declarators", "let " + numbers(2100, "v%[1]d: number = %[1]d") + ";\nv0 + v2099", 2099},
+		{"division at a line start", "const total: number = 12;\ntotal\n/ \"abc\".length / 2", 2},
+		{"division by a parenthesized name at a line start", "const sum: number = 12, count: number = 3;\nsum\n/ (count) / 2", 2},
+	} {
+		body, _ := json.Marshal(map[string]string{"language": "typescript", "code": tc.code})
+		if status, res := p.do(t, "POST", "/v1/evaluate", string(body)); status != 200 || res["value"] != tc.want {
+			t.Errorf("%s: %d %v", tc.name, status, res)
+		}
+	}
+	// Code that crashes esbuild costs only its own request: a transpile
+	// worker overflows its stack (or overruns), the run fails with
+	// transpile_failed, and the next request is served.
+	deep, _ := json.Marshal(map[string]string{"language": "typescript", "code": strings.Repeat("(", 500_000) + "1" + strings.Repeat(")", 500_000)})
+	_, res = p.do(t, "POST", "/v1/evaluate", string(deep))
+	if e, _ := res["error"].(map[string]any); res["outcome"] != "failed" || e["code"] != "transpile_failed" {
+		t.Fatalf("deeply nested code: %v", res)
+	}
+	if status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"const x: number = 1;\nx + 1"}`); status != 200 || res["value"] != float64(2) {
+		t.Fatalf("after a transpile worker died: %d %v", status, res)
+	}
+
 	status, chk := p.do(t, "POST", "/v1/typescript/check", `{"code":"let x: number = \"a\";","compilerOptions":{"strict":true}}`)
 	diags, _ := chk["diagnostics"].([]any)
 	if status != 200 || chk["outcome"] != "succeeded" || chk["hasErrors"] != true || len(diags) != 1 || chk["typeScriptVersion"] != "5.9.3" {
@@ -237,6 +266,15 @@ func TestServeTypeScript(t *testing.T) {
 			t.Errorf("%s: %d %v", tc.name, status, e)
 		}
 	}
+}
+
+// numbers joins format applied to 0..n-1 with ", ".
+func numbers(n int, format string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(format, i)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // /metrics reports live work, pools and the store; Python runs through the

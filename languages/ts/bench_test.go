@@ -1,6 +1,7 @@
 package ts
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"testing"
@@ -102,19 +103,13 @@ func BenchmarkMapStack(b *testing.B) {
 	})
 }
 
-// BenchmarkCheckSource is the guard's share of Transpile.
-func BenchmarkCheckSource(b *testing.B) {
-	big := strings.Repeat(bench50, 40) // ~70 KB
-	for _, c := range []struct {
-		name, code string
-	}{{"50 lines", bench50}, {"2000 lines", big}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(c.code)))
-			for b.Loop() {
-				if err := checkSource(c.code, "main.ts"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// BenchmarkWorkersTranspile is Transpile through a worker process: the
+// server's path (pipe round trip and JSON framing included).
+func BenchmarkWorkersTranspile(b *testing.B) {
+	w := MustStartWorkers(b, WorkersConfig{Size: 1})
+	for b.Loop() {
+		if _, err := w.Transpile(context.Background(), bench50, "main.ts"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

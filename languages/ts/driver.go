@@ -13,16 +13,22 @@ import (
 // host and runs the JavaScript in the JS guest (so TypeScript shares
 // JavaScript's contexts), then maps error positions back to the TypeScript.
 type Driver struct {
-	// Workers, when set, transpile in worker processes (the server); nil
-	// transpiles in this process (tests, in-process CLI).
+	// Workers transpile in worker processes: what a server must use. nil
+	// transpiles in this process, where hostile code can crash it (tests,
+	// the in-process CLI, trusted code).
 	Workers *Workers
 }
 
 // Image implements exec.LanguageDriver.
 func (d Driver) Image() string { return js.ImageName }
 
-// Prepare implements exec.LanguageDriver. A syntax error is a failed result
-// (code syntax_error, 1-based line and UTF-16 column), not a request error.
+// Prepare implements exec.LanguageDriver, transpiling within ctx (the run's
+// deadline). Code the transpiler rejects is a failed result, not a request
+// error: code syntax_error (1-based line and UTF-16 column) for a syntax
+// error, transpile_failed when the transpiler itself broke on the code
+// (crash, out of memory or stack, timeout). Errors: exec.EInvalid (bad
+// format), exec.ETooLarge (source over MaxSourceBytes), exec.EUnavailable
+// (workers closed), or one wrapping ctx.Err() when ctx ends first.
 func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
@@ -36,8 +42,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	}
 	if err != nil {
 		var se *SyntaxError
-		if errors.As(err, &se) {
+		var te *TranspileError
+		switch {
+		case errors.As(err, &se):
 			return &exec.Prepared{Failure: se.ErrorData()}, nil
+		case errors.As(err, &te):
+			return &exec.Prepared{Failure: te.ErrorData()}, nil
 		}
 		return nil, err
 	}

@@ -45,6 +45,57 @@ func (e *SyntaxError) ErrorData() *exec.ErrorData {
 	return d
 }
 
+// TranspileError is code the transpiler could not process, through no
+// syntax error of the code: its worker crashed, ran out of memory or stack,
+// or overran the transpile timeout. Reason is one of the Reason* constants.
+type TranspileError struct {
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Reasons of a TranspileError (ErrorData.Details["reason"]).
+const (
+	ReasonTimeout       = "timeout"        // the transpile overran its timeout
+	ReasonStackOverflow = "stack_overflow" // the worker ran out of stack (deep nesting)
+	ReasonMemoryLimit   = "memory_limit"   // the worker ran out of memory
+	ReasonCrashed       = "crashed"        // any other failure of the transpiler
+)
+
+// Error returns the message.
+func (e *TranspileError) Error() string { return e.Message }
+
+// ErrorData returns the wire form of the error: code "transpile_failed",
+// name "TranspileError", the message, and details {"reason"}.
+func (e *TranspileError) ErrorData() *exec.ErrorData {
+	return &exec.ErrorData{
+		Code:    exec.CodeTranspileFailed,
+		Name:    "TranspileError",
+		Message: e.Message,
+		Details: map[string]any{"reason": e.Reason},
+	}
+}
+
+// firstLine is s up to its first line break, at most 300 bytes.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// errorFromMessage converts esbuild's first error: a *SyntaxError, unless
+// esbuild reports a panic of its own it recovered (no location, "panic: "),
+// which is no fault of the code's syntax: a *TranspileError.
+func errorFromMessage(msg api.Message, filename, code string) error {
+	if msg.Location == nil && strings.HasPrefix(msg.Text, "panic: ") {
+		return &TranspileError{Reason: ReasonCrashed, Message: "the TypeScript transpiler failed: " + firstLine(msg.Text)}
+	}
+	return syntaxErrorFromMessage(msg, filename, code)
+}
+
 // syntaxErrorFromMessage converts esbuild's first error. esbuild's
 // Location.Line is 1-based; Location.Column is a 0-based byte offset into
 // Location.LineText (the full line, split on the same terminators

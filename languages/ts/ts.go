@@ -9,15 +9,27 @@
 // 1-based line and a 1-based UTF-16 column in the original source, the
 // convention TypeScript users and editors expect.
 //
+// esbuild is not safe to run on untrusted code in the server process: it
+// parses recursively and cannot be cancelled, so deeply nested input ends
+// the whole process (a Go stack overflow is fatal, not a panic) and a few
+// shapes take exponential time. So esbuild is contained, not predicted: the
+// server transpiles in worker processes (Workers, `wasmexec
+// ts-transpile-worker`) with a memory cap, a goroutine stack limit and a
+// deadline. A worker that crashes, runs out of memory or stack, or overruns
+// costs only its request, which fails with code transpile_failed
+// (*TranspileError); the next request gets a fresh worker. Transpile itself
+// runs esbuild in the calling process: it is for workers, tests and trusted
+// code.
+//
 // A *Program carries the generated JavaScript and its source map. Run
 // Program.JS in goja under the name Program.Filename, then pass anything goja
 // reports (stacks, error messages, positions) through MapStack,
 // MapErrorPosition, MapPosition or MapErrorData to talk about the TypeScript
 // source instead.
 //
-// Everything here is safe for concurrent use: Transpile keeps no shared state
-// and a Program is immutable once returned (its source map index is built
-// lazily, once, under a sync.Once).
+// Everything here is safe for concurrent use: Transpile keeps no shared state,
+// Workers serves concurrent requests, and a Program is immutable once
+// returned (its source map index is built lazily, once, under a sync.Once).
 package ts
 
 import (
@@ -26,6 +38,8 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // DefaultFilename is the name used when Transpile is given an empty one.
@@ -91,25 +105,41 @@ func transformOptions(filename string) api.TransformOptions {
 	}
 }
 
-// Transpile converts TypeScript to JavaScript for the goja guest.
+// MaxSourceBytes is the largest source Transpile takes: a cheap pre-filter
+// (everything else about a hostile input is left to the worker's limits),
+// which also keeps a worker's answer (the JavaScript and its source map)
+// well inside one protocol frame.
+const MaxSourceBytes = 16 << 20
+
+// checkSize refuses a source over MaxSourceBytes (exec.ETooLarge).
+func checkSize(code string) error {
+	if len(code) > MaxSourceBytes {
+		return exec.Errorf(exec.ETooLarge, "the TypeScript source is %d bytes; the transpiler takes at most %d", len(code), MaxSourceBytes)
+	}
+	return nil
+}
+
+// Transpile converts TypeScript to JavaScript for the goja guest, running
+// esbuild in this process: hostile input can crash the process or never
+// return, so untrusted code goes through Workers.
 //
 // filename names the source in positions and stacks (DefaultFilename if
 // empty); run the result under Program.Filename.
 //
 // Errors: a *SyntaxError when the code does not parse (esbuild reports only
-// the first one) or when it is too deeply nested or too ambiguous to
-// transpile safely (see checkSource); its ErrorData has code "syntax_error".
-// Transpile returns no other errors. It is safe for concurrent use.
+// the first one; its ErrorData has code "syntax_error"), a *TranspileError
+// when esbuild reports an internal error (a recovered panic), and
+// exec.ETooLarge past MaxSourceBytes. It is safe for concurrent use.
 func Transpile(code, filename string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
 	}
-	if err := checkSource(code, filename); err != nil {
+	if err := checkSize(code); err != nil {
 		return nil, err
 	}
 	res := api.Transform(code, transformOptions(filename))
 	if len(res.Errors) > 0 {
-		return nil, syntaxErrorFromMessage(res.Errors[0], filename, code)
+		return nil, errorFromMessage(res.Errors[0], filename, code)
 	}
 	js, sm := keepFirstLineEmpty(string(res.Code), res.Map)
 	return &Program{

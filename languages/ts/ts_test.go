@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -209,6 +210,24 @@ func TestSyntaxErrors(t *testing.T) {
 				t.Errorf("got %d:%d %q, want %d:%d %q", se.Line, se.Column, se.Message, tt.line, tt.col, tt.msg)
 			}
 		})
+	}
+}
+
+// esbuild reports a panic it recovered as an error without a location:
+// that is transpile_failed, not a syntax error of the code.
+func TestEsbuildPanicIsNotASyntaxError(t *testing.T) {
+	err := errorFromMessage(api.Message{Text: "panic: runtime error: index out of range (while parsing \"main.ts\")\nstack"}, "main.ts", "x")
+	var te *TranspileError
+	if !errors.As(err, &te) || te.Reason != ReasonCrashed || strings.Contains(te.Message, "\n") {
+		t.Fatalf("err = %#v; want a one-line TranspileError, reason crashed", err)
+	}
+	if d := te.ErrorData(); d.Code != exec.CodeTranspileFailed {
+		t.Errorf("ErrorData = %+v", d)
+	}
+	err = errorFromMessage(api.Message{Text: `Unexpected ";"`, Location: &api.Location{Line: 1, Column: 6, LineText: "let = ;"}}, "main.ts", "let = ;")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1 || se.Column != 7 {
+		t.Fatalf("err = %#v; want a SyntaxError at 1:7", err)
 	}
 }
 

@@ -3,253 +3,268 @@ package ts
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"sync"
+	"log/slog"
 	"time"
 
-	wexec "github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
-// esbuild parses recursively and can't be cancelled: input nested deeply
-// enough makes the Go runtime abort the whole process (a goroutine stack
-// over 1 GB), and some shapes take exponential time. guard.go refuses every
-// such shape we know of, but it models esbuild from the outside. So the
-// server transpiles in worker processes of its own binary
-// (`wasmexec ts-transpile-worker`): a worker that crashes or overruns its
-// deadline costs only the request that caused it.
+// Worker defaults. A worker's goroutine stack limit is far above what real
+// code needs (esbuild spends 1.5–6.5 KB of stack per nesting level, so
+// 256 MiB is 40k+ levels) and its memory cap holds that stack while it
+// grows (Go copies a stack to one twice its size: ~0.5 GB at the limit).
+// At the limit a worker dies in ~1 s of CPU.
+const (
+	DefaultWorkers           = 2
+	DefaultTranspileTimeout  = 5 * time.Second
+	DefaultWorkerMemoryLimit = 1 << 30
+	DefaultWorkerMaxStack    = 256 << 20
+)
 
-// Workers is a small pool of transpile worker processes. Its zero value is
-// not usable; use NewWorkers.
+// WorkersConfig configures Workers.
+type WorkersConfig struct {
+	// Command starts one worker, e.g. [os.Args[0], "ts-transpile-worker"];
+	// the process must run WorkerMain(os.Stdin, os.Stdout).
+	Command []string
+	// Env is added to the environment the workers inherit ("KEY=value").
+	Env []string
+	// Size is the number of worker processes (default DefaultWorkers).
+	Size int
+	// Timeout bounds one transpile once a worker has it (default
+	// DefaultTranspileTimeout); the run's own deadline may end it sooner.
+	Timeout time.Duration
+	// MemoryLimitBytes caps each worker (default DefaultWorkerMemoryLimit;
+	// negative: none).
+	MemoryLimitBytes int64
+	// MaxStackBytes is each worker's goroutine stack limit (default
+	// DefaultWorkerMaxStack).
+	MaxStackBytes int64
+	// Logger receives worker starts and deaths (default: discarded).
+	Logger *slog.Logger
+}
+
+// Workers transpiles in worker processes (`wasmexec ts-transpile-worker`),
+// so that esbuild crashing, running out of memory or never finishing costs
+// only the request that caused it. Create with NewWorkers, then Start;
+// Close stops the workers.
 type Workers struct {
-	cmd     []string
+	pool    *workerpool.Pool[workerMessage]
 	timeout time.Duration
-	slots   chan struct{} // bounds live workers
-	mu      sync.Mutex
-	idle    []*worker
-	closed  bool
 }
 
-type worker struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
+// workerRequest is what the server sends a worker: one transpile.
 type workerRequest struct {
 	Code     string `json:"code"`
 	Filename string `json:"filename"`
 }
 
-type workerResponse struct {
-	JS          string       `json:"js,omitempty"`
-	SourceMap   []byte       `json:"sourceMap,omitempty"`
-	Filename    string       `json:"filename,omitempty"`
-	SyntaxError *SyntaxError `json:"syntaxError,omitempty"`
+// workerMessage is what a worker sends: "ready" once at start, then one
+// answer per request.
+type workerMessage struct {
+	Ready       bool            `json:"ready,omitempty"`
+	JS          string          `json:"js,omitempty"`
+	SourceMap   []byte          `json:"sourceMap,omitempty"`
+	Filename    string          `json:"filename,omitempty"`
+	SyntaxError *SyntaxError    `json:"syntaxError,omitempty"`
+	Failure     *TranspileError `json:"failure,omitempty"`
 }
 
-// NewWorkers returns a pool running at most size workers started by cmd
-// (e.g. [os.Args[0], "ts-transpile-worker"]); each transpile gets timeout.
-func NewWorkers(cmd []string, size int, timeout time.Duration) *Workers {
-	if size <= 0 {
-		size = 2
+// NewWorkers validates cfg; it starts nothing (see Start).
+func NewWorkers(cfg WorkersConfig) (*Workers, error) {
+	if cfg.Size <= 0 {
+		cfg.Size = DefaultWorkers
 	}
-	if timeout <= 0 {
-		timeout = 5 * time.Second
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTranspileTimeout
 	}
-	return &Workers{cmd: cmd, timeout: timeout, slots: make(chan struct{}, size)}
+	if cfg.MemoryLimitBytes == 0 {
+		cfg.MemoryLimitBytes = DefaultWorkerMemoryLimit
+	}
+	if cfg.MaxStackBytes <= 0 {
+		cfg.MaxStackBytes = DefaultWorkerMaxStack
+	}
+	pool, err := workerpool.New(workerpool.Config[workerMessage]{
+		Name:             "TypeScript transpile",
+		Size:             cfg.Size,
+		Command:          cfg.Command,
+		Env:              cfg.Env,
+		MemoryLimitBytes: cfg.MemoryLimitBytes,
+		MaxStackBytes:    cfg.MaxStackBytes,
+		Init:             awaitReady,
+		Logger:           cfg.Logger,
+	})
+	if err != nil {
+		return nil, exec.Errorf(exec.EInvalid, "TypeScript transpile workers: %v", err)
+	}
+	return &Workers{pool: pool, timeout: cfg.Timeout}, nil
 }
 
-// Transpile is the package's Transpile, run in a worker process. A worker
-// that dies or overruns the deadline is killed and replaced; its request
-// gets a *SyntaxError saying the code could not be transpiled.
+// awaitReady is a new worker's handshake: its first message says it runs.
+func awaitReady(ctx context.Context, wk *workerpool.Worker[workerMessage]) error {
+	select {
+	case m := <-wk.Messages():
+		if !m.Ready {
+			return errors.New("the worker's first message is not ready")
+		}
+		return nil
+	case <-wk.Dead():
+		return errors.New("the worker exited during start")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Start starts the workers and waits until each is ready (or ctx ends).
+func (w *Workers) Start(ctx context.Context) error {
+	if err := w.pool.Start(ctx); err != nil {
+		return fmt.Errorf("start the TypeScript transpile workers: %w", err)
+	}
+	return nil
+}
+
+// Close stops the workers and waits for them. Transpiles in flight end
+// with exec.EUnavailable.
+func (w *Workers) Close() error { return w.pool.Close() }
+
+// Transpile is the package's Transpile, run in a worker process within
+// ctx. It waits for a free worker as long as ctx allows; once a worker has
+// the code, it gets the transpile timeout (or less, if ctx ends first).
+//
+// Errors: *SyntaxError (the code does not parse); *TranspileError (the
+// worker crashed, ran out of memory or stack, or overran the timeout: it is
+// killed and a fresh one takes the next request); exec.ETooLarge past
+// MaxSourceBytes; an error wrapping ctx.Err() when ctx ends first;
+// exec.EUnavailable once the workers are closed or not started.
 func (w *Workers) Transpile(ctx context.Context, code, filename string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
 	}
-	// The guard is cheap and refuses the known hostile shapes up front.
-	if err := checkSource(code, filename); err != nil {
+	if err := checkSize(code); err != nil {
 		return nil, err
 	}
-	select {
-	case w.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, wexec.Errorf(wexec.EOverloaded, "gave up waiting for a TypeScript transpiler: %v", ctx.Err())
-	}
-	defer func() { <-w.slots }()
-	wk, err := w.take()
-	if err != nil {
-		return nil, err
-	}
-	resp, err := wk.call(ctx, w.timeout, workerRequest{Code: code, Filename: filename})
-	if err != nil {
-		wk.kill()
-		var ee *wexec.Error
-		if errors.As(err, &ee) {
-			return nil, err
+	req := workerRequest{Code: code, Filename: filename}
+	for attempt := 0; ; attempt++ {
+		wk, err := w.pool.Acquire(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("waiting for a TypeScript transpile worker: %w", ctx.Err())
+			}
+			return nil, exec.Errorf(exec.EUnavailable, "the TypeScript transpiler is not running (%v)", err)
 		}
-		return nil, &SyntaxError{Filename: filename, Line: 1, Column: 1, Message: "the TypeScript transpiler could not process this code (" + err.Error() + "); it may be nested too deeply or be too large"}
-	}
-	w.put(wk)
-	if resp.SyntaxError != nil {
-		return nil, resp.SyntaxError
-	}
-	return &Program{JS: resp.JS, Filename: resp.Filename, SourceMap: resp.SourceMap}, nil
-}
-
-// Close stops the idle workers.
-func (w *Workers) Close() {
-	w.mu.Lock()
-	idle := w.idle
-	w.idle, w.closed = nil, true
-	w.mu.Unlock()
-	for _, wk := range idle {
-		wk.in.Close()
-		wk.cmd.Wait()
-	}
-}
-
-func (w *Workers) take() (*worker, error) {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return nil, wexec.Errorf(wexec.EUnavailable, "the TypeScript transpiler is shut down")
-	}
-	if n := len(w.idle); n > 0 {
-		wk := w.idle[n-1]
-		w.idle = w.idle[:n-1]
-		w.mu.Unlock()
-		return wk, nil
-	}
-	w.mu.Unlock()
-	c := exec.Command(w.cmd[0], w.cmd[1:]...)
-	c.Stderr = os.Stderr
-	in, err := c.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := c.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Start(); err != nil {
-		return nil, fmt.Errorf("start a TypeScript transpile worker: %w", err)
-	}
-	return &worker{cmd: c, in: in, out: bufio.NewReader(out)}, nil
-}
-
-func (w *Workers) put(wk *worker) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		wk.kill()
-		return
-	}
-	w.idle = append(w.idle, wk)
-}
-
-func (wk *worker) kill() {
-	wk.cmd.Process.Kill()
-	wk.in.Close()
-	go wk.cmd.Wait()
-}
-
-func (wk *worker) call(ctx context.Context, timeout time.Duration, req workerRequest) (*workerResponse, error) {
-	type answer struct {
-		resp *workerResponse
-		err  error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		if err := writeFrame(wk.in, req); err != nil {
-			done <- answer{err: err}
-			return
+		if err := wk.Send(req); err != nil {
+			// The worker died before it got the code: not the code's fault.
+			wk.Kill()
+			if attempt == 0 {
+				continue
+			}
+			return nil, &TranspileError{Reason: ReasonCrashed, Message: "the TypeScript transpiler is failing: " + err.Error()}
 		}
-		var resp workerResponse
-		err := readFrame(wk.out, &resp)
-		done <- answer{&resp, err}
-	}()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case a := <-done:
-		return a.resp, a.err
-	case <-t.C:
-		return nil, fmt.Errorf("no answer within %v", timeout)
-	case <-ctx.Done():
-		return nil, wexec.Errorf(wexec.EUnavailable, "cancelled while transpiling: %v", ctx.Err())
+		return w.await(ctx, wk)
 	}
 }
 
-// WorkerMain is the body of `wasmexec ts-transpile-worker`: it transpiles
-// one framed request at a time until stdin closes.
+// await waits for wk's answer to the request it was sent.
+func (w *Workers) await(ctx context.Context, wk *workerpool.Worker[workerMessage]) (*Program, error) {
+	timer := time.NewTimer(w.timeout)
+	defer timer.Stop()
+	select {
+	case m := <-wk.Messages():
+		w.pool.Release(wk)
+		return m.program()
+	case <-wk.Dead():
+		// An answer written just before the exit is queued already.
+		select {
+		case m := <-wk.Messages():
+			return m.program()
+		default:
+		}
+		return nil, deathError(wk.Exit(), w.pool.MemoryLimitBytes())
+	case <-timer.C:
+		wk.Kill() // esbuild cannot be interrupted
+		return nil, &TranspileError{Reason: ReasonTimeout,
+			Message: fmt.Sprintf("the TypeScript transpiler did not finish within %v", w.timeout)}
+	case <-ctx.Done():
+		wk.Kill()
+		return nil, fmt.Errorf("transpile: %w", ctx.Err())
+	case <-w.pool.Closing():
+		wk.Kill()
+		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript transpiler is shut down")
+	}
+}
+
+func (m *workerMessage) program() (*Program, error) {
+	switch {
+	case m.SyntaxError != nil:
+		return nil, m.SyntaxError
+	case m.Failure != nil:
+		return nil, m.Failure
+	}
+	return &Program{JS: m.JS, Filename: m.Filename, SourceMap: m.SourceMap}, nil
+}
+
+// deathError describes a transpile whose worker died under it.
+func deathError(e workerpool.Exit, memLimit int64) *TranspileError {
+	switch e.Cause {
+	case workerpool.StackOverflow:
+		return &TranspileError{Reason: ReasonStackOverflow,
+			Message: "the TypeScript transpiler ran out of stack: the code is nested too deeply"}
+	case workerpool.OutOfMemory:
+		return &TranspileError{Reason: ReasonMemoryLimit,
+			Message: fmt.Sprintf("the TypeScript transpiler ran out of memory (limit %d bytes)", memLimit)}
+	}
+	msg := "the TypeScript transpiler crashed: " + e.Status
+	if e.Stderr != "" {
+		msg += " (" + firstLine(e.Stderr) + ")"
+	}
+	return &TranspileError{Reason: ReasonCrashed, Message: msg}
+}
+
+// WorkerMain is the body of `wasmexec ts-transpile-worker`: it applies the
+// limits its pool set (workerpool.ApplyLimits), says it is ready, then
+// transpiles one framed request at a time until stdin closes.
 func WorkerMain(stdin io.Reader, stdout io.Writer) error {
+	if _, err := workerpool.ApplyLimits(); err != nil {
+		return err
+	}
 	in := bufio.NewReader(stdin)
 	out := bufio.NewWriter(stdout)
+	send := func(m workerMessage) error {
+		if err := workerpool.WriteFrame(out, m); err != nil {
+			return err
+		}
+		return out.Flush()
+	}
+	if err := send(workerMessage{Ready: true}); err != nil {
+		return err
+	}
 	for {
 		var req workerRequest
-		if err := readFrame(in, &req); err != nil {
+		if err := workerpool.ReadFrame(in, &req); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
 			return err
 		}
-		var resp workerResponse
+		var m workerMessage
 		p, err := Transpile(req.Code, req.Filename)
 		var se *SyntaxError
+		var te *TranspileError
 		switch {
 		case errors.As(err, &se):
-			resp.SyntaxError = se
+			m.SyntaxError = se
+		case errors.As(err, &te):
+			m.Failure = te
 		case err != nil:
-			resp.SyntaxError = &SyntaxError{Filename: req.Filename, Line: 1, Column: 1, Message: err.Error()}
+			m.Failure = &TranspileError{Reason: ReasonCrashed, Message: err.Error()}
 		default:
-			resp = workerResponse{JS: p.JS, SourceMap: p.SourceMap, Filename: p.Filename}
+			m = workerMessage{JS: p.JS, SourceMap: p.SourceMap, Filename: p.Filename}
 		}
-		if err := writeFrame(out, resp); err != nil {
-			return err
-		}
-		if err := out.Flush(); err != nil {
+		if err := send(m); err != nil {
 			return err
 		}
 	}
-}
-
-// Frames are a 4-byte big-endian length and a JSON document.
-const maxFrame = 64 << 20
-
-func writeFrame(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(b)))
-	if _, err := w.Write(append(n[:], b...)); err != nil {
-		return err
-	}
-	return nil
-}
-
-func readFrame(r io.Reader, v any) error {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return err
-	}
-	size := binary.BigEndian.Uint32(n[:])
-	if size > maxFrame {
-		return fmt.Errorf("frame of %d bytes is too large", size)
-	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
-		if errors.Is(err, io.EOF) {
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	return json.Unmarshal(b, v)
 }

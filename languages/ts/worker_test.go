@@ -3,47 +3,103 @@ package ts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool/workertest"
 )
 
 // workerEnv makes the test binary act as a transpile worker (TestMain).
 const workerEnv = "WASMEXEC_TS_TEST_WORKER"
 
+// testWorkers is how the tests start workers (see workertest).
+var testWorkers workertest.Setup
+
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) == "1" {
 		if err := WorkerMain(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "ts-transpile worker:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	testWorkers = workertest.Choose(raceEnabled, workerEnv+"=1",
+		"github.com/wasmexec/wasmexec/languages/ts/internal/testworker", "ts-transpile-worker")
+	code := m.Run()
+	if fuzzWorkers.w != nil {
+		fuzzWorkers.w.Close()
+	}
+	os.Exit(code)
 }
 
-func testWorkers(t *testing.T, cmd []string, timeout time.Duration) *Workers {
-	t.Helper()
-	if cmd == nil {
-		t.Setenv(workerEnv, "1")
-		cmd = []string{os.Args[0]}
+// MustStartWorkers starts transpile workers from cfg (command and
+// environment filled in); they are closed when the test ends.
+func MustStartWorkers(tb testing.TB, cfg WorkersConfig) *Workers {
+	tb.Helper()
+	cfg.Command = testWorkers.Command
+	cfg.Env = append(cfg.Env, testWorkers.Env...)
+	w, err := NewWorkers(cfg)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	w := NewWorkers(cmd, 2, timeout)
-	t.Cleanup(w.Close)
+	tb.Cleanup(func() { w.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := w.Start(ctx); err != nil {
+		tb.Fatalf("Start (%s): %v", testWorkers.Note, err)
+	}
 	return w
 }
 
+// MustTranspileIn transpiles code in w or fails the test.
+func MustTranspileIn(tb testing.TB, w *Workers, code string) *Program {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := w.Transpile(ctx, code, "main.ts")
+	if err != nil {
+		tb.Fatalf("Transpile in a worker (%s): %v", testWorkers.Note, err)
+	}
+	return p
+}
+
+// AssertServes checks that w answers an ordinary request correctly.
+func AssertServes(tb testing.TB, w *Workers) {
+	tb.Helper()
+	p := MustTranspileIn(tb, w, "const n: number = 41;\nn + 1")
+	if got, err := runGoja(tb, p); err != nil || got != int64(42) {
+		tb.Fatalf("probe: %v, %v", got, err)
+	}
+}
+
+// waitPIDs polls until w has want live workers and returns their pids.
+func waitPIDs(tb testing.TB, w *Workers, want int) []int {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if pids := w.pool.PIDs(); len(pids) == want {
+			return pids
+		}
+	}
+	tb.Fatalf("workers %v; want %d", w.pool.PIDs(), want)
+	return nil
+}
+
 func TestWorkersTranspileLikeInProcess(t *testing.T) {
-	w := testWorkers(t, nil, 10*time.Second)
+	w := MustStartWorkers(t, WorkersConfig{Size: 1})
 	code := "interface P { x: number }\nconst p: P = { x: 41 }\np.x + 1\n"
 	want, err := Transpile(code, "main.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
+	pids := waitPIDs(t, w, 1)
 	for i := 0; i < 3; i++ { // the worker is reused
-		got, err := w.Transpile(context.Background(), code, "main.ts")
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := MustTranspileIn(t, w, code)
 		if got.JS != want.JS || string(got.SourceMap) != string(want.SourceMap) || got.Filename != want.Filename {
 			t.Fatalf("worker output differs:\n%q\n%q", got.JS, want.JS)
 		}
@@ -53,28 +109,153 @@ func TestWorkersTranspileLikeInProcess(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 1 || se.Column != 17 {
 		t.Fatalf("syntax error through a worker: %#v", err)
 	}
+	if got := w.pool.PIDs(); !slices.Equal(got, pids) {
+		t.Errorf("workers %v after ordinary requests; want the same %v", got, pids)
+	}
 }
 
-// A worker that dies or hangs costs only its request.
-func TestWorkersCrashAndHang(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		cmd  []string
-	}{
-		{"dies", []string{"sh", "-c", "exit 3"}},
-		{"hangs", []string{"sleep", "30"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := testWorkers(t, tc.cmd, 300*time.Millisecond)
-			start := time.Now()
-			_, err := w.Transpile(context.Background(), "1 + 1", "main.ts")
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("err = %v, want a *SyntaxError saying the code could not be transpiled", err)
+// A transpile that overruns the timeout is killed, fails with
+// transpile_failed/timeout, and the next request gets a fresh worker.
+func TestWorkersTimeout(t *testing.T) {
+	w := MustStartWorkers(t, WorkersConfig{Size: 1, Timeout: 300 * time.Millisecond})
+	pids := waitPIDs(t, w, 1)
+	start := time.Now()
+	_, err := w.Transpile(context.Background(), exponentialShape, "main.ts")
+	var te *TranspileError
+	if !errors.As(err, &te) || te.Reason != ReasonTimeout {
+		t.Fatalf("err = %v; want a TranspileError with reason timeout", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if d := te.ErrorData(); d.Code != exec.CodeTranspileFailed || d.Name != "TranspileError" || d.Details["reason"] != ReasonTimeout {
+		t.Errorf("ErrorData = %+v", d)
+	}
+	AssertServes(t, w)
+	if got := waitPIDs(t, w, 1); got[0] == pids[0] {
+		t.Errorf("worker %d still serves after overrunning", pids[0])
+	}
+}
+
+// The run's ctx bounds both the wait for a worker and the transpile.
+func TestWorkersRespectContext(t *testing.T) {
+	w := MustStartWorkers(t, WorkersConfig{Size: 1, Timeout: time.Minute})
+	busy := make(chan error, 1)
+	busyCtx, stopBusy := context.WithCancel(context.Background())
+	go func() {
+		_, err := w.Transpile(busyCtx, exponentialShape, "main.ts")
+		busy <- err
+	}()
+	// Wait until the only worker has the hanging transpile: then the pool
+	// has no idle worker.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if w.pool.Idle() == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker never became busy")
+		}
+	}
+
+	t.Run("waiting for a worker", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := w.Transpile(ctx, "1", "main.ts")
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v; want one wrapping context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("returned after %v", d)
+		}
+	})
+
+	t.Run("cancelled while transpiling", func(t *testing.T) {
+		stopBusy()
+		if err := <-busy; !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v; want one wrapping context.Canceled", err)
+		}
+		AssertServes(t, w) // by the worker started in place of the killed one
+	})
+
+	t.Run("deadline while transpiling", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		_, err := w.Transpile(ctx, exponentialShape, "main.ts")
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v; want one wrapping context.DeadlineExceeded", err)
+		}
+		AssertServes(t, w)
+	})
+}
+
+// processExists reports whether process pid exists (even as a zombie).
+func processExists(pid int) bool {
+	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+func TestWorkersLifecycle(t *testing.T) {
+	if _, err := NewWorkers(WorkersConfig{}); exec.ErrorCode(err) != exec.EInvalid {
+		t.Errorf("NewWorkers without a command: %v", err)
+	}
+	w, err := NewWorkers(WorkersConfig{Command: []string{"sh", "-c", "exit 3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Transpile(context.Background(), "1", ""); exec.ErrorCode(err) != exec.EUnavailable {
+		t.Errorf("Transpile before Start: %v", err)
+	}
+	if err := w.Start(context.Background()); err == nil {
+		t.Error("Start with a worker that exits at once succeeded")
+	}
+	w.Close()
+
+	w = MustStartWorkers(t, WorkersConfig{Size: 2})
+	pids := waitPIDs(t, w, 2)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if processExists(pid) {
+			t.Errorf("worker %d still exists after Close", pid)
+		}
+	}
+	if _, err := w.Transpile(context.Background(), "1", ""); exec.ErrorCode(err) != exec.EUnavailable {
+		t.Errorf("Transpile after Close: %v", err)
+	}
+}
+
+// Many goroutines share two workers; each gets its own answer.
+func TestWorkersConcurrent(t *testing.T) {
+	w := MustStartWorkers(t, WorkersConfig{Size: 2})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := w.Transpile(context.Background(), fmt.Sprintf("const v%d: number = %d;\nv%d", i, i, i), "main.ts")
+			if err != nil {
+				t.Error(err)
+				return
 			}
-			if time.Since(start) > 10*time.Second {
-				t.Fatalf("took %v", time.Since(start))
+			if got := lastStatement(p.JS); got != fmt.Sprintf("v%d;", i) {
+				t.Errorf("request %d got %q", i, got)
 			}
-		})
+		}()
+	}
+	wg.Wait()
+}
+
+func TestSourceSizeLimit(t *testing.T) {
+	big := make([]byte, MaxSourceBytes+1)
+	for i := range big {
+		big[i] = ' '
+	}
+	if _, err := Transpile(string(big), ""); exec.ErrorCode(err) != exec.ETooLarge {
+		t.Errorf("Transpile of %d bytes: %v", len(big), err)
+	}
+	w := MustStartWorkers(t, WorkersConfig{Size: 1})
+	if _, err := w.Transpile(context.Background(), string(big), ""); exec.ErrorCode(err) != exec.ETooLarge {
+		t.Errorf("Workers.Transpile of %d bytes: %v", len(big), err)
 	}
 }

@@ -112,14 +112,9 @@ func containsOutcome(list []exec.Outcome, o exec.Outcome) bool {
 func waitBusy(tb testing.TB, p *Pool) int {
 	tb.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		p.mu.Lock()
-		for w := range p.procs {
-			if w.current.Load() != 0 {
-				p.mu.Unlock()
-				return w.pid
-			}
+		if pid, ok := p.busyPID(); ok {
+			return pid
 		}
-		p.mu.Unlock()
 	}
 	tb.Fatal("no worker became busy")
 	return 0

@@ -9,20 +9,21 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/internal/workerpool/workertest"
 )
 
 // envTestWorker makes the test binary act as a worker (the re-exec trick).
 const envTestWorker = "TSCHECK_TEST_WORKER"
 
-// envWorkerMode: "self" forces re-exec of the test binary even under -race;
-// by default a race-enabled test run builds internal/testworker without -race
-// (an instrumented worker is ~10x slower and cannot take RLIMIT_DATA).
-const envWorkerMode = "TSCHECK_TEST_WORKER_MODE"
+// Under -race the workers are internal/testworker built without -race
+// (workertest.Choose; WASMEXEC_TEST_WORKER_MODE=self forces the test
+// binary): an instrumented worker is ~10x slower and cannot take
+// RLIMIT_DATA.
 
 var (
 	testImageDir   string   // "" when the image is absent
@@ -46,14 +47,8 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	testImageDir, testImageWhy = findImage()
-	tmp, err := os.MkdirTemp("", "tscheck-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(tmp)
 	if testImageDir != "" {
-		setupWorkerCommand(tmp)
+		setupWorkerCommand()
 	}
 	code := m.Run()
 	closeSharedPool()
@@ -86,37 +81,11 @@ func findImage() (dir, why string) {
 	return dir, ""
 }
 
-func setupWorkerCommand(tmp string) {
-	testWorkerCmd = []string{os.Args[0]}
-	testWorkerEnv = []string{envTestWorker + "=1"}
-	testWorkerNote = "re-exec of the test binary"
-	testRLimitOK = !raceEnabled
-	if !raceEnabled || os.Getenv(envWorkerMode) == "self" {
-		return
-	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = osexec.LookPath("go"); err != nil {
-			fmt.Fprintln(os.Stderr, "tscheck tests: no go tool; using the race-instrumented test binary as worker (slow)")
-			return
-		}
-	}
-	// A stable path lets `go build` skip relinking when nothing changed.
-	out := filepath.Join(tmp, "tscheck-worker")
-	if cache, err := os.UserCacheDir(); err == nil {
-		dir := filepath.Join(cache, "wasmexec", "tscheck-test")
-		if os.MkdirAll(dir, 0o755) == nil {
-			out = filepath.Join(dir, "tscheck-worker")
-		}
-	}
-	cmd := osexec.Command(goBin, "build", "-o", out, "github.com/wasmexec/wasmexec/languages/ts/tscheck/internal/testworker")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "tscheck tests: building the non-race worker failed (%v): %s; using the race-instrumented test binary (slow)\n", err, b)
-		return
-	}
-	testWorkerCmd, testWorkerEnv = []string{out}, nil
-	testWorkerNote = "internal/testworker built without -race"
-	testRLimitOK = true
+func setupWorkerCommand() {
+	setup := workertest.Choose(raceEnabled, envTestWorker+"=1",
+		"github.com/wasmexec/wasmexec/languages/ts/tscheck/internal/testworker", "tscheck-worker")
+	testWorkerCmd, testWorkerEnv = setup.Command, setup.Env
+	testWorkerNote, testRLimitOK = setup.Note, setup.MemoryCapApplies
 }
 
 // requireImage skips tb when the TypeScript image is absent.

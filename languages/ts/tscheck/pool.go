@@ -1,23 +1,20 @@
 package tscheck
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
 // PoolConfig configures a Pool.
@@ -32,7 +29,8 @@ type PoolConfig struct {
 	// ImageDir holds the built image: typescript.js, lib/, VERSION.
 	ImageDir string
 	// MemoryLimitBytes caps each worker's data segment (RLIMIT_DATA, set by
-	// the worker itself at start). 0 means DefaultMemoryLimit; negative, none.
+	// the worker itself at start, see workerpool.ApplyLimits). 0 means
+	// DefaultMemoryLimit; negative, none.
 	MemoryLimitBytes int64
 	// PrewarmLibs are lib sets each worker checks once before it is ready,
 	// so the first real check with them is warm, e.g. {{"es2022"},
@@ -51,9 +49,6 @@ const (
 	// killGrace is how long after a check's deadline (or a cancel) the pool
 	// waits for the worker's own interrupt before it kills the process.
 	killGrace = 2 * time.Second
-	// stopGrace bounds Close's wait for workers to exit before SIGKILL.
-	stopGrace     = 5 * time.Second
-	maxRestartGap = 30 * time.Second
 )
 
 // Error codes in Result.Error beyond the exec.Code* ones.
@@ -62,34 +57,21 @@ const (
 	CodeCancelled = "cancelled"
 )
 
-// Pool runs type checks on a set of worker processes. It is safe for
+// Pool runs type checks on a set of worker processes (a workerpool.Pool:
+// workers are started, capped and replaced there). It is safe for
 // concurrent use; checks beyond Size wait for a free worker.
 type Pool struct {
 	cfg     PoolConfig
 	log     *slog.Logger
 	version string
+	workers *workerpool.Pool[workerMessage]
+	nextID  atomic.Uint64
 
-	idleMu   sync.Mutex
-	idleList []*proc
-	wake     chan struct{} // signalled when idleList may be non-empty
-	closeCh  chan struct{}
-	wg       sync.WaitGroup
-	nextID   atomic.Uint64
-	live     atomic.Int32 // initialized workers, idle or busy
-	started  atomic.Bool
-	closed   atomic.Bool
-
-	mu      sync.Mutex
-	procs   map[*proc]struct{}
-	libs    map[string]bool     // lib names the compiler accepts
-	enums   map[string][]string // option → allowed values
-	infoSet chan struct{}       // closed once libs/enums are known
-	first   chan slotStart      // Start's view of each slot's first attempt
-}
-
-type slotStart struct {
-	slot int
-	err  error
+	mu       sync.Mutex
+	libs     map[string]bool     // lib names the compiler accepts
+	enums    map[string][]string // option → allowed values
+	infoSet  chan struct{}       // closed once libs/enums are known
+	inflight map[int]uint64      // worker pid → id of the check it runs
 }
 
 // NewPool validates cfg and the image. It starts nothing; call Start.
@@ -122,16 +104,28 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if err != nil {
 		return nil, &exec.Error{Code: exec.EUnavailable, Message: "typescript image: cannot read VERSION", Err: err}
 	}
-	return &Pool{
-		cfg:     cfg,
-		log:     cfg.Logger.With("component", "tscheck"),
-		version: strings.TrimSpace(string(v)),
-		wake:    make(chan struct{}, 1),
-		closeCh: make(chan struct{}),
-		procs:   map[*proc]struct{}{},
-		infoSet: make(chan struct{}),
-		first:   make(chan slotStart, cfg.Size),
-	}, nil
+	p := &Pool{
+		cfg:      cfg,
+		log:      cfg.Logger.With("component", "tscheck"),
+		version:  strings.TrimSpace(string(v)),
+		infoSet:  make(chan struct{}),
+		inflight: map[int]uint64{},
+	}
+	p.workers, err = workerpool.New(workerpool.Config[workerMessage]{
+		Name:             "type-check",
+		Size:             cfg.Size,
+		Command:          cfg.WorkerCommand,
+		Env:              cfg.Env,
+		MemoryLimitBytes: cfg.MemoryLimitBytes,
+		MaxStackBytes:    maxGoStack,
+		Init:             p.initWorker,
+		Route:            p.route,
+		Logger:           cfg.Logger.With("component", "tscheck"),
+	})
+	if err != nil {
+		return nil, exec.Errorf(exec.EInvalid, "tscheck: %v", err)
+	}
+	return p, nil
 }
 
 // Version is the TypeScript version of the image ("5.9.3").
@@ -139,39 +133,24 @@ func (p *Pool) Version() string { return p.version }
 
 // Ready reports whether the pool is started, not closed, and has at least
 // one live worker.
-func (p *Pool) Ready() bool {
-	return p.started.Load() && !p.closed.Load() && p.live.Load() > 0
-}
+func (p *Pool) Ready() bool { return p.workers.Ready() }
 
 // Start spawns the workers and waits until each has loaded the compiler and
 // pre-warmed its lib sets (seconds: ~3 s for es2022, ~12 s more for dom).
 // It returns an error if ctx ends first or a worker fails its first start;
 // workers keep being (re)started in the background until Close either way.
 func (p *Pool) Start(ctx context.Context) error {
-	if p.closed.Load() {
-		return exec.Errorf(exec.EUnavailable, "tscheck: pool closed")
-	}
-	if !p.started.CompareAndSwap(false, true) {
-		return exec.Errorf(exec.EConflict, "tscheck: pool already started")
-	}
 	t := time.Now()
 	p.log.Info("starting type-check workers", "workers", p.cfg.Size, "typescript", p.version,
 		"prewarm", p.cfg.PrewarmLibs, "memoryLimitBytes", p.cfg.MemoryLimitBytes)
-	for i := 0; i < p.cfg.Size; i++ {
-		p.wg.Add(1)
-		go p.runSlot(i)
-	}
-	for n := 0; n < p.cfg.Size; n++ {
-		select {
-		case s := <-p.first:
-			if s.err != nil {
-				return fmt.Errorf("tscheck: worker %d: %w", s.slot, s.err)
-			}
-		case <-ctx.Done():
-			return fmt.Errorf("tscheck: start: %w", ctx.Err())
-		case <-p.closeCh:
+	if err := p.workers.Start(ctx); err != nil {
+		switch {
+		case errors.Is(err, workerpool.ErrClosed):
 			return exec.Errorf(exec.EUnavailable, "tscheck: pool closed")
+		case errors.Is(err, workerpool.ErrStarted):
+			return exec.Errorf(exec.EConflict, "tscheck: pool already started")
 		}
+		return fmt.Errorf("tscheck: %w", err)
 	}
 	p.log.Info("type checker ready", "workers", p.cfg.Size, "ms", ms(time.Since(t)))
 	return nil
@@ -181,33 +160,58 @@ func (p *Pool) Start(ctx context.Context) error {
 // stdin is closed, and Close waits for every process to exit (killing those
 // that do not within a few seconds). It is idempotent.
 func (p *Pool) Close() error {
-	if !p.closed.CompareAndSwap(false, true) {
-		p.wg.Wait()
-		return nil
+	select {
+	case <-p.workers.Closing():
+		return p.workers.Close()
+	default:
 	}
-	close(p.closeCh)
-	p.mu.Lock()
-	procs := make([]*proc, 0, len(p.procs))
-	for w := range p.procs {
-		procs = append(procs, w)
+	err := p.workers.Close()
+	p.log.Info("type checker stopped")
+	return err
+}
+
+// initWorker is a new worker's start: load the compiler, pre-warm the lib
+// sets, then report what the compiler accepts.
+func (p *Pool) initWorker(ctx context.Context, w *workerpool.Worker[workerMessage]) error {
+	if err := w.Send(workerRequest{Op: opInit, ImageDir: p.cfg.ImageDir, Prewarm: p.cfg.PrewarmLibs}); err != nil {
+		return fmt.Errorf("send init: %w", err)
 	}
-	p.mu.Unlock()
-	for _, w := range procs {
-		w.stdin.Close()
-	}
-	deadline := time.NewTimer(stopGrace)
-	defer deadline.Stop()
-	for _, w := range procs {
+	for {
 		select {
-		case <-w.dead:
-		case <-deadline.C:
-			w.kill()
-			<-w.dead
+		case m := <-w.Messages():
+			switch m.Type {
+			case msgFatal:
+				return fmt.Errorf("worker: %s", m.Msg)
+			case msgReady:
+				p.setInfo(m)
+				p.log.Info("type-check worker ready", "pid", w.PID(), "ms", m.DurationMs)
+				return nil
+			}
+			p.log.Warn("type-check worker: unexpected message during start", "type", m.Type)
+		case <-w.Dead():
+			return errors.New("worker exited during start")
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
-	p.wg.Wait()
-	p.log.Info("type checker stopped")
-	return nil
+}
+
+// route logs the worker's log messages; everything else goes to the check
+// (or start) waiting for it.
+func (p *Pool) route(w *workerpool.Worker[workerMessage], m workerMessage) bool {
+	switch m.Type {
+	case msgLog:
+		args := []any{"pid", w.PID()}
+		for k, v := range m.Attrs {
+			args = append(args, k, v)
+		}
+		p.log.Info("worker: "+m.Msg, args...)
+		return true
+	case msgReady, msgFatal, msgResult:
+		return false
+	}
+	p.log.Warn("type-check worker: unknown message", "pid", w.PID(), "type", m.Type)
+	return true
 }
 
 // Check type-checks one request. Bad requests return a *exec.Error
@@ -216,18 +220,15 @@ func (p *Pool) Close() error {
 // a Result (ctx ending gives TimedOut for a deadline, Cancelled otherwise).
 func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
-	if p.closed.Load() {
+	if p.closed() {
 		return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
-	}
-	if !p.started.Load() {
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is not started")
 	}
 	// Option values are validated against what the compiler reported; that
 	// is known once a worker has started.
 	select {
 	case <-p.infoSet:
 	default:
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is starting")
+		return nil, exec.Errorf(exec.EUnavailable, "type checker is not started yet")
 	}
 	p.mu.Lock()
 	libs, enums := p.libs, p.enums
@@ -238,9 +239,9 @@ func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 
 	for {
-		w, err := p.acquire(ctx)
+		w, err := p.workers.Acquire(ctx)
 		if err != nil {
-			if p.closed.Load() {
+			if p.closed() {
 				return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
 			}
 			return p.ctxResult(ctx, start), nil
@@ -258,62 +259,12 @@ func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 }
 
-// acquire takes an idle live worker, waiting for one until ctx ends or the
-// pool closes.
-func (p *Pool) acquire(ctx context.Context) (*proc, error) {
-	for {
-		p.idleMu.Lock()
-		var w *proc
-		for len(p.idleList) > 0 && w == nil {
-			last := len(p.idleList) - 1
-			c := p.idleList[last]
-			p.idleList = p.idleList[:last]
-			if !c.isDead() {
-				w = c
-			}
-		}
-		more := len(p.idleList) > 0
-		p.idleMu.Unlock()
-		if w != nil {
-			if more {
-				p.signal() // pass the wake-up on to the next waiter
-			}
-			return w, nil
-		}
-		select {
-		case <-p.wake:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-p.closeCh:
-			return nil, errors.New("closed")
-		}
-	}
-}
-
-func (p *Pool) signal() {
+func (p *Pool) closed() bool {
 	select {
-	case p.wake <- struct{}{}:
+	case <-p.workers.Closing():
+		return true
 	default:
-	}
-}
-
-// putIdle makes w available to checks.
-func (p *Pool) putIdle(w *proc) {
-	p.idleMu.Lock()
-	p.idleList = append(p.idleList, w)
-	p.idleMu.Unlock()
-	p.signal()
-}
-
-// removeIdle drops a dead worker from the idle set, if it is there.
-func (p *Pool) removeIdle(w *proc) {
-	p.idleMu.Lock()
-	defer p.idleMu.Unlock()
-	for i, c := range p.idleList {
-		if c == w {
-			p.idleList = append(p.idleList[:i], p.idleList[i+1:]...)
-			return
-		}
+		return false
 	}
 }
 
@@ -331,7 +282,7 @@ func (p *Pool) ctxResult(ctx context.Context, start time.Time) *Result {
 // run sends one check to w and waits for its end. sent is false when the
 // request could not be written (the worker had died); then w is not reused.
 // An error is a request the compiler rejected (exec.EInvalid).
-func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, sent bool, err error) {
+func (p *Pool) run(ctx context.Context, w *workerpool.Worker[workerMessage], prep *prepared) (res *Result, sent bool, err error) {
 	timeout := prep.timeout
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); d < timeout {
@@ -339,40 +290,41 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 		}
 	}
 	id := p.nextID.Add(1)
-	w.current.Store(id)
-	if err := w.send(workerRequest{Op: opCheck, ID: id, Check: prep.payload, TimeoutMs: timeout.Milliseconds()}); err != nil {
-		p.log.Warn("type-check worker unreachable", "pid", w.pid, "err", err)
-		w.kill()
+	if err := w.Send(workerRequest{Op: opCheck, ID: id, Check: prep.payload, TimeoutMs: timeout.Milliseconds()}); err != nil {
+		p.log.Warn("type-check worker unreachable", "pid", w.PID(), "err", err)
+		w.Kill()
 		return nil, false, nil
 	}
+	p.setInflight(w.PID(), id)
+	defer p.setInflight(w.PID(), 0)
 
 	hard := time.NewTimer(timeout + killGrace)
 	defer hard.Stop()
 	cancelled := ctx.Done()
-	closing := p.closeCh
+	closing := p.workers.Closing()
 	var graceC <-chan time.Time
 	for {
 		select {
-		case m := <-w.results:
-			if m.ID != id {
-				p.log.Warn("type-check worker sent a stale result", "pid", w.pid, "id", m.ID, "want", id)
+		case m := <-w.Messages():
+			if m.Type != msgResult || m.ID != id {
+				p.log.Warn("type-check worker sent a stale message", "pid", w.PID(), "type", m.Type, "id", m.ID, "want", id)
 				continue
 			}
 			return p.finish(ctx, w, m, prep)
 
-		case <-w.dead:
+		case <-w.Dead():
 			// A result written just before the exit (a recycling worker) is
-			// already queued: readLoop delivers frames before closing dead.
-			for len(w.results) > 0 {
-				if m := <-w.results; m.ID == id {
+			// already queued: messages are delivered before Dead closes.
+			for len(w.Messages()) > 0 {
+				if m := <-w.Messages(); m.Type == msgResult && m.ID == id {
 					return p.finish(ctx, w, m, prep)
 				}
 			}
 			return p.deadResult(w), true, nil
 
 		case <-hard.C:
-			p.log.Warn("type-check worker ignored its deadline; killing it", "pid", w.pid, "timeout", timeout)
-			w.kill()
+			p.log.Warn("type-check worker ignored its deadline; killing it", "pid", w.PID(), "timeout", timeout)
+			w.Kill()
 			return &Result{Outcome: exec.TimedOut, Diagnostics: []Diagnostic{},
 				Error: &exec.ErrorData{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}}, true, nil
 
@@ -380,16 +332,16 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 			// Ask the worker to stop; it answers with a cancelled result, or
 			// is killed after the grace period.
 			cancelled, closing = nil, nil
-			_ = w.send(workerRequest{Op: opCancel, ID: id})
+			_ = w.Send(workerRequest{Op: opCancel, ID: id})
 			graceC = time.After(killGrace)
 
 		case <-closing:
 			cancelled, closing = nil, nil
-			_ = w.send(workerRequest{Op: opCancel, ID: id})
+			_ = w.Send(workerRequest{Op: opCancel, ID: id})
 			graceC = time.After(killGrace)
 
 		case <-graceC:
-			w.kill()
+			w.Kill()
 			r := &Result{Outcome: exec.Cancelled, Diagnostics: []Diagnostic{},
 				Error: &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -401,17 +353,27 @@ func (p *Pool) run(ctx context.Context, w *proc, prep *prepared) (res *Result, s
 	}
 }
 
-// finish turns the worker's result into the check's and puts the worker
+func (p *Pool) setInflight(pid int, id uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if id == 0 {
+		delete(p.inflight, pid)
+	} else {
+		p.inflight[pid] = id
+	}
+}
+
+// finish turns the worker's result into the check's and gives the worker
 // back (unless it announced it exits).
-func (p *Pool) finish(ctx context.Context, w *proc, m workerMessage, prep *prepared) (*Result, bool, error) {
-	p.log.Debug("type check done", "pid", w.pid, "outcome", m.Outcome, "workerMs", m.DurationMs,
+func (p *Pool) finish(ctx context.Context, w *workerpool.Worker[workerMessage], m workerMessage, prep *prepared) (*Result, bool, error) {
+	p.log.Debug("type check done", "pid", w.PID(), "outcome", m.Outcome, "workerMs", m.DurationMs,
 		"workerCPUMs", m.CPUMs, "phasesMs", m.Timings)
 	if m.Recycle {
-		// The worker exits after this; its slot starts a new one.
-		w.recycled.Store(true)
-		p.log.Info("type-check worker recycling after a memory-hungry check", "pid", w.pid)
+		// The worker exits after this; the pool starts a new one.
+		w.Retire()
+		p.log.Info("type-check worker recycling after a memory-hungry check", "pid", w.PID())
 	} else {
-		p.release(w)
+		p.workers.Release(w)
 	}
 	if m.Outcome == wireInvalid {
 		msg := "invalid compiler options"
@@ -427,15 +389,6 @@ func (p *Pool) finish(ctx context.Context, w *proc, m workerMessage, prep *prepa
 		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
 	}
 	return r, true, nil
-}
-
-// release returns a healthy worker to the idle set.
-func (p *Pool) release(w *proc) {
-	w.current.Store(0)
-	if p.closed.Load() || w.isDead() {
-		return
-	}
-	p.putIdle(w)
 }
 
 func (p *Pool) toResult(m workerMessage, prep *prepared) *Result {
@@ -464,158 +417,23 @@ func (p *Pool) toResult(m workerMessage, prep *prepared) *Result {
 }
 
 // deadResult describes a check whose worker died under it.
-func (p *Pool) deadResult(w *proc) *Result {
+func (p *Pool) deadResult(w *workerpool.Worker[workerMessage]) *Result {
 	r := &Result{Outcome: exec.Failed, Diagnostics: []Diagnostic{}}
-	stderr := w.stderr.String()
-	switch {
-	case p.diedOfMemory(w, stderr):
+	e := w.Exit()
+	switch e.Cause {
+	case workerpool.OutOfMemory:
 		r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
 			Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", p.cfg.MemoryLimitBytes)}
-	case strings.Contains(stderr, "stack exceeds") || strings.Contains(stderr, "stack overflow"):
+	case workerpool.StackOverflow:
 		r.Error = &exec.ErrorData{Code: exec.CodeStackOverflow, Message: "the type checker ran out of stack"}
 	default:
-		msg := "the type checker process exited unexpectedly: " + w.exitDescription()
-		if first := firstLine(strings.TrimSpace(stderr)); first != "" {
+		msg := "the type checker process exited unexpectedly: " + e.Status
+		if first := firstLine(e.Stderr); first != "" {
 			msg += " (" + first + ")"
 		}
 		r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: msg}
 	}
 	return r
-}
-
-// diedOfMemory decides whether a dead worker hit its memory limit.
-func (p *Pool) diedOfMemory(w *proc, stderr string) bool {
-	if strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") {
-		return true
-	}
-	if p.cfg.MemoryLimitBytes <= 0 || w.killedBySignal(syscall.SIGKILL) {
-		return false
-	}
-	// Thread stacks count against RLIMIT_DATA too.
-	if strings.Contains(stderr, "pthread_create failed") {
-		return true
-	}
-	// The Go runtime does not survive every failed mmap (some paths end in
-	// SIGSEGV): a worker that crashed by itself after using over half its
-	// limit is taken to have hit it.
-	return w.peakRSS() >= p.cfg.MemoryLimitBytes/2
-}
-
-// runSlot keeps one worker alive until Close: start, wait for death,
-// restart with backoff when starts keep failing.
-func (p *Pool) runSlot(slot int) {
-	defer p.wg.Done()
-	firstAttempt := true
-	gap := 100 * time.Millisecond
-	for !p.closed.Load() {
-		t := time.Now()
-		w, err := p.spawn(slot)
-		if firstAttempt {
-			p.first <- slotStart{slot: slot, err: err}
-			firstAttempt = false
-		}
-		if err != nil {
-			if p.closed.Load() {
-				return
-			}
-			p.log.Error("type-check worker failed to start", "slot", slot, "err", err, "retryIn", gap)
-			select {
-			case <-time.After(gap):
-			case <-p.closeCh:
-				return
-			}
-			gap = min(gap*2, maxRestartGap)
-			continue
-		}
-		gap = 100 * time.Millisecond
-		p.live.Add(1)
-		p.log.Info("type-check worker ready", "slot", slot, "pid", w.pid, "ms", ms(time.Since(t)))
-		p.putIdle(w)
-		<-w.dead
-		p.live.Add(-1)
-		p.removeIdle(w)
-		p.forget(w)
-		if p.closed.Load() {
-			return
-		}
-		if w.recycled.Load() {
-			p.log.Info("type-check worker recycled; restarting", "slot", slot, "pid", w.pid)
-		} else {
-			p.log.Warn("type-check worker exited; restarting", "slot", slot, "pid", w.pid,
-				"exit", w.exitDescription(), "stderr", w.stderr.Summary())
-		}
-	}
-}
-
-func (p *Pool) forget(w *proc) {
-	p.mu.Lock()
-	delete(p.procs, w)
-	p.mu.Unlock()
-}
-
-// spawn starts one worker process and waits for it to be ready.
-func (p *Pool) spawn(slot int) (*proc, error) {
-	cmd := osexec.Command(p.cfg.WorkerCommand[0], p.cfg.WorkerCommand[1:]...)
-	limit := p.cfg.MemoryLimitBytes
-	if limit < 0 {
-		limit = 0
-	}
-	cmd.Env = append(append(os.Environ(), p.cfg.Env...), EnvMemoryLimit+"="+strconv.FormatInt(limit, 10))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	w := &proc{
-		stdin:   stdin,
-		results: make(chan workerMessage, 4),
-		ready:   make(chan workerMessage, 1),
-		dead:    make(chan struct{}),
-		stderr:  &stderrBuffer{},
-	}
-	cmd.Stderr = w.stderr
-	w.cmd = cmd
-
-	p.mu.Lock()
-	if p.closed.Load() {
-		p.mu.Unlock()
-		return nil, exec.Errorf(exec.EUnavailable, "pool closed")
-	}
-	if err := cmd.Start(); err != nil {
-		p.mu.Unlock()
-		return nil, fmt.Errorf("start %q: %w", p.cfg.WorkerCommand[0], err)
-	}
-	w.pid = cmd.Process.Pid
-	p.procs[w] = struct{}{}
-	p.mu.Unlock()
-
-	go w.readLoop(stdout, p.log.With("slot", slot, "pid", w.pid))
-
-	if err := w.send(workerRequest{Op: opInit, ImageDir: p.cfg.ImageDir, Prewarm: p.cfg.PrewarmLibs}); err != nil {
-		w.kill()
-		<-w.dead
-		return nil, fmt.Errorf("send init: %w (stderr: %s)", err, w.stderr.Summary())
-	}
-	select {
-	case m := <-w.ready:
-		if m.Type == msgFatal {
-			w.kill()
-			<-w.dead
-			return nil, fmt.Errorf("worker: %s", m.Msg)
-		}
-		p.setInfo(m)
-		return w, nil
-	case <-w.dead:
-		return nil, fmt.Errorf("worker exited during start: %s (stderr: %s)", w.exitDescription(), w.stderr.Summary())
-	case <-p.closeCh:
-		w.kill()
-		<-w.dead
-		return nil, exec.Errorf(exec.EUnavailable, "pool closed")
-	}
 }
 
 func (p *Pool) setInfo(m workerMessage) {
@@ -636,176 +454,14 @@ func (p *Pool) setInfo(m workerMessage) {
 }
 
 // workerPIDs lists the live worker processes (for tests).
-func (p *Pool) workerPIDs() []int {
+func (p *Pool) workerPIDs() []int { return p.workers.PIDs() }
+
+// busyPID is the pid of a worker running a check, if any (for tests).
+func (p *Pool) busyPID() (int, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var pids []int
-	for w := range p.procs {
-		if !w.isDead() {
-			pids = append(pids, w.pid)
-		}
+	for pid := range p.inflight {
+		return pid, true
 	}
-	return pids
-}
-
-// proc is one worker process.
-type proc struct {
-	cmd      *osexec.Cmd
-	pid      int
-	stdin    io.WriteCloser
-	writeMu  sync.Mutex
-	current  atomic.Uint64 // id of the check in flight, 0 when idle
-	recycled atomic.Bool   // announced it exits after its last result
-
-	results chan workerMessage // "result" frames
-	ready   chan workerMessage // the first "ready" or "fatal" frame
-	dead    chan struct{}      // closed once the process has exited and been reaped
-	waitErr error              // set before dead is closed
-	stderr  *stderrBuffer
-}
-
-func (w *proc) send(req workerRequest) error {
-	w.writeMu.Lock()
-	defer w.writeMu.Unlock()
-	return writeFrame(w.stdin, req)
-}
-
-func (w *proc) kill() {
-	if w.cmd.Process != nil {
-		_ = w.cmd.Process.Kill()
-	}
-}
-
-func (w *proc) isDead() bool {
-	select {
-	case <-w.dead:
-		return true
-	default:
-		return false
-	}
-}
-
-// peakRSS is the exited process's maximum resident set size in bytes.
-func (w *proc) peakRSS() int64 {
-	if w.cmd.ProcessState == nil {
-		return 0
-	}
-	if ru, ok := w.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss * 1024 // kilobytes on Linux
-	}
-	return 0
-}
-
-// killedBySignal reports whether the exited process was ended by sig.
-func (w *proc) killedBySignal(sig syscall.Signal) bool {
-	if w.cmd.ProcessState == nil {
-		return false
-	}
-	ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled() && ws.Signal() == sig
-}
-
-func (w *proc) exitDescription() string {
-	select {
-	case <-w.dead:
-	default:
-		return "still running"
-	}
-	if w.waitErr == nil {
-		return "exit status 0"
-	}
-	return w.waitErr.Error()
-}
-
-// readLoop dispatches the worker's frames until its stdout closes, then
-// reaps the process.
-func (w *proc) readLoop(stdout io.Reader, log *slog.Logger) {
-	defer func() {
-		w.waitErr = w.cmd.Wait()
-		close(w.dead)
-	}()
-	r := bufio.NewReaderSize(stdout, 64<<10)
-	readySent := false
-	for {
-		var m workerMessage
-		if err := readFrame(r, &m); err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
-				log.Warn("type-check worker protocol error; killing it", "err", err)
-				w.kill()
-			}
-			// Drain so Wait can finish even if the worker keeps writing.
-			_, _ = io.Copy(io.Discard, r)
-			return
-		}
-		switch m.Type {
-		case msgLog:
-			args := []any{}
-			for k, v := range m.Attrs {
-				args = append(args, k, v)
-			}
-			log.Info("worker: "+m.Msg, args...)
-		case msgReady, msgFatal:
-			if !readySent {
-				readySent = true
-				w.ready <- m
-			} else {
-				log.Warn("type-check worker: unexpected message", "type", m.Type, "msg", m.Msg)
-			}
-		case msgResult:
-			select {
-			case w.results <- m:
-			default:
-				log.Warn("type-check worker: result dropped (no check waiting)", "id", m.ID)
-			}
-		default:
-			log.Warn("type-check worker: unknown message", "type", m.Type)
-		}
-	}
-}
-
-// stderrBuffer keeps the first headMax and the last tailMax bytes written
-// to it: a Go fatal error puts its cause first and goroutine traces after.
-type stderrBuffer struct {
-	mu   sync.Mutex
-	head []byte
-	tail []byte
-}
-
-const (
-	stderrHeadMax = 4 << 10
-	stderrTailMax = 8 << 10
-)
-
-func (t *stderrBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(b)
-	if room := stderrHeadMax - len(t.head); room > 0 {
-		k := min(room, len(b))
-		t.head = append(t.head, b[:k]...)
-		b = b[k:]
-	}
-	t.tail = append(t.tail, b...)
-	if len(t.tail) > stderrTailMax {
-		t.tail = append(t.tail[:0:0], t.tail[len(t.tail)-stderrTailMax:]...)
-	}
-	return n, nil
-}
-
-// String is the kept output (head, then tail).
-func (t *stderrBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.head) + string(t.tail)
-}
-
-// Summary is the first few lines, where a Go fatal error states its cause.
-func (t *stderrBuffer) Summary() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.head)), "\n")
-	if len(lines) > 4 {
-		lines = lines[:4]
-	}
-	return strings.Join(lines, " | ")
+	return 0, false
 }

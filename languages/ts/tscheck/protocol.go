@@ -1,21 +1,12 @@
 package tscheck
 
-import (
-	"encoding/binary"
-	"encoding/json"
-	"fmt"
-	"io"
-)
-
-// The pool and a worker talk over the worker's stdin/stdout in frames: a
-// 4-byte big-endian length, then that many bytes of JSON. One request is in
-// flight per worker; a "cancel" may arrive while a check runs. Worker
-// diagnostics that are not protocol (a Go runtime fatal error, a race report)
-// go to stderr, which the pool keeps a tail of.
-
-// maxFrame bounds one frame, both ways. Requests are capped well below it
-// (maxSourceBytes); a larger length means the stream is corrupt.
-const maxFrame = 64 << 20
+// The pool and a worker talk over the worker's stdin/stdout in frames
+// (workerpool.WriteFrame: a 4-byte big-endian length, then that many bytes
+// of JSON; requests are capped well below workerpool.MaxFrame by
+// maxSourceBytes). One request is in flight per worker; a "cancel" may
+// arrive while a check runs. Worker diagnostics that are not protocol (a Go
+// runtime fatal error, a race report) go to stderr, which the pool keeps
+// the head and tail of.
 
 // Operations sent by the pool.
 const (
@@ -93,39 +84,4 @@ type workerMessage struct {
 type wireError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
-}
-
-func writeFrame(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if len(b) > maxFrame {
-		return fmt.Errorf("frame of %d bytes exceeds %d", len(b), maxFrame)
-	}
-	buf := make([]byte, 4+len(b))
-	binary.BigEndian.PutUint32(buf, uint32(len(b)))
-	copy(buf[4:], b)
-	_, err = w.Write(buf)
-	return err
-}
-
-// readFrame reads one frame into v. io.EOF means a clean end between frames.
-func readFrame(r io.Reader, v any) error {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return err
-	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n > maxFrame {
-		return fmt.Errorf("frame length %d exceeds %d", n, maxFrame)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	return json.Unmarshal(b, v)
 }

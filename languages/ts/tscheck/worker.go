@@ -20,6 +20,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
 //go:embed driver.js
@@ -29,10 +30,6 @@ var driverSource string
 // chosen lib declares console (dom, webworker).
 const consoleDeclaration = "declare var console: { log(...a: any[]): void; error(...a: any[]): void; " +
 	"warn(...a: any[]): void; info(...a: any[]): void };\n"
-
-// EnvMemoryLimit names the environment variable a worker reads at start: a
-// byte count it applies to itself as RLIMIT_DATA before loading anything.
-const EnvMemoryLimit = "WASMEXEC_TSCHECK_MEMORY_LIMIT"
 
 // defaultMaxCallStack bounds goja's JavaScript call depth in a worker. The
 // compiler's recursive-descent parser and checker recurse a dozen frames per
@@ -44,21 +41,24 @@ const defaultMaxCallStack = 12000
 const defaultGCPercent = 200
 
 // maxGoStack caps the worker's Go stack (goja recurses in Go for native
-// callbacks). Hitting it kills the worker, which the pool reports as failed.
+// callbacks); the pool passes it to the worker (workerpool.ApplyLimits).
+// Hitting it kills the worker, which the pool reports as failed.
 const maxGoStack = 512 << 20
 
 // WorkerMain is the body of a type-checker worker process (`wasmexec
 // tscheck-worker`). It speaks the pool's framed protocol on stdin/stdout,
 // runs until stdin closes, and returns nil then. The process should exit
-// when it returns. It sets RLIMIT_DATA from $WASMEXEC_TSCHECK_MEMORY_LIMIT
-// first, so a runaway check ends the process rather than the machine.
+// when it returns. It applies the limits its pool set first
+// (workerpool.ApplyLimits: RLIMIT_DATA and the goroutine stack limit), so a
+// runaway check ends the process rather than the machine.
 func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 	w := &worker{out: stdout}
-	if err := w.applyMemoryLimit(os.Getenv(EnvMemoryLimit)); err != nil {
+	limit, err := workerpool.ApplyLimits()
+	if err != nil {
 		w.send(workerMessage{Type: msgFatal, Msg: err.Error()})
 		return err
 	}
-	debug.SetMaxStack(maxGoStack)
+	w.memLimit = limit
 	if os.Getenv("GOGC") == "" {
 		// The parsed lib files are a large, long-lived heap (~200 MB with
 		// es2022) that every GC cycle marks; collecting less often saves
@@ -72,7 +72,7 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 		defer close(reqs)
 		for {
 			var req workerRequest
-			if err := readFrame(stdin, &req); err != nil {
+			if err := workerpool.ReadFrame(stdin, &req); err != nil {
 				if !errors.Is(err, io.EOF) {
 					readErr <- err
 				}
@@ -153,7 +153,7 @@ const memGuard = 0.8
 func (w *worker) send(m workerMessage) {
 	w.outMu.Lock()
 	defer w.outMu.Unlock()
-	if err := writeFrame(w.out, m); err != nil {
+	if err := workerpool.WriteFrame(w.out, m); err != nil {
 		// The pool is gone or the pipe is broken; nothing useful to do.
 		fmt.Fprintf(os.Stderr, "tscheck worker: write: %v\n", err)
 	}
@@ -161,30 +161,6 @@ func (w *worker) send(m workerMessage) {
 
 func (w *worker) log(msg string, attrs map[string]any) {
 	w.send(workerMessage{Type: msgLog, Msg: msg, Attrs: attrs})
-}
-
-func (w *worker) applyMemoryLimit(s string) error {
-	if s == "" || s == "0" {
-		return nil
-	}
-	limit, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || limit < 0 {
-		return fmt.Errorf("bad %s=%q", EnvMemoryLimit, s)
-	}
-	w.memLimit = limit
-	// Let the GC work hard before the hard limit is reached.
-	debug.SetMemoryLimit(limit * 7 / 10)
-	if raceEnabled {
-		// The race detector maps terabytes of shadow memory, which RLIMIT_DATA
-		// counts: a limit would make every later mapping fail.
-		fmt.Fprintf(os.Stderr, "tscheck worker: race detector on, RLIMIT_DATA not applied\n")
-		return nil
-	}
-	rl := syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)}
-	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &rl); err != nil {
-		return fmt.Errorf("setrlimit RLIMIT_DATA %d: %w", limit, err)
-	}
-	return nil
 }
 
 // compiledTS caches the compiled typescript.js per process (one per worker

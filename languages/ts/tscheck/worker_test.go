@@ -1,14 +1,13 @@
 package tscheck
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"testing"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
 // workerConn drives WorkerMain in-process over pipes, so the race detector
@@ -50,7 +49,7 @@ func startInProcessWorker(tb testing.TB) *workerConn {
 
 func (c *workerConn) send(req workerRequest) {
 	c.tb.Helper()
-	if err := writeFrame(c.in, req); err != nil {
+	if err := workerpool.WriteFrame(c.in, req); err != nil {
 		c.tb.Fatalf("send: %v", err)
 	}
 }
@@ -60,7 +59,7 @@ func (c *workerConn) recv() workerMessage {
 	c.tb.Helper()
 	for {
 		var m workerMessage
-		if err := readFrame(c.out, &m); err != nil {
+		if err := workerpool.ReadFrame(c.out, &m); err != nil {
 			c.tb.Fatalf("recv: %v", err)
 		}
 		if m.Type != msgLog {
@@ -146,23 +145,6 @@ func TestWorkerProtocol(t *testing.T) {
 	}
 }
 
-func TestFrames(t *testing.T) {
-	r, w := io.Pipe()
-	go func() {
-		writeFrame(w, workerMessage{Type: msgResult, ID: 7, Outcome: "succeeded",
-			Diagnostics: []Diagnostic{{Code: 1, Message: "a\n  b"}}})
-		w.Write([]byte{0xff, 0xff, 0xff, 0xff}) // absurd length
-		w.Close()
-	}()
-	var m workerMessage
-	if err := readFrame(r, &m); err != nil || m.ID != 7 || m.Diagnostics[0].Message != "a\n  b" {
-		t.Fatalf("readFrame = %+v, %v", m, err)
-	}
-	if err := readFrame(r, &m); err == nil || errors.Is(err, io.EOF) {
-		t.Fatalf("oversized frame: %v", err)
-	}
-}
-
 // The wire names of Result and Diagnostic are part of the HTTP API.
 func TestJSONShape(t *testing.T) {
 	res := Result{Outcome: exec.Succeeded, HasErrors: true, TypeScriptVersion: "5.9.3", DurationMs: 1.5,
@@ -176,23 +158,4 @@ func TestJSONShape(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON\n got %s\nwant %s", b, want)
 	}
-}
-
-// readFrame never panics and never allocates past maxFrame, whatever the
-// bytes.
-func FuzzReadFrame(f *testing.F) {
-	var buf bytes.Buffer
-	writeFrame(&buf, workerMessage{Type: msgResult, ID: 1, Outcome: "succeeded"})
-	f.Add(buf.Bytes())
-	f.Add([]byte{0, 0, 0, 2, '{', '}'})
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bytes.NewReader(data)
-		for i := 0; i < 4; i++ {
-			var m workerMessage
-			if readFrame(r, &m) != nil {
-				return
-			}
-		}
-	})
 }

@@ -1,4 +1,4 @@
-package server_test
+package main
 
 import (
 	"encoding/json"
@@ -8,16 +8,16 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/wasmexec/wasmexec/engine"
 )
 
-// A flood of TypeScript evaluations queues, times out and is refused like
-// JavaScript: the transpile happens inside the run, after a run slot is
-// held. The excess gets 429 with Retry-After, no request waits in the
-// queue past its timeoutMs, and a 1+1 afterwards answers normally.
-func TestTypeScriptFlood(t *testing.T) {
-	srv, _ := MustServerRunner(t, engine.RunnerConfig{MaxConcurrent: 4, MaxQueued: 16, QueueTimeout: 30 * time.Second}, 0)
+// A flood of 200 concurrent TypeScript evaluations against the real binary
+// (--max-concurrent 4 --max-queued 16) queues, times out and is refused
+// like JavaScript: the transpile happens inside the run, in a worker
+// process, after a run slot is held. The excess gets 429 with
+// Retry-After, no request waits in the queue past its timeoutMs, and a
+// 1+1 afterwards answers normally.
+func TestServeTypeScriptFlood(t *testing.T) {
+	p := MustServe(t, t.TempDir(), "--max-concurrent", "4", "--max-queued", "16", "--queue-timeout-ms", "30000")
 	const n, timeoutMs = 200, 1500
 	body := fmt.Sprintf(`{"language":"typescript","timeoutMs":%d,"code":"const t: number = Date.now(); let i: number = 0; while (Date.now() - t < 100) { i++ }; i > 0"}`, timeoutMs)
 	type answer struct {
@@ -33,7 +33,7 @@ func TestTypeScriptFlood(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			resp, err := http.Post(srv.URL+"/v1/evaluate", "application/json", strings.NewReader(body))
+			resp, err := http.Post(p.base+"/v1/evaluate", "application/json", strings.NewReader(body))
 			if err != nil {
 				t.Error(err)
 				return
@@ -73,8 +73,7 @@ func TestTypeScriptFlood(t *testing.T) {
 	if ok == 0 || refused == 0 {
 		t.Fatalf("want both answers and refusals: %d answered, %d refused", ok, refused)
 	}
-	resp, m := post(t, srv.URL+"/v1/evaluate", `{"language":"javascript","code":"1+1"}`)
-	if resp.StatusCode != 200 || m["value"] != float64(2) {
-		t.Fatalf("after the flood: %d %v", resp.StatusCode, m)
+	if status, m := p.do(t, "POST", "/v1/evaluate", `{"language":"javascript","code":"1+1"}`); status != 200 || m["value"] != float64(2) {
+		t.Fatalf("after the flood: %d %v", status, m)
 	}
 }
