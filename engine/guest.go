@@ -617,6 +617,9 @@ func (g *Guest) linker() (*wasmtime.Linker, error) {
 		// interruptibly so deadlines and cancellation reach a sleeping guest.
 		{"wasi_snapshot_preview1", "poll_oneoff", g.guardPoll("poll_oneoff", g.pollOneoff)},
 		{"wasi_snapshot_preview1", "clock_time_get", g.guardClock("clock_time_get", g.clockTimeGet)},
+		// Replaced to keep guests away from wasmtime 25 bugs (wasmhardening.go).
+		{"wasi_snapshot_preview1", "fd_renumber", g.fdRenumber},
+		{"wasi_snapshot_preview1", "path_symlink", g.pathSymlink},
 	}
 	for _, d := range defs {
 		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {
