@@ -165,6 +165,7 @@ type Image struct {
 	Hash   string // sha256 of the .wasm
 	engine *Engine
 	module *wasmtime.Module
+	views  map[string]string // preopen → its read-only view (readonly.go)
 	// Snapshotted is true when module starts initialized (Init already ran).
 	Snapshotted bool
 }
@@ -207,6 +208,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		}
 		img.module = mod
 	}
+	e.readOnlyPreopens(img)
 	e.mu.Lock()
 	e.images[spec.Name] = img
 	e.mu.Unlock()

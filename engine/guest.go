@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -121,7 +120,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 	// a snapshotted guest must find the layout its snapshot was taken with.
 	for _, rel := range sortedKeys(img.Spec.Preopens) {
 		guestPath := img.Spec.Preopens[rel]
-		if err := wasi.PreopenDir(filepath.Join(img.Dir, rel), guestPath); err != nil {
+		if err := wasi.PreopenDir(img.preopenDir(rel), guestPath); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen %s: %w", guestPath, err)
 		}

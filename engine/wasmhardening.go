@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 )
@@ -15,6 +16,9 @@ type engineHardening struct {
 	// typePin keeps one registration of every host function type the
 	// guests' linkers define, for the engine's whole life (see pinTypes).
 	typePin *wasmtime.Linker
+
+	viewsMu sync.Mutex
+	views   *imageViews // read-only image directories (readonly.go)
 }
 
 // pinTypes works around GHSA-7qmx-3fpx-r45m (CVE-2024-47813): in wasmtime
@@ -46,7 +50,7 @@ func (e *Engine) releaseHardening() error {
 		e.hard.typePin.Close()
 		e.hard.typePin = nil
 	}
-	return nil
+	return e.releaseViews()
 }
 
 // WASI error numbers the shadows below return.
