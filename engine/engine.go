@@ -84,7 +84,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 		done:   make(chan struct{}),
 		images: map[string]*Image{},
 	}
-	if err := e.pinTypes(); err != nil {
+	if err := e.harden(); err != nil {
 		return nil, err
 	}
 	go e.tick()

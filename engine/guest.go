@@ -70,6 +70,9 @@ type Guest struct {
 	storeFreed    bool
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
+
+	// shim forwards checked WASI calls to wasmtime (wasishim.go).
+	shim *wasiShim
 }
 
 // call is one request in flight: from the driver's recv that takes it to
@@ -183,6 +186,11 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		g.removeWatcher()
 		store.Close()
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
+	}
+	if err := g.startShim(); err != nil {
+		g.removeWatcher()
+		store.Close()
+		return nil, err
 	}
 	e.live.Add(1)
 	go g.run()
@@ -619,6 +627,9 @@ func (g *Guest) linker() (*wasmtime.Linker, error) {
 		// Replaced to keep guests away from wasmtime 25 bugs (wasmhardening.go).
 		{"wasi_snapshot_preview1", "fd_renumber", g.fdRenumber},
 		{"wasi_snapshot_preview1", "path_symlink", g.pathSymlink},
+		{"wasi_snapshot_preview1", "path_open", g.pathOpen},
+		{"wasi_snapshot_preview1", "fd_close", g.fdClose},
+		{"wasi_snapshot_preview1", "fd_readdir", g.fdReaddir},
 	}
 	for _, d := range defs {
 		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {

@@ -169,6 +169,7 @@ const (
 	opFtruncate
 	opFdClose
 	opPoke
+	opReaddir
 )
 
 // wantTrap checks that res is the guest dying of a trap whose message

@@ -17,8 +17,20 @@ type engineHardening struct {
 	// guests' linkers define, for the engine's whole life (see pinTypes).
 	typePin *wasmtime.Linker
 
+	// shim and wasi serve each guest's WASI shim (wasishim.go).
+	shim *wasmtime.Module
+	wasi *wasmtime.Linker
+
 	viewsMu sync.Mutex
 	views   *imageViews // read-only image directories (readonly.go)
+}
+
+// harden sets up the engine-wide part of the mitigations.
+func (e *Engine) harden() error {
+	if err := e.prepareShim(); err != nil {
+		return err
+	}
+	return e.pinTypes()
 }
 
 // pinTypes works around GHSA-7qmx-3fpx-r45m (CVE-2024-47813): in wasmtime
@@ -49,6 +61,10 @@ func (e *Engine) releaseHardening() error {
 	if e.hard.typePin != nil {
 		e.hard.typePin.Close()
 		e.hard.typePin = nil
+	}
+	if e.hard.wasi != nil {
+		e.hard.wasi.Close()
+		e.hard.wasi = nil
 	}
 	return e.releaseViews()
 }

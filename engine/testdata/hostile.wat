@@ -31,6 +31,7 @@
 ;;  18  fd_filestat_set_size(a, 0)
 ;;  19  fd_close(a)
 ;;  20  i32.store(a, b)
+;;  21  fd_readdir(a, b, c, 0, 0x2004)
 (module
   (import "wasmexec" "recv" (func $recv (param i32 i32) (result i32)))
   (import "wasmexec" "send" (func $send (param i32 i32)))
@@ -50,6 +51,7 @@
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $ftruncate (param i32 i64) (result i32)))
   (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_readdir" (func $readdir (param i32 i32 i32 i64 i32) (result i32)))
 
   (memory (export "memory") 1)
   (global $rptr (mut i32) (i32.const 0x1000))
@@ -124,6 +126,8 @@
         (local.set $r (call $fd_close (local.get $a)))))
       (if (i32.eq (local.get $op) (i32.const 20)) (then
         (i32.store (local.get $a) (local.get $b))))
+      (if (i32.eq (local.get $op) (i32.const 21)) (then
+        (local.set $r (call $readdir (local.get $a) (local.get $b) (local.get $c) (i64.const 0) (i32.const 0x2004)))))
       (i32.store (i32.const 0x2000) (local.get $r))
       (call $send (i32.const 0x2000) (i32.const 8))
       (br $next)))
