@@ -54,7 +54,7 @@ type Engine struct {
 }
 
 // engineConfigKey names the engine settings a serialized module depends on.
-const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M;tailcall=0"
+const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M;tailcall=0;simd=0;threads=0"
 
 // maxWasmStack is the native stack a guest may use. wasmtime's 512 KiB
 // default is too small for CPython recursing through C (a recursive
@@ -75,7 +75,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	wc.SetEpochInterruption(true)
 	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
 	wc.SetMaxWasmStack(maxWasmStack)
-	disableTailCalls(wc)
+	hardenConfig(wc)
 	e := &Engine{
 		cfg:    cfg,
 		wt:     wasmtime.NewEngineWithConfig(wc),

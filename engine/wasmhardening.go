@@ -25,6 +25,23 @@ type engineHardening struct {
 	views   *imageViews // read-only image directories (readonly.go)
 }
 
+// hardenConfig turns off the WebAssembly proposals that advisories against
+// wasmtime 25.0.0 need and the guest images don't use, so that a module
+// using them is refused when it is compiled:
+//   - tail calls (GHSA-q8hx-mm92-4wvg, see disableTailCalls);
+//   - SIMD and relaxed SIMD: Cranelift miscompiles f64x2.splat on x86-64
+//     into a load outside the sandbox or a crash (GHSA-qqfj-4vcm-26hv);
+//   - threads, so no memory can be shared (GHSA-hc7m-r6v8-hg9q is about
+//     host access to shared memories).
+//
+// Changing these changes engineConfigKey: modules are compiled again.
+func hardenConfig(wc *wasmtime.Config) {
+	disableTailCalls(wc)
+	wc.SetWasmSIMD(false)
+	wc.SetWasmRelaxedSIMD(false)
+	wc.SetWasmThreads(false)
+}
+
 // harden sets up the engine-wide part of the mitigations.
 func (e *Engine) harden() error {
 	if err := e.prepareShim(); err != nil {

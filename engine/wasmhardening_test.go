@@ -144,3 +144,24 @@ func TestTailCallsRefused(t *testing.T) {
 	g.Call(context.Background(), CallInput{Payload: []byte("x"), Fuel: 1 << 30, Output: exec.NewOutput(exec.CaptureAll, 1024, nil)})
 	t.Fatal("a module with tail calls was accepted")
 }
+
+// GHSA-qqfj-4vcm-26hv (f64x2.splat miscompiled on x86-64) and
+// GHSA-hc7m-r6v8-hg9q (shared memories): SIMD and threads are off, so a
+// module using either is refused when it is compiled.
+func TestSIMDAndSharedMemoryRefused(t *testing.T) {
+	e, _ := MustTestEngine(t)
+	for _, tc := range []struct{ name, wat, want string }{
+		{"f64x2.splat", `(module (func (export "f") (param f64) (result v128) (f64x2.splat (local.get 0))))`, "SIMD"},
+		{"shared memory", `(module (memory (export "memory") 1 1 shared))`, "threads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wasm, err := wasmtime.Wat2Wasm(tc.wat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := wasmtime.NewModule(e.wt, wasm); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("compiled (%v), want an error mentioning %s", err, tc.want)
+			}
+		})
+	}
+}
