@@ -48,10 +48,13 @@ type Engine struct {
 	mu     sync.Mutex
 	images map[string]*Image
 	live   atomic.Int64 // guests alive
+
+	// hard holds the advisory mitigations (wasmhardening.go).
+	hard engineHardening
 }
 
 // engineConfigKey names the engine settings a serialized module depends on.
-const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M"
+const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M;tailcall=0;simd=0;threads=0"
 
 // maxWasmStack is the native stack a guest may use. wasmtime's 512 KiB
 // default is too small for CPython recursing through C (a recursive
@@ -72,6 +75,7 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	wc.SetEpochInterruption(true)
 	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
 	wc.SetMaxWasmStack(maxWasmStack)
+	hardenConfig(wc)
 	e := &Engine{
 		cfg:    cfg,
 		wt:     wasmtime.NewEngineWithConfig(wc),
@@ -79,6 +83,9 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 		images: map[string]*Image{},
+	}
+	if err := e.harden(); err != nil {
+		return nil, err
 	}
 	go e.tick()
 	return e, nil
@@ -102,7 +109,7 @@ func (e *Engine) tick() {
 func (e *Engine) Close() error {
 	close(e.stop)
 	<-e.done
-	return nil
+	return e.releaseHardening()
 }
 
 // LiveGuests returns the number of guests currently instantiated.
@@ -158,6 +165,7 @@ type Image struct {
 	Hash   string // sha256 of the .wasm
 	engine *Engine
 	module *wasmtime.Module
+	views  map[string]string // preopen → its read-only view (readonly.go)
 	// Snapshotted is true when module starts initialized (Init already ran).
 	Snapshotted bool
 }
@@ -200,6 +208,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		}
 		img.module = mod
 	}
+	e.readOnlyPreopens(img)
 	e.mu.Lock()
 	e.images[spec.Name] = img
 	e.mu.Unlock()

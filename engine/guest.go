@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -71,6 +70,9 @@ type Guest struct {
 	storeFreed    bool
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
+
+	// shim forwards checked WASI calls to wasmtime (wasishim.go).
+	shim *wasiShim
 }
 
 // call is one request in flight: from the driver's recv that takes it to
@@ -121,7 +123,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 	// a snapshotted guest must find the layout its snapshot was taken with.
 	for _, rel := range sortedKeys(img.Spec.Preopens) {
 		guestPath := img.Spec.Preopens[rel]
-		if err := wasi.PreopenDir(filepath.Join(img.Dir, rel), guestPath); err != nil {
+		if err := wasi.PreopenDir(img.preopenDir(rel), guestPath); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen %s: %w", guestPath, err)
 		}
@@ -185,6 +187,11 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		store.Close()
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
+	if err := g.startShim(); err != nil {
+		g.removeWatcher()
+		store.Close()
+		return nil, err
+	}
 	e.live.Add(1)
 	go g.run()
 
@@ -208,12 +215,12 @@ func isMemoryLimitError(err error) bool {
 func (g *Guest) run() {
 	var err error
 	for _, fn := range g.inits {
-		if _, err = fn.Call(g.store); err != nil {
+		if err = g.callEntry(fn); err != nil {
 			break
 		}
 	}
 	if err == nil {
-		_, err = g.start.Call(g.store)
+		err = g.callEntry(g.start)
 	}
 	g.exitErr = err
 	g.removeWatcher()
@@ -504,6 +511,9 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 	if r, _ := c.reason.Load().(string); r == exec.CodeOutputLimit {
 		return exec.Failed, &exec.ErrorData{Code: exec.CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.Limit())}, 0
 	}
+	if r, _ := c.reason.Load().(string); r == exec.CodeInternal && err != nil { // a host function panicked (hostabi.go)
+		return exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest was stopped: " + trapCause(err)}, 0
+	}
 	var trap *wasmtime.Trap
 	if errors.As(err, &trap) {
 		if code := trap.Code(); code != nil {
@@ -551,7 +561,7 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 	}
 	msg := "the guest died"
 	if err != nil {
-		msg = "the guest trapped: " + firstLine(err.Error())
+		msg = "the guest trapped: " + trapCause(err)
 	}
 	return exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
 }
@@ -588,12 +598,10 @@ func guestMemory(caller *wasmtime.Caller) []byte {
 	return ext.Memory().UnsafeData(caller)
 }
 
-// span returns mem[ptr:ptr+n] or nil when out of bounds.
+// span returns mem[ptr:ptr+n] or nil when out of bounds. ptr and n are
+// guest i32s, read as unsigned (see guestSpan).
 func span(mem []byte, ptr, n int32) []byte {
-	if ptr < 0 || n < 0 || int64(ptr)+int64(n) > int64(len(mem)) {
-		return nil
-	}
-	return mem[ptr : ptr+n]
+	return guestSpan(mem, uint32(ptr), uint32(n))
 }
 
 func interrupted() *wasmtime.Trap { return wasmtime.NewTrap("wasmexec: run interrupted") }
@@ -608,14 +616,20 @@ func (g *Guest) linker() (*wasmtime.Linker, error) {
 		module, name string
 		fn           any
 	}{
-		{"wasmexec", "recv", g.hostRecv},
-		{"wasmexec", "send", g.hostSend},
-		{"wasmexec", "write", g.hostWrite},
-		{"wasmexec", "read", g.hostRead},
+		{"wasmexec", "recv", g.guardRecv("recv", g.hostRecv)},
+		{"wasmexec", "send", g.guardSend("send", g.hostSend)},
+		{"wasmexec", "write", g.guardWrite("write", g.hostWrite)},
+		{"wasmexec", "read", g.guardRecv("read", g.hostRead)},
 		// poll_oneoff is the only WASI call that sleeps; ours sleeps
 		// interruptibly so deadlines and cancellation reach a sleeping guest.
-		{"wasi_snapshot_preview1", "poll_oneoff", g.pollOneoff},
-		{"wasi_snapshot_preview1", "clock_time_get", g.clockTimeGet},
+		{"wasi_snapshot_preview1", "poll_oneoff", g.guardPoll("poll_oneoff", g.pollOneoff)},
+		{"wasi_snapshot_preview1", "clock_time_get", g.guardClock("clock_time_get", g.clockTimeGet)},
+		// Replaced to keep guests away from wasmtime 25 bugs (wasmhardening.go).
+		{"wasi_snapshot_preview1", "fd_renumber", g.fdRenumber},
+		{"wasi_snapshot_preview1", "path_symlink", g.pathSymlink},
+		{"wasi_snapshot_preview1", "path_open", g.pathOpen},
+		{"wasi_snapshot_preview1", "fd_close", g.fdClose},
+		{"wasi_snapshot_preview1", "fd_readdir", g.fdReaddir},
 	}
 	for _, d := range defs {
 		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {
@@ -648,7 +662,7 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		g.pending = c
 	}
 	n := int32(len(c.payload))
-	if n > capacity {
+	if uint32(n) > uint32(capacity) {
 		return n, nil
 	}
 	dst := span(guestMemory(caller), ptr, n)
@@ -707,10 +721,10 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 
 func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
 	c := g.cur.Load()
-	if c == nil || capacity <= 0 {
+	if c == nil || capacity == 0 {
 		return 0, nil
 	}
-	buf := make([]byte, min(capacity, 64<<10))
+	buf := make([]byte, min(uint32(capacity), 64<<10))
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
 	go func() {
@@ -843,6 +857,6 @@ func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int3
 		}
 		n++
 	}
-	binary.LittleEndian.PutUint32(mem[nevents:], uint32(n))
+	binary.LittleEndian.PutUint32(mem[uint32(nevents):], uint32(n))
 	return errno.success, nil
 }

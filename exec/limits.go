@@ -27,6 +27,10 @@ func DefaultLimits() Limits {
 	}
 }
 
+// MaxMemoryBytes is the largest memory limit a guest can have: a wasm32
+// guest addresses at most 4 GiB. Policy.Validate refuses maxima above it.
+const MaxMemoryBytes = 4 << 30
+
 // Policy is the server's limit configuration: defaults applied to requests
 // that don't say, and maxima no request may exceed.
 type Policy struct {
@@ -53,6 +57,8 @@ func (p Policy) Validate() error {
 	switch {
 	case p.Max.Fuel == 0 || p.Max.MemoryBytes <= 0 || p.Max.OutputBytes <= 0:
 		return Errorf(EInvalid, "maximum limits must be positive")
+	case p.Max.MemoryBytes > MaxMemoryBytes:
+		return Errorf(EInvalid, "the maximum memoryBytes %d is above %d (4 GiB, all a 32-bit guest can address)", p.Max.MemoryBytes, int64(MaxMemoryBytes))
 	case p.Default.Fuel > p.Max.Fuel || p.Default.MemoryBytes > p.Max.MemoryBytes || p.Default.OutputBytes > p.Max.OutputBytes:
 		return Errorf(EInvalid, "default limits must not exceed the maxima")
 	case p.DefaultTimeout <= 0 || p.MaxTimeout < p.DefaultTimeout:

@@ -141,6 +141,8 @@ func (o *options) validate() error {
 		return fmt.Errorf("--transpile-timeout-ms must be positive, got %d", o.transpileMs)
 	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
 		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
+	case o.maxMemoryBytes <= 0 || o.maxMemoryBytes > exec.MaxMemoryBytes:
+		return fmt.Errorf("--max-memory-bytes must be in 1..%d (4 GiB, all a 32-bit guest can address), got %d", int64(exec.MaxMemoryBytes), o.maxMemoryBytes)
 	}
 	return o.policy().Validate()
 }
