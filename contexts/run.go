@@ -205,12 +205,17 @@ func (m *Manager) pin(ctx context.Context, c *execContext, lang exec.Language, f
 	return nil
 }
 
-// runQuotaFactor is how far past its quota a context run may take the
-// workspace before it is stopped: below it, the run ends normally and its
-// excess is rolled back (the guest and its state stay); past it, the
-// writer is stopped at once (the guest is replaced). Either way the
-// workspace ends within its quota.
-const runQuotaFactor = 2
+// runQuotaFactor and runQuotaSlack say how far past its quota a context
+// run may take the workspace before it is stopped (twice the quota, and
+// at least the quota plus the slack): below that, the run ends normally
+// and its excess is rolled back (the guest and its state stay); past it,
+// the writer is stopped at once (the guest is replaced). Either way the
+// workspace ends within its quota. The bound must not depend on when the
+// watch happens to poll a short run, so small quotas get the slack.
+const (
+	runQuotaFactor = 2
+	runQuotaSlack  = 16 << 20
+)
 
 // runQuota is the check a context run's writes are watched with.
 func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
@@ -218,7 +223,10 @@ func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
 		return nil
 	}
 	loose := *c.ws
-	loose.Quota *= runQuotaFactor
+	if loose.Quota > 0 {
+		loose.Quota = max(runQuotaFactor*loose.Quota, loose.Quota+runQuotaSlack)
+	}
+	loose.MaxFiles *= runQuotaFactor
 	return loose.Watch("the run")
 }
 
