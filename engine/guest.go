@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+
 	"github.com/wasmexec/wasmexec/exec"
 
 	"context"
@@ -91,6 +93,7 @@ type call struct {
 	answered time.Time // when the driver sent (guest goroutine only)
 	fuelLeft uint64
 	reason   atomic.Value // string: a guest-error code the host decided (output_limit)
+	maxReply int64
 }
 
 // Start instantiates the image and runs its driver until it waits for the
@@ -327,7 +330,15 @@ type CallInput struct {
 	Fuel    uint64
 	Stdin   *exec.Stdin  // nil: empty
 	Output  *exec.Output // required
+	// MaxReply caps the driver's reply (0: the output limit plus
+	// ReplyEnvelopeBytes). A larger one is not copied: the run fails with
+	// output_limit and the guest lives on.
+	MaxReply int64
 }
+
+// ReplyEnvelopeBytes is what a driver's reply may hold beyond the value
+// (status, an error's message and stack).
+const ReplyEnvelopeBytes = 64 << 10
 
 // CallResult is how a call ended. Response is the driver's reply; when it is
 // nil the guest died or was interrupted and Outcome/Error say why.
@@ -375,7 +386,10 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	if in.Stdin == nil {
 		in.Stdin = exec.StdinFrom(nil)
 	}
-	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{}), parked: make(chan struct{})}
+	if in.MaxReply <= 0 {
+		in.MaxReply = in.Output.Limit() + ReplyEnvelopeBytes
+	}
+	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{}), parked: make(chan struct{}), maxReply: in.MaxReply}
 	select {
 	case g.calls <- c:
 	case <-g.done:
@@ -686,13 +700,28 @@ func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 	if src == nil {
 		return wasmtime.NewTrap("wasmexec: send buffer out of bounds")
 	}
-	c.response = append([]byte(nil), src...)
+	if int64(len(src)) > c.maxReply {
+		// Not copied: a reply is bounded by the value limit and a small
+		// envelope, whatever the guest claims.
+		c.response = replyTooLarge(len(src), c.maxReply)
+	} else {
+		c.response = append([]byte(nil), src...)
+	}
 	c.fuelLeft, _ = getFuel(caller)
 	c.answered = time.Now()
 	setFuel(caller, c.fuelLeft+parkFuel)
 	g.pending = nil // a driver may answer a request it could not take in (too large)
 	close(c.replied)
 	return nil
+}
+
+// replyTooLarge is the reply the host puts in place of one over its cap.
+func replyTooLarge(n int, limit int64) []byte {
+	b, _ := json.Marshal(map[string]any{"status": "error", "error": exec.ErrorData{
+		Code: exec.CodeOutputLimit, Name: "OutputLimitError",
+		Message: fmt.Sprintf("the driver's reply is %d bytes; replies are bounded by limits.outputBytes plus %d bytes (%d here)", n, ReplyEnvelopeBytes, limit),
+	}})
+	return b
 }
 
 func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wasmtime.Trap) {
