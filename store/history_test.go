@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -109,5 +113,22 @@ func TestCodeTruncated(t *testing.T) {
 	}
 	if r := MustGet(t, s, "long"); len(r.Code) != 4096 || !r.CodeTruncated {
 		t.Fatalf("long: %d bytes of code, truncated %v; want 4096, true", len(r.Code), r.CodeTruncated)
+	}
+}
+
+// The README says what the default TTL is where it promises that history
+// survives restarts (issue 20 #16), and the number it gives is the code's.
+func TestREADMEStatesDefaultTTL(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	if want := fmt.Sprintf("(default %d: five minutes)", DefaultCompletedTTL.Milliseconds()); DefaultCompletedTTL != 5*time.Minute || !strings.Contains(readme, want) {
+		t.Errorf("README does not state the default TTL as %q (DefaultCompletedTTL is %v)", want, DefaultCompletedTTL)
+	}
+	i := strings.Index(readme, "survives restarts")
+	if i < 0 || !strings.Contains(readme[i:min(len(readme), i+200)], "five minutes after its run completed") {
+		t.Errorf("README's \"survives restarts\" does not say records are gone five minutes after completion by default")
 	}
 }
