@@ -7,17 +7,18 @@ import (
 
 // Service error codes. server/ maps each to one HTTP status in one table.
 const (
-	EInvalid          = "invalid_argument"          // 400
-	ENotFound         = "not_found"                 // 404
-	EExpired          = "execution_expired"         // 404, id known to have expired
-	EContextNotFound  = "context_not_found"         // 404
-	EConflict         = "conflict"                  // 409
-	EContextConflict  = "context_conflict"          // 409
-	ELanguageMismatch = "context_language_mismatch" // 409
-	ETooLarge         = "payload_too_large"         // 413
-	EOverloaded       = "overloaded"                // 429 with Retry-After
-	EUnavailable      = "unavailable"               // 503 (not ready, shutting down)
-	EInternal         = "internal"                  // 500
+	EInvalid          = "invalid_argument"              // 400
+	ENotFound         = "not_found"                     // 404
+	EExpired          = "execution_expired"             // 404, id known to have expired
+	EContextNotFound  = "context_not_found"             // 404
+	EConflict         = "conflict"                      // 409
+	EContextConflict  = "context_conflict"              // 409
+	ENotRetained      = "execution_output_not_retained" // 409, replay of a run that kept no events
+	ELanguageMismatch = "context_language_mismatch"     // 409
+	ETooLarge         = "payload_too_large"             // 413
+	EOverloaded       = "overloaded"                    // 429 with Retry-After
+	EUnavailable      = "unavailable"                   // 503 (not ready, shutting down)
+	EInternal         = "internal"                      // 500
 )
 
 // Error is the one error type of wasmexec: a code from the list above and a

@@ -92,6 +92,7 @@ type Result struct {
 	ContextReset    bool            `json:"contextReset,omitempty"` // the context's guest was replaced
 	CodeSHA256      string          `json:"codeSha256,omitempty"`
 	Code            string          `json:"-"` // kept by the store up to a size cap
+	CodeTruncated   bool            `json:"-"` // the store kept only the first part of Code
 	EventsRetained  bool            `json:"eventsRetained,omitempty"`
 	OutputTruncated bool            `json:"outputTruncated,omitempty"` // retained event log dropped events
 	Extra           json.RawMessage `json:"extra,omitempty"`           // kind-specific payload (e.g. typescript diagnostics)

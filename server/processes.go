@@ -232,11 +232,15 @@ func (s *Server) processOutput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	maxBytes, err := queryInt(c, "maxBytes", 0)
+	if err != nil {
+		return err
+	}
 	r, err := p.Output(pid, c.QueryParam("after"), limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, r)
+	return c.JSON(http.StatusOK, capReplay(r, maxBytes))
 }
 
 // streamOutput serves a process's output as Server-Sent Events:

@@ -261,7 +261,7 @@ func statusOf(code string) int {
 		return http.StatusBadRequest
 	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
 		return http.StatusNotFound
-	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch:
+	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained:
 		return http.StatusConflict
 	case exec.ETooLarge:
 		return http.StatusRequestEntityTooLarge

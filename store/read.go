@@ -17,7 +17,7 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -34,12 +34,12 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 		kind, lang, outcome         string
 		errJSON, value, code, extra []byte
 		stdout, stderr              sql.NullString
-		fuel                        int64
+		fuel, codeBytes             int64
 	)
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}
@@ -66,6 +66,7 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 		r.Stderr = &stderr.String
 	}
 	r.Code = string(code)
+	r.CodeTruncated = codeBytes > int64(len(code))
 	return r, seq, expiresAt, wireBytes, nil
 }
 
@@ -139,13 +140,25 @@ const (
 	MaxListLimit     = 200
 )
 
+// processOutcomes maps the process API's exit outcomes that are not run
+// outcomes to the run outcomes of the records they stand for: a process
+// that ended by itself (any exit code, or a limit) is exited, one killed by
+// a signal is signalled (its run cancelled). timed_out is the same word in
+// both vocabularies.
+var processOutcomes = map[string][]exec.Outcome{
+	string(exec.ExitExited):    {exec.Succeeded, exec.Failed},
+	string(exec.ExitSignalled): {exec.Cancelled},
+}
+
 // ListFilter selects records for List. Empty fields match everything; a
 // value that names nothing (an unknown language, say) matches nothing.
 type ListFilter struct {
 	ContextID string
 	Language  string
-	Outcome   string
-	Kind      string
+	// Outcome is a run outcome (succeeded, failed, cancelled, timed_out) or
+	// a process exit outcome (exited, signalled: process records only).
+	Outcome string
+	Kind    string
 	// After is the NextCursor of the previous page; empty for the first.
 	After string
 	// Limit is the page size: 0 means DefaultListLimit, more than
@@ -199,8 +212,19 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		}
 		where, args = append(where, "seq < ?"), append(args, before)
 	}
+	outcome := f.Outcome
+	if outcomes, ok := processOutcomes[outcome]; ok {
+		// A process's exit outcome: its records, by the run outcomes it
+		// stands for (processes.exitOf).
+		where = append(where, "kind = ? AND outcome IN ("+strings.TrimSuffix(strings.Repeat("?,", len(outcomes)), ",")+")")
+		args = append(args, string(exec.KindProcess))
+		for _, o := range outcomes {
+			args = append(args, string(o))
+		}
+		outcome = ""
+	}
 	for _, c := range []struct{ col, val string }{
-		{"context_id", f.ContextID}, {"language", f.Language}, {"outcome", f.Outcome}, {"kind", f.Kind},
+		{"context_id", f.ContextID}, {"language", f.Language}, {"outcome", outcome}, {"kind", f.Kind},
 	} {
 		if c.val != "" {
 			where, args = append(where, c.col+" = ?"), append(args, c.val)
@@ -280,7 +304,9 @@ const (
 // after+1, or no event was retained at all from a log that dropped events.
 //
 // Errors: exec.EInvalid for a malformed cursor or a negative limit,
-// exec.ENotFound / exec.EExpired as for Get, exec.EUnavailable after Close.
+// exec.ENotFound / exec.EExpired as for Get, exec.ENotRetained when the run
+// did not retain its events (an empty page would read as "no output"),
+// exec.EUnavailable after Close.
 func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
@@ -304,7 +330,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	now := s.nowMs()
 	// One statement, so the record, its first sequence and the events come
 	// from one snapshot even if the sweeper deletes the record meanwhile.
-	rows, err := s.r.QueryContext(ctx, `SELECT x.expires_at_ms, x.output_truncated,
+	rows, err := s.r.QueryContext(ctx, `SELECT x.expires_at_ms, x.output_truncated, x.events_retained,
 			(SELECT min(sequence) FROM events WHERE exec_seq = x.seq),
 			ev.sequence, ev.pid, ev.channel, ev.chunk, ev.timestamp_ms
 		FROM executions x
@@ -320,6 +346,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		found           bool
 		expiresAt       int64
 		outputTruncated bool
+		retained        bool
 		firstSeq        sql.NullInt64
 		replay          = &exec.Replay{Events: []exec.Event{}}
 	)
@@ -329,7 +356,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 			channel      sql.NullString
 			chunk        []byte
 		)
-		if err := rows.Scan(&expiresAt, &outputTruncated, &firstSeq, &seq, &pid, &channel, &chunk, &ts); err != nil {
+		if err := rows.Scan(&expiresAt, &outputTruncated, &retained, &firstSeq, &seq, &pid, &channel, &chunk, &ts); err != nil {
 			return nil, fmt.Errorf("store: output %s: %w", id, err)
 		}
 		found = true
@@ -356,6 +383,9 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	}
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)
+	}
+	if !retained {
+		return nil, exec.Errorf(exec.ENotRetained, "execution %s did not retain its output events (set output.retainEvents on the run to replay it)", id)
 	}
 	last := cursor
 	if n := len(replay.Events); n > 0 {

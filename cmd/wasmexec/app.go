@@ -458,6 +458,8 @@ func (h history) Output(ctx context.Context, id, after string, limit int) (*exec
 	return h.s.Output(ctx, id, after, limit)
 }
 
+func (h history) Delete(ctx context.Context, id string) error { return h.s.Delete(ctx, id) }
+
 func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPage, error) {
 	p, err := h.s.List(ctx, store.ListFilter{ContextID: f.ContextID, Language: f.Language, Outcome: f.Outcome, Kind: f.Kind, After: f.After, Limit: f.Limit})
 	if err != nil {

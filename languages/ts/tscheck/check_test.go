@@ -99,6 +99,31 @@ func TestCheckMatchesTSC(t *testing.T) {
 			wantCodes: []int{2339},
 		},
 		{
+			name: "sandbox globals are declared",
+			code: "const n: number = inputs.n;\nconst t = setTimeout(() => console.debug(n), 10);\nclearTimeout(t);\n" +
+				"queueMicrotask(() => {});\nconst line: string | null = stdin.readLine();\nconst rest: string = stdin.read();\n" +
+				"fs.writeFileSync(\"a.txt\", rest + line);\nconst s: string = fs.readFileSync(\"a.txt\", \"utf8\");\n" +
+				"const b: ArrayBuffer = fs.readFileSync(\"a.txt\");\nfs.rmSync(__dirname + \"/tmp\", { recursive: true, force: true });\n" +
+				"process.stdout.write(s + b.byteLength + process.argv.join(\" \") + process.env.HOME);\nif (!fs.existsSync(\"x\")) process.exit(1);\n",
+			wantCodes: nil,
+		},
+		{
+			name:      "sandbox globals are typed",
+			code:      "inputs = {};\nfs.readFileSync(1);\nconst n: number = stdin.readLine();\nprocess.exit(\"x\");\nexport {};\n",
+			wantCodes: []int{2588, 2345, 2322, 2345},
+		},
+		{
+			name:      "sandbox globals off",
+			code:      "console.log(inputs, fs);\nexport {};\n",
+			opts:      CompilerOptions{SandboxGlobals: ptr(false)},
+			wantCodes: []int{2584, 2304, 2304},
+		},
+		{
+			name:      "a script's own declaration of a sandbox global wins",
+			code:      "const fs = { read(): string { return \"\"; } };\nconst process = 1;\nconsole.log(fs.read(), process, inputs);\n",
+			wantCodes: nil,
+		},
+		{
 			name:      "target es5 with es2015 lib",
 			code:      "export const m = new Map<string, number>();\nexport const q: Promise<string> = Promise.resolve(1);\n",
 			opts:      CompilerOptions{Target: "es5", Lib: []string{"es2015"}},

@@ -7,13 +7,13 @@
 //
 // The Go side provides __tscheck_readLib(fileName) -> string | null, which
 // serves /lib/lib.*.d.ts from the image (there is no file system here), and
-// __tscheck_consoleText, the ambient console declaration.
+// __tscheck_ambientTexts, {fileName: text} of the sandbox's ambient
+// declarations (/lib/lib.wasmexec-NAME.d.ts, tscheck/sandbox.go).
 var __tscheck = (function () {
   "use strict";
 
   var LIB_DIR = "/lib/";
-  var CONSOLE_FILE = "/lib/lib.wasmexec-console.d.ts";
-  var CONSOLE_TEXT = __tscheck_consoleText;
+  var AMBIENT = __tscheck_ambientTexts;
 
   var createProgram = ts.createProgram;
   var createSourceFile = ts.createSourceFile;
@@ -32,6 +32,9 @@ var __tscheck = (function () {
   var libCache = new Map();
   var usedThisCheck = [];
   var oldProgram;
+  // binding: the running check got past createProgram, so the checker may
+  // have started binding (mutating) the lib files it used.
+  var binding = false;
 
   function cacheKey(fileName, langOpts) {
     if (typeof langOpts === "number") return fileName + "|" + langOpts;
@@ -47,7 +50,7 @@ var __tscheck = (function () {
   var libTexts = new Map();
 
   function libText(fileName) {
-    if (fileName === CONSOLE_FILE) return CONSOLE_TEXT;
+    if (Object.prototype.hasOwnProperty.call(AMBIENT, fileName)) return AMBIENT[fileName];
     if (!isLibFile(fileName)) return undefined;
     var text = libTexts.get(fileName);
     if (text === undefined) {
@@ -138,7 +141,8 @@ var __tscheck = (function () {
   }
 
   // check: req = {files: {path: text}, roots: [path], checkFiles: [path] | null,
-  //               options: {tsconfig-style compilerOptions}, console: bool}
+  //               options: {tsconfig-style compilerOptions},
+  //               ambient: [sandbox declaration file] | undefined}
   function check(reqJSON) {
     var req = JSON.parse(reqJSON);
     usedThisCheck = [];
@@ -155,9 +159,10 @@ var __tscheck = (function () {
     var userTexts = Object.create(null);
     for (var k in req.files) userTexts[k] = req.files[k];
     var roots = req.roots.slice();
-    if (req.console) roots.push(CONSOLE_FILE);
+    if (req.ambient) for (var a = 0; a < req.ambient.length; a++) roots.push(req.ambient[a]);
 
     var t0 = Date.now();
+    binding = false;
     var program = createProgram({
       rootNames: roots,
       options: options,
@@ -178,6 +183,7 @@ var __tscheck = (function () {
     // Mirrors tsc's emitFilesAndReportErrors: syntax errors first; options,
     // global and semantic diagnostics only when there are none.
     var t1 = Date.now();
+    binding = true;
     var all = [];
     targets.forEach(function (f) { push(all, program.getSyntacticDiagnostics(f)); });
     var t2 = Date.now(), t3 = t2;
@@ -206,13 +212,25 @@ var __tscheck = (function () {
   }
 
   // discardUnverified forgets lib files a failed check may have left half
-  // bound, and the program that referenced them.
+  // bound, and the program that referenced them. A check stopped while
+  // its program was still being created (parsing: the expensive part of a
+  // cold lib such as dom) bound nothing: the files it parsed are kept, with
+  // the module references program creation may have half-collected reset,
+  // so the next attempt starts where this one stopped.
   function discardUnverified() {
     libCache.forEach(function (entry, key) {
-      if (!entry.verified) libCache.delete(key);
+      if (entry.verified) return;
+      if (binding) {
+        libCache.delete(key);
+        return;
+      }
+      entry.file.imports = undefined;
+      entry.file.moduleAugmentations = undefined;
+      entry.file.ambientModuleNames = undefined;
     });
     usedThisCheck = [];
     oldProgram = undefined;
+    binding = false;
   }
 
   function info() {

@@ -117,6 +117,9 @@ func mustNewStartedPool(tb testing.TB, cfg PoolConfig) *Pool {
 	cfg.WorkerCommand = testWorkerCmd
 	cfg.Env = append(cfg.Env, testWorkerEnv...)
 	cfg.ImageDir = testImageDir
+	if cfg.BackgroundLibs == nil {
+		cfg.BackgroundLibs = [][]string{} // tests that want a warm-up ask for it
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = testLogger(tb)
 	}
@@ -216,16 +219,15 @@ func RunTSC(tb testing.TB, files map[string]string, opts CompilerOptions) []Diag
 			names = append(names, rel)
 		}
 	}
-	o, console := opts.tsOptions()
-	for _, text := range files {
-		console = console && !ownConsole.MatchString(text)
-	}
-	if console {
-		// Same declaration the worker adds, under a name outside the user's.
-		if err := os.WriteFile(filepath.Join(dir, "__console.d.ts"), []byte(consoleDeclaration), 0o644); err != nil {
+	o, domLibs := opts.tsOptions()
+	texts := sandboxTexts()
+	for _, f := range sandboxFiles(opts.sandboxOn(), domLibs, files) {
+		// The declarations the worker adds, under names outside the user's.
+		name := "__" + strings.TrimPrefix(f, "/lib/")
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(texts[f]), 0o644); err != nil {
 			tb.Fatal(err)
 		}
-		names = append(names, "__console.d.ts")
+		names = append(names, name)
 	}
 	o["noEmit"] = true
 	o["types"] = []string{}

@@ -37,6 +37,13 @@ type PoolConfig struct {
 	// {"es2022", "dom"}}. Default: {{"es2022"}}; an empty non-nil slice
 	// pre-warms nothing.
 	PrewarmLibs [][]string
+	// BackgroundLibs are lib sets each worker warms after it is ready,
+	// while it has nothing else to do: a check that arrives meanwhile
+	// stops the warm-up (it resumes once the worker is idle again, keeping
+	// the lib files it had parsed). Default: {{"es2022", "dom"}} (dom
+	// costs 5–10 s of CPU cold and ~300 MB); an empty non-nil slice warms
+	// nothing. Sets already in PrewarmLibs are skipped.
+	BackgroundLibs [][]string
 	// Logger receives progress and worker failures (default: discarded).
 	Logger *slog.Logger
 	// Env is added to the environment the workers inherit ("KEY=value").
@@ -72,6 +79,23 @@ type Pool struct {
 	enums    map[string][]string // option → allowed values
 	infoSet  chan struct{}       // closed once libs/enums are known
 	inflight map[int]uint64      // worker pid → id of the check it runs
+
+	warmed atomic.Int64 // lib sets warmed in the background, all workers
+}
+
+// notPrewarmed returns the sets of bg that are not in prewarm.
+func notPrewarmed(bg, prewarm [][]string) [][]string {
+	out := [][]string{}
+	for _, b := range bg {
+		dup := false
+		for _, p := range prewarm {
+			dup = dup || strings.Join(b, ",") == strings.Join(p, ",")
+		}
+		if !dup {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // NewPool validates cfg and the image. It starts nothing; call Start.
@@ -90,6 +114,10 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if cfg.PrewarmLibs == nil {
 		cfg.PrewarmLibs = [][]string{defaultLibs}
 	}
+	if cfg.BackgroundLibs == nil {
+		cfg.BackgroundLibs = [][]string{{"es2022", "dom"}}
+	}
+	cfg.BackgroundLibs = notPrewarmed(cfg.BackgroundLibs, cfg.PrewarmLibs)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -173,7 +201,7 @@ func (p *Pool) Close() error {
 // initWorker is a new worker's start: load the compiler, pre-warm the lib
 // sets, then report what the compiler accepts.
 func (p *Pool) initWorker(ctx context.Context, w *workerpool.Worker[workerMessage]) error {
-	if err := w.Send(workerRequest{Op: opInit, ImageDir: p.cfg.ImageDir, Prewarm: p.cfg.PrewarmLibs}); err != nil {
+	if err := w.Send(workerRequest{Op: opInit, ImageDir: p.cfg.ImageDir, Prewarm: p.cfg.PrewarmLibs, Background: p.cfg.BackgroundLibs}); err != nil {
 		return fmt.Errorf("send init: %w", err)
 	}
 	for {
@@ -206,6 +234,9 @@ func (p *Pool) route(w *workerpool.Worker[workerMessage], m workerMessage) bool 
 			args = append(args, k, v)
 		}
 		p.log.Info("worker: "+m.Msg, args...)
+		if m.Msg == msgWarmedInBackground {
+			p.warmed.Add(1)
+		}
 		return true
 	case msgReady, msgFatal, msgResult:
 		return false

@@ -33,8 +33,10 @@ type workerRequest struct {
 	ID uint64 `json:"id,omitempty"`
 
 	// init
-	ImageDir    string     `json:"imageDir,omitempty"`
-	Prewarm     [][]string `json:"prewarm,omitempty"`
+	ImageDir string     `json:"imageDir,omitempty"`
+	Prewarm  [][]string `json:"prewarm,omitempty"`
+	// Background lib sets are warmed after ready, while the worker is idle.
+	Background  [][]string `json:"background,omitempty"`
 	MaxCallSize int        `json:"maxCallStack,omitempty"`
 
 	// check (the payload is passed to driver.js as is)
@@ -48,7 +50,8 @@ type checkPayload struct {
 	Roots      []string          `json:"roots"`
 	CheckFiles []string          `json:"checkFiles"`
 	Options    map[string]any    `json:"options"`
-	Console    bool              `json:"console"`
+	// Ambient are the sandbox declaration files added as roots.
+	Ambient []string `json:"ambient,omitempty"`
 }
 
 // workerMessage is every message from worker to pool.

@@ -20,14 +20,16 @@
 //
 // Defaults when a request leaves them unset: target es2022, lib ["es2022"],
 // strict true, module esnext, moduleResolution bundler. Every other option
-// left nil keeps the compiler's own default. When no lib declares `console`
-// (dom, webworker) and the code does not `declare var console` itself, an
-// ambient console with log/error/warn/info is added.
+// left nil keeps the compiler's own default.
+//
+// The globals the JavaScript guest gives every run (console, the timers,
+// inputs, stdin, process, fs, __dirname) are declared by ambient lib files
+// (sandbox.go), on by default (CompilerOptions.SandboxGlobals); one the
+// chosen libs (dom, webworker) or the user's code declares is left to them.
 package tscheck
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -69,6 +71,9 @@ type CompilerOptions struct {
 	NoImplicitReturns          *bool    `json:"noImplicitReturns,omitempty"`
 	NoUncheckedIndexedAccess   *bool    `json:"noUncheckedIndexedAccess,omitempty"`
 	NoImplicitOverride         *bool    `json:"noImplicitOverride,omitempty"`
+	// SandboxGlobals (a wasmexec option, default true) declares the globals
+	// the JavaScript guest provides; false checks against the libs alone.
+	SandboxGlobals *bool `json:"sandboxGlobals,omitempty"`
 }
 
 // Diagnostic is one compiler diagnostic as tsc prints it: Message has
@@ -110,12 +115,10 @@ const (
 
 var defaultLibs = []string{"es2022"}
 
-// ownConsole finds a user declaration of the global console.
-var ownConsole = regexp.MustCompile(`\bdeclare\s+(?:var|let|const)\s+console\b`)
-
 // tsOptions turns the request's options into tsconfig-style compilerOptions
 // for ts.convertCompilerOptionsFromJson, with the package defaults applied.
-// The bool says whether the ambient console declaration is needed.
+// The bool says whether a chosen lib declares the DOM's globals (console,
+// the timers).
 func (o CompilerOptions) tsOptions() (map[string]any, bool) {
 	m := map[string]any{
 		"target":           "es2022",
@@ -152,21 +155,19 @@ func (o CompilerOptions) tsOptions() (map[string]any, bool) {
 		libs = defaultLibs
 	}
 	lower := make([]string, len(libs))
-	console := true
+	domLibs := false
 	for i, l := range libs {
 		lower[i] = strings.ToLower(l)
-		if declaresConsole(lower[i]) {
-			console = false
+		if lower[i] == "dom" || lower[i] == "webworker" {
+			domLibs = true
 		}
 	}
 	m["lib"] = lower
-	return m, console
+	return m, domLibs
 }
 
-// declaresConsole reports whether a lib declares the global console.
-func declaresConsole(lib string) bool {
-	return lib == "dom" || lib == "webworker"
-}
+// sandboxOn says whether the sandbox's globals are declared (default on).
+func (o CompilerOptions) sandboxOn() bool { return o.SandboxGlobals == nil || *o.SandboxGlobals }
 
 // enumOptions are the string-valued options validated against the values
 // the compiler itself accepts (reported by the worker at start).
@@ -347,24 +348,14 @@ func prepare(req Request, libs map[string]bool, enums map[string][]string) (*pre
 		checkFiles = []string{n}
 	}
 
-	opts, console := req.CompilerOptions.tsOptions()
-	if console {
-		// Code that declares its own console keeps it (two declarations of
-		// the same global would conflict).
-		for _, text := range files {
-			if ownConsole.MatchString(text) {
-				console = false
-				break
-			}
-		}
-	}
+	opts, domLibs := req.CompilerOptions.tsOptions()
 	return &prepared{
 		payload: &checkPayload{
 			Files:      files,
 			Roots:      roots,
 			CheckFiles: checkFiles,
 			Options:    opts,
-			Console:    console,
+			Ambient:    sandboxFiles(req.CompilerOptions.sandboxOn(), domLibs, files),
 		},
 		toUser:  toUser,
 		timeout: timeout,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,11 +26,6 @@ import (
 
 //go:embed driver.js
 var driverSource string
-
-// consoleDeclaration is added as /lib/lib.wasmexec-console.d.ts when no
-// chosen lib declares console (dom, webworker).
-const consoleDeclaration = "declare var console: { log(...a: any[]): void; error(...a: any[]): void; " +
-	"warn(...a: any[]): void; info(...a: any[]): void };\n"
 
 // defaultMaxCallStack bounds goja's JavaScript call depth in a worker. The
 // compiler's recursive-descent parser and checker recurse a dozen frames per
@@ -84,11 +80,39 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 				w.interrupt(req.ID, "cancelled")
 				continue
 			}
+			// A request for the VM stops a background warm-up (and keeps
+			// one from starting) until the main loop has taken it.
+			w.mu.Lock()
+			w.waiting++
+			if w.active == backgroundID {
+				w.vm.Interrupt("preempted")
+			}
+			w.mu.Unlock()
 			reqs <- req
 		}
 	}()
 
-	for req := range reqs {
+	for {
+		var (
+			req workerRequest
+			ok  bool
+		)
+		if len(w.background) > 0 {
+			select {
+			case req, ok = <-reqs:
+			default:
+				w.warmBackground()
+				continue
+			}
+		} else {
+			req, ok = <-reqs
+		}
+		if !ok {
+			break
+		}
+		w.mu.Lock()
+		w.waiting--
+		w.mu.Unlock()
 		switch req.Op {
 		case opInit:
 			if err := w.init(req); err != nil {
@@ -139,6 +163,10 @@ type worker struct {
 	active       uint64
 	lastStarted  uint64 // highest check id started
 	cancelBefore uint64 // a check cancelled before it started
+	waiting      int    // requests read but not yet taken by the main loop
+
+	// background are the lib sets still to warm when idle.
+	background [][]string
 
 	// memLimit is the RLIMIT_DATA (0: none). While a check runs, a watchdog
 	// interrupts it once the Go runtime holds memGuard of it, so a runaway
@@ -208,7 +236,7 @@ func (w *worker) init(req workerRequest) error {
 	if err := vm.Set("__tscheck_readLib", w.readLib); err != nil {
 		return err
 	}
-	if err := vm.Set("__tscheck_consoleText", consoleDeclaration); err != nil {
+	if err := vm.Set("__tscheck_ambientTexts", sandboxTexts()); err != nil {
 		return err
 	}
 	if _, err := vm.RunProgram(prog); err != nil {
@@ -262,19 +290,51 @@ func (w *worker) init(req workerRequest) error {
 		}
 		w.log("lib set pre-warmed", map[string]any{"libs": libs, "ms": ms(time.Since(t))})
 	}
+	w.background = req.Background
 	w.send(workerMessage{Type: msgReady, Version: info.Version, Libs: info.Libs, Enums: info.Options,
 		DurationMs: ms(time.Since(start))})
 	return nil
 }
 
+// backgroundID is the check id of background warm-ups (pool ids count up
+// from 1 and never reach it).
+const backgroundID = math.MaxUint64
+
+// msgWarmedInBackground is the log message of a finished background warm-up.
+const msgWarmedInBackground = "lib set warmed in the background"
+
+// warmBackground warms the first background lib set, unless a request
+// arrives first: then it stops (keeping what it parsed, see driver.js
+// discardUnverified) and is tried again when the worker is idle.
+func (w *worker) warmBackground() {
+	libs := w.background[0]
+	t := time.Now()
+	res := w.runCheck(backgroundID, prewarmPayload(libs), 0)
+	switch {
+	case res.Outcome == string(exec.Succeeded):
+		w.background = w.background[1:]
+		w.log(msgWarmedInBackground, map[string]any{"libs": libs, "ms": ms(time.Since(t))})
+	case res.Outcome == string(exec.Cancelled):
+		// preempted by a request: try again when idle
+	default:
+		msg := res.Outcome
+		if res.Error != nil {
+			msg += ": " + res.Error.Message
+		}
+		w.background = nil
+		w.log("background warm-up failed; not retried", map[string]any{"libs": libs, "error": msg})
+	}
+}
+
 func prewarmPayload(libs []string) *checkPayload {
 	opts := CompilerOptions{Lib: libs}
-	o, console := opts.tsOptions()
+	o, domLibs := opts.tsOptions()
+	files := map[string]string{"/__prewarm.ts": "export {};\nconst x: number = 1;\n"}
 	return &checkPayload{
-		Files:   map[string]string{"/__prewarm.ts": "export {};\nconst x: number = 1;\n"},
+		Files:   files,
 		Roots:   []string{"/__prewarm.ts"},
 		Options: o,
-		Console: console,
+		Ambient: sandboxFiles(true, domLibs, files),
 	}
 }
 
@@ -335,14 +395,16 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	}
 
 	w.mu.Lock()
-	if id != 0 && w.cancelBefore == id {
+	if id != 0 && w.cancelBefore == id || id == backgroundID && w.waiting > 0 {
 		w.mu.Unlock()
 		res.Outcome = string(exec.Cancelled)
 		res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
 		return res
 	}
 	w.active = id
-	w.lastStarted = max(w.lastStarted, id)
+	if id != backgroundID {
+		w.lastStarted = max(w.lastStarted, id)
+	}
 	w.mu.Unlock()
 	var timer *time.Timer
 	if timeout > 0 {
@@ -397,7 +459,7 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	case errors.As(err, &intr):
 		reason, _ := intr.Value().(string)
 		switch reason {
-		case "cancelled":
+		case "cancelled", "preempted":
 			res.Outcome = string(exec.Cancelled)
 			res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
 		case "memory":

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A process's record speaks the process API's vocabulary too: listed by
+// ?outcome=exited/signalled, its exit in extra; it can be replayed with
+// maxBytes while it runs and afterwards, and deleted once it has ended.
+func TestServeProcessHistory(t *testing.T) {
+	p := MustServe(t, t.TempDir())
+	spawn := func(code string) (float64, string) {
+		t.Helper()
+		status, pr := p.do(t, "POST", "/v1/processes", `{"language":"javascript","code":"`+code+`"}`)
+		if status != 201 {
+			t.Fatalf("spawn: %d %v", status, pr)
+		}
+		return pr["pid"].(float64), pr["executionId"].(string)
+	}
+	wait := func(pid float64) map[string]any {
+		t.Helper()
+		status, w := p.do(t, "GET", fmt.Sprintf("/v1/processes/%v/wait?timeoutMs=60000", pid), "")
+		if status != 200 || w["state"] != "exited" {
+			t.Fatalf("wait: %d %v", status, w)
+		}
+		return w
+	}
+	// Ends by itself with exit code 3, after writing 10+10+100 bytes.
+	pid, exited := spawn(`process.stdout.write('a'.repeat(10)); process.stdout.write('b'.repeat(10)); process.stdout.write('c'.repeat(100)); stdin.read(); process.exit(3)`)
+	// The live replay honours maxBytes.
+	for deadline := time.Now().Add(time.Minute); ; {
+		_, page := p.do(t, "GET", "/v1/executions/"+exited+"/output?maxBytes=25", "")
+		if evs, _ := page["events"].([]any); len(evs) == 2 && page["hasMore"] == true {
+			break
+		} else if len(evs) > 2 || time.Now().After(deadline) {
+			t.Fatalf("live page with maxBytes=25: %v", page)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the guest's progress
+	}
+	if status, e := p.do(t, "DELETE", "/v1/executions/"+exited, ""); status != 409 {
+		t.Fatalf("DELETE while running: %d %v", status, e)
+	}
+	p.do(t, "POST", fmt.Sprintf("/v1/processes/%v/stdin/close", pid), "")
+	if w := wait(pid); w["outcome"] != "exited" || w["exitCode"] != float64(3) {
+		t.Fatalf("exit: %v", w)
+	}
+	pid, killed := spawn(`stdin.read()`)
+	p.do(t, "POST", fmt.Sprintf("/v1/processes/%v/signal", pid), `{"signal":"SIGKILL"}`)
+	if w := wait(pid); w["outcome"] != "signalled" {
+		t.Fatalf("exit after SIGKILL: %v", w)
+	}
+	p.do(t, "POST", "/v1/evaluate", `{"language":"javascript","code":"1"}`)
+
+	for outcome, want := range map[string]string{"exited": exited, "signalled": killed} {
+		status, list := p.do(t, "GET", "/v1/executions?outcome="+outcome, "")
+		var ids []string
+		for _, r := range list["executions"].([]any) {
+			ids = append(ids, r.(map[string]any)["executionId"].(string))
+		}
+		if status != 200 || strings.Join(ids, " ") != want {
+			t.Errorf("?outcome=%s: %d %v, want [%s]", outcome, status, ids, want)
+		}
+	}
+	_, rec := p.do(t, "GET", "/v1/executions/"+exited+"?include=code", "")
+	if x, _ := rec["extra"].(map[string]any); x["outcome"] != "exited" || x["exitCode"] != float64(3) || !strings.HasPrefix(rec["code"].(string), "process.stdout.write") {
+		t.Errorf("stored process record: extra %v, code %q", rec["extra"], rec["code"])
+	}
+	_, page := p.do(t, "GET", "/v1/executions/"+exited+"/output?maxBytes=25&after=c2", "")
+	if evs, _ := page["events"].([]any); len(evs) != 1 || page["hasMore"] != false {
+		t.Errorf("stored page after c2 with maxBytes=25 (one 100-byte event, alone): %v", page)
+	}
+	if status, e := p.do(t, "DELETE", "/v1/executions/"+exited, ""); status != 204 {
+		t.Fatalf("DELETE: %d %v", status, e)
+	}
+	if status, e := p.do(t, "GET", "/v1/executions/"+exited, ""); status != 404 || e["code"] != "not_found" {
+		t.Fatalf("GET after DELETE: %d %v", status, e)
+	}
+}
