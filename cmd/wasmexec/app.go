@@ -63,6 +63,7 @@ type options struct {
 	transpileMs    int64
 	tscheckMemory  int64
 	tscheckDOM     bool
+	tscheckWarmDOM bool
 	ctxQueueDepth  int
 	ctxIdleTTLMs   int64
 	procTimeoutMs  int64
@@ -106,6 +107,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
 	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker")
+	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib in idle checker workers after start (5-10 s of CPU and ~300 MB per worker; a first dom check is then fast)")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
@@ -376,6 +378,7 @@ func (a *app) load(ctx context.Context) error {
 				ImageDir:         dir,
 				MemoryLimitBytes: a.opts.tscheckMemory,
 				PrewarmLibs:      prewarm,
+				BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
 				Logger:           a.log,
 			})
 			if err != nil {
@@ -488,4 +491,13 @@ func (a *app) metrics() map[string]float64 {
 		}
 	}
 	return m
+}
+
+// backgroundLibs are the lib sets checker workers warm when idle: dom, or
+// nothing (an empty, non-nil list).
+func backgroundLibs(dom bool) [][]string {
+	if dom {
+		return [][]string{{"es2022", "dom"}}
+	}
+	return [][]string{}
 }

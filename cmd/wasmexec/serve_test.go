@@ -60,7 +60,7 @@ func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
 	tb.Helper()
 	testenv.ImageDir(tb, "js")
 	addr := freeAddr(tb)
-	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1"}, args...)...)
+	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1", "--tscheck-warm-dom=false"}, args...)...)
 	cmd.Env = os.Environ()
 	logs := &strings.Builder{}
 	stderr, _ := cmd.StderrPipe()
