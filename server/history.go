@@ -169,8 +169,9 @@ func (s *Server) executionOutput(c echo.Context) error {
 	}
 	// A running process is served from its live log; once it has ended,
 	// from its stored record (which it has before it is seen to end), so
-	// a deleted record is gone here too.
-	if lo, ok := s.cfg.Processes.(LiveOutput); ok && s.processRunning(c.Param("id")) {
+	// a deleted record is gone here too. Without a store, the process
+	// manager's log answers for as long as it keeps the process.
+	if lo, ok := s.cfg.Processes.(LiveOutput); ok && (s.cfg.History == nil || s.processRunning(c.Param("id"))) {
 		r, live, err := lo.ExecutionOutput(c.Param("id"), after, limit)
 		if err != nil {
 			return err
