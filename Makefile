@@ -44,6 +44,7 @@ test: prepare
 bench: prepare
 	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./engine/ ./languages/ts/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'
+	go test -run '^$$' -bench 'PythonIdleContextPrivateMemory' -benchtime 2x ./contexts/ | grep -E '^Benchmark'
 	go run ./cmd/wasmexec-bench
 
 # fuzz runs every fuzz target for FUZZTIME each (make test runs their seed

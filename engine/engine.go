@@ -189,12 +189,21 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	}
 	img := &Image{Spec: spec, Dir: dir, Hash: hash, engine: e}
 	if spec.Snapshot {
-		mod, err := e.loadSnapshot(ctx, spec, dir, wasmPath, cacheFile(snapshotVersion))
-		if err == nil {
-			img.module, img.Snapshotted = mod, true
-		} else {
-			e.log.Error("snapshot failed; guests of this image will initialize at start", "image", spec.Name, "err", err)
+		// An image that asks for a snapshot and can't have one is broken
+		// (e.g. a changed image): refuse it here, at load (make prepare),
+		// rather than start half-initialized guests at run time.
+		// The snapshot depends on more than the .wasm: the init functions and
+		// everything they read (argv, env, the preopened files, e.g. a stdlib
+		// zip with the driver inside).
+		inputs, err := snapshotInputsHash(dir, spec)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot guest image %s: hash its inputs: %w", spec.Name, err)
 		}
+		mod, err := e.loadSnapshot(ctx, spec, dir, wasmPath, cacheFile(snapshotVersion+"|"+inputs))
+		if err != nil {
+			return nil, fmt.Errorf("snapshot guest image %s: %w", spec.Name, err)
+		}
+		img.module, img.Snapshotted = mod, true
 	}
 	if img.module == nil {
 		cachePath := cacheFile("plain")
@@ -274,6 +283,36 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// snapshotInputsHash hashes what a snapshot is made from besides the
+// module: the image spec and every file under the image's preopens.
+func snapshotInputsHash(dir string, spec ImageSpec) (string, error) {
+	h := sha256.New()
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return "", err
+	}
+	h.Write(js)
+	for _, rel := range sortedKeys(spec.Preopens) {
+		root := filepath.Join(dir, rel)
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			name, _ := filepath.Rel(root, path)
+			sum, err := fileSHA256(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00%s\x00%s\n", rel, name, sum)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func fileSHA256(path string) (string, error) {

@@ -98,6 +98,21 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	if err := wasi.PreopenDir(ws, "/workspace"); err != nil {
 		return nil, err
 	}
+	// The init's stderr goes into the error when it fails.
+	stderrPath := filepath.Join(ws, ".init-stderr")
+	if err := wasi.SetStderrFile(stderrPath); err != nil {
+		return nil, err
+	}
+	initStderr := func() string {
+		b, _ := os.ReadFile(stderrPath)
+		if len(b) > 2000 {
+			b = b[len(b)-2000:]
+		}
+		if len(b) == 0 {
+			return ""
+		}
+		return "; guest stderr:\n" + string(b)
+	}
 	store.SetWasi(wasi)
 	linker := wasmtime.NewLinker(eng)
 	if err := linker.DefineWasi(); err != nil {
@@ -126,7 +141,7 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			return nil, fmt.Errorf("init function %q is not exported", name)
 		}
 		if _, err := fn.Call(store); err != nil {
-			return nil, fmt.Errorf("run %s for the snapshot: %w", name, err)
+			return nil, fmt.Errorf("run %s for the snapshot: %w%s", name, err, initStderr())
 		}
 	}
 	if err := ctx.Err(); err != nil {

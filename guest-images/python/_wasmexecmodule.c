@@ -1,11 +1,16 @@
 /*
  * _wasmexec: the C half of the wasmexec driver for the CPython WASI guest.
  *
- * The control channel (docs/PROTOCOL.md) is driven from C only. serve()
+ * The image is a WASI reactor: wasmexec_init (exported, run once per image
+ * by the engine, which then snapshots the memory) starts the interpreter and
+ * imports the driver, whose init calls prepare(); wasmexec_serve (exported,
+ * the entry of every guest) runs the request loop.
+ *
+ * The control channel (docs/PROTOCOL.md) is driven from C only. The loop
  * calls the host's recv, hands the request to the Python handler it was
- * given (and keeps: a strong reference in a C static), and calls the host's
- * send with the handler's result. recv and send are not exposed to Python
- * at all, and once serve() has started, `_wasmexec` is gone from
+ * given to prepare() (and keeps: a strong reference in a C static), and calls
+ * the host's send with the handler's result. recv and send are not exposed to
+ * Python at all, and once prepare() has run, `_wasmexec` is gone from
  * sys.modules and can't be imported again. So user code can neither answer
  * a request nor receive one, whatever it does to the driver's Python state.
  *
@@ -47,7 +52,12 @@
 #include "pycore_pyarena.h"       // _PyArena_New()
 #include "frameobject.h"          // PyFrame_GetCode()
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wasi/libc-environ.h>
+
+extern char **environ;
 
 #define WASMEXEC_IMPORT(name) \
     __attribute__((import_module("wasmexec"), import_name(name)))
@@ -68,7 +78,7 @@ extern PyTypeObject PyRawIOBase_Type;
 /* ------------------------------------------------------------------------
  * State. */
 
-static int serving = 0;          /* serve() has started */
+static int serving = 0;          /* prepare() has run */
 static int in_user_code = 0;     /* inside call_user() */
 static int clearing_hooks = 0;   /* the driver removes trace/profile hooks */
 static int user_gc = 1;          /* the user's gc.isenabled() */
@@ -351,15 +361,29 @@ recv_request(PyObject **req)
     }
 }
 
+/* The driver's per-guest start and its end (see prepare()). */
+static PyObject *on_start = NULL;
+static PyObject *on_end = NULL;
+
+/* prepare(handler, start, end): called once by the driver at the end of
+ * the image's init (wasmexec_init below). From here on the control channel
+ * belongs to C: the audit hook is installed, `_wasmexec` leaves sys.modules
+ * (and can't be imported again), the frames on the stack are hidden, and
+ * the handler is kept here for wasmexec_serve. The loop itself runs when
+ * the host calls wasmexec_serve, in the snapshotted image once per guest. */
 static PyObject *
-wasmexec_serve(PyObject *module, PyObject *arg)
+wasmexec_prepare(PyObject *module, PyObject *args)
 {
+    PyObject *h, *start, *end;
     if (serving) {
-        PyErr_SetString(PyExc_RuntimeError, "serve() runs once");
+        PyErr_SetString(PyExc_RuntimeError, "prepare() runs once");
         return NULL;
     }
-    if (!PyCallable_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "serve(handler): handler must be callable");
+    if (!PyArg_ParseTuple(args, "OOO:prepare", &h, &start, &end)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(h) || !PyCallable_Check(start) || !PyCallable_Check(end)) {
+        PyErr_SetString(PyExc_TypeError, "prepare(handler, start, end): all must be callable");
         return NULL;
     }
     if (PySys_AddAuditHook(audit_hook, NULL) < 0) {
@@ -371,10 +395,114 @@ wasmexec_serve(PyObject *module, PyObject *arg)
         return NULL;
     }
     hide_stack();
-    Py_INCREF(arg);
-    handler = arg;
+    Py_INCREF(h);
+    Py_INCREF(start);
+    Py_INCREF(end);
+    handler = h;
+    on_start = start;
+    on_end = end;
     serving = 1;
     user_gc = PyGC_Disable();
+    Py_RETURN_NONE;
+}
+
+/* Fatal errors of the exported entry points: the message goes to the
+ * guest's stderr (for a snapshot, into the error `make prepare` reports),
+ * then the guest exits with status 70 (EX_SOFTWARE). */
+static void
+fail(const char *step)
+{
+    fprintf(stderr, "wasmexec python guest: %s failed\n", step);
+    if (PyErr_Occurred()) {
+        PyErr_Print();
+    }
+    fflush(stderr);
+    exit(70);
+}
+
+/* wasmexec_init: the image's init (guest.json "init", after _initialize).
+ * Starts the interpreter (as `python -S`), imports the driver and the
+ * pre-imported stdlib, and prepares the handler. The engine runs it once
+ * per image and snapshots the memory after it (engine/snapshot.go). */
+__attribute__((export_name("wasmexec_init")))
+void
+wasmexec_init(void)
+{
+    static int done = 0;
+    if (done) {
+        fail("wasmexec_init (called twice)");
+    }
+    done = 1;
+    PyConfig config;
+    PyConfig_InitPythonConfig(&config);
+    config.site_import = 0;       /* -S */
+    config.parse_argv = 0;
+    config.install_signal_handlers = 0;
+    char *argv[] = {"python", NULL};
+    PyStatus st = PyConfig_SetBytesArgv(&config, 1, argv);
+    if (!PyStatus_Exception(st)) {
+        st = Py_InitializeFromConfig(&config);
+    }
+    PyConfig_Clear(&config);
+    if (PyStatus_Exception(st)) {
+        fprintf(stderr, "wasmexec python guest: Py_InitializeFromConfig failed: %s\n",
+                st.err_msg ? st.err_msg : "?");
+        exit(70);
+    }
+    PyObject *driver = PyImport_ImportModule("wasmexec_driver");
+    if (driver == NULL) {
+        fail("import wasmexec_driver");
+    }
+    PyObject *r = PyObject_CallMethod(driver, "init", NULL);
+    Py_DECREF(driver);
+    if (r == NULL) {
+        fail("wasmexec_driver.init()");
+    }
+    Py_DECREF(r);
+    if (!serving) {
+        fail("wasmexec_driver.init() (it did not call prepare)");
+    }
+}
+
+/* wasmexec_serve: the guest's entry (guest.json "entry"), once per guest.
+ * Makes the guest's own environment visible (a snapshot holds the one it
+ * was taken with), lets the driver refresh what is per guest (entropy,
+ * os.environ, cwd, streams), then loops recv -> handler -> send until the
+ * host has no more requests. */
+__attribute__((export_name("wasmexec_serve")))
+void
+wasmexec_serve(void)
+{
+    static int entered = 0;
+    if (!serving || entered) {
+        fail("wasmexec_serve (called before wasmexec_init, or twice)");
+    }
+    entered = 1;
+    __wasilibc_deinitialize_environ();
+    __wasilibc_initialize_environ();
+    PyObject *env = PyDict_New();
+    if (env == NULL) {
+        fail("reading the environment");
+    }
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq == NULL || eq == *e) {
+            continue;
+        }
+        PyObject *k = PyBytes_FromStringAndSize(*e, eq - *e);
+        PyObject *v = PyBytes_FromString(eq + 1);
+        if (k == NULL || v == NULL || PyDict_SetItem(env, k, v) < 0) {
+            fail("reading the environment");
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    PyObject *r = PyObject_CallOneArg(on_start, env);
+    Py_DECREF(env);
+    if (r == NULL) {
+        fail("the driver's per-guest start");
+    }
+    Py_DECREF(r);
     for (;;) {
         PyObject *req;
         clear_hooks();
@@ -395,7 +523,11 @@ wasmexec_serve(PyObject *module, PyObject *arg)
     if (user_gc) {
         PyGC_Enable();
     }
-    Py_RETURN_NONE;
+    r = PyObject_CallNoArgs(on_end);
+    Py_XDECREF(r);
+    PyErr_Clear();
+    /* No Py_FinalizeEx: the guest is discarded now, and finalizing would
+     * only write to (un-share) the snapshot's pages. */
 }
 
 /* ------------------------------------------------------------------------
@@ -950,9 +1082,10 @@ wasmexec_raw_stream(PyObject *module, PyObject *arg)
 /* ------------------------------------------------------------------------ */
 
 static PyMethodDef wasmexec_methods[] = {
-    {"serve", wasmexec_serve, METH_O,
-     "serve(handler)\n\nAnswer the host's requests with handler(request_bytes) -> result_bytes "
-     "until there are no more."},
+    {"prepare", wasmexec_prepare, METH_VARARGS,
+     "prepare(handler, start, end)\n\nOnce, at the end of init: the host's requests will be "
+     "answered with handler(request_bytes) -> result_bytes; start(environ) runs first in "
+     "each guest, end() after the last request."},
     {"hide", wasmexec_hide, METH_O,
      "hide(function_or_code)\n\nMark driver code: its frames end the stack user code sees."},
     {"call_user", (PyCFunction)(void (*)(void))wasmexec_call_user, METH_FASTCALL,
@@ -973,7 +1106,7 @@ static struct PyModuleDef wasmexec_module = {
     .m_name = "_wasmexec",
     .m_doc = "the wasmexec driver's C half (see docs/PROTOCOL.md)",
     /* Not -1: a re-import calls PyInit__wasmexec again (instead of copying
-     * the first module's dict), which refuses once serve() has started. */
+     * the first module's dict), which refuses once prepare() has run. */
     .m_size = 0,
     .m_methods = wasmexec_methods,
 };

@@ -305,7 +305,10 @@ for f in path_open fd_close fd_renumber fd_write fd_pwrite fd_allocate \
          path_symlink path_rename path_link; do
     WRAP="$WRAP,--wrap=__wasi_$f"
 done
-run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-Wl${WRAP}"
+# A WASI reactor (no _start): the engine calls _initialize and wasmexec_init
+# once per image, snapshots the memory, and starts every guest in
+# wasmexec_serve (README.md, "Snapshot").
+run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-mexec-model=reactor -Wl${WRAP}"
 
 step "building the stdlib zip"
 # WASI fixes to the stdlib (asyncio without socketpair), then the driver,
@@ -347,7 +350,7 @@ def leb(i):
 def name(i):
     n, i = leb(i)
     return data[i:i + n].decode(), i + n
-i, imports = 8, set()
+i, imports, exports = 8, set(), set()
 while i < len(data):
     sid = data[i]; size, i = leb(i + 1); end = i + size
     if sid == 2:
@@ -365,9 +368,16 @@ while i < len(data):
             else:
                 i += 2
             imports.add((mod, field))
+    elif sid == 7:
+        count, i = leb(i)
+        for _ in range(count):
+            field, i = name(i); i += 1; _, i = leb(i)
+            exports.add(field)
     i = end
 for f in ("recv", "send", "write", "read"):
     assert ("wasmexec", f) in imports, "python.wasm does not import wasmexec." + f
+for f in g["init"] + [g["entry"]]:
+    assert f in exports, "python.wasm does not export " + f + " (not linked as a reactor?)"
 EOF
 find "$STAGE" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$OUTDIR"

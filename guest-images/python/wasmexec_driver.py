@@ -1,8 +1,12 @@
 """wasmexec driver for the CPython 3.11 wasm32-wasi guest.
 
-Started by ``_start`` (see guest.json: ``python -S -c "import wasmexec_driver;
-wasmexec_driver.main()"``). It sets the guest up and hands its request
-handler to ``_wasmexec.serve``, which loops
+The image is a WASI reactor (see guest.json and README.md, "Snapshot").
+Once per image, ``wasmexec_init`` (C, _wasmexecmodule.c) starts the
+interpreter, imports this module and calls ``init()``: the pre-imported
+stdlib is loaded, the guest set up, and the request handler handed to
+``_wasmexec.prepare``. The engine snapshots the memory after that. Each
+guest then starts in ``wasmexec_serve`` (C), which calls ``_start`` (what
+differs per guest: environment, entropy, cwd, streams) and loops
 
     recv -> handler(request) -> send
 
@@ -20,10 +24,10 @@ functions changes nothing here. User code runs only through
 _wasmexec.call_user. Objects user code can reach (inputs, stdio streams) are
 C types, and the read-only-stdlib audit hook lives in a namespace of its own.
 
-Start-up is kept small: only builtin modules are imported here (``_json`` is
-used directly so that ``json``/``re`` aren't loaded); ``traceback`` and
-``linecache`` are imported the first time an error is formatted, ``asyncio``
-only for code with top-level ``await``.
+The driver itself uses builtin modules only (``_json``'s C scanner and
+encoders, not ``json``), so that user code replacing stdlib functions can't
+change how requests are parsed or answered; ``traceback``/``linecache``
+format errors and ``asyncio`` runs top-level ``await`` (all pre-imported).
 """
 
 import _wasmexec            # first: a re-import of this module by user code fails here
@@ -45,6 +49,7 @@ _STDLIB_ZIP = "/usr/local/lib/python%d%d.zip" % sys.version_info[:2]
 _PROTECTED = "/usr/local/lib"
 
 _CO_COROUTINE = 0x0080
+_PyCF_ALLOW_TOP_LEVEL_AWAIT = 0x2000
 
 # Captured references (C objects, which user code can't change).
 _call_user = _wasmexec.call_user
@@ -289,6 +294,12 @@ def _to_json_inner(v, active, depth):
         return _to_json_inner(_int_value(v), active, depth)
     if issubclass(t, float):
         return _to_json_inner(_float_value(v), active, depth)
+    if issubclass(t, (set, frozenset)):
+        # {"$type": "Set", "entries": [...]}, as JavaScript's Set
+        if depth >= _MAX_DEPTH:
+            return _fallback(v)
+        seq = set.__iter__(v) if issubclass(t, set) else frozenset.__iter__(v)
+        return {"$type": "Set", "entries": [_to_json_inner(x, active, depth + 1) for x in seq]}
     is_dict = issubclass(t, dict)
     is_list = issubclass(t, list)
     if is_dict or is_list or issubclass(t, tuple):
@@ -303,7 +314,10 @@ def _to_json_inner(v, active, depth):
                 items = list(dict.items(v))
                 for k, _ in items:
                     if not issubclass(type(k), str):
-                        return _fallback(v)
+                        # {"$type": "Map", "entries": [[key, value], ...]}, as JavaScript's Map
+                        return {"$type": "Map", "entries": [
+                            [_to_json_inner(k, active, depth + 1), _to_json_inner(x, active, depth + 1)]
+                            for k, x in items]}
                 return {_str_value(k): _to_json_inner(x, active, depth + 1) for k, x in items}
             seq = list.__iter__(v) if is_list else tuple.__iter__(v)
             return [_to_json_inner(x, active, depth + 1) for x in seq]
@@ -482,20 +496,22 @@ def _evaluate(source, filename, frozen):
         value = None if last is None else _run_code(last, ns)
     finally:
         _unbind(ns, frozen)
-    if last is None:
+    if last is None or value is None:
+        # a statement, or None (print(...)): no value, as in Python's REPL
+        # and as JavaScript's undefined
         return {"status": "ok", "hasValue": False}
     return {"status": "ok", "hasValue": True, "value": _to_json(value)}
 
 
 def _execute(source, filename, args, frozen):
     main = _new_main(filename)
-    code = _compile(compile, source, filename, "exec", 0, True)
+    code = _compile(compile, source, filename, "exec", _PyCF_ALLOW_TOP_LEVEL_AWAIT, True)
     sys.argv = [filename] + [_str_value(str(a)) for a in args]
     ns = main.__dict__
     ns["inputs"] = frozen
     _modules["__main__"] = main
     try:
-        _call_user(exec, code, ns)
+        _run_code(code, ns)
     finally:
         _unbind(ns, frozen)
         _modules["__main__"] = _context_main
@@ -585,10 +601,21 @@ def _chdir_workspace():
                 pass
 
 
+# The stdlib imported at init, so that the snapshot holds it (README.md,
+# "Snapshot"): what agents' code imports most, and what the driver itself
+# needs to format an error (traceback, linecache) or run top-level await.
+PREIMPORTED = (
+    "os", "json", "re", "datetime", "collections", "math", "itertools", "functools",
+    "decimal", "random", "dataclasses", "typing", "pathlib", "string", "time",
+    "copy", "enum", "operator", "statistics", "fractions", "textwrap", "uuid",
+    "secrets", "base64", "hashlib", "struct", "heapq", "bisect", "io",
+    "traceback", "linecache", "asyncio",
+)
+
+
 def _setup():
     _install_audit_hook()
-    _chdir_workspace()
-    # exit()/quit() (site isn't loaded, see guest.json's -S)
+    # exit()/quit() (site isn't loaded: -S)
     builtins.exit = builtins.quit = sys.exit
     global _context_main
     _context_main = _new_main()
@@ -597,16 +624,70 @@ def _setup():
     if sys.path and sys.path[0] != "":
         sys.path.insert(0, "")
     sys.argv = [""]
-    _reset_streams()
     function = type(_setup)
     for v in list(globals().values()):
         if type(v) is function:
             _wasmexec.hide(v)
 
 
-def main():
+_reseed = None          # random's module-level generator, reseeded per guest
+
+
+def init():
+    """The image's init (called from C, wasmexec_init): everything that is
+    the same for every guest. The engine snapshots the memory after it."""
+    global _reseed
+    for name in PREIMPORTED:
+        __import__(name)
+    _reseed = _modules["random"]._inst.seed
     _setup()
-    _wasmexec.serve(_serve_one)
+    _warm_up()
+    import gc
+    gc.collect()
+    gc.freeze()     # the image's objects: never scanned again, so their pages stay shared
+    _wasmexec.prepare(_serve_one, _start, _end)
+
+
+# Requests run once at init so that the snapshot holds what a first request
+# creates or specializes (3.11 quickens bytecode in place, and the first
+# error imports and warms up traceback's formatting): each guest then
+# starts with warm driver code and dirties fewer of the snapshot's pages.
+# None of them prints (there is no host to write to yet), and what they
+# leave in the driver's state is removed.
+_WARM_UP = (
+    b'{"op":"evaluate","code":"x = [1, 2.5, \\"a\\", None, {\\"k\\": (1,)}]\\nx","filename":"<warm-up>"}',
+    b'{"op":"execute","code":"import sys\\nsys.argv","filename":"<warm-up>"}',
+    b'{"op":"evaluate","code":"1/0","filename":"<warm-up>"}',
+)
+
+
+def _warm_up():
+    for req in _WARM_UP:
+        _serve_one(req)
+    _sources.clear()
+    _modules["linecache"].cache.pop("<warm-up>", None)
+    for name in ("x", "_"):
+        _context_main.__dict__.pop(name, None)
+
+
+def _start(environ):
+    """Once per guest, before the first request (called from C,
+    wasmexec_serve): what must differ between guests of one snapshot."""
+    # The guest's own environment (os.environ is posix.environ's dict).
+    posix.environ.clear()
+    posix.environ.update(environ)
+    # Fresh entropy: random's state was seeded when the image was made.
+    # (os.urandom, uuid4, secrets and SystemRandom read WASI random_get on
+    # every call; tempfile makes its generator on first use.)
+    _reseed()
+    tf = _modules.get("tempfile")
+    if tf is not None:
+        tf._name_sequence = None
+    _chdir_workspace()
+    _reset_streams()
+
+
+def _end():
     # No more requests: nothing may reach the host after this point.
     _flush_streams()
     null = _TextIOWrapper(_io.BytesIO(), encoding="utf-8")

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The Python snapshot section (issue 12): the snapshotted CPython guest
+// against the JavaScript guest in the same run, back to back (no pacing:
+// the pre-started pool can't refill between requests).
+func init() {
+	extraSections = append(extraSections,
+		struct {
+			name string
+			run  func(t *table, srv *server, dataDir string) error
+		}{"pysnapshot", benchPythonSnapshot},
+	)
+}
+
+func benchPythonSnapshot(t *table, srv *server, _ string) error {
+	py := `{"language":"python","code":"1+1"}`
+	js := `{"language":"javascript","code":"1+1"}`
+	imports := `{"language":"python","code":"import json, re, datetime, collections\n1+1"}`
+	if _, err := srv.post("/v1/evaluate", py); err != nil {
+		t.add("python snapshot", "skipped: "+firstLine(err.Error()), "")
+		return nil
+	}
+	for i := 0; i < 20; i++ {
+		srv.post("/v1/evaluate", py)
+		srv.post("/v1/evaluate", js)
+		srv.post("/v1/evaluate", imports)
+	}
+	n := *samples
+	pyP50 := pct(srv.latencies("/v1/evaluate", py, n), 50)
+	jsP50 := pct(srv.latencies("/v1/evaluate", js, n), 50)
+	impP50 := pct(srv.latencies("/v1/evaluate", imports, n), 50)
+	t.add(`python / javascript one-shot "1+1" back to back p50 (ms)`, fmt.Sprintf("%.2f / %.2f", pyP50, jsP50), "python ≤ 1.5 ms")
+	t.add("python / javascript one-shot p50 ratio", fmt.Sprintf("%.2fx", pyP50/jsP50), "≤ 1.5x")
+	t.add(`python "import json, re, datetime, collections" minus "1+1" p50 (ms)`, fmt.Sprintf("%.2f", impP50-pyP50), "≤ 0.3 ms")
+
+	pyTput, _ := srv.throughput("/v1/evaluate", py, 4, *duration)
+	jsTput, _ := srv.throughput("/v1/evaluate", js, 4, *duration)
+	t.add("python / javascript one-shot throughput at c=4 (req/s)", fmt.Sprintf("%.0f / %.0f (%.2fx)", pyTput, jsTput, pyTput/jsTput), "≥ 0.6x")
+
+	// Fuel of a one-shot 1+1 (the guest's whole request, start excluded).
+	if b, err := srv.postStatus("/v1/evaluate", py); err == nil {
+		var r struct {
+			FuelConsumed uint64 `json:"fuelConsumed"`
+		}
+		if json.Unmarshal(b, &r) == nil {
+			t.add(`python one-shot "1+1" fuel`, fmt.Sprintf("%d", r.FuelConsumed), "report")
+		}
+	}
+
+	// A fresh context and its first evaluate.
+	var lat []float64
+	for i := 0; i < min(n, 50); i++ {
+		id := fmt.Sprintf("pysnap-%d", i)
+		t0 := time.Now()
+		if _, err := srv.postStatus("/v1/contexts", fmt.Sprintf(`{"contextId":%q,"language":"python"}`, id)); err != nil {
+			return err
+		}
+		if _, err := srv.post("/v1/evaluate", fmt.Sprintf(`{"language":"python","contextId":%q,"code":"1+1"}`, id)); err != nil {
+			return err
+		}
+		lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
+		srv.delete("/v1/contexts/" + id)
+	}
+	t.add(`python create context + evaluate "1+1" p50 (ms)`, fmt.Sprintf("%.2f", pct(lat, 50)), "≤ 3 ms")
+	return nil
+}
