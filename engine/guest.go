@@ -387,7 +387,10 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 		in.Stdin = exec.StdinFrom(nil)
 	}
 	if in.MaxReply <= 0 {
-		in.MaxReply = in.Output.Limit() + ReplyEnvelopeBytes
+		in.MaxReply = ReplyEnvelopeBytes
+		if in.Output != nil {
+			in.MaxReply += in.Output.Limit()
+		}
 	}
 	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{}), parked: make(chan struct{}), maxReply: in.MaxReply}
 	select {
