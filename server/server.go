@@ -37,6 +37,9 @@ type Config struct {
 	Processes Processes // nil: /v1/processes answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
+	// MCP serves the Model Context Protocol at /mcp (package mcp); nil:
+	// /mcp answers 501.
+	MCP http.Handler
 	// BodyLimit caps request bodies (default 16 MiB).
 	BodyLimit int64
 	Logger    *slog.Logger
@@ -72,6 +75,7 @@ func New(cfg Config) *Server {
 	s.routeHistory()
 	s.routeChecker()
 	s.routeProcesses()
+	s.routeMCP()
 	return s
 }
 

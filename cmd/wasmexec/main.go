@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -183,6 +184,7 @@ func (a *app) serverConfig() server.Config {
 	if a.checker != nil {
 		cfg.Checker = a.checker
 	}
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log})
 	return cfg
 }
 
