@@ -69,6 +69,7 @@ func New(cfg Config) *Server {
 	s.e.GET("/healthz", s.healthz)
 	s.e.GET("/readyz", s.readyz)
 	s.e.GET("/metrics", s.metrics)
+	s.e.GET("/openapi.json", s.openAPI)
 	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()
