@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
@@ -276,5 +278,63 @@ func TestTypeScriptCheckTool(t *testing.T) {
 	}
 	if res, _ := call(t, s, "typescript_check", map[string]any{}); !res.IsError {
 		t.Fatal("no code and no files is an error")
+	}
+}
+
+// keyTransport adds an API key to every request.
+type keyTransport string
+
+func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(k))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// With API keys, /mcp needs one and tools act for the key's tenant.
+func TestMCPTenants(t *testing.T) {
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	path := filepath.Join(t.TempDir(), "keys.json")
+	os.WriteFile(path, []byte(`{"tenants":{"a":{},"b":{"maxRunsPerMinute":0}},"keys":[{"tenant":"a","key":"key-a-0123456789ab"},{"tenant":"b","key":"key-b-0123456789ab"}]}`), 0o600)
+	keys, err := auth.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts})
+	srv := httptest.NewServer(server.New(cfg).Handler())
+	t.Cleanup(srv.Close)
+
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	if _, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1}, nil); err == nil {
+		t.Fatal("connected without a key")
+	}
+	a := MustSession(t, srv.URL, &http.Client{Transport: keyTransport("key-a-0123456789ab")})
+	b := MustSession(t, srv.URL, &http.Client{Transport: keyTransport("key-b-0123456789ab")})
+	if res, m := call(t, a, "create_context", map[string]any{"language": "javascript", "contextId": "mine"}); res.IsError {
+		t.Fatalf("create: %v %s", m, textOf(res))
+	}
+	if _, m := call(t, b, "list_contexts", nil); len(m["contexts"].([]any)) != 0 {
+		t.Fatalf("b sees a's contexts: %v", m)
+	}
+	if res, _ := call(t, b, "read_file", map[string]any{"contextId": "mine", "path": "x"}); !res.IsError || !strings.Contains(textOf(res), "context_not_found") {
+		t.Fatalf("b reads a's context: %s", textOf(res))
+	}
+	if res, _ := call(t, b, "run_code", map[string]any{"language": "javascript", "code": "1"}); !res.IsError || !strings.Contains(textOf(res), "maxRunsPerMinute") {
+		t.Fatalf("b's quota: %s", textOf(res))
+	}
+	if res, m := call(t, a, "run_code", map[string]any{"language": "javascript", "code": "1", "contextId": "mine"}); res.IsError {
+		t.Fatalf("a's run: %v", m)
 	}
 }

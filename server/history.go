@@ -105,6 +105,9 @@ func (s *Server) executionOutput(c echo.Context) error {
 	if _, err := exec.ParseCursor(after); err != nil {
 		return err
 	}
+	if !s.ownsExecution(c.Request().Context(), c.Param("id")) {
+		return executionNotFound(c.Param("id"))
+	}
 	if lo, ok := s.cfg.Processes.(LiveOutput); ok {
 		r, live, err := lo.ExecutionOutput(c.Param("id"), after, limit)
 		if err != nil {

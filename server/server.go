@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -37,6 +38,12 @@ type Config struct {
 	Processes Processes // nil: /v1/processes answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
+	// Auth, when set, requires an API key on every route but the probes,
+	// /metrics and /openapi.json, and scopes everything to its tenant
+	// (tenancy.go).
+	Auth Authenticator
+	// tenancy is set by Guard.
+	tenancy *tenancy
 	// MCP serves the Model Context Protocol at /mcp (package mcp); nil:
 	// /mcp answers 501.
 	MCP http.Handler
@@ -63,9 +70,11 @@ func New(cfg Config) *Server {
 	if cfg.Ready == nil {
 		cfg.Ready = func() (bool, map[string]any) { return true, nil }
 	}
+	cfg = Guard(cfg)
 	s := &Server{cfg: cfg, e: echo.New(), log: cfg.Logger}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.handleError
+	s.e.Use(s.frontDoor)
 	s.e.GET("/healthz", s.healthz)
 	s.e.GET("/readyz", s.readyz)
 	s.e.GET("/metrics", s.metrics)
@@ -264,13 +273,15 @@ func statusOf(code string) int {
 	switch code {
 	case exec.EInvalid:
 		return http.StatusBadRequest
+	case exec.EUnauthorized:
+		return http.StatusUnauthorized
 	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
 		return http.StatusNotFound
 	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch:
 		return http.StatusConflict
 	case exec.ETooLarge:
 		return http.StatusRequestEntityTooLarge
-	case exec.EOverloaded:
+	case exec.EOverloaded, exec.EQuota:
 		return http.StatusTooManyRequests
 	case exec.EUnavailable:
 		return http.StatusServiceUnavailable
@@ -310,7 +321,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("internal error", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "1")
+		retry := 1
+		var ra *retryAfterError
+		if errors.As(err, &ra) && ra.seconds > 0 {
+			retry = ra.seconds
+		}
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
 	}
 	if err := c.JSON(status, errorBody{Code: code, Message: msg}); err != nil {
 		s.log.Error("write error response", "err", err)

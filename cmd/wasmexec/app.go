@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
@@ -70,6 +71,8 @@ type options struct {
 	signalGraceMs  int64
 	storeSync      string
 	scratchDir     string
+	authKeysFile   string
+	insecureOpen   bool
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -114,6 +117,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.procMaxTimeout, "process-max-timeout-ms", 60*60*1000, "largest timeoutMs a process may ask for")
 	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
 	fs.StringVar(&o.storeSync, "store-sync", "normal", "normal: a reported completion survives any crash of the process (kill -9), not of the machine; full: an fsync per commit, it survives power loss too (~10% less throughput)")
+	fs.StringVar(&o.authKeysFile, "auth-keys-file", "", "API keys and tenants (JSON, see README); without it the server is open and listens only on loopback; reloaded on SIGHUP")
+	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
 
@@ -187,6 +192,8 @@ type app struct {
 	images    map[string]*engine.Image
 	loadErr   error
 	ready     atomic.Bool
+	// keys are the API keys (nil: an open server).
+	keys *auth.Keys
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {

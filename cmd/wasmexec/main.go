@@ -99,11 +99,16 @@ func serve(args []string) error {
 		return fmt.Errorf("--ts-transpile-workers must be at least 1, got %d", o.tsWorkers)
 	}
 	log := newLogger(o.logLevel)
+	keys, err := frontDoor(o, log)
+	if err != nil {
+		return err
+	}
 	a, err := newApp(o, log)
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	a.keys = keys
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -184,6 +189,10 @@ func (a *app) serverConfig() server.Config {
 	if a.checker != nil {
 		cfg.Checker = a.checker
 	}
+	if a.keys != nil {
+		cfg.Auth = a.keys
+	}
+	cfg = server.Guard(cfg)
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log})
 	return cfg
 }

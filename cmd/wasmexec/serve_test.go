@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 type proc struct {
 	cmd  *exec.Cmd
 	base string
-	logs *strings.Builder
+	logs *lockedLog
 }
 
 func freeAddr(tb testing.TB) string {
@@ -62,7 +62,7 @@ func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
 	addr := freeAddr(tb)
 	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1"}, args...)...)
 	cmd.Env = os.Environ()
-	logs := &strings.Builder{}
+	logs := &lockedLog{}
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
