@@ -3,9 +3,12 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/events"
 )
 
 // The OpenAPI 3.1 document of the HTTP API, served at GET /openapi.json.
@@ -177,6 +180,12 @@ func openAPIDoc() obj {
 			"post": op("spawnProcess", "Start a long-running process", obj{"201": processOK, "409": errResponse("409"), "413": errResponse("413")}, body(jsonBody(ref("SpawnRequest")))),
 			"get":  op("listProcesses", "List processes", obj{"200": jsonResponse("the processes", object(obj{"processes": array(ref("Process"))}, "processes"))}),
 		},
+		"/v1/events": obj{"get": op("events",
+			"Follow the caller's lifecycle events (Server-Sent Events): `id: <cursor>` `event: <type>` data LifecycleEvent JSON; `event: truncated` data {after, resumeAfter, dropped} when the cursor fell out of the retained window; `: keep-alive` comments while idle. Without a cursor only new events come. A malformed Last-Event-ID or an unknown type is a 400.",
+			obj{"200": sse("lifecycle events")},
+			params(cursor("after"), headerParam("Last-Event-ID", "resume after this cursor"),
+				queryParam("type", obj{"type": "string", "description": "comma-separated event types: " + strings.Join(events.Types, ", ")}),
+				queryParam("contextId", obj{"type": "string"})))},
 		"/v1/processes/{pid}": obj{"get": op("getProcess", "One process", obj{"200": processOK}, params(pidParam))},
 		"/v1/processes/{pid}/stdin": obj{"post": op("writeStdin", "Write to a process's stdin: the raw body, or JSON {data, encoding}", obj{"200": jsonResponse("written", object(obj{"pid": integer(""), "written": integer("bytes written")}, "pid", "written")), "409": errResponse("409"), "413": errResponse("413")}, params(pidParam),
 			body(obj{"required": true, "content": obj{"application/json": obj{"schema": ref("StdinWrite")}, "application/octet-stream": obj{"schema": obj{"type": "string", "format": "binary"}}}}))},
@@ -250,6 +259,10 @@ func openAPIDoc() obj {
 		"CheckResult": object(obj{"outcome": ref("Outcome"), "hasErrors": boolean(""), "diagnostics": array(object(obj{
 			"code": integer(""), "category": enum("", "error", "warning", "suggestion", "message"), "message": str(""), "filePath": str(""), "line": integer("1-based"), "column": integer("1-based"),
 		}, "code", "category", "message"))}, "outcome", "hasErrors", "diagnostics"),
+		"LifecycleEvent": object(obj{
+			"type": enum("", events.Types...), "timestampMs": integer(""), "contextId": str(""), "executionId": str(""), "kind": ref("Kind"), "language": ref("Language"),
+			"outcome": str("execution.completed: the run's outcome; process.exited: exited, signalled or timed_out"), "exitCode": integer(""), "durationMs": number(""), "pid": integer(""), "requestId": str("the X-Request-Id of the request that caused it"),
+		}, "type", "timestampMs"),
 		"Readiness": object(obj{"ready": boolean("")}, "ready"),
 	}
 	return obj{

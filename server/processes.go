@@ -103,6 +103,7 @@ func (s *Server) spawnProcess(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.processSpawned(c.Request().Context(), p, d)
 	return c.JSON(http.StatusCreated, d)
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -42,8 +43,11 @@ type Config struct {
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
 	Auth Authenticator
-	// tenancy is set by Guard.
+	// Events, when set, records lifecycle events and serves GET /v1/events.
+	Events *events.Hub
+	// tenancy and guarded are set by Guard.
 	tenancy *tenancy
+	guarded bool
 	// MCP serves the Model Context Protocol at /mcp (package mcp); nil:
 	// /mcp answers 501.
 	MCP http.Handler
@@ -86,6 +90,7 @@ func New(cfg Config) *Server {
 	s.routeChecker()
 	s.routeProcesses()
 	s.routeMCP()
+	s.routeEvents()
 	return s
 }
 

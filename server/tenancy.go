@@ -47,11 +47,24 @@ func newTenancy() *tenancy {
 	return &tenancy{contexts: map[string]string{}, processes: map[int64]string{}, executions: map[string]string{}, tenants: map[string]*tenantState{}, now: time.Now}
 }
 
-// Guard returns cfg with its Runner, Contexts and History wrapped by the
-// tenancy guard when cfg.Auth is set (New does it itself; cmd calls it
-// first to hand the same guarded services to the MCP handler).
+// Guard returns cfg with its services wrapped: by the event publishers
+// when cfg.Events is set, then by the tenancy guard when cfg.Auth is set
+// (New does it itself; cmd calls it first to hand the same guarded
+// services to the MCP handler).
 func Guard(cfg Config) Config {
-	if cfg.Auth == nil || cfg.tenancy != nil {
+	if cfg.guarded {
+		return cfg
+	}
+	cfg.guarded = true
+	if hub := cfg.Events; hub != nil {
+		if cfg.Runner != nil {
+			cfg.Runner = eventRunner{cfg.Runner, hub}
+		}
+		if cfg.Contexts != nil {
+			cfg.Contexts = eventContexts{cfg.Contexts, hub}
+		}
+	}
+	if cfg.Auth == nil {
 		return cfg
 	}
 	t := newTenancy()

@@ -14,6 +14,7 @@ import (
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -91,6 +92,13 @@ func MustKeys(tb testing.TB) (*auth.Keys, string) {
 
 func mustTenantServer(tb testing.TB) string {
 	tb.Helper()
+	return mustFrontServer(tb, true, nil)
+}
+
+// mustFrontServer serves JavaScript, contexts, an in-memory history,
+// API keys (keysFile) when withKeys, and the event hub when not nil.
+func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
+	tb.Helper()
 	h := &memHistory{byID: map[string]*exec.Result{}}
 	r := testenv.Runner(tb, engine.RunnerConfig{
 		Images:     map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
@@ -106,8 +114,11 @@ func mustTenantServer(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	keys, _ := MustKeys(tb)
-	ts := httptest.NewServer(validated(tb, server.New(server.Config{Runner: r, Contexts: m, History: h, Auth: keys}).Handler()))
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub}
+	if withKeys {
+		cfg.Auth, _ = MustKeys(tb)
+	}
+	ts := httptest.NewServer(validated(tb, server.New(cfg).Handler()))
 	tb.Cleanup(ts.Close)
 	return ts.URL
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/events"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
@@ -73,6 +74,7 @@ type options struct {
 	scratchDir     string
 	authKeysFile   string
 	insecureOpen   bool
+	eventsWindow   int
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -118,6 +120,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
 	fs.StringVar(&o.storeSync, "store-sync", "normal", "normal: a reported completion survives any crash of the process (kill -9), not of the machine; full: an fsync per commit, it survives power loss too (~10% less throughput)")
 	fs.StringVar(&o.authKeysFile, "auth-keys-file", "", "API keys and tenants (JSON, see README); without it the server is open and listens only on loopback; reloaded on SIGHUP")
+	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
@@ -194,6 +197,8 @@ type app struct {
 	ready     atomic.Bool
 	// keys are the API keys (nil: an open server).
 	keys *auth.Keys
+	// events is the lifecycle event hub of GET /v1/events.
+	events *events.Hub
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -221,7 +226,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if removed > 0 {
 		log.Info("removed the scratch of earlier servers", "dir", scratch, "count", removed)
 	}
-	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}, events: events.New(o.eventsWindow)}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {

@@ -192,6 +192,7 @@ func (a *app) serverConfig() server.Config {
 	if a.keys != nil {
 		cfg.Auth = a.keys
 	}
+	cfg.Events = a.events
 	cfg = server.Guard(cfg)
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log})
 	return cfg
