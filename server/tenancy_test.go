@@ -265,3 +265,28 @@ func TestTenantQuotas(t *testing.T) {
 		quota(t, as(t, zero, "POST", url+"/v1/contexts", `{"language":"javascript"}`), "maxContexts")
 	})
 }
+
+func TestRequestID(t *testing.T) {
+	url := mustFrontServer(t, false, nil)
+	for _, tc := range []struct{ name, sent, want string }{
+		{"kept", "abc-123_x.y:z", "abc-123_x.y:z"},
+		{"generated", "", "req_"},
+		{"malformed replaced", "bad id\twith tab", "req_"},
+		{"too long replaced", strings.Repeat("a", 200), "req_"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", url+"/v1/contexts/nope", nil)
+			if tc.sent != "" {
+				req.Header.Set("X-Request-Id", tc.sent)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Get("X-Request-Id"); !strings.HasPrefix(got, tc.want) || (tc.want == "req_" && len(got) < 10) {
+				t.Fatalf("X-Request-Id %q", got)
+			}
+		})
+	}
+}

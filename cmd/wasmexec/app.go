@@ -252,6 +252,9 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 // persist is the runner's OnComplete hook: a completion is durable in
 // SQLite before it is reported to the client.
 func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
+	if r.RequestID == "" {
+		r.RequestID = exec.RequestIDFrom(ctx)
+	}
 	if a.store == nil {
 		return nil
 	}

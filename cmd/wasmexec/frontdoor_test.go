@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -64,6 +65,33 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	if s := statusWithKey(t, p.base, "nope"); s != 401 {
 		t.Fatalf("no key: %d", s)
 	}
+	// The request id is echoed, logged and kept in the execution record.
+	req, _ := http.NewRequest("POST", p.base+"/v1/evaluate", strings.NewReader(`{"language":"javascript","code":"1"}`))
+	req.Header.Set("Authorization", "Bearer first-key-0123456789")
+	req.Header.Set("X-Request-Id", "trace-42.a")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	json.NewDecoder(resp.Body).Decode(&res)
+	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") != "trace-42.a" || res["requestId"] != "trace-42.a" {
+		t.Fatalf("request id: header %q, result %v", resp.Header.Get("X-Request-Id"), res)
+	}
+	req, _ = http.NewRequest("GET", p.base+"/v1/executions/"+res["executionId"].(string), nil)
+	req.Header.Set("Authorization", "Bearer first-key-0123456789")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	json.NewDecoder(resp.Body).Decode(&rec)
+	resp.Body.Close()
+	if rec["requestId"] != "trace-42.a" {
+		t.Fatalf("the stored record: %v", rec)
+	}
+	poll(t, "the access log line", func() bool { return strings.Contains(p.logs.String(), "requestId=trace-42.a") })
 	write(`{"tenants":{"a":{}},"keys":[{"tenant":"a","key":"second-key-0123456789"}]}`)
 	p.cmd.Process.Signal(syscall.SIGHUP)
 	poll(t, "the second key to work", func() bool { return statusWithKey(t, p.base, "second-key-0123456789") == 200 })
