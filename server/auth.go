@@ -71,6 +71,13 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 // access logs one line per request.
 func (s *Server) access(c echo.Context, id, tenant string, start time.Time) {
 	status := c.Response().Status
+	if s.cfg.ObserveHTTP != nil {
+		route := c.Path()
+		if !s.routes[route] {
+			route = "" // no route: never the raw path (unbounded)
+		}
+		s.cfg.ObserveHTTP(route, c.Request().Method, status, time.Since(start))
+	}
 	level := slog.LevelInfo
 	if openPaths[c.Request().URL.Path] && status < 400 {
 		level = slog.LevelDebug // probes and scrapes would drown the log

@@ -39,6 +39,10 @@ type Config struct {
 	Processes Processes // nil: /v1/processes answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
+	// MetricsHandler, when set, serves /metrics (promhttp) instead.
+	MetricsHandler http.Handler
+	// ObserveHTTP, when set, is told of every request.
+	ObserveHTTP HTTPObserver
 	// Auth, when set, requires an API key on every route but the probes,
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
@@ -61,6 +65,8 @@ type Server struct {
 	cfg Config
 	e   *echo.Echo
 	log *slog.Logger
+	// routes are the route patterns (the bounded label of HTTP metrics).
+	routes map[string]bool
 }
 
 // New builds the routes.
@@ -91,6 +97,10 @@ func New(cfg Config) *Server {
 	s.routeProcesses()
 	s.routeMCP()
 	s.routeEvents()
+	s.routes = map[string]bool{}
+	for _, r := range s.e.Routes() {
+		s.routes[r.Path] = true
+	}
 	return s
 }
 

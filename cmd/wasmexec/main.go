@@ -169,11 +169,12 @@ func serve(args []string) error {
 
 func (a *app) serverConfig() server.Config {
 	cfg := server.Config{
-		Runner:    a,
-		Ready:     a.readiness,
-		Metrics:   a.metrics,
-		BodyLimit: a.opts.bodyLimitBytes,
-		Logger:    a.log,
+		Runner:         a,
+		Ready:          a.readiness,
+		MetricsHandler: a.prom.Handler(),
+		ObserveHTTP:    a.prom.ObserveHTTP,
+		BodyLimit:      a.opts.bodyLimitBytes,
+		Logger:         a.log,
 	}
 	if a.store != nil {
 		cfg.History = history{a.store}

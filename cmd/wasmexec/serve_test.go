@@ -292,7 +292,12 @@ func TestServeMetricsAndPython(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{"wasmexec_runs_live 0", "wasmexec_store_executions 1", `wasmexec_pool_hits_total{image="python"}`} {
+	for _, want := range []string{"wasmexec_runs_live 0", "wasmexec_store_executions 1", `wasmexec_pool_hits_total{image="python"}`,
+		"# HELP wasmexec_run_duration_seconds ", "# TYPE wasmexec_run_duration_seconds histogram",
+		`wasmexec_run_duration_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
+		`wasmexec_queue_wait_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
+		"# TYPE wasmexec_store_write_seconds histogram", `wasmexec_guest_starts_total{image="python",source=`,
+		`wasmexec_http_requests_total{method="POST",route="/v1/evaluate",status="200"} 1`, "# TYPE wasmexec_contexts_live gauge"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("metrics lack %q:\n%s", want, b)
 		}
