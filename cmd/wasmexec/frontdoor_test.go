@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"net/http"
 	"os"
 	"os/exec"
@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/client"
+	wexec "github.com/wasmexec/wasmexec/exec"
 )
 
 // Without keys the server refuses a non-loopback address, saying why.
@@ -65,31 +68,26 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	if s := statusWithKey(t, p.base, "nope"); s != 401 {
 		t.Fatalf("no key: %d", s)
 	}
-	// The request id is echoed, logged and kept in the execution record.
-	req, _ := http.NewRequest("POST", p.base+"/v1/evaluate", strings.NewReader(`{"language":"javascript","code":"1"}`))
-	req.Header.Set("Authorization", "Bearer first-key-0123456789")
-	req.Header.Set("X-Request-Id", "trace-42.a")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// The client package against the real binary: the request id is
+	// echoed, logged and kept in the execution record; a bad key is an
+	// *client.Error with code unauthorized.
+	c := client.New(p.base, client.WithAPIKey("first-key-0123456789"))
+	ctx := client.WithRequestID(context.Background(), "trace-42.a")
+	res, err := c.Evaluate(ctx, &wexec.Request{Language: wexec.JavaScript, Code: "1"})
+	if err != nil || res.RequestID != "trace-42.a" {
+		t.Fatalf("request id: %v %+v", err, res)
 	}
-	var res map[string]any
-	json.NewDecoder(resp.Body).Decode(&res)
-	resp.Body.Close()
-	if resp.Header.Get("X-Request-Id") != "trace-42.a" || res["requestId"] != "trace-42.a" {
-		t.Fatalf("request id: header %q, result %v", resp.Header.Get("X-Request-Id"), res)
+	if rec, err := c.Execution(ctx, res.ExecutionID); err != nil || rec.RequestID != "trace-42.a" {
+		t.Fatalf("the stored record: %v %+v", err, rec)
 	}
-	req, _ = http.NewRequest("GET", p.base+"/v1/executions/"+res["executionId"].(string), nil)
-	req.Header.Set("Authorization", "Bearer first-key-0123456789")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if _, err := client.New(p.base, client.WithAPIKey("wrong-key-0123456789")).Contexts(ctx); client.Code(err) != "unauthorized" {
+		t.Fatalf("a wrong key: %v", err)
 	}
-	var rec map[string]any
-	json.NewDecoder(resp.Body).Decode(&rec)
-	resp.Body.Close()
-	if rec["requestId"] != "trace-42.a" {
-		t.Fatalf("the stored record: %v", rec)
+	// The CLI's --server mode uses the client, with WASMEXEC_API_KEY.
+	cmd := exec.Command(binary, "eval", "--lang", "javascript", "--server", p.base, "6*7")
+	cmd.Env = append(os.Environ(), "WASMEXEC_API_KEY=first-key-0123456789")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "42") {
+		t.Fatalf("eval --server: %v %s", err, out)
 	}
 	poll(t, "the access log line", func() bool { return strings.Contains(p.logs.String(), "requestId=trace-42.a") })
 	write(`{"tenants":{"a":{}},"keys":[{"tenant":"a","key":"second-key-0123456789"}]}`)
