@@ -3,10 +3,12 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,9 +20,13 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
 )
+
+// lastRunner is the runner of the last mustFrontServer (to poll its state).
+var lastRunner *engine.Runner
 
 // memHistory keeps completed executions in memory (OnComplete).
 type memHistory struct {
@@ -65,7 +71,7 @@ func (h *memHistory) Output(ctx context.Context, id, after string, limit int) (*
 
 const keysFile = `{
   "tenants": {
-    "acme": {"maxContexts": 2, "maxWorkspaceBytes": 100},
+    "acme": {"maxContexts": 2, "maxWorkspaceBytes": 100, "maxProcesses": 1},
     "globex": {"maxConcurrentRuns": 1, "maxRunsPerMinute": 3},
     "zero": {"maxContexts": 0, "maxRunsPerMinute": 0, "maxProcesses": 0}
   },
@@ -114,7 +120,13 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub}
+	procs, err := processes.New(processes.Config{Runner: r, MaxProcesses: 8, Workspace: m.WorkspaceDir, Quota: m.ProcessQuota})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(procs.Close)
+	lastRunner = r
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub, Processes: procs}
 	if withKeys {
 		cfg.Auth, _ = MustKeys(tb)
 	}
@@ -288,5 +300,67 @@ func TestRequestID(t *testing.T) {
 				t.Fatalf("X-Request-Id %q", got)
 			}
 		})
+	}
+}
+
+func TestTenantProcesses(t *testing.T) {
+	hub := events.New(0)
+	url := mustFrontServer(t, true, hub)
+	stream := MustEvents(t, url+"/v1/events?type=process.spawned,process.exited", acme, "")
+	r := as(t, acme, "POST", url+"/v1/processes", `{"language":"javascript","code":"stdin.read(); console.log('bye')"}`)
+	wantStatus(t, r, 201, "")
+	pid := int64(r.JSON["pid"].(float64))
+	path := fmt.Sprintf("/v1/processes/%d", pid)
+	unknown := fmt.Sprintf("/v1/processes/%d", pid+1000)
+	for _, suffix := range []string{"", "/wait?timeoutMs=0", "/output", "/stdin/close"} {
+		method := "GET"
+		if suffix == "/stdin/close" {
+			method = "POST"
+		}
+		theirs := as(t, globex, method, url+path+suffix, "")
+		other := as(t, globex, method, url+unknown+suffix, "")
+		if theirs.Status != 404 || strings.ReplaceAll(string(other.Body), strconv.FormatInt(pid+1000, 10), strconv.FormatInt(pid, 10)) != string(theirs.Body) {
+			t.Fatalf("%s: another tenant's %d %s, unknown %d %s", suffix, theirs.Status, theirs.Body, other.Status, other.Body)
+		}
+	}
+	if l := as(t, globex, "GET", url+"/v1/processes", ""); len(l.JSON["processes"].([]any)) != 0 {
+		t.Fatalf("globex lists acme's process: %s", l.Body)
+	}
+	if l := as(t, acme, "GET", url+"/v1/processes", ""); len(l.JSON["processes"].([]any)) != 1 {
+		t.Fatalf("acme's list: %s", l.Body)
+	}
+	r = as(t, acme, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`)
+	wantStatus(t, r, 429, "quota_exceeded")
+	if !strings.Contains(r.JSON["message"].(string), "maxProcesses") {
+		t.Fatalf("%s", r.Body)
+	}
+	wantStatus(t, as(t, acme, "POST", url+path+"/stdin/close", ""), 200, "")
+	if e := stream.next(t); e.Type != "process.spawned" || e.Data["pid"] != float64(pid) {
+		t.Fatalf("spawned: %v", e)
+	}
+	if e := stream.next(t); e.Type != "process.exited" || e.Data["outcome"] != "exited" || e.Data["exitCode"] != float64(0) {
+		t.Fatalf("exited: %v", e)
+	}
+	// Exited, it no longer counts against maxProcesses.
+	wantStatus(t, as(t, acme, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`), 201, "")
+}
+
+func TestTenantMaxConcurrentRuns(t *testing.T) {
+	url := mustFrontServer(t, true, nil)
+	r := lastRunner
+	done := make(chan reply, 1)
+	go func() {
+		done <- as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"const t = Date.now(); while (Date.now() - t < 1500) {}"}`)
+	}()
+	waitUntil(t, "the first run to start", func() bool { return r.Live() == 1 })
+	q := as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`)
+	wantStatus(t, q, 429, "quota_exceeded")
+	if !strings.Contains(q.JSON["message"].(string), "maxConcurrentRuns") {
+		t.Fatalf("%s", q.Body)
+	}
+	// Another tenant is not held back.
+	wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), 200, "")
+	if first := <-done; first.Status != 200 {
+		t.Fatalf("the first run: %d %s", first.Status, first.Body)
 	}
 }
