@@ -53,7 +53,9 @@ const DefaultWindow = 4096
 // call New.
 type Hub struct {
 	mu     sync.Mutex
-	ring   []Event // the window, oldest first
+	ring   []Event // a circular buffer of the window
+	start  int     // index of the oldest event in ring
+	n      int     // events in ring
 	window int
 	last   uint64        // sequence of the newest event
 	wake   chan struct{} // closed (and replaced) on each Publish
@@ -77,11 +79,16 @@ func (h *Hub) Publish(e Event) {
 	if e.TimestampMs == 0 {
 		e.TimestampMs = h.now().UnixMilli()
 	}
-	if len(h.ring) >= h.window {
-		copy(h.ring, h.ring[1:])
-		h.ring = h.ring[:len(h.ring)-1]
+	if h.ring == nil {
+		h.ring = make([]Event, h.window)
 	}
-	h.ring = append(h.ring, e)
+	if h.n < h.window {
+		h.ring[(h.start+h.n)%h.window] = e
+		h.n++
+	} else {
+		h.ring[h.start] = e
+		h.start = (h.start + 1) % h.window
+	}
 	close(h.wake)
 	h.wake = make(chan struct{})
 }
@@ -115,17 +122,17 @@ func (h *Hub) Read(after uint64, max int, keep func(*Event) bool) Page {
 		after = h.last
 		p.Next = after
 	}
-	if len(h.ring) > 0 {
-		oldest := h.ring[0].Seq
-		if after+1 < oldest {
-			p.Dropped = oldest - after - 1
-		}
+	if h.n == 0 {
+		return p
 	}
-	for i := range h.ring {
-		e := &h.ring[i]
-		if e.Seq <= after {
-			continue
-		}
+	// Sequences in the window are consecutive: oldest .. h.last.
+	oldest := h.last - uint64(h.n) + 1
+	if after+1 < oldest {
+		p.Dropped = oldest - after - 1
+		after = oldest - 1
+	}
+	for i := int(after - oldest + 1); i < h.n; i++ {
+		e := &h.ring[(h.start+i)%h.window]
 		p.Next = e.Seq
 		if keep(e) {
 			p.Events = append(p.Events, *e)
