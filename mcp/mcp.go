@@ -40,7 +40,12 @@ type Config struct {
 	Checker  server.Checker
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
-	Logger    *slog.Logger
+	// RebindingProtection refuses requests that arrive on a loopback
+	// address with a non-loopback Host header (DNS rebinding: a web page
+	// driving a local server). On for open servers; a server with API keys
+	// may sit behind a reverse proxy on the same host and leaves it off.
+	RebindingProtection bool
+	Logger              *slog.Logger
 }
 
 // Handler returns the Streamable HTTP handler serving the tools. It is
@@ -57,9 +62,7 @@ func Handler(cfg Config) http.Handler {
 		Logger:                       cfg.Logger,
 		MaxRequestBodyBytes:          cfg.BodyLimit,
 		PropagateRequestCancellation: true,
-		// The server sits behind its own auth and listens where it is
-		// told; a reverse proxy's Host must not be refused.
-		DisableLocalhostProtection: true,
+		DisableLocalhostProtection:   !cfg.RebindingProtection,
 	})
 }
 

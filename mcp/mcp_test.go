@@ -338,3 +338,22 @@ func TestMCPTenants(t *testing.T) {
 		t.Fatalf("a's run: %v", m)
 	}
 }
+
+// An open server refuses a loopback request naming another host (DNS
+// rebinding).
+func TestRebindingProtection(t *testing.T) {
+	srv := httptest.NewServer(mcp.Handler(mcp.Config{Runner: nil, RebindingProtection: true}))
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Host = "evil.example:80"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("got %d", resp.StatusCode)
+	}
+}
