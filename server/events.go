@@ -157,7 +157,8 @@ func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 // context's queue; its executionId comes with execution.completed).
 type eventContexts struct {
 	Contexts
-	hub *events.Hub
+	hub              *events.Hub
+	reportsDeletions bool
 }
 
 func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
@@ -178,10 +179,27 @@ func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, err
 
 func (g eventContexts) Delete(ctx context.Context, id string) error {
 	err := g.Contexts.Delete(ctx, id)
-	if err == nil {
+	if err == nil && !g.reportsDeletions {
 		publish(g.hub, ctx, events.Event{Type: events.ContextDeleted, ContextID: id})
 	}
 	return err
+}
+
+// ContextDeleted publishes context.deleted for a context the manager
+// deleted for any reason (explicitly, by idle expiry, at shutdown) and
+// forgets its owner. cmd calls it from contexts.Config.OnDelete; set
+// Config.ContextDeletions so Delete doesn't publish a second one.
+func (c Config) ContextDeleted(id string) {
+	tenant := ""
+	if t := c.tenancy; t != nil {
+		t.mu.Lock()
+		tenant = t.contexts[id]
+		delete(t.contexts, id)
+		t.mu.Unlock()
+	}
+	if c.Events != nil {
+		c.Events.Publish(events.Event{Type: events.ContextDeleted, ContextID: id, Tenant: tenant})
+	}
 }
 
 func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {

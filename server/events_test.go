@@ -5,10 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 type sseEvent struct {
@@ -165,5 +176,66 @@ func TestEventsTruncatedAndBadInput(t *testing.T) {
 				t.Fatalf("%d", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// A context deleted by idle expiry sends context.deleted to its tenant,
+// once; an explicit delete sends one too (the manager reports both).
+func TestEventsContextDeletedByIdleExpiry(t *testing.T) {
+	var onDelete atomic.Pointer[func(string)]
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws, IdleTTL: 300 * time.Millisecond, OnDelete: func(id string) {
+		if f := onDelete.Load(); f != nil {
+			(*f)(id)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	keys, _ := MustKeys(t)
+	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys, Events: events.New(0), ContextDeletions: true})
+	f := cfg.ContextDeleted
+	onDelete.Store(&f)
+	ts := httptest.NewServer(server.New(cfg).Handler())
+	t.Cleanup(ts.Close)
+
+	mine := MustEvents(t, ts.URL+"/v1/events?type=context.created,context.deleted", acme, "")
+	theirs := MustEvents(t, ts.URL+"/v1/events", globex, "")
+	wantStatus(t, as(t, acme, "POST", ts.URL+"/v1/contexts", `{"contextId":"idle","language":"javascript"}`), 201, "")
+	wantStatus(t, as(t, acme, "POST", ts.URL+"/v1/contexts", `{"contextId":"gone","language":"javascript"}`), 201, "")
+	wantStatus(t, as(t, acme, "DELETE", ts.URL+"/v1/contexts/gone", ""), 204, "")
+	// Idle expiry may come before or after the explicit delete (a slow
+	// machine): each context is created, then deleted once.
+	seen := map[string]int{}
+	for i := 0; i < 4; i++ {
+		e := mine.next(t)
+		id := e.Data["contextId"].(string)
+		switch e.Type {
+		case "context.created":
+			if seen[id] != 0 {
+				t.Fatalf("%s created twice or after its deletion", id)
+			}
+			seen[id] = 1
+		case "context.deleted":
+			if seen[id] != 1 {
+				t.Fatalf("%s deleted before created, or twice", id)
+			}
+			seen[id] = 2
+		}
+	}
+	if seen["idle"] != 2 || seen["gone"] != 2 {
+		t.Fatalf("%v", seen)
+	}
+	wantStatus(t, as(t, globex, "POST", ts.URL+"/v1/contexts", `{"contextId":"theirs","language":"javascript"}`), 201, "")
+	if e := theirs.next(t); e.Type != "context.created" || e.Data["contextId"] != "theirs" {
+		t.Fatalf("globex saw %v", e)
 	}
 }

@@ -49,6 +49,9 @@ type Config struct {
 	Auth Authenticator
 	// Events, when set, records lifecycle events and serves GET /v1/events.
 	Events *events.Hub
+	// ContextDeletions says the contexts manager reports every deletion
+	// through Config.ContextDeleted (idle expiry included).
+	ContextDeletions bool
 	// tenancy and guarded are set by Guard.
 	tenancy *tenancy
 	guarded bool

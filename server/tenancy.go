@@ -61,7 +61,7 @@ func Guard(cfg Config) Config {
 			cfg.Runner = eventRunner{cfg.Runner, hub}
 		}
 		if cfg.Contexts != nil {
-			cfg.Contexts = eventContexts{cfg.Contexts, hub}
+			cfg.Contexts = eventContexts{cfg.Contexts, hub, cfg.ContextDeletions}
 		}
 	}
 	if cfg.Auth == nil {

@@ -202,6 +202,8 @@ type app struct {
 	events *events.Hub
 	// prom is the Prometheus instrumentation of GET /metrics.
 	prom *metrics.Metrics
+	// contextDeleted publishes context.deleted (server.Config.ContextDeleted).
+	contextDeleted atomic.Pointer[func(string)]
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -356,8 +358,13 @@ func (a *app) load(ctx context.Context) error {
 		IdleTTL:     time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts: a.opts.maxContexts,
 		QueueDepth:  a.opts.ctxQueueDepth,
-		OnDelete:    func(id string) { procs.KillContext(id) },
-		Logger:      a.log,
+		OnDelete: func(id string) {
+			procs.KillContext(id)
+			if f := a.contextDeleted.Load(); f != nil {
+				(*f)(id)
+			}
+		},
+		Logger: a.log,
 	})
 	if err != nil {
 		r.Close()

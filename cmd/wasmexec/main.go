@@ -194,7 +194,12 @@ func (a *app) serverConfig() server.Config {
 		cfg.Auth = a.keys
 	}
 	cfg.Events = a.events
+	cfg.ContextDeletions = cfg.Contexts != nil
 	cfg = server.Guard(cfg)
+	if cfg.Contexts != nil {
+		f := cfg.ContextDeleted
+		a.contextDeleted.Store(&f)
+	}
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
