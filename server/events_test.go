@@ -191,7 +191,7 @@ func TestEventsContextDeletedByIdleExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws, IdleTTL: 300 * time.Millisecond, OnDelete: func(id string) {
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws, IdleTTL: time.Second, OnDelete: func(id string) {
 		if f := onDelete.Load(); f != nil {
 			(*f)(id)
 		}
