@@ -153,8 +153,8 @@ func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 }
 
 // eventContexts publishes context events and the executions of context
-// runs (execution.started is sent when the run is accepted into the
-// context's queue; its executionId comes with execution.completed).
+// runs (execution.started once the run left the context's queue and is
+// under way, with its executionId).
 type eventContexts struct {
 	Contexts
 	hub              *events.Hub
@@ -203,8 +203,20 @@ func (c Config) ContextDeleted(id string) {
 }
 
 func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
-	publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ContextID: req.ContextID, Kind: string(req.Kind), Language: string(req.Language)})
-	res, err := g.Contexts.Run(ctx, req)
+	h := exec.RunHooksFrom(ctx)
+	if h.ExecutionID == "" {
+		h.ExecutionID = exec.NewID("exe")
+	}
+	started := h.Started
+	h.Started = func(err error) {
+		if err == nil {
+			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: h.ExecutionID, ContextID: req.ContextID, Kind: string(req.Kind), Language: string(req.Language)})
+		}
+		if started != nil {
+			started(err)
+		}
+	}
+	res, err := g.Contexts.Run(exec.WithRunHooks(ctx, h), req)
 	if res != nil {
 		publish(g.hub, ctx, completed(res))
 	}

@@ -108,6 +108,9 @@ func TestEventsLifecycle(t *testing.T) {
 		}
 		got = append(got, e)
 	}
+	if got[1].Data["executionId"] != run.JSON["executionId"] || got[1].Data["contextId"] != "e1" {
+		t.Fatalf("a context run's execution.started: %v, the run %v", got[1].Data, run.JSON)
+	}
 	c := got[2].Data
 	if c["executionId"] != run.JSON["executionId"] || c["contextId"] != "e1" || c["kind"] != "evaluate" || c["language"] != "javascript" || c["outcome"] != run.JSON["outcome"] || c["exitCode"] == nil || c["durationMs"] == nil {
 		t.Fatalf("execution.completed: %v, the run %v", c, run.JSON)
