@@ -257,8 +257,36 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*
 	return c, nil
 }
 
+// checkWorkspaces fails with maxWorkspaceBytes when the tenant's
+// workspaces, plus adding bytes, would hold more than its quota. Runs are
+// checked before they start (with adding 0: a tenant already over its
+// quota runs nothing in its contexts until it deletes files).
+func (g *guardedContexts) checkWorkspaces(ctx context.Context, adding int64) error {
+	tn := exec.TenantFrom(ctx)
+	if tn == nil || tn.Quotas.MaxWorkspaceBytes == nil {
+		return nil
+	}
+	mine, err := g.owned(ctx)
+	if err != nil {
+		return err
+	}
+	used := adding
+	for _, c := range mine {
+		if c.Workspace != nil {
+			used += c.Workspace.UsedBytes
+		}
+	}
+	if q := *tn.Quotas.MaxWorkspaceBytes; used > q {
+		return quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
+	}
+	return nil
+}
+
 func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
 	if err := g.check(ctx, req.ContextID); err != nil {
+		return nil, err
+	}
+	if err := g.checkWorkspaces(ctx, 0); err != nil {
 		return nil, err
 	}
 	done, err := g.t.startRun(ctx)
@@ -311,20 +339,8 @@ func (g *guardedContexts) WriteFile(ctx context.Context, id, path string, data [
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	if tn := exec.TenantFrom(ctx); tn != nil && tn.Quotas.MaxWorkspaceBytes != nil {
-		mine, err := g.owned(ctx)
-		if err != nil {
-			return nil, err
-		}
-		used := int64(len(data))
-		for _, c := range mine {
-			if c.Workspace != nil {
-				used += c.Workspace.UsedBytes
-			}
-		}
-		if q := *tn.Quotas.MaxWorkspaceBytes; used > q {
-			return nil, quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
-		}
+	if err := g.checkWorkspaces(ctx, int64(len(data))); err != nil {
+		return nil, err
 	}
 	return g.Contexts.WriteFile(ctx, id, path, data)
 }

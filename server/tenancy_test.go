@@ -261,6 +261,12 @@ func TestTenantQuotas(t *testing.T) {
 	t.Run("maxWorkspaceBytes", func(t *testing.T) {
 		wantStatus(t, as(t, acme, "PUT", url+"/v1/contexts/q1/files/a", strings.Repeat("a", 10)), 200, "")
 		quota(t, as(t, acme, "PUT", url+"/v1/contexts/q3/files/b", strings.Repeat("b", 200)), "maxWorkspaceBytes")
+		// Code that writes past the quota finishes, but the next run in
+		// the tenant's contexts is refused until files are deleted.
+		wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"fs.writeFileSync('big', 'x'.repeat(500)); 1"}`), 200, "")
+		quota(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"1"}`), "maxWorkspaceBytes")
+		wantStatus(t, as(t, acme, "DELETE", url+"/v1/contexts/q1/files/big", ""), 204, "")
+		wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"1"}`), 200, "")
 	})
 	t.Run("maxRunsPerMinute", func(t *testing.T) {
 		for i := 0; i < 3; i++ {
