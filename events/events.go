@@ -59,6 +59,8 @@ type Hub struct {
 	window int
 	last   uint64        // sequence of the newest event
 	wake   chan struct{} // closed (and replaced) on each Publish
+	done   chan struct{} // closed by Close
+	closed bool
 	now    func() time.Time
 }
 
@@ -67,8 +69,22 @@ func New(window int) *Hub {
 	if window <= 0 {
 		window = DefaultWindow
 	}
-	return &Hub{window: window, wake: make(chan struct{}), now: time.Now}
+	return &Hub{window: window, wake: make(chan struct{}), done: make(chan struct{}), now: time.Now}
 }
+
+// Close ends every reader's stream (server shutdown: streams must not hold
+// it up). Publish still works; Done is closed.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.done)
+	}
+}
+
+// Done is closed when the hub is closed.
+func (h *Hub) Done() <-chan struct{} { return h.done }
 
 // Publish appends e (its Seq and, when zero, TimestampMs are set).
 func (h *Hub) Publish(e Event) {

@@ -28,7 +28,8 @@ func (s *Server) routeEvents() {
 //
 // It starts after Last-Event-ID, else ?after=, else at the newest event
 // (only what happens from now on). ?type= (comma-separated) and
-// ?contextId= filter. A garbage cursor or an unknown type is a 400.
+// ?contextId= filter. A garbage cursor or an unknown type is a 400. The
+// stream ends when the hub is closed (server shutdown).
 func (s *Server) streamEvents(c echo.Context) error {
 	if s.cfg.Events == nil {
 		return notImplemented("the event stream")
@@ -100,6 +101,9 @@ func (s *Server) streamEvents(c echo.Context) error {
 		t := time.NewTimer(SSEKeepAlive)
 		select {
 		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-hub.Done(): // shutting down
 			t.Stop()
 			return nil
 		case <-p.Wake:

@@ -160,6 +160,12 @@ func TestEventsTruncatedAndBadInput(t *testing.T) {
 	if e := late.next(t); e.Type != "execution.completed" {
 		t.Fatalf("after truncated: %v", e)
 	}
+	// Closing the hub (shutdown) ends the streams.
+	hub.Close()
+	for late.sc.Scan() {
+	}
+	for first.sc.Scan() {
+	}
 	for _, tc := range []struct{ name, path, lastID string }{
 		{"garbage Last-Event-ID", "/v1/events", "garbage"},
 		{"garbage after", "/v1/events?after=zzz", ""},

@@ -96,11 +96,29 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	if s := statusWithKey(t, p.base, "first-key-0123456789"); s != 401 {
 		t.Fatalf("the first key still works after the reload: %d", s)
 	}
+	// An open lifecycle stream ends at shutdown instead of holding it (this
+	// runs last: see the end of the test).
+	stream, err := client.New(p.base, client.WithAPIKey("second-key-0123456789")).Events(context.Background(), client.EventsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
 	write(`{"tenants": nonsense`)
 	p.cmd.Process.Signal(syscall.SIGHUP)
 	poll(t, "the failed reload to be logged", func() bool { return strings.Contains(p.logs.String(), "reload API keys failed") })
 	if s := statusWithKey(t, p.base, "second-key-0123456789"); s != 200 {
 		t.Fatalf("a bad file dropped the keys: %d", s)
+	}
+	start := time.Now()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Fatalf("shutdown took %s with a lifecycle stream open", d)
+	}
+	if _, err := stream.Next(); err == nil {
+		t.Fatal("the stream goes on after shutdown")
 	}
 }
 

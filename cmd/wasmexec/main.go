@@ -148,6 +148,7 @@ func serve(args []string) error {
 		if procs != nil {
 			procs.Close()
 		}
+		a.events.Close() // end the lifecycle streams
 	})
 	go func() {
 		err := httpSrv.Serve(l)
