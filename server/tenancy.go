@@ -390,6 +390,22 @@ func (g guardedHistory) Output(ctx context.Context, id, after string, limit int)
 	return g.History.Output(ctx, id, after, limit)
 }
 
+// Delete removes a record of the caller's tenant only (another tenant's
+// id is not_found). Defined here, not promoted from History, so a History
+// with Delete never lets a tenant delete another's records.
+func (g guardedHistory) Delete(ctx context.Context, id string) error {
+	if !g.t.owns(ctx, g.t.executions, id) {
+		return executionNotFound(id)
+	}
+	d, ok := g.History.(interface {
+		Delete(ctx context.Context, id string) error
+	})
+	if !ok {
+		return notImplemented("deleting executions")
+	}
+	return d.Delete(ctx, id)
+}
+
 // List filters each page to the tenant's records: a page may hold fewer
 // than limit while hasMore is true; follow nextCursor as always.
 func (g guardedHistory) List(ctx context.Context, f ListFilter) (*ListPage, error) {

@@ -62,6 +62,16 @@ func (h *memHistory) List(_ context.Context, f server.ListFilter) (*server.ListP
 	return p, nil
 }
 
+func (h *memHistory) Delete(_ context.Context, id string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byID[id] == nil {
+		return exec.Errorf(exec.ENotFound, "execution %s not found", id)
+	}
+	delete(h.byID, id)
+	return nil
+}
+
 func (h *memHistory) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
 	if _, err := h.Get(ctx, id); err != nil {
 		return nil, err
