@@ -96,6 +96,7 @@ type Result struct {
 	EventsRetained  bool            `json:"eventsRetained,omitempty"`
 	OutputTruncated bool            `json:"outputTruncated,omitempty"` // retained event log dropped events
 	Extra           json.RawMessage `json:"extra,omitempty"`           // kind-specific payload (e.g. typescript diagnostics)
+	RequestID       string          `json:"requestId,omitempty"`       // the X-Request-Id of the request that ran it
 }
 
 // Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.

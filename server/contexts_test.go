@@ -58,7 +58,7 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	ts := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, BodyLimit: bodyLimit}).Handler())
+	ts := httptest.NewServer(validated(tb, server.New(server.Config{Runner: r, Contexts: m, BodyLimit: bodyLimit}).Handler()))
 	tb.Cleanup(ts.Close)
 	return &ctxServer{URL: ts.URL, M: m}
 }

@@ -167,6 +167,9 @@ func (s *Server) executionOutput(c echo.Context) error {
 	if _, err := exec.ParseCursor(after); err != nil {
 		return err
 	}
+	if !s.ownsExecution(c.Request().Context(), c.Param("id")) {
+		return executionNotFound(c.Param("id"))
+	}
 	// A running process is served from its live log; once it has ended,
 	// from its stored record (which it has before it is seen to end), so
 	// a deleted record is gone here too. Without a store, the process

@@ -5,15 +5,25 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
 
-// Metrics returns gauge and counter values by Prometheus metric name.
+// Metrics returns gauge and counter values by Prometheus metric name (the
+// plain form, without HELP and TYPE; MetricsHandler supersedes it).
 type Metrics func() map[string]float64
+
+// HTTPObserver records one request: echo's route pattern (bounded), the
+// method, the status and the latency (package metrics).
+type HTTPObserver func(route, method string, status int, d time.Duration)
 
 // metrics serves GET /metrics in the Prometheus text format.
 func (s *Server) metrics(c echo.Context) error {
+	if s.cfg.MetricsHandler != nil {
+		s.cfg.MetricsHandler.ServeHTTP(c.Response(), c.Request())
+		return nil
+	}
 	if s.cfg.Metrics == nil {
 		return notImplemented("metrics")
 	}

@@ -78,6 +78,9 @@ func (s *Server) pidParam(c echo.Context) (Processes, int64, error) {
 	if err != nil || pid <= 0 {
 		return nil, 0, exec.Errorf(exec.ENotFound, "no process %q (a pid is a positive integer)", c.Param("pid"))
 	}
+	if !s.ownsPID(c.Request().Context(), pid) {
+		return nil, 0, processNotFound(p, pid)
+	}
 	return p, pid, nil
 }
 
@@ -90,10 +93,17 @@ func (s *Server) spawnProcess(c echo.Context) error {
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}
-	d, err := p.Spawn(c.Request().Context(), &req)
+	spawn := p.Spawn
+	if s.cfg.tenancy != nil {
+		spawn = func(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
+			return s.cfg.tenancy.spawn(ctx, p, req)
+		}
+	}
+	d, err := spawn(c.Request().Context(), &req)
 	if err != nil {
 		return err
 	}
+	s.processSpawned(c.Request().Context(), p, d)
 	return c.JSON(http.StatusCreated, d)
 }
 
@@ -102,7 +112,11 @@ func (s *Server) listProcesses(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"processes": p.List()})
+	list := p.List()
+	if s.cfg.tenancy != nil {
+		list = s.cfg.tenancy.visible(c.Request().Context(), list)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"processes": list})
 }
 
 func (s *Server) getProcess(c echo.Context) error {

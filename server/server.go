@@ -12,11 +12,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -37,6 +39,25 @@ type Config struct {
 	Processes Processes // nil: /v1/processes answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
+	// MetricsHandler, when set, serves /metrics (promhttp) instead.
+	MetricsHandler http.Handler
+	// ObserveHTTP, when set, is told of every request.
+	ObserveHTTP HTTPObserver
+	// Auth, when set, requires an API key on every route but the probes,
+	// /metrics and /openapi.json, and scopes everything to its tenant
+	// (tenancy.go).
+	Auth Authenticator
+	// Events, when set, records lifecycle events and serves GET /v1/events.
+	Events *events.Hub
+	// ContextDeletions says the contexts manager reports every deletion
+	// through Config.ContextDeleted (idle expiry included).
+	ContextDeletions bool
+	// tenancy and guarded are set by Guard.
+	tenancy *tenancy
+	guarded bool
+	// MCP serves the Model Context Protocol at /mcp (package mcp); nil:
+	// /mcp answers 501.
+	MCP http.Handler
 	// BodyLimit caps request bodies (default 16 MiB).
 	BodyLimit int64
 	Logger    *slog.Logger
@@ -47,6 +68,8 @@ type Server struct {
 	cfg Config
 	e   *echo.Echo
 	log *slog.Logger
+	// routes are the route patterns (the bounded label of HTTP metrics).
+	routes map[string]bool
 }
 
 // New builds the routes.
@@ -60,18 +83,27 @@ func New(cfg Config) *Server {
 	if cfg.Ready == nil {
 		cfg.Ready = func() (bool, map[string]any) { return true, nil }
 	}
+	cfg = Guard(cfg)
 	s := &Server{cfg: cfg, e: echo.New(), log: cfg.Logger}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.handleError
+	s.e.Use(s.frontDoor)
 	s.e.GET("/healthz", s.healthz)
 	s.e.GET("/readyz", s.readyz)
 	s.e.GET("/metrics", s.metrics)
+	s.e.GET("/openapi.json", s.openAPI)
 	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()
 	s.routeHistory()
 	s.routeChecker()
 	s.routeProcesses()
+	s.routeMCP()
+	s.routeEvents()
+	s.routes = map[string]bool{}
+	for _, r := range s.e.Routes() {
+		s.routes[r.Path] = true
+	}
 	return s
 }
 
@@ -259,13 +291,15 @@ func statusOf(code string) int {
 	switch code {
 	case exec.EInvalid:
 		return http.StatusBadRequest
+	case exec.EUnauthorized:
+		return http.StatusUnauthorized
 	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
 		return http.StatusNotFound
 	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained:
 		return http.StatusConflict
 	case exec.ETooLarge:
 		return http.StatusRequestEntityTooLarge
-	case exec.EOverloaded:
+	case exec.EOverloaded, exec.EQuota:
 		return http.StatusTooManyRequests
 	case exec.EUnavailable:
 		return http.StatusServiceUnavailable
@@ -305,7 +339,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("internal error", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "1")
+		retry := 1
+		var ra *retryAfterError
+		if errors.As(err, &ra) && ra.seconds > 0 {
+			retry = ra.seconds
+		}
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
 	}
 	if err := c.JSON(status, errorBody{Code: code, Message: msg}); err != nil {
 		s.log.Error("write error response", "err", err)

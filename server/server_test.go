@@ -30,7 +30,7 @@ func MustServerRunner(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) (
 	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}}
 	r := testenv.Runner(tb, cfg)
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler())
+	srv := httptest.NewServer(validated(tb, server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler()))
 	tb.Cleanup(srv.Close)
 	return srv, r
 }

@@ -17,7 +17,7 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -39,7 +39,7 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}

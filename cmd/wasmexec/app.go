@@ -13,7 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/events"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
@@ -21,6 +23,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
+	"github.com/wasmexec/wasmexec/metrics"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -71,6 +74,9 @@ type options struct {
 	signalGraceMs  int64
 	storeSync      string
 	scratchDir     string
+	authKeysFile   string
+	insecureOpen   bool
+	eventsWindow   int
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -116,6 +122,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.procMaxTimeout, "process-max-timeout-ms", 60*60*1000, "largest timeoutMs a process may ask for")
 	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
 	fs.StringVar(&o.storeSync, "store-sync", "normal", "normal: a reported completion survives any crash of the process (kill -9), not of the machine; full: an fsync per commit, it survives power loss too (~10% less throughput)")
+	fs.StringVar(&o.authKeysFile, "auth-keys-file", "", "API keys and tenants (JSON, see README); without it the server is open and listens only on loopback; reloaded on SIGHUP")
+	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
+	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 }
 
@@ -191,6 +200,14 @@ type app struct {
 	images    map[string]*engine.Image
 	loadErr   error
 	ready     atomic.Bool
+	// keys are the API keys (nil: an open server).
+	keys *auth.Keys
+	// events is the lifecycle event hub of GET /v1/events.
+	events *events.Hub
+	// prom is the Prometheus instrumentation of GET /metrics.
+	prom *metrics.Metrics
+	// contextDeleted publishes context.deleted (server.Config.ContextDeleted).
+	contextDeleted atomic.Pointer[func(string)]
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -218,7 +235,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if removed > 0 {
 		log.Info("removed the scratch of earlier servers", "dir", scratch, "count", removed)
 	}
-	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}, events: events.New(o.eventsWindow), prom: metrics.New()}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {
@@ -238,12 +255,17 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 		}
 		a.store = st
 	}
+	a.instrument()
 	return a, nil
 }
 
 // persist is the runner's OnComplete hook: a completion is durable in
 // SQLite before it is reported to the client.
 func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
+	if r.RequestID == "" {
+		r.RequestID = exec.RequestIDFrom(ctx)
+	}
+	a.prom.ObserveRun(r, exec.TenantID(ctx))
 	if a.store == nil {
 		return nil
 	}
@@ -252,7 +274,10 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 	if log != nil {
 		events, truncated = log.Snapshot()
 	}
-	return a.store.Save(ctx, r, events, truncated)
+	start := time.Now()
+	err := a.store.Save(ctx, r, events, truncated)
+	a.prom.ObserveStoreWrite(time.Since(start))
+	return err
 }
 
 // load loads (compiling on first use) every guest image present, then
@@ -337,8 +362,13 @@ func (a *app) load(ctx context.Context) error {
 		IdleTTL:     time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts: a.opts.maxContexts,
 		QueueDepth:  a.opts.ctxQueueDepth,
-		OnDelete:    func(id string) { procs.KillContext(id) },
-		Logger:      a.log,
+		OnDelete: func(id string) {
+			procs.KillContext(id)
+			if f := a.contextDeleted.Load(); f != nil {
+				(*f)(id)
+			}
+		},
+		Logger: a.log,
 	})
 	if err != nil {
 		r.Close()
@@ -422,7 +452,20 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	return a.runner.Run(ctx, req, opts)
+	start := time.Now()
+	var startedAt atomic.Int64
+	prev := opts.Started
+	opts.Started = func(err error) {
+		startedAt.Store(time.Now().UnixNano())
+		if prev != nil {
+			prev(err)
+		}
+	}
+	res, err := a.runner.Run(ctx, req, opts)
+	if t := startedAt.Load(); res != nil && t != 0 {
+		a.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
+	}
+	return res, err
 }
 
 func (a *app) close() {
@@ -471,26 +514,83 @@ func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPag
 	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
 }
 
-// metrics feeds GET /metrics.
-func (a *app) metrics() map[string]float64 {
-	m := map[string]float64{"wasmexec_guests_live": float64(a.engine.LiveGuests())}
-	a.mu.Lock()
-	r := a.runner
-	a.mu.Unlock()
-	if r != nil {
-		m["wasmexec_runs_live"] = float64(r.Live())
-		for img, hm := range r.PoolStats() {
-			m[`wasmexec_pool_hits_total{image="`+img+`"}`] = float64(hm[0])
-			m[`wasmexec_pool_misses_total{image="`+img+`"}`] = float64(hm[1])
+// instrument registers the gauges and counters read at each scrape.
+func (a *app) instrument() {
+	m := a.prom
+	run := func(f func(*engine.Runner) float64) func() float64 {
+		return func() float64 {
+			a.mu.Lock()
+			r := a.runner
+			a.mu.Unlock()
+			if r == nil {
+				return 0
+			}
+			return f(r)
 		}
 	}
+	m.Gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func() float64 { return float64(a.engine.LiveGuests()) })
+	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *engine.Runner) float64 { return float64(r.Live()) }))
+	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *engine.Runner) float64 { return float64(r.Queued()) }))
+	m.Gauge("wasmexec_contexts_live", "Execution contexts.", func() float64 {
+		a.mu.Lock()
+		c := a.ctxs
+		a.mu.Unlock()
+		if c == nil {
+			return 0
+		}
+		l, _ := c.List(context.Background())
+		return float64(len(l))
+	})
+	m.Gauge("wasmexec_processes_live", "Processes running.", func() float64 {
+		a.mu.Lock()
+		p := a.procs
+		a.mu.Unlock()
+		n := 0
+		if p != nil {
+			for _, d := range p.List() {
+				if d.State == exec.ProcessRunning {
+					n++
+				}
+			}
+		}
+		return float64(n)
+	})
+	poolStat := func(i int) func() map[string]float64 {
+		return func() map[string]float64 {
+			out := map[string]float64{}
+			a.mu.Lock()
+			r := a.runner
+			a.mu.Unlock()
+			if r != nil {
+				for img, hm := range r.PoolStats() {
+					out[img] = float64(hm[i])
+				}
+			}
+			return out
+		}
+	}
+	m.Counters("wasmexec_pool_hits_total", "One-shot runs that took a pre-started guest, by image.", []string{"image"}, poolStat(0))
+	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, poolStat(1))
+	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image.", []string{"image", "source"}, func() map[string]float64 {
+		out := map[string]float64{}
+		for img, v := range poolStat(0)() {
+			out[img+"\x00pool"] = v
+		}
+		for img, v := range poolStat(1)() {
+			out[img+"\x00cold"] = v
+		}
+		return out
+	})
 	if a.store != nil {
-		if n, size, err := a.store.Stats(context.Background()); err == nil {
-			m["wasmexec_store_executions"] = float64(n)
-			m["wasmexec_store_bytes"] = float64(size)
-		}
+		m.Gauge("wasmexec_store_executions", "Completed executions kept in the store.", func() float64 {
+			n, _, _ := a.store.Stats(context.Background())
+			return float64(n)
+		})
+		m.Gauge("wasmexec_store_bytes", "Size of the store's SQLite file.", func() float64 {
+			_, size, _ := a.store.Stats(context.Background())
+			return float64(size)
+		})
 	}
-	return m
 }
 
 // backgroundLibs are the lib sets checker workers warm when idle: dom, or

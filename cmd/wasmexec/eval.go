@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strings"
 	"time"
 
+	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -88,32 +87,25 @@ func evalLocal(o options, req *exec.Request) (*exec.Result, error) {
 	return a.runner.Run(context.Background(), req, exec.RunOptions{})
 }
 
+// evalRemote runs req on the server at base (the client package),
+// with the key of WASMEXEC_API_KEY when set.
 func evalRemote(base string, req *exec.Request) (*exec.Result, error) {
-	body, _ := json.Marshal(req)
-	path := "/v1/evaluate"
+	c := client.New(base, client.WithAPIKey(os.Getenv("WASMEXEC_API_KEY")))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	run := c.Evaluate
 	if req.Kind == exec.KindExecute {
-		path = "/v1/execute"
+		run = c.Execute
 	}
-	client := &http.Client{Timeout: 5 * time.Minute}
-	resp, err := client.Post(strings.TrimRight(base, "/")+path, "application/json", bytes.NewReader(body))
+	res, err := run(ctx, req)
 	if err != nil {
+		var e *client.Error
+		if errors.As(err, &e) {
+			return nil, fmt.Errorf("server: %s (%s)", e.Message, e.Code)
+		}
 		return nil, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct{ Code, Message string }
-		json.Unmarshal(b, &e)
-		return nil, fmt.Errorf("server: %s (%s)", e.Message, e.Code)
-	}
-	var res exec.Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		return nil, fmt.Errorf("decode result: %w", err)
-	}
-	return &res, nil
+	return res, nil
 }
 
 func printResult(res *exec.Result, asJSON bool) error {

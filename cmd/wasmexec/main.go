@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -98,11 +99,16 @@ func serve(args []string) error {
 		return fmt.Errorf("--ts-transpile-workers must be at least 1, got %d", o.tsWorkers)
 	}
 	log := newLogger(o.logLevel)
+	keys, err := frontDoor(o, log)
+	if err != nil {
+		return err
+	}
 	a, err := newApp(o, log)
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	a.keys = keys
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -142,6 +148,7 @@ func serve(args []string) error {
 		if procs != nil {
 			procs.Close()
 		}
+		a.events.Close() // end the lifecycle streams
 	})
 	go func() {
 		err := httpSrv.Serve(l)
@@ -163,11 +170,12 @@ func serve(args []string) error {
 
 func (a *app) serverConfig() server.Config {
 	cfg := server.Config{
-		Runner:    a,
-		Ready:     a.readiness,
-		Metrics:   a.metrics,
-		BodyLimit: a.opts.bodyLimitBytes,
-		Logger:    a.log,
+		Runner:         a,
+		Ready:          a.readiness,
+		MetricsHandler: a.prom.Handler(),
+		ObserveHTTP:    a.prom.ObserveHTTP,
+		BodyLimit:      a.opts.bodyLimitBytes,
+		Logger:         a.log,
 	}
 	if a.store != nil {
 		cfg.History = history{a.store}
@@ -183,6 +191,17 @@ func (a *app) serverConfig() server.Config {
 	if a.checker != nil {
 		cfg.Checker = a.checker
 	}
+	if a.keys != nil {
+		cfg.Auth = a.keys
+	}
+	cfg.Events = a.events
+	cfg.ContextDeletions = cfg.Contexts != nil
+	cfg = server.Guard(cfg)
+	if cfg.Contexts != nil {
+		f := cfg.ContextDeleted
+		a.contextDeleted.Store(&f)
+	}
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 

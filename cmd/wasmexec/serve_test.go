@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 type proc struct {
 	cmd  *exec.Cmd
 	base string
-	logs *strings.Builder
+	logs *lockedLog
 }
 
 func freeAddr(tb testing.TB) string {
@@ -62,7 +62,7 @@ func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
 	addr := freeAddr(tb)
 	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1", "--tscheck-warm-dom=false"}, args...)...)
 	cmd.Env = os.Environ()
-	logs := &strings.Builder{}
+	logs := &lockedLog{}
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
@@ -292,7 +292,12 @@ func TestServeMetricsAndPython(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{"wasmexec_runs_live 0", "wasmexec_store_executions 1", `wasmexec_pool_hits_total{image="python"}`} {
+	for _, want := range []string{"wasmexec_runs_live 0", "wasmexec_store_executions 1", `wasmexec_pool_hits_total{image="python"}`,
+		"# HELP wasmexec_run_duration_seconds ", "# TYPE wasmexec_run_duration_seconds histogram",
+		`wasmexec_run_duration_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
+		`wasmexec_queue_wait_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
+		"# TYPE wasmexec_store_write_seconds histogram", `wasmexec_guest_starts_total{image="python",source=`,
+		`wasmexec_http_requests_total{method="POST",route="/v1/evaluate",status="200"} 1`, "# TYPE wasmexec_contexts_live gauge"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("metrics lack %q:\n%s", want, b)
 		}

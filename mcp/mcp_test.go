@@ -1,0 +1,359 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wasmexec/wasmexec/auth"
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/mcp"
+	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// fakeChecker answers one diagnostic for code containing "bad".
+type fakeChecker struct{}
+
+func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, error) {
+	if strings.Contains(req.Code, "bad") {
+		return map[string]any{"outcome": "succeeded", "hasErrors": true, "diagnostics": []map[string]any{
+			{"code": 2322, "category": "error", "message": "Type 'string' is not assignable to type 'number'.", "filePath": "main.ts", "line": 1, "column": 7},
+		}}, nil
+	}
+	return map[string]any{"outcome": "succeeded", "hasErrors": false, "diagnostics": []any{}}, nil
+}
+
+// MustMCPServer serves the whole HTTP API with /mcp (JavaScript and
+// TypeScript, contexts, a fake checker) and returns its URL.
+func MustMCPServer(tb testing.TB) string {
+	tb.Helper()
+	r := testenv.Runner(tb, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), 1<<20)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
+	h := mcp.Handler(mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, BodyLimit: 1 << 20})
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, MCP: h}).Handler())
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// MustSession connects the SDK's own client to url/mcp.
+func MustSession(tb testing.TB, url string, hc *http.Client) *sdk.ClientSession {
+	tb.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+func call(tb testing.TB, s *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, map[string]any) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	var m map[string]any
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &m)
+	}
+	return res, m
+}
+
+func textOf(r *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if t, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestToolsList(t *testing.T) {
+	s := MustSession(t, MustMCPServer(t), nil)
+	res, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true}
+	for _, tool := range res.Tools {
+		if !want[tool.Name] {
+			t.Errorf("unexpected tool %s", tool.Name)
+		}
+		delete(want, tool.Name)
+		if tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: description, input and output schema are required", tool.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Fatalf("missing tools: %v", want)
+	}
+}
+
+func TestRunCode(t *testing.T) {
+	url := MustMCPServer(t)
+	s := MustSession(t, url, nil)
+	for _, tc := range []struct {
+		name    string
+		args    map[string]any
+		outcome string
+		isError bool
+		check   func(t *testing.T, m map[string]any, text string)
+	}{
+		{"value and stdout", map[string]any{"language": "javascript", "code": "console.log('hi'); inputs.a * 2", "inputs": map[string]any{"a": 21}}, "succeeded", false,
+			func(t *testing.T, m map[string]any, text string) {
+				if m["value"] != float64(42) || m["stdout"] != "hi\n" || !strings.Contains(text, "value: 42") || !strings.Contains(text, "hi") {
+					t.Fatalf("%v %q", m, text)
+				}
+			}},
+		{"typescript", map[string]any{"language": "typescript", "code": "const n: number = 2; n + 1"}, "succeeded", false,
+			func(t *testing.T, m map[string]any, _ string) {
+				if m["value"] != float64(3) {
+					t.Fatalf("%v", m)
+				}
+			}},
+		{"files and execute", map[string]any{"language": "javascript", "mode": "execute", "code": "console.log(fs.readFileSync('/workspace/a.txt', 'utf8'))", "files": map[string]any{"a.txt": "from a file"}}, "succeeded", false,
+			func(t *testing.T, m map[string]any, _ string) {
+				if m["stdout"] != "from a file\n" {
+					t.Fatalf("%v", m)
+				}
+			}},
+		{"exception", map[string]any{"language": "javascript", "code": "throw new TypeError('boom')"}, "failed", true,
+			func(t *testing.T, m map[string]any, text string) {
+				if e, _ := m["error"].(map[string]any); e["code"] != "exception" || !strings.Contains(text, "boom") {
+					t.Fatalf("%v %q", m, text)
+				}
+			}},
+		{"timeout", map[string]any{"language": "javascript", "code": "for(;;){}", "timeoutMs": 200}, "timed_out", true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, m := call(t, s, "run_code", tc.args)
+			if m["outcome"] != tc.outcome || res.IsError != tc.isError {
+				t.Fatalf("outcome %v isError %v: %s", m["outcome"], res.IsError, textOf(res))
+			}
+			if id, _ := m["executionId"].(string); !strings.HasPrefix(id, "exe_") {
+				t.Fatalf("executionId = %v", m["executionId"])
+			}
+			if tc.check != nil {
+				tc.check(t, m, textOf(res))
+			}
+		})
+	}
+}
+
+// Service errors are tool errors naming the code; bad arguments and
+// unknown tools are JSON-RPC errors or tool errors, never a crash.
+func TestToolErrors(t *testing.T) {
+	url := MustMCPServer(t)
+	s := MustSession(t, url, nil)
+	for _, tc := range []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"unknown language", "run_code", map[string]any{"language": "cobol", "code": "1"}, "invalid_argument"},
+		{"unknown context", "run_code", map[string]any{"language": "javascript", "code": "1", "contextId": "nope"}, "not_found"},
+		{"timeout above max", "run_code", map[string]any{"language": "javascript", "code": "1", "timeoutMs": 99999999}, "invalid_argument"},
+		{"bad mode", "run_code", map[string]any{"language": "javascript", "code": "1", "mode": "compile"}, "invalid_argument"},
+		{"wrong type", "run_code", map[string]any{"language": "javascript", "code": 5}, "code"},
+		{"missing required", "delete_context", map[string]any{}, "contextId"},
+		{"read unknown context", "read_file", map[string]any{"contextId": "nope", "path": "a"}, "not_found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _ := call(t, s, tc.tool, tc.args)
+			if !res.IsError || !strings.Contains(textOf(res), tc.want) {
+				t.Fatalf("isError %v: %s", res.IsError, textOf(res))
+			}
+		})
+	}
+	if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
+		t.Fatal("an unknown tool is a JSON-RPC error")
+	}
+	// Malformed and oversized messages get JSON-RPC or HTTP errors.
+	for _, body := range []string{`{"jsonrpc":`, `[1,2,3]`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + strings.Repeat("[", 100000) + `}`, strings.Repeat("x", 2<<20)} {
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode < 400 && resp.StatusCode != 200 {
+			t.Fatalf("%.20q: %d", body, resp.StatusCode)
+		}
+	}
+	res, m := call(t, s, "run_code", map[string]any{"language": "javascript", "code": "1+1"})
+	if res.IsError || m["value"] != float64(2) {
+		t.Fatalf("the server broke after bad messages: %s", textOf(res))
+	}
+}
+
+func TestContextTools(t *testing.T) {
+	s := MustSession(t, MustMCPServer(t), nil)
+	_, m := call(t, s, "create_context", map[string]any{"language": "javascript", "contextId": "agent1"})
+	if m["contextId"] != "agent1" || m["state"] != "idle" {
+		t.Fatalf("create: %v", m)
+	}
+	if res, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent1", "code": "globalThis.x = 41; 0"}); res.IsError {
+		t.Fatalf("run: %v", m)
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent1", "code": "x + 1"}); m["value"] != float64(42) || m["contextId"] != "agent1" {
+		t.Fatalf("state not kept: %v", m)
+	}
+	if res, m := call(t, s, "write_file", map[string]any{"contextId": "agent1", "path": "dir/a.txt", "content": "hello"}); res.IsError || m["size"] != float64(5) {
+		t.Fatalf("write: %v %s", m, textOf(res))
+	}
+	if res, m := call(t, s, "write_file", map[string]any{"contextId": "agent1", "path": "b.bin", "content": "/wA=", "encoding": "base64"}); res.IsError {
+		t.Fatalf("write base64: %v", m)
+	}
+	if _, m := call(t, s, "read_file", map[string]any{"contextId": "agent1", "path": "dir/a.txt"}); m["content"] != "hello" || m["encoding"] != "utf8" {
+		t.Fatalf("read: %v", m)
+	}
+	if _, m := call(t, s, "read_file", map[string]any{"contextId": "agent1", "path": "b.bin"}); m["content"] != "/wA=" || m["encoding"] != "base64" {
+		t.Fatalf("read base64: %v", m)
+	}
+	if _, m := call(t, s, "list_files", map[string]any{"contextId": "agent1", "dir": "dir"}); len(m["entries"].([]any)) != 1 {
+		t.Fatalf("list files: %v", m)
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent1", "code": "fs.readFileSync('/workspace/dir/a.txt','utf8')"}); m["value"] != "hello" {
+		t.Fatalf("the guest does not see the file: %v", m)
+	}
+	if _, m := call(t, s, "list_contexts", nil); len(m["contexts"].([]any)) != 1 {
+		t.Fatalf("list: %v", m)
+	}
+	if _, m := call(t, s, "reset_context", map[string]any{"contextId": "agent1"}); m["resets"] != float64(1) {
+		t.Fatalf("reset: %v", m)
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent1", "code": "typeof x"}); m["value"] != "undefined" {
+		t.Fatalf("reset kept globals: %v", m)
+	}
+	if _, m := call(t, s, "delete_context", map[string]any{"contextId": "agent1"}); m["deleted"] != true {
+		t.Fatalf("delete: %v", m)
+	}
+	if res, _ := call(t, s, "reset_context", map[string]any{"contextId": "agent1"}); !res.IsError {
+		t.Fatal("a deleted context can be reset")
+	}
+}
+
+func TestTypeScriptCheckTool(t *testing.T) {
+	s := MustSession(t, MustMCPServer(t), nil)
+	res, m := call(t, s, "typescript_check", map[string]any{"code": "const n: number = 'bad'"})
+	if res.IsError || m["hasErrors"] != true || !strings.Contains(textOf(res), "main.ts:1:7") {
+		t.Fatalf("%v %s", m, textOf(res))
+	}
+	if res, _ := call(t, s, "typescript_check", map[string]any{}); !res.IsError {
+		t.Fatal("no code and no files is an error")
+	}
+}
+
+// keyTransport adds an API key to every request.
+type keyTransport string
+
+func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(k))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// With API keys, /mcp needs one and tools act for the key's tenant.
+func TestMCPTenants(t *testing.T) {
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	path := filepath.Join(t.TempDir(), "keys.json")
+	os.WriteFile(path, []byte(`{"tenants":{"a":{},"b":{"maxRunsPerMinute":0}},"keys":[{"tenant":"a","key":"key-a-0123456789ab"},{"tenant":"b","key":"key-b-0123456789ab"}]}`), 0o600)
+	keys, err := auth.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts})
+	srv := httptest.NewServer(server.New(cfg).Handler())
+	t.Cleanup(srv.Close)
+
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	if _, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1}, nil); err == nil {
+		t.Fatal("connected without a key")
+	}
+	a := MustSession(t, srv.URL, &http.Client{Transport: keyTransport("key-a-0123456789ab")})
+	b := MustSession(t, srv.URL, &http.Client{Transport: keyTransport("key-b-0123456789ab")})
+	if res, m := call(t, a, "create_context", map[string]any{"language": "javascript", "contextId": "mine"}); res.IsError {
+		t.Fatalf("create: %v %s", m, textOf(res))
+	}
+	if _, m := call(t, b, "list_contexts", nil); len(m["contexts"].([]any)) != 0 {
+		t.Fatalf("b sees a's contexts: %v", m)
+	}
+	if res, _ := call(t, b, "read_file", map[string]any{"contextId": "mine", "path": "x"}); !res.IsError || !strings.Contains(textOf(res), "context_not_found") {
+		t.Fatalf("b reads a's context: %s", textOf(res))
+	}
+	if res, _ := call(t, b, "run_code", map[string]any{"language": "javascript", "code": "1"}); !res.IsError || !strings.Contains(textOf(res), "maxRunsPerMinute") {
+		t.Fatalf("b's quota: %s", textOf(res))
+	}
+	if res, m := call(t, a, "run_code", map[string]any{"language": "javascript", "code": "1", "contextId": "mine"}); res.IsError {
+		t.Fatalf("a's run: %v", m)
+	}
+}
+
+// An open server refuses a loopback request naming another host (DNS
+// rebinding).
+func TestRebindingProtection(t *testing.T) {
+	srv := httptest.NewServer(mcp.Handler(mcp.Config{Runner: nil, RebindingProtection: true}))
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Host = "evil.example:80"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("got %d", resp.StatusCode)
+	}
+}

@@ -1,0 +1,113 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Authenticator checks an API key (auth.Keys): the key's tenant, or nil
+// for a wrong key.
+type Authenticator interface {
+	Authenticate(token string) *exec.Tenant
+}
+
+// openPaths answer without a key: probes, and the API's own description.
+var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/openapi.json": true, "/metrics": true}
+
+// requestIDPattern is what an X-Request-Id from a client must look like
+// to be kept; anything else is replaced by a generated one.
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:/+=-]{1,128}$`)
+
+// HeaderRequestID names the request id header.
+const HeaderRequestID = "X-Request-Id"
+
+// frontDoor is the first middleware: the request id (kept from the client
+// when well-formed, else generated; echoed on every response and carried
+// in the request's context), the API key (when Auth is set), and one
+// structured access-log line per request.
+func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		req := c.Request()
+		id := req.Header.Get(HeaderRequestID)
+		if !requestIDPattern.MatchString(id) {
+			id = newRequestID()
+		}
+		c.Response().Header().Set(HeaderRequestID, id)
+		ctx := exec.WithRequestID(req.Context(), id)
+		var tenant string
+		var err error
+		if s.cfg.Auth != nil && !openPaths[req.URL.Path] {
+			t := s.cfg.Auth.Authenticate(bearer(req))
+			if t == nil {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="wasmexec"`)
+				err = exec.Errorf(exec.EUnauthorized, "a valid API key is required: Authorization: Bearer <key>")
+			} else {
+				tenant = t.ID
+				ctx = exec.WithTenant(ctx, t)
+			}
+		}
+		c.SetRequest(req.WithContext(ctx))
+		if err == nil {
+			err = next(c)
+		}
+		if err != nil {
+			c.Error(err)
+		}
+		s.access(c, id, tenant, start)
+		return nil
+	}
+}
+
+// access logs one line per request.
+func (s *Server) access(c echo.Context, id, tenant string, start time.Time) {
+	status := c.Response().Status
+	if s.cfg.ObserveHTTP != nil {
+		route := c.Path()
+		if !s.routes[route] {
+			route = "" // no route: never the raw path (unbounded)
+		}
+		s.cfg.ObserveHTTP(route, c.Request().Method, status, time.Since(start))
+	}
+	level := slog.LevelInfo
+	if openPaths[c.Request().URL.Path] && status < 400 {
+		level = slog.LevelDebug // probes and scrapes would drown the log
+	}
+	attrs := []slog.Attr{
+		slog.String("method", c.Request().Method),
+		slog.String("path", c.Request().URL.Path),
+		slog.String("route", c.Path()),
+		slog.Int("status", status),
+		slog.Float64("durationMs", float64(time.Since(start).Microseconds())/1000),
+		slog.String("requestId", id),
+		slog.Int64("bytes", c.Response().Size),
+	}
+	if tenant != "" {
+		attrs = append(attrs, slog.String("tenant", tenant))
+	}
+	s.log.LogAttrs(c.Request().Context(), level, "request", attrs...)
+}
+
+// bearer returns the token of an Authorization: Bearer header, or "".
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) < 7 || !strings.EqualFold(h[:7], "bearer ") {
+		return ""
+	}
+	return strings.TrimSpace(h[7:])
+}
+
+func newRequestID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}

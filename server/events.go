@@ -1,0 +1,259 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// routeEvents adds GET /v1/events.
+func (s *Server) routeEvents() {
+	s.e.GET("/v1/events", s.streamEvents)
+}
+
+// streamEvents serves the caller's lifecycle events as Server-Sent Events:
+//
+//	id: <cursor>  event: <type>     data: <event JSON>
+//	              event: truncated  data: {"after","resumeAfter","dropped"}
+//	: keep-alive  every SSEKeepAlive while idle
+//
+// It starts after Last-Event-ID, else ?after=, else at the newest event
+// (only what happens from now on). ?type= (comma-separated) and
+// ?contextId= filter. A garbage cursor or an unknown type is a 400. The
+// stream ends when the hub is closed (server shutdown).
+func (s *Server) streamEvents(c echo.Context) error {
+	if s.cfg.Events == nil {
+		return notImplemented("the event stream")
+	}
+	hub := s.cfg.Events
+	cursor := c.Request().Header.Get("Last-Event-ID")
+	if cursor == "" {
+		cursor = c.QueryParam("after")
+	}
+	after, err := exec.ParseCursor(cursor)
+	if err != nil {
+		return err
+	}
+	if cursor == "" {
+		after = hub.Last()
+	}
+	var types []string
+	if v := c.QueryParam("type"); v != "" {
+		for _, t := range strings.Split(v, ",") {
+			if !slices.Contains(events.Types, t) {
+				return exec.Errorf(exec.EInvalid, "unknown event type %q (one of %s)", t, strings.Join(events.Types, ", "))
+			}
+			types = append(types, t)
+		}
+	}
+	contextID := c.QueryParam("contextId")
+	ctx := c.Request().Context()
+	tenant := exec.TenantID(ctx)
+	keep := func(e *events.Event) bool {
+		return (s.cfg.Auth == nil || e.Tenant == tenant) &&
+			(len(types) == 0 || slices.Contains(types, e.Type)) &&
+			(contextID == "" || e.ContextID == contextID)
+	}
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if _, err := io.WriteString(w, ": lifecycle events\n\n"); err != nil {
+		return nil
+	}
+	w.Flush()
+	var buf []byte
+	for {
+		p := hub.Read(after, sseBatch, keep)
+		buf = buf[:0]
+		if p.Dropped > 0 {
+			note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(after + p.Dropped), "dropped": p.Dropped})
+			buf = appendSSE(buf, "", "truncated", note)
+		}
+		for _, e := range p.Events {
+			data, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			buf = appendSSE(buf, exec.EncodeCursor(e.Seq), e.Type, data)
+		}
+		after = p.Next
+		if len(buf) > 0 {
+			if _, err := w.Write(buf); err != nil {
+				return nil
+			}
+			w.Flush()
+		}
+		if len(p.Events) >= sseBatch {
+			continue
+		}
+		t := time.NewTimer(SSEKeepAlive)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-hub.Done(): // shutting down
+			t.Stop()
+			return nil
+		case <-p.Wake:
+			t.Stop()
+		case <-t.C:
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+			w.Flush()
+		}
+	}
+}
+
+// publish sends one event stamped with the caller's tenant and request id.
+func publish(hub *events.Hub, ctx context.Context, e events.Event) {
+	e.Tenant = exec.TenantID(ctx)
+	e.RequestID = exec.RequestIDFrom(ctx)
+	hub.Publish(e)
+}
+
+func completed(r *exec.Result) events.Event {
+	code, d := r.ExitCode, r.DurationMs
+	return events.Event{Type: events.ExecutionCompleted, ExecutionID: r.ExecutionID, Kind: string(r.Kind), Language: string(r.Language), ContextID: r.ContextID, PID: r.PID, Outcome: string(r.Outcome), ExitCode: &code, DurationMs: &d}
+}
+
+// eventRunner publishes execution.started and execution.completed of
+// one-shot runs.
+type eventRunner struct {
+	Runner
+	hub *events.Hub
+}
+
+func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+	if opts.ExecutionID == "" {
+		opts.ExecutionID = exec.NewID("exe")
+	}
+	started := opts.Started
+	opts.Started = func(err error) {
+		if err == nil {
+			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: opts.ExecutionID, Kind: string(req.Kind), Language: string(req.Language)})
+		}
+		if started != nil {
+			started(err)
+		}
+	}
+	res, err := g.Runner.Run(ctx, req, opts)
+	if res != nil {
+		publish(g.hub, ctx, completed(res))
+	}
+	return res, err
+}
+
+// eventContexts publishes context events and the executions of context
+// runs (execution.started once the run left the context's queue and is
+// under way, with its executionId).
+type eventContexts struct {
+	Contexts
+	hub              *events.Hub
+	reportsDeletions bool
+}
+
+func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+	c, err := g.Contexts.Create(ctx, spec)
+	if err == nil {
+		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
+	}
+	return c, err
+}
+
+func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
+	c, err := g.Contexts.Reset(ctx, id)
+	if err == nil {
+		publish(g.hub, ctx, events.Event{Type: events.ContextReset, ContextID: c.ContextID, Language: string(c.Language)})
+	}
+	return c, err
+}
+
+func (g eventContexts) Delete(ctx context.Context, id string) error {
+	err := g.Contexts.Delete(ctx, id)
+	if err == nil && !g.reportsDeletions {
+		publish(g.hub, ctx, events.Event{Type: events.ContextDeleted, ContextID: id})
+	}
+	return err
+}
+
+// ContextDeleted publishes context.deleted for a context the manager
+// deleted for any reason (explicitly, by idle expiry, at shutdown) and
+// forgets its owner. cmd calls it from contexts.Config.OnDelete; set
+// Config.ContextDeletions so Delete doesn't publish a second one.
+func (c Config) ContextDeleted(id string) {
+	tenant := ""
+	if t := c.tenancy; t != nil {
+		t.mu.Lock()
+		tenant = t.contexts[id]
+		delete(t.contexts, id)
+		t.mu.Unlock()
+	}
+	if c.Events != nil {
+		c.Events.Publish(events.Event{Type: events.ContextDeleted, ContextID: id, Tenant: tenant})
+	}
+}
+
+func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	h := exec.RunHooksFrom(ctx)
+	if h.ExecutionID == "" {
+		h.ExecutionID = exec.NewID("exe")
+	}
+	started := h.Started
+	h.Started = func(err error) {
+		if err == nil {
+			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: h.ExecutionID, ContextID: req.ContextID, Kind: string(req.Kind), Language: string(req.Language)})
+		}
+		if started != nil {
+			started(err)
+		}
+	}
+	res, err := g.Contexts.Run(exec.WithRunHooks(ctx, h), req)
+	if res != nil {
+		publish(g.hub, ctx, completed(res))
+	}
+	return res, err
+}
+
+// processSpawned publishes process.spawned, then process.exited and
+// execution.completed when it exits (watched off the request).
+func (s *Server) processSpawned(ctx context.Context, p Processes, d *exec.Process) {
+	hub := s.cfg.Events
+	if hub == nil {
+		return
+	}
+	publish(hub, ctx, events.Event{Type: events.ProcessSpawned, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(exec.KindProcess)})
+	bg := context.WithoutCancel(ctx)
+	go func() {
+		for {
+			w, err := p.Wait(bg, d.PID, 10*time.Minute)
+			if err != nil {
+				return
+			}
+			if w.State != exec.ProcessExited || w.Exit == nil {
+				continue
+			}
+			x := w.Exit
+			ev := events.Event{Type: events.ProcessExited, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(exec.KindProcess), Outcome: string(x.Outcome), ExitCode: x.ExitCode, DurationMs: &x.DurationMs}
+			publish(hub, bg, ev)
+			if h := s.cfg.History; h != nil {
+				if r, err := h.Get(bg, d.ExecutionID); err == nil {
+					publish(hub, bg, completed(r))
+				}
+			}
+			return
+		}
+	}()
+}

@@ -1,0 +1,298 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/events"
+)
+
+// The OpenAPI 3.1 document of the HTTP API, served at GET /openapi.json.
+// It is built here, next to the routes, from small helpers; a test walks
+// echo's routes and fails when one is missing, and the server tests
+// validate every real response against it (kin-openapi).
+
+// OpenAPIVersion is the document's info.version: the API's, not the build's.
+const OpenAPIVersion = "1.0.0"
+
+var (
+	openAPIOnce sync.Once
+	openAPIJSON []byte
+)
+
+// OpenAPI returns the OpenAPI 3.1 document as JSON.
+func OpenAPI() []byte {
+	openAPIOnce.Do(func() {
+		b, err := json.MarshalIndent(openAPIDoc(), "", "  ")
+		if err != nil {
+			panic(err)
+		}
+		openAPIJSON = b
+	})
+	return openAPIJSON
+}
+
+func (s *Server) openAPI(c echo.Context) error {
+	return c.JSONBlob(http.StatusOK, OpenAPI())
+}
+
+type obj = map[string]any
+
+func ref(name string) obj { return obj{"$ref": "#/components/schemas/" + name} }
+
+func str(desc string) obj { return obj{"type": "string", "description": desc} }
+
+func enum(desc string, vals ...string) obj {
+	return obj{"type": "string", "enum": vals, "description": desc}
+}
+
+func integer(desc string) obj { return obj{"type": "integer", "description": desc} }
+
+func number(desc string) obj { return obj{"type": "number", "description": desc} }
+
+func boolean(desc string) obj { return obj{"type": "boolean", "description": desc} }
+
+func array(items obj) obj { return obj{"type": "array", "items": items} }
+
+func stringMap(desc string) obj {
+	return obj{"type": "object", "additionalProperties": obj{"type": "string"}, "description": desc}
+}
+
+// object is a schema with properties, the required ones listed.
+func object(props obj, required ...string) obj {
+	o := obj{"type": "object", "properties": props}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+// strictObject refuses unknown properties (request bodies: the server
+// refuses unknown fields).
+func strictObject(props obj, required ...string) obj {
+	o := object(props, required...)
+	o["additionalProperties"] = false
+	return o
+}
+
+func jsonBody(schema obj) obj {
+	return obj{"required": true, "content": obj{"application/json": obj{"schema": schema}}}
+}
+
+func jsonResponse(desc string, schema obj) obj {
+	return obj{"description": desc, "content": obj{"application/json": obj{"schema": schema}}}
+}
+
+func errResponse(desc string) obj {
+	return obj{"$ref": "#/components/responses/" + desc}
+}
+
+// op is one operation: its responses plus the errors every route can give.
+func op(id, summary string, responses obj, extra ...obj) obj {
+	o := obj{"operationId": id, "summary": summary, "responses": responses}
+	for _, code := range []string{"400", "401", "404", "429", "500", "501", "503"} {
+		if _, ok := responses[code]; !ok {
+			responses[code] = errResponse(code)
+		}
+	}
+	for _, e := range extra {
+		for k, v := range e {
+			o[k] = v
+		}
+	}
+	return o
+}
+
+func params(ps ...obj) obj { return obj{"parameters": ps} }
+
+func pathParam(name, desc string) obj {
+	return obj{"name": name, "in": "path", "required": true, "schema": obj{"type": "string"}, "description": desc}
+}
+
+func queryParam(name string, schema obj) obj {
+	return obj{"name": name, "in": "query", "required": false, "schema": schema}
+}
+
+func headerParam(name, desc string) obj {
+	return obj{"name": name, "in": "header", "required": false, "schema": obj{"type": "string"}, "description": desc}
+}
+
+func body(b obj) obj { return obj{"requestBody": b} }
+
+func sse(desc string) obj {
+	return obj{"description": desc, "content": obj{"text/event-stream": obj{"schema": obj{"type": "string", "description": desc}}}}
+}
+
+func openAPIDoc() obj {
+	idParam := pathParam("id", "the context's id")
+	pidParam := pathParam("pid", "the process's pid (a positive integer)")
+	exeParam := pathParam("id", "the execution's id (exe_...)")
+	fileParam := pathParam("path", "the file's path relative to /workspace; it may contain slashes")
+	cursor := func(name string) obj {
+		return queryParam(name, obj{"type": "string", "description": "an opaque cursor: return what follows it"})
+	}
+	limit := queryParam("limit", obj{"type": "integer", "minimum": 1})
+	runOp := func(id, summary string) obj {
+		return obj{"post": op(id, summary, obj{"200": jsonResponse("the execution record; a guest failure is a 200 with outcome failed", ref("Result")), "409": errResponse("409"), "413": errResponse("413")}, body(jsonBody(ref("RunRequest"))))}
+	}
+	contextOK := jsonResponse("the context", ref("Context"))
+	processOK := jsonResponse("the process", ref("Process"))
+	replay := jsonResponse("a page of output events", ref("Replay"))
+	file := obj{
+		"get": op("readFile", "Read a file (or list a directory when path ends in /)", obj{"413": errResponse("413"), "200": obj{"description": "the file's bytes", "content": obj{"application/octet-stream": obj{"schema": obj{"type": "string", "format": "binary"}}, "application/json": obj{"schema": ref("FileList")}}}}, params(idParam, fileParam)),
+		"put": op("writeFile", "Write a file (the body is its bytes; parents are created)", obj{"200": jsonResponse("the written entry", ref("FileEntry")), "413": errResponse("413")}, params(idParam, fileParam),
+			body(obj{"required": true, "content": obj{"application/octet-stream": obj{"schema": obj{"type": "string", "format": "binary"}}}})),
+		"delete": op("deleteFile", "Delete a file or an empty directory", obj{"204": obj{"description": "deleted"}}, params(idParam, fileParam)),
+	}
+	paths := obj{
+		"/healthz":      obj{"get": op("healthz", "Liveness", obj{"200": jsonResponse("alive", object(obj{"status": str("ok")}, "status"))})},
+		"/readyz":       obj{"get": op("readyz", "Readiness: 200 once the guest images are loaded", obj{"200": jsonResponse("ready", ref("Readiness")), "503": jsonResponse("not ready yet", ref("Readiness"))})},
+		"/metrics":      obj{"get": op("metrics", "Prometheus metrics (text exposition format)", obj{"200": obj{"description": "metrics", "content": obj{"text/plain": obj{"schema": obj{"type": "string"}}}}})},
+		"/openapi.json": obj{"get": op("openapi", "This document", obj{"200": jsonResponse("the OpenAPI 3.1 document", obj{"type": "object"})})},
+		"/mcp": obj{
+			"post":   op("mcp", "Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST", obj{"200": obj{"description": "the JSON-RPC response", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}, "202": obj{"description": "a notification or response was accepted"}, "413": errResponse("413")}, body(jsonBody(obj{"type": "object", "description": "a JSON-RPC 2.0 message"}))),
+			"get":    op("mcpStream", "The MCP server-to-client stream (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
+			"delete": op("mcpEnd", "End an MCP session (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
+		},
+		"/v1/evaluate":         runOp("evaluate", "Evaluate code: the completion value of the last expression, stdout, stderr"),
+		"/v1/execute":          runOp("execute", "Execute code as a program (stdin, args, exit code)"),
+		"/v1/typescript/check": obj{"post": op("typescriptCheck", "Type-check TypeScript (type errors are outcome succeeded with hasErrors)", obj{"200": jsonResponse("diagnostics", ref("CheckResult")), "413": errResponse("413")}, body(jsonBody(ref("CheckRequest"))))},
+		"/v1/executions": obj{"get": op("listExecutions", "Completed executions, newest first", obj{"200": jsonResponse("a page", ref("ExecutionPage"))},
+			params(queryParam("contextId", obj{"type": "string"}), queryParam("language", ref("Language")), queryParam("outcome", enum("a run's outcome, or a process's exit (exited, signalled)", "succeeded", "failed", "cancelled", "timed_out", "exited", "signalled")), queryParam("kind", ref("Kind")), cursor("after"), limit))},
+		"/v1/executions/{id}": obj{
+			"get":    op("getExecution", "One execution record (404 not_found, or execution_expired); include=code adds the stored code (at most 64 KiB, codeTruncated)", obj{"200": jsonResponse("the record", ref("Result"))}, params(exeParam, queryParam("include", obj{"type": "string", "enum": []any{"code"}}))),
+			"delete": op("deleteExecution", "Delete a completed record (404 not_found or execution_expired; 409 while its process runs)", obj{"204": obj{"description": "deleted"}, "409": errResponse("409")}, params(exeParam)),
+		},
+		"/v1/executions/{id}/output": obj{"get": op("executionOutput", "Replay an execution's retained output events after a cursor; maxBytes bounds a page's chunk bytes (a larger single event comes alone); 409 execution_output_not_retained when the run kept no events", obj{"200": replay, "409": errResponse("409")}, params(exeParam, cursor("after"), limit, queryParam("maxBytes", obj{"type": "integer", "minimum": 1})))},
+		"/v1/contexts": obj{
+			"post": op("createContext", "Create an execution context", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409")}, body(jsonBody(ref("ContextSpec")))),
+			"get":  op("listContexts", "List execution contexts", obj{"200": jsonResponse("the contexts", object(obj{"contexts": array(ref("Context"))}, "contexts"))}),
+		},
+		"/v1/contexts/{id}": obj{
+			"get":    op("getContext", "One context", obj{"200": contextOK}, params(idParam)),
+			"delete": op("deleteContext", "Delete a context, its guest and its workspace", obj{"204": obj{"description": "deleted"}, "409": errResponse("409")}, params(idParam)),
+		},
+		"/v1/contexts/{id}/reset":        obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/files":        obj{"get": op("listFiles", "List a workspace directory", obj{"200": jsonResponse("the entries", ref("FileList"))}, params(idParam, queryParam("dir", obj{"type": "string"})))},
+		"/v1/contexts/{id}/files/{path}": file,
+		"/v1/processes": obj{
+			"post": op("spawnProcess", "Start a long-running process", obj{"201": processOK, "409": errResponse("409"), "413": errResponse("413")}, body(jsonBody(ref("SpawnRequest")))),
+			"get":  op("listProcesses", "List processes", obj{"200": jsonResponse("the processes", object(obj{"processes": array(ref("Process"))}, "processes"))}),
+		},
+		"/v1/events": obj{"get": op("events",
+			"Follow the caller's lifecycle events (Server-Sent Events): `id: <cursor>` `event: <type>` data LifecycleEvent JSON; `event: truncated` data {after, resumeAfter, dropped} when the cursor fell out of the retained window; `: keep-alive` comments while idle. Without a cursor only new events come. A malformed Last-Event-ID or an unknown type is a 400.",
+			obj{"200": sse("lifecycle events")},
+			params(cursor("after"), headerParam("Last-Event-ID", "resume after this cursor"),
+				queryParam("type", obj{"type": "string", "description": "comma-separated event types: " + strings.Join(events.Types, ", ")}),
+				queryParam("contextId", obj{"type": "string"})))},
+		"/v1/processes/{pid}": obj{"get": op("getProcess", "One process", obj{"200": processOK}, params(pidParam))},
+		"/v1/processes/{pid}/stdin": obj{"post": op("writeStdin", "Write to a process's stdin: the raw body, or JSON {data, encoding}", obj{"200": jsonResponse("written", object(obj{"pid": integer(""), "written": integer("bytes written")}, "pid", "written")), "409": errResponse("409"), "413": errResponse("413")}, params(pidParam),
+			body(obj{"required": true, "content": obj{"application/json": obj{"schema": ref("StdinWrite")}, "application/octet-stream": obj{"schema": obj{"type": "string", "format": "binary"}}}}))},
+		"/v1/processes/{pid}/stdin/close": obj{"post": op("closeStdin", "Close a process's stdin (EOF)", obj{"200": processOK}, params(pidParam))},
+		"/v1/processes/{pid}/signal": obj{"post": op("signalProcess", "Signal a process (SIGTERM, SIGINT: grace then kill; SIGKILL)", obj{"200": processOK}, params(pidParam),
+			obj{"requestBody": obj{"required": false, "content": obj{"application/json": obj{"schema": strictObject(obj{"signal": enum("default SIGTERM", "SIGTERM", "SIGINT", "SIGKILL")})}}}})},
+		"/v1/processes/{pid}/wait": obj{"get": op("waitProcess", "Long-poll until the process exits or timeoutMs passes", obj{"200": jsonResponse("the exit, or state running", ref("ProcessWait"))},
+			params(pidParam, queryParam("timeoutMs", obj{"type": "integer", "minimum": 0, "maximum": maxWaitMs})))},
+		"/v1/processes/{pid}/output": obj{"get": op("processOutput", "Replay a process's output after a cursor (maxBytes bounds a page's chunk bytes)", obj{"200": replay}, params(pidParam, cursor("after"), limit, queryParam("maxBytes", obj{"type": "integer", "minimum": 1})))},
+		"/v1/processes/{pid}/output/stream": obj{"get": op("streamProcessOutput",
+			"Follow a process's output live (Server-Sent Events): `id: <cursor>` `event: output` data Event JSON; `event: truncated` data {after, resumeAfter, dropped} when the reader fell behind the retained window; `event: exit` data ProcessExit JSON, then the stream ends; `: keep-alive` comments while idle. Resume with Last-Event-ID.",
+			obj{"200": sse("output, truncated and exit events")}, params(pidParam, cursor("after"), headerParam("Last-Event-ID", "resume after this cursor")))},
+	}
+	errorCodes := []string{"invalid_argument", "unauthorized", "not_found", "execution_expired", "context_not_found", "conflict", "context_conflict", "context_language_mismatch", "payload_too_large", "overloaded", "quota_exceeded", "unavailable", "not_implemented", "internal"}
+	errResp := func(desc string, retry bool) obj {
+		r := jsonResponse(desc, ref("Error"))
+		if retry {
+			r["headers"] = obj{"Retry-After": obj{"description": "seconds to wait before retrying", "schema": obj{"type": "integer"}}}
+		}
+		return r
+	}
+	limits := object(obj{"fuel": integer("wasm instruction budget"), "memoryBytes": integer("linear memory cap"), "outputBytes": integer("cap per output stream")})
+	errorData := object(obj{"code": str("exception, exit, cpu_limit, memory_limit, output_limit, stack_overflow, syntax_error, quota_exceeded, transpile_failed, internal, ..."), "name": str(""), "message": str(""), "stack": str(""), "details": obj{"type": "object"}}, "code", "message")
+	schemas := obj{
+		"Error":    object(obj{"code": obj{"type": "string", "description": "a stable code", "examples": errorCodes}, "message": str("a message safe to show")}, "code", "message"),
+		"Language": obj{"type": "string", "description": "javascript, typescript or python (in a context's descriptor, empty until its first run pins it)", "examples": []string{"javascript", "typescript", "python"}},
+		"Outcome":  enum("", "succeeded", "failed", "cancelled", "timed_out"),
+		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check"),
+		"Limits":   limits,
+		"RunRequest": strictObject(obj{
+			"language": ref("Language"), "code": str("the source"), "contextId": str("run in this context"),
+			"inputs": obj{"type": "object", "description": "exposed to the code as the read-only global inputs"},
+			"stdin":  str(""), "env": stringMap("environment"), "args": array(obj{"type": "string"}), "cwd": str("relative to /workspace"),
+			"files":     stringMap("path to content, written into the workspace first"),
+			"timeoutMs": integer("wall-clock timeout"), "limits": ref("Limits"),
+			"output": strictObject(obj{"capture": enum("", "none", "stderr", "all"), "retainEvents": boolean("keep output events for replay")}),
+			"format": enum("JavaScript/TypeScript module format", "module", "commonjs"),
+		}, "language", "code"),
+		"ErrorData": errorData,
+		"Result": object(obj{
+			"executionId": str("exe_..."), "kind": ref("Kind"), "language": ref("Language"), "contextId": str(""), "pid": integer(""),
+			"outcome": ref("Outcome"), "value": obj{"description": "evaluate: the completion value, as JSON"}, "valueTruncated": boolean(""),
+			"error": ref("ErrorData"), "exitCode": integer(""), "stdout": str("absent when not captured"), "stderr": str("absent when not captured"),
+			"stdoutTruncated": boolean(""), "stderrTruncated": boolean(""), "startedAtMs": integer(""), "completedAtMs": integer(""),
+			"durationMs": number(""), "fuelConsumed": integer(""), "contextReset": boolean(""), "codeSha256": str(""),
+			"stdoutEncoding": enum("present when stdout is base64 (not valid UTF-8)", "base64"), "stderrEncoding": enum("present when stderr is base64", "base64"),
+			"code": str("include=code: the stored code"), "codeTruncated": boolean("include=code: the code was cut at 64 KiB"),
+			"eventsRetained": boolean(""), "outputTruncated": boolean(""), "requestId": str("the X-Request-Id of the request that ran it"),
+			"extra": obj{"description": "kind-specific payload"},
+		}, "executionId", "outcome", "exitCode", "durationMs"),
+		"ExecutionPage": object(obj{"executions": array(ref("Result")), "nextCursor": str(""), "hasMore": boolean("")}, "executions", "nextCursor", "hasMore"),
+		"Event": object(obj{"pid": integer(""), "sequence": integer(""), "channel": enum("", "stdout", "stderr", "pty"), "chunk": str(""), "encoding": enum("present when chunk is base64", "base64"), "timestampMs": integer("")},
+			"sequence", "channel", "chunk", "timestampMs"),
+		"Replay":      object(obj{"events": array(ref("Event")), "nextCursor": str(""), "hasMore": boolean(""), "truncated": boolean("events older than the cursor were dropped")}, "events", "nextCursor", "hasMore", "truncated"),
+		"ContextSpec": strictObject(obj{"contextId": str("1-64 of [A-Za-z0-9_-]; generated when absent"), "language": ref("Language"), "env": stringMap("fixed for the context's life"), "limits": ref("Limits")}),
+		"Context": object(obj{
+			"contextId": str(""), "language": ref("Language"), "state": enum("", "idle", "running", "resetting", "deleting", "failed"),
+			"createdAtMs": integer(""), "lastStartedAtMs": integer(""), "lastCompletedAtMs": integer(""), "idleExpiresAtMs": integer(""),
+			"memoryBytes": integer(""), "runs": integer(""), "resets": integer(""), "queued": integer(""),
+			"workspace": object(obj{"usedBytes": integer(""), "quotaBytes": integer("")}), "error": ref("ErrorData"),
+		}, "contextId", "language", "state", "createdAtMs"),
+		"FileEntry":    object(obj{"path": str("relative to /workspace"), "type": enum("", "file", "dir", "symlink", "other"), "size": integer(""), "modifiedAtMs": integer("")}, "path", "type", "size"),
+		"FileList":     object(obj{"dir": str(""), "entries": array(ref("FileEntry"))}, "dir", "entries"),
+		"SpawnRequest": strictObject(obj{"language": ref("Language"), "code": str("the program (or file)"), "file": str("a workspace file to run"), "args": array(obj{"type": "string"}), "env": stringMap(""), "cwd": str(""), "contextId": str("run in this context's workspace"), "timeoutMs": integer(""), "limits": ref("Limits"), "format": enum("", "module", "commonjs")}, "language"),
+		"ProcessExit": object(obj{"pid": integer(""), "executionId": str(""), "outcome": enum("", "exited", "signalled", "timed_out"), "exitCode": integer(""), "signal": str(""), "error": ref("ErrorData"), "exitedAtMs": integer(""), "durationMs": number("")},
+			"pid", "outcome"),
+		"Process": object(obj{"pid": integer(""), "executionId": str(""), "state": enum("", "running", "exited"), "language": ref("Language"), "command": str(""), "contextId": str(""), "startedAtMs": integer(""), "stdinClosed": boolean(""), "signal": str(""), "exit": ref("ProcessExit")},
+			"pid", "executionId", "state", "language"),
+		"ProcessWait": object(obj{"pid": integer(""), "state": enum("", "running", "exited")}, "pid", "state"),
+		"StdinWrite":  strictObject(obj{"data": str(""), "encoding": enum("", "utf8", "utf-8", "base64")}, "data"),
+		"CheckRequest": strictObject(obj{"code": str("one file (or files)"), "files": stringMap("path to content"), "filePath": str(""),
+			"compilerOptions": obj{"type": "object"}, "timeoutMs": integer("")}),
+		"CheckResult": object(obj{"outcome": ref("Outcome"), "hasErrors": boolean(""), "diagnostics": array(object(obj{
+			"code": integer(""), "category": enum("", "error", "warning", "suggestion", "message"), "message": str(""), "filePath": str(""), "line": integer("1-based"), "column": integer("1-based"),
+		}, "code", "category", "message"))}, "outcome", "hasErrors", "diagnostics"),
+		"LifecycleEvent": object(obj{
+			"type": enum("", events.Types...), "timestampMs": integer(""), "contextId": str(""), "executionId": str(""), "kind": ref("Kind"), "language": ref("Language"),
+			"outcome": str("execution.completed: the run's outcome; process.exited: exited, signalled or timed_out"), "exitCode": integer(""), "durationMs": number(""), "pid": integer(""), "requestId": str("the X-Request-Id of the request that caused it"),
+		}, "type", "timestampMs"),
+		"Readiness": object(obj{"ready": boolean("")}, "ready"),
+	}
+	return obj{
+		"openapi": "3.1.0",
+		"info": obj{
+			"title":       "wasmexec",
+			"version":     OpenAPIVersion,
+			"description": "Run untrusted JavaScript, TypeScript and Python in WebAssembly sandboxes. Errors are {code, message} with the HTTP status of the code; a guest failure is a 200 with outcome failed.",
+		},
+		"paths": paths,
+		"components": obj{
+			"schemas": schemas,
+			"responses": obj{
+				"400": errResp("invalid_argument: a malformed or invalid request", false),
+				"401": errResp("unauthorized: a missing or wrong API key (no detail which)", false),
+				"404": errResp("not_found (also another tenant's id), execution_expired, context_not_found", false),
+				"409": errResp("conflict, context_conflict, context_language_mismatch", false),
+				"413": errResp("payload_too_large", false),
+				"429": errResp("overloaded, or a tenant quota (the message names it)", true),
+				"500": errResp("internal", false),
+				"501": errResp("not_implemented: the feature is not enabled on this server", false),
+				"503": errResp("unavailable: not ready yet or shutting down", true),
+			},
+			"securitySchemes": obj{"bearer": obj{"type": "http", "scheme": "bearer", "description": "an API key from --auth-keys-file; a server without keys is open (loopback only)"}},
+		},
+		"security": []obj{{"bearer": []string{}}, {}},
+	}
+}
