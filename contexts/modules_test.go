@@ -1,10 +1,12 @@
 package contexts_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -117,4 +119,53 @@ func TestJSModuleErrors(t *testing.T) {
 		})
 	}
 	wantValue(t, MustRun(t, m, "bad", exec.Request{Code: "1+1"}), "2")
+}
+
+// filePath runs a workspace file as the entry point (issue 14, item 3): in
+// a context and in a one-shot run with files, ES module, CommonJS and
+// TypeScript entries, resolving imports from the file's own directory.
+func TestJSFilePath(t *testing.T) {
+	files := map[string]string{
+		"app/main.mjs":  "import { add } from '../lib/math.mjs';\nimport { helper } from './helper.js';\nconsole.log('sum', add(1, 2));\nhelper(add(20, 1))",
+		"app/helper.js": "exports.helper = x => x * 2;\n",
+		"app/main.cjs":  "const { greet } = require('../lib/cjs.js');\nmodule.exports = greet('file');\ngreet('file')",
+		"app/main.ts":   "import { norm } from '../lib/shape';\nconst n: number = norm({ x: -5 });\nn",
+		"app/fail.mjs":  "import { boom } from '../lib/boom.mjs';\nboom();\n",
+	}
+	for k, v := range project {
+		files[k] = v
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "fp"})
+	for _, tc := range []struct{ file, want string }{
+		{"app/main.mjs", "42"},
+		{"app/main.cjs", `"hello file"`},
+		{"app/main.ts", "5"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			wantValue(t, MustRun(t, m, "fp", exec.Request{FilePath: tc.file, Files: files}), tc.want)
+		})
+	}
+	res := MustRun(t, m, "fp", exec.Request{FilePath: "app/fail.mjs", Files: files})
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+		t.Fatalf("got %s %+v", res.Outcome, res.Error)
+	}
+	for _, bad := range []string{"../x.js", "/workspace/a.js", "a/../b.js", "data.json"} {
+		_, err := tryRun(m, "fp", exec.Request{FilePath: bad})
+		wantCode(t, err, exec.EInvalid)
+	}
+	res = MustRun(t, m, "fp", exec.Request{FilePath: "missing.js"})
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, "missing.js") {
+		t.Fatalf("missing file: %s %+v", res.Outcome, res.Error)
+	}
+
+	// One-shot, with files.
+	r := MustRunner(t, engine.RunnerConfig{})
+	one, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, FilePath: "app/main.mjs", Files: files}, exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Outcome != exec.Succeeded || one.Stdout == nil || *one.Stdout != "sum 3\n" {
+		t.Fatalf("one-shot: %s %v %+v", one.Outcome, one.Stdout, one.Error)
+	}
 }

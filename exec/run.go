@@ -26,6 +26,9 @@ type Request struct {
 	Limits    Limits            `json:"limits"`
 	Output    OutputOptions     `json:"output"`
 	Format    string            `json:"format,omitempty"`
+	// FilePath (JavaScript and TypeScript) names a workspace file, relative
+	// to the workspace, to run as the entry point instead of Code.
+	FilePath string `json:"filePath,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
@@ -47,6 +50,7 @@ type ControlRequest struct {
 	Args     []string        `json:"args,omitempty"`
 	Format   string          `json:"format,omitempty"`
 	Cwd      string          `json:"cwd,omitempty"`
+	FilePath string          `json:"filePath,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.

@@ -105,8 +105,11 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if req.Language == "" {
 			return exec.Errorf(exec.EInvalid, "language is required")
 		}
-		if req.Code == "" {
-			return exec.Errorf(exec.EInvalid, "code is required")
+		if req.Code == "" && req.FilePath == "" {
+			return exec.Errorf(exec.EInvalid, "code or filePath is required")
+		}
+		if req.FilePath != "" && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
+			return exec.Errorf(exec.EInvalid, "filePath is for javascript and typescript runs")
 		}
 		var (
 			res *exec.Result

@@ -4,6 +4,8 @@ package js
 import (
 	"cmp"
 	"context"
+	"path"
+	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -22,6 +24,9 @@ func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, err
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
+	if err := ValidateFilePath(req); err != nil {
+		return nil, err
+	}
 	return &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}, nil
 }
 
@@ -34,8 +39,30 @@ func ValidateFormat(f string) error {
 	return exec.Errorf(exec.EInvalid, "format must be module or commonjs, not %q", f)
 }
 
+// ValidateFilePath checks a request's filePath: a relative path inside the
+// workspace naming a JavaScript or TypeScript file, and no code beside it.
+// Errors: exec.EInvalid.
+func ValidateFilePath(req *exec.Request) error {
+	p := req.FilePath
+	if p == "" {
+		return nil
+	}
+	if req.Code != "" {
+		return exec.Errorf(exec.EInvalid, "code and filePath are exclusive: filePath runs the workspace file instead of code")
+	}
+	if path.IsAbs(p) || strings.Contains(p, "\\") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return exec.Errorf(exec.EInvalid, "filePath must be a clean path relative to the workspace, not %q", p)
+	}
+	switch path.Ext(p) {
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts":
+		return nil
+	}
+	return exec.Errorf(exec.EInvalid, "filePath must name a .js, .mjs, .cjs, .ts or .tsx file, not %q", p)
+}
+
 // Control builds the driver request for JS code (TypeScript passes its
-// transpiled output and its own file name).
+// transpiled output and its own file name). A filePath is run by the guest,
+// which reads the file (TypeScript included) from the workspace.
 func Control(req *exec.Request, code, filename string) exec.ControlRequest {
-	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format}
+	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath}
 }
