@@ -41,6 +41,8 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // DefaultRegistry is the public npm registry.
@@ -74,15 +76,7 @@ type Options struct {
 }
 
 // Installed is one package put into node_modules.
-type Installed struct {
-	Name      string `json:"name"`
-	Version   string `json:"version"`
-	Integrity string `json:"integrity"`
-	// Path is its directory relative to the workspace.
-	Path string `json:"path"`
-	// Scripts names install scripts it declares that were not run.
-	Scripts []string `json:"scripts,omitempty"`
-}
+type Installed = exec.NPMPackage
 
 // Error is an install that failed for a reason of its input or registry.
 type Error struct {

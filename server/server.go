@@ -35,6 +35,7 @@ type Config struct {
 	History   History   // nil: /v1/executions answers 501
 	Checker   Checker   // nil: /v1/typescript/check answers 501
 	Processes Processes // nil: /v1/processes answers 501
+	NPM       NPM       // nil: /v1/contexts/:id/npm/install answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
 	// BodyLimit caps request bodies (default 16 MiB).
@@ -69,6 +70,7 @@ func New(cfg Config) *Server {
 	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()
+	s.routeNPM()
 	s.routeHistory()
 	s.routeChecker()
 	s.routeProcesses()

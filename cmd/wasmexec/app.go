@@ -21,6 +21,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
+	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -32,6 +33,7 @@ type options struct {
 	addr           string
 	dataDir        string
 	cacheDir       string
+	npmRegistry    string
 	imagesDir      string
 	logLevel       string
 	timeoutMs      int64
@@ -77,6 +79,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
+	fs.StringVar(&o.npmRegistry, "npm-registry", npm.DefaultRegistry, "npm registry for POST /v1/contexts/:id/npm/install (packages are cached under CACHE_DIR/npm)")
 	fs.StringVar(&o.imagesDir, "images-dir", "./build/images", "guest images (built by make guest-images)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")

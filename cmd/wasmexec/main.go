@@ -19,11 +19,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -182,6 +185,13 @@ func (a *app) serverConfig() server.Config {
 	}
 	if a.checker != nil {
 		cfg.Checker = a.checker
+	}
+	if a.ctxs != nil {
+		cfg.NPM = &npm.Service{
+			Client:    &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")},
+			Workspace: a.ctxs.WorkspaceDir,
+			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
+		}
 	}
 	return cfg
 }

@@ -1,0 +1,113 @@
+package npm_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/npm"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+func mustContexts(t *testing.T) *contexts.Manager {
+	t.Helper()
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// POST /v1/contexts/:id/npm/install's service: packages installed into a
+// context are importable by its next cell; a failure is a completed
+// record that names the package and leaves node_modules as it was.
+func TestInstallIntoAContext(t *testing.T) {
+	reg := standard(t)
+	reg.Add(t, Pkg{Name: "esm-only", Version: "1.0.0", Files: map[string]string{
+		"package.json": `{"name": "esm-only", "version": "1.0.0", "type": "module", "exports": {".": {"import": "./index.js"}}}`,
+		"index.js":     "import left from 'left';\nexport const both = () => 'esm+' + left;\nexport default 7;\n",
+	}, Deps: map[string]string{"left": "^1"}})
+	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
+	m := mustContexts(t)
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "npm", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	var saved []*exec.Result
+	svc := &npm.Service{
+		Client:    &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
+		Workspace: m.WorkspaceDir,
+		Persist:   func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
+	}
+	res, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Succeeded || len(res.Installed) != 3 || res.Kind != exec.KindNPMInstall || !strings.Contains(*res.Stdout, "added esm-only@1.0.0") {
+		t.Fatalf("install: %+v %+v", res.Result, res.Installed)
+	}
+	if len(saved) != 1 || saved[0].ExecutionID != res.ExecutionID || !strings.Contains(string(saved[0].Extra), `"installed"`) {
+		t.Fatalf("persisted %+v", saved)
+	}
+	run := func(code string) *exec.Result {
+		t.Helper()
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "npm", Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for code, want := range map[string]string{
+		"import lib from 'app-lib';\nlib":                        `"left 1.2.0"`,
+		"import seven, { both } from 'esm-only';\n[seven, both()]": `[7,"esm+left 1.2.0"]`,
+		"(await import('esm-only')).default":                      "7",
+	} {
+		if r := run(code); r.Outcome != exec.Succeeded || string(r.Value) != want {
+			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
+		}
+	}
+
+	bad, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"tampered"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad.Outcome != exec.Failed || bad.Error.Code != "npm_install_failed" || !strings.Contains(bad.Error.Message, "tampered@1.0.0: integrity mismatch") {
+		t.Fatalf("bad install: %+v", bad.Result)
+	}
+	if r := run("require('app-lib')"); r.Outcome != exec.Succeeded {
+		t.Fatalf("after a failed install: %+v", r.Error)
+	}
+
+	if _, err := svc.Install(ctx, "nope", &exec.NPMInstallRequest{}); err == nil {
+		t.Fatal("install into an unknown context succeeded")
+	}
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hang.Close)
+	slow := &npm.Service{Client: &npm.Client{Registry: hang.URL, CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	start := time.Now()
+	to, err := slow.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"x"}, TimeoutMs: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to.Outcome != exec.TimedOut || time.Since(start) > 10*time.Second {
+		t.Fatalf("timeout: %+v after %v", to.Result, time.Since(start))
+	}
+}
