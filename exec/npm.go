@@ -1,5 +1,7 @@
 package exec
 
+import "context"
+
 // NPMInstallRequest is the body of POST /v1/contexts/:id/npm/install: add
 // Packages ("name", "name@range", "name@tag"; to devDependencies when Dev),
 // or with none install the project from package.json/package-lock.json
@@ -28,4 +30,13 @@ type NPMPackage struct {
 type NPMInstallResult struct {
 	*Result
 	Installed []NPMPackage `json:"installed"`
+}
+
+// PackageStager prepares npm packages for one-shot runs (npm.Client): it
+// resolves and fetches them (cached) and returns the seed that copies them
+// into a workspace. A failure of the packages themselves (unknown, bad
+// integrity, registry down) is failure, a result; err is a service failure
+// or the end of ctx.
+type PackageStager interface {
+	StagePackages(ctx context.Context, packages []string) (seed func(ctx context.Context, dir string) error, failure *ErrorData, err error)
 }

@@ -29,6 +29,9 @@ type Request struct {
 	// FilePath (JavaScript and TypeScript) names a workspace file, relative
 	// to the workspace, to run as the entry point instead of Code.
 	FilePath string `json:"filePath,omitempty"`
+	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
+	// installed into the run's workspace before it starts.
+	Packages []string `json:"packages,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
@@ -61,6 +64,9 @@ type Prepared struct {
 	Failure *ErrorData
 	// Finish, when set, post-processes the result (e.g. source maps).
 	Finish func(*Result)
+	// Seed, when set, writes into a one-shot run's workspace (dir, on the
+	// host) before its files: e.g. the request's npm packages.
+	Seed func(ctx context.Context, dir string) error
 }
 
 // LanguageDriver adapts a language to a guest image.

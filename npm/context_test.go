@@ -76,9 +76,9 @@ func TestInstallIntoAContext(t *testing.T) {
 		return r
 	}
 	for code, want := range map[string]string{
-		"import lib from 'app-lib';\nlib":                        `"left 1.2.0"`,
+		"import lib from 'app-lib';\nlib":                          `"left 1.2.0"`,
 		"import seven, { both } from 'esm-only';\n[seven, both()]": `[7,"esm+left 1.2.0"]`,
-		"(await import('esm-only')).default":                      "7",
+		"(await import('esm-only')).default":                       "7",
 	} {
 		if r := run(code); r.Outcome != exec.Succeeded || string(r.Value) != want {
 			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
@@ -109,5 +109,43 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 	if to.Outcome != exec.TimedOut || time.Since(start) > 10*time.Second {
 		t.Fatalf("timeout: %+v after %v", to.Result, time.Since(start))
+	}
+}
+
+// packages on a one-shot run (issue 14, item 6): staged once from the
+// cache, copied into the run's throwaway workspace; a bad package is a
+// failed result naming it.
+func TestOneShotPackages(t *testing.T) {
+	reg := standard(t)
+	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
+	client := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: client}},
+	})
+	ctx := context.Background()
+	run := func(pkgs ...string) *exec.Result {
+		t.Helper()
+		res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import lib from 'app-lib';\nimport left from 'left';\n[lib, left]", Packages: pkgs}, exec.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for range 2 {
+		if res := run("app-lib@3", "left@2.0.0"); res.Outcome != exec.Succeeded || string(res.Value) != `["left 1.2.0","left 2.0.0"]` {
+			t.Fatalf("got %s %s %+v", res.Outcome, res.Value, res.Error)
+		}
+	}
+	if n := reg.Fetches.Load(); n != 3 {
+		t.Fatalf("%d tarball downloads for two runs of one set, want 3 (the first run's)", n)
+	}
+	res := run("tampered")
+	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != "npm_install_failed" || !strings.Contains(res.Error.Message, "tampered@1.0.0") {
+		t.Fatalf("bad package: %s %+v", res.Outcome, res.Error)
+	}
+	_, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Packages: []string{"../evil"}}, exec.RunOptions{})
+	if err == nil {
+		t.Fatal("a bad package name was accepted")
 	}
 }

@@ -277,10 +277,11 @@ func (a *app) load(ctx context.Context) error {
 	}
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
-		langs[exec.JavaScript] = js.Driver{}
+		pkgs := a.npmClient()
+		langs[exec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
 		// process; serve always has workers (see serve).
-		tsDriver := ts.Driver{}
+		tsDriver := ts.Driver{Packages: pkgs}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
 			if err != nil {
@@ -487,4 +488,10 @@ func (a *app) metrics() map[string]float64 {
 		}
 	}
 	return m
+}
+
+// npmClient is the npm client of installs and one-shot packages: the
+// --npm-registry, its packages cached under CACHE_DIR/npm.
+func (a *app) npmClient() *npm.Client {
+	return &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
 }

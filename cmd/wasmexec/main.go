@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -188,7 +187,7 @@ func (a *app) serverConfig() server.Config {
 	}
 	if a.ctxs != nil {
 		cfg.NPM = &npm.Service{
-			Client:    &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")},
+			Client:    a.npmClient(),
 			Workspace: a.ctxs.WorkspaceDir,
 			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
 		}

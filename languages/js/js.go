@@ -14,20 +14,49 @@ import (
 const ImageName = "js"
 
 // Driver is the exec.LanguageDriver for JavaScript.
-type Driver struct{}
+type Driver struct {
+	// Packages stages a one-shot run's npm packages; nil refuses them.
+	Packages exec.PackageStager
+}
 
 // Image implements exec.LanguageDriver.
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver.
-func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
+func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
 	if err := ValidateFilePath(req); err != nil {
 		return nil, err
 	}
-	return &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}, nil
+	p := &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}
+	return StagePackages(ctx, d.Packages, req, p)
+}
+
+// StagePackages fetches a one-shot run's packages (req.Packages) with st
+// and adds their seed to p; a failure of the packages becomes p's failure.
+// Errors: exec.EInvalid (packages in a context, or none can be installed
+// here), or st's.
+func StagePackages(ctx context.Context, st exec.PackageStager, req *exec.Request, p *exec.Prepared) (*exec.Prepared, error) {
+	if len(req.Packages) == 0 {
+		return p, nil
+	}
+	if req.ContextID != "" {
+		return nil, exec.Errorf(exec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/npm/install")
+	}
+	if st == nil {
+		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
+	}
+	seed, failure, err := st.StagePackages(ctx, req.Packages)
+	if err != nil {
+		return nil, err
+	}
+	if failure != nil {
+		return &exec.Prepared{Failure: failure}, nil
+	}
+	p.Seed = seed
+	return p, nil
 }
 
 // ValidateFormat accepts the JS/TS source formats.

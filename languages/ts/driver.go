@@ -17,6 +17,8 @@ type Driver struct {
 	// transpiles in this process, where hostile code can crash it (tests,
 	// the in-process CLI, trusted code).
 	Workers *Workers
+	// Packages stages a one-shot run's npm packages; nil refuses them.
+	Packages exec.PackageStager
 }
 
 // Image implements exec.LanguageDriver.
@@ -38,7 +40,7 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		if err := js.ValidateFilePath(req); err != nil {
 			return nil, err
 		}
-		return &exec.Prepared{Control: js.Control(req, "", req.FilePath)}, nil
+		return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{Control: js.Control(req, "", req.FilePath)})
 	}
 	var p *Program
 	var err error
@@ -58,12 +60,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		}
 		return nil, err
 	}
-	return &exec.Prepared{
+	return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{
 		Control: js.Control(req, p.JS, p.Filename),
 		Finish: func(r *exec.Result) {
 			if r.Error != nil {
 				r.Error = p.MapErrorData(r.Error)
 			}
 		},
-	}, nil
+	})
 }
