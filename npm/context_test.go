@@ -149,3 +149,46 @@ func TestOneShotPackages(t *testing.T) {
 		t.Fatal("a bad package name was accepted")
 	}
 }
+
+// lodash, zod and dayjs from the real registry, used from a context (skips
+// when the registry can't be reached).
+func TestRealPackagesInAContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodHead, npm.DefaultRegistry+"/lodash", nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode >= 500 {
+		t.Skipf("the npm registry %s is not reachable from here (%v); skipping", npm.DefaultRegistry, err)
+	} else {
+		resp.Body.Close()
+	}
+	m := mustContexts(t)
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "real", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &npm.Service{Client: &npm.Client{CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	res, err := svc.Install(ctx, "real", &exec.NPMInstallRequest{Packages: []string{"lodash@4.17.21", "zod@3.23.8", "dayjs@1.11.13"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Succeeded {
+		t.Fatalf("install: %+v", res.Error)
+	}
+	for code, want := range map[string]string{
+		"import _ from 'lodash';\n_.chunk([1, 2, 3, 4, 5], 2)":                                `[[1,2],[3,4],[5]]`,
+		"import { z } from 'zod';\nz.object({ n: z.number() }).safeParse({ n: 'x' }).success": `false`,
+		"import { z } from 'zod';\nz.string().email().parse('a@b.co')":                        `"a@b.co"`,
+		"import dayjs from 'dayjs';\ndayjs('2024-02-28').add(1, 'day').format('YYYY-MM-DD')":  `"2024-02-29"`,
+		"const _ = require('lodash'); _.sum([1, 2, 3])":                                       `6`,
+	} {
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "real", Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != exec.Succeeded || string(r.Value) != want {
+			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
+		}
+	}
+}
