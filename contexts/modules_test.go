@@ -65,6 +65,14 @@ func TestJSModules(t *testing.T) {
 		{"util.format", "import util from 'node:util';\nutil.format('%s=%d', 'a', 1)", `"a=1"`},
 		{"os is a fixed view", "import os from 'node:os';\n[os.platform(), os.EOL]", `["linux","\n"]`},
 		{"querystring", "import qs from 'node:querystring';\nqs.parse('a=1&b=2').b", `"2"`},
+		{"buffer", "import { Buffer } from 'node:buffer';\nBuffer.from('héllo').toString('base64')", `"aMOpbGxv"`},
+		{"global Buffer", "Buffer.from([104, 105]).toString()", `"hi"`},
+		{"string_decoder", "const { StringDecoder } = require('string_decoder');\nconst d = new StringDecoder('utf8'); d.write(Buffer.from([0xE2, 0x82])) + d.write(Buffer.from([0xAC]))", `"€"`},
+		{"assert passes", "import assert from 'node:assert';\nassert.deepStrictEqual({a: [1]}, {a: [1]}); assert.throws(() => { throw new TypeError('x') }, TypeError); 1", "1"},
+		{"assert fails", "import assert from 'node:assert';\ntry { assert.strictEqual(1, 2) } catch (e) { [e.name, e.code] }", `["AssertionError","ERR_ASSERTION"]`},
+		{"crypto hashes", "import { createHash } from 'node:crypto';\n['md5', 'sha1', 'sha256', 'sha512'].map(a => createHash(a).update('abc').digest('hex').slice(0, 8))", `["90015098","a9993e36","ba7816bf","ddaf35a1"]`},
+		{"crypto random", "const c = require('crypto');\n[c.randomUUID().length, c.randomBytes(5).length, c.getRandomValues(new Uint8Array(4)).length, /^[0-9a-f-]{36}$/.test(c.randomUUID())]", `[36,5,4,true]`},
+		{"crypto digest to Buffer", "require('node:crypto').createHash('sha256').update(Buffer.from('abc')).digest().length", "32"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantValue(t, run(tc.code), tc.want) })
 	}

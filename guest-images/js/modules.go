@@ -42,6 +42,10 @@ func newModules(d *driver) *modules {
 	m := &modules{d: d, cache: map[string]*moduleRecord{}, builtins: map[string]goja.Value{}}
 	m.errCtor, _ = goja.AssertConstructor(d.vm.Get("Error"))
 	m.json, _ = goja.AssertFunction(d.vm.Get("JSON").(*goja.Object).Get("parse"))
+	// Buffer is a global, as in Node, made on first use.
+	must(d.vm.GlobalObject().DefineAccessorProperty("Buffer", d.vm.ToValue(func() goja.Value {
+		return m.builtin("buffer").(*goja.Object).Get("Buffer")
+	}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	must(d.process.Set("cwd", func() string {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -179,6 +183,14 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 			}
 			return m.evaluate(f, string(b), &moduleRecord{})
 		}
+		// An embedded module's own dependencies are embedded beside it.
+		dep := builtinPrefix + "builtins/deps/" + spec + "/index.js"
+		if rec := m.cache[dep]; rec != nil {
+			return rec.module.Get("exports")
+		}
+		if b, err := builtinFS.ReadFile(strings.TrimPrefix(dep, builtinPrefix)); err == nil {
+			return m.evaluate(dep, string(b), &moduleRecord{})
+		}
 		return m.require(spec, "/", "require")
 	})
 }
@@ -256,7 +268,8 @@ var unsupported = map[string]string{
 func builtinName(spec string) (string, bool) {
 	name := strings.TrimPrefix(spec, "node:")
 	switch name {
-	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os":
+	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os",
+		"buffer", "string_decoder", "assert", "assert/strict", "crypto":
 		return name, true
 	}
 	if _, ok := unsupported[name]; ok {
@@ -303,6 +316,14 @@ func (m *modules) builtin(name string) goja.Value {
 		v = m.embedded("util/index.js")
 	case "os":
 		v = m.embedded("os/index.js")
+	case "buffer":
+		v = m.embedded("buffer/index.js")
+	case "string_decoder":
+		v = m.embedded("string_decoder/index.js")
+	case "assert", "assert/strict":
+		v = m.embedded("assert/index.js")
+	case "crypto":
+		v = m.crypto()
 	default:
 		m.throw("ERR_UNKNOWN_BUILTIN_MODULE", "node:%s is not available in wasmexec (not implemented; see the README for the built-ins there are)", name)
 	}
