@@ -177,3 +177,29 @@ func TestJSFilePath(t *testing.T) {
 		t.Fatalf("one-shot: %s %v %+v", one.Outcome, one.Stdout, one.Error)
 	}
 }
+
+// tsconfigPath: paths and baseUrl map imports, compilerOptions (jsx)
+// apply to the files the guest converts.
+func TestJSTsconfigPath(t *testing.T) {
+	files := map[string]string{
+		"tsconfig.json":      `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["src/lib/*"]}, "jsx": "react", "jsxFactory": "h"}}`,
+		"src/lib/greet.ts":   "export const greet = (n: string): string => `hi ${n}`;\n",
+		"src/view.tsx":       "const h = (tag: string, _p: unknown, ...kids: string[]) => `${tag}:${kids.join('')}`;\nexport const view = <b>bold</b>;\n",
+		"src/main.ts":        "import { greet } from '@lib/greet';\nimport { view } from './view';\n[greet('ts'), view]",
+		"src/plain/index.ts": "export default 'by baseUrl';\n",
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "tsc"})
+	wantValue(t, MustRun(t, m, "tsc", exec.Request{FilePath: "src/main.ts", TsconfigPath: "tsconfig.json", Files: files}), `["hi ts","b:bold"]`)
+	wantValue(t, MustRun(t, m, "tsc", exec.Request{Code: "import p from 'src/plain';\np", TsconfigPath: "tsconfig.json"}), `"by baseUrl"`)
+	res := MustRun(t, m, "tsc", exec.Request{Code: "import { greet } from '@lib/greet';\ngreet('x')"})
+	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "Cannot find module '@lib/greet'") {
+		t.Fatalf("without tsconfigPath: %s %+v", res.Outcome, res.Error)
+	}
+	res = MustRun(t, m, "tsc", exec.Request{Code: "1", TsconfigPath: "missing.json"})
+	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "tsconfigPath") {
+		t.Fatalf("missing tsconfig: %s %+v", res.Outcome, res.Error)
+	}
+	_, err := tryRun(m, "tsc", exec.Request{Code: "1", TsconfigPath: "../tsconfig.json"})
+	wantCode(t, err, exec.EInvalid)
+}

@@ -29,6 +29,10 @@ type Request struct {
 	// FilePath (JavaScript and TypeScript) names a workspace file, relative
 	// to the workspace, to run as the entry point instead of Code.
 	FilePath string `json:"filePath,omitempty"`
+	// TsconfigPath (JavaScript and TypeScript) names a workspace
+	// tsconfig.json whose compilerOptions (paths, baseUrl, jsx, ...) apply
+	// to the files the guest converts and resolves.
+	TsconfigPath string `json:"tsconfigPath,omitempty"`
 	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
 	// installed into the run's workspace before it starts.
 	Packages []string `json:"packages,omitempty"`
@@ -46,14 +50,15 @@ type OutputOptions struct {
 // ControlRequest is the control-protocol request a driver receives
 // (docs/PROTOCOL.md).
 type ControlRequest struct {
-	Op       string          `json:"op"`
-	Code     string          `json:"code"`
-	Filename string          `json:"filename"`
-	Inputs   json.RawMessage `json:"inputs,omitempty"`
-	Args     []string        `json:"args,omitempty"`
-	Format   string          `json:"format,omitempty"`
-	Cwd      string          `json:"cwd,omitempty"`
-	FilePath string          `json:"filePath,omitempty"`
+	Op           string          `json:"op"`
+	Code         string          `json:"code"`
+	Filename     string          `json:"filename"`
+	Inputs       json.RawMessage `json:"inputs,omitempty"`
+	Args         []string        `json:"args,omitempty"`
+	Format       string          `json:"format,omitempty"`
+	Cwd          string          `json:"cwd,omitempty"`
+	FilePath     string          `json:"filePath,omitempty"`
+	TsconfigPath string          `json:"tsconfigPath,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.

@@ -110,8 +110,8 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if req.Code == "" && req.FilePath == "" {
 			return exec.Errorf(exec.EInvalid, "code or filePath is required")
 		}
-		if (req.FilePath != "" || len(req.Packages) > 0) && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
-			return exec.Errorf(exec.EInvalid, "filePath and packages are for javascript and typescript runs")
+		if (req.FilePath != "" || req.TsconfigPath != "" || len(req.Packages) > 0) && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
+			return exec.Errorf(exec.EInvalid, "filePath, tsconfigPath and packages are for javascript and typescript runs")
 		}
 		var (
 			res *exec.Result

@@ -32,6 +32,10 @@ type transformed struct {
 	code, sourceMap string
 }
 
+// tsconfigRaw is the run's tsconfig.json (tsconfigPath), or "": its
+// compilerOptions (jsx, decorators, ...) apply to every conversion.
+var tsconfigRaw string
+
 // loaderFor chooses esbuild's loader by file extension.
 func loaderFor(file string) api.Loader {
 	switch {
@@ -49,14 +53,15 @@ func loaderFor(file string) api.Loader {
 // syntax error with esbuild's 1-based line and 0-based byte column.
 func transformESM(src, file string) (*transformed, *api.Message) {
 	r := api.Transform(src, api.TransformOptions{
-		Loader:     loaderFor(file),
-		Format:     api.FormatCommonJS,
-		Platform:   api.PlatformNode,
-		Target:     api.ESNext,
-		Sourcefile: file,
-		Sourcemap:  api.SourceMapInline,
-		Supported:  map[string]bool{"dynamic-import": false},
-		LogLevel:   api.LogLevelSilent,
+		TsconfigRaw: tsconfigRaw,
+		Loader:      loaderFor(file),
+		Format:      api.FormatCommonJS,
+		Platform:    api.PlatformNode,
+		Target:      api.ESNext,
+		Sourcefile:  file,
+		Sourcemap:   api.SourceMapInline,
+		Supported:   map[string]bool{"dynamic-import": false},
+		LogLevel:    api.LogLevelSilent,
 	})
 	if len(r.Errors) > 0 {
 		return nil, &r.Errors[0]

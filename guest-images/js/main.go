@@ -28,6 +28,8 @@ type request struct {
 	// FilePath names a workspace file to run as the entry point instead
 	// of Code (relative to the cwd).
 	FilePath string `json:"filePath"`
+	// TsconfigPath names a workspace tsconfig.json for the run.
+	TsconfigPath string `json:"tsconfigPath"`
 }
 
 type errorData struct {
@@ -186,6 +188,9 @@ func (d *driver) handle(req *request) (resp response) {
 	}
 	code, format := req.Code, req.Format
 	d.dir, _ = os.Getwd()
+	if resp, ok := d.loadTsconfig(req.TsconfigPath); !ok {
+		return resp
+	}
 	if req.FilePath != "" {
 		p := req.FilePath
 		if !path.IsAbs(p) {
@@ -508,4 +513,30 @@ func (d *driver) safeString(v goja.Value, def string) (s string) {
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
+}
+
+// loadTsconfig reads the run's tsconfig.json (none when p is ""): its
+// compilerOptions apply to the run's conversions and its paths and baseUrl
+// to resolution. A file that is missing or does not parse fails the run.
+func (d *driver) loadTsconfig(p string) (response, bool) {
+	tsconfigRaw, d.mods.res.ts = "", nil
+	if p == "" {
+		return response{}, true
+	}
+	if !path.IsAbs(p) {
+		p = path.Join(d.dir, p)
+	}
+	b, err := os.ReadFile(p)
+	fail := func(msg string) (response, bool) {
+		return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "tsconfigPath: " + msg}}, false
+	}
+	if err != nil {
+		return fail(err.Error())
+	}
+	ts := &tsconfig{dir: path.Dir(p)}
+	if err := json.Unmarshal(b, ts); err != nil {
+		return fail(p + " does not parse as JSON: " + err.Error())
+	}
+	tsconfigRaw, d.mods.res.ts = string(b), ts
+	return response{}, true
 }

@@ -59,6 +59,9 @@ func newModules(d *driver) *modules {
 // begin starts a request: package.json files are read afresh.
 func (m *modules) begin() { m.res.pkgs = nil }
 
+// A module converted under a tsconfig is cached like any other: a later
+// run with another tsconfig reuses it until the file changes.
+
 // throw raises a JS Error with a Node error code.
 func (m *modules) throw(code, format string, args ...any) {
 	e, err := m.errCtor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))

@@ -25,6 +25,49 @@ var errNotFound = errors.New("not found")
 // the package.json conditions.
 type resolver struct {
 	pkgs map[string]*packageJSON // by directory; nil entry: none or bad
+	// ts is the run's tsconfig (tsconfigPath): its paths map bare
+	// specifiers first, relative to baseUrl.
+	ts *tsconfig
+}
+
+// tsconfig is what the resolver reads of a tsconfig.json.
+type tsconfig struct {
+	dir             string
+	CompilerOptions struct {
+		BaseURL string              `json:"baseUrl"`
+		Paths   map[string][]string `json:"paths"`
+	} `json:"compilerOptions"`
+}
+
+// tsPaths resolves spec through the tsconfig's paths (exact or one "*").
+func (r *resolver) tsPaths(spec, kind string) (string, bool) {
+	if r.ts == nil {
+		return "", false
+	}
+	base := path.Join(r.ts.dir, r.ts.CompilerOptions.BaseURL)
+	for pattern, targets := range r.ts.CompilerOptions.Paths {
+		star, ok := "", pattern == spec
+		if i := strings.IndexByte(pattern, '*'); i >= 0 && !ok {
+			pre, suf := pattern[:i], pattern[i+1:]
+			if strings.HasPrefix(spec, pre) && strings.HasSuffix(spec, suf) && len(spec) >= len(pre)+len(suf) {
+				star, ok = spec[len(pre):len(spec)-len(suf)], true
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, t := range targets {
+			if p, err := r.fileOrDir(path.Join(base, strings.ReplaceAll(t, "*", star)), kind); err == nil {
+				return p, true
+			}
+		}
+	}
+	if r.ts.CompilerOptions.BaseURL != "" {
+		if p, err := r.fileOrDir(path.Join(base, spec), kind); err == nil {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 type packageJSON struct {
@@ -78,6 +121,9 @@ func (r *resolver) resolve(spec, dir, kind string) (string, error) {
 		return r.fileOrDir(path.Join(dir, spec), kind)
 	case strings.HasPrefix(spec, "#"):
 		return r.packageImports(spec, dir, kind)
+	}
+	if p, ok := r.tsPaths(spec, kind); ok {
+		return p, nil
 	}
 	name, sub := splitPackage(spec)
 	if name == "" {

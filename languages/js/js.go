@@ -72,6 +72,11 @@ func ValidateFormat(f string) error {
 // workspace naming a JavaScript or TypeScript file, and no code beside it.
 // Errors: exec.EInvalid.
 func ValidateFilePath(req *exec.Request) error {
+	if t := req.TsconfigPath; t != "" {
+		if path.IsAbs(t) || strings.Contains(t, "\\") || path.Clean(t) != t || t == ".." || strings.HasPrefix(t, "../") || path.Ext(t) != ".json" {
+			return exec.Errorf(exec.EInvalid, "tsconfigPath must be a clean path relative to the workspace naming a .json file, not %q", t)
+		}
+	}
 	p := req.FilePath
 	if p == "" {
 		return nil
@@ -93,5 +98,5 @@ func ValidateFilePath(req *exec.Request) error {
 // transpiled output and its own file name). A filePath is run by the guest,
 // which reads the file (TypeScript included) from the workspace.
 func Control(req *exec.Request, code, filename string) exec.ControlRequest {
-	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath}
+	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
 }

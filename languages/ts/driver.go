@@ -35,6 +35,9 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
+	if err := js.ValidateFilePath(req); err != nil {
+		return nil, err
+	}
 	if req.FilePath != "" {
 		// The guest reads and converts the file (and what it imports).
 		if err := js.ValidateFilePath(req); err != nil {
