@@ -3,6 +3,7 @@ module github.com/wasmexec/wasmexec
 go 1.26
 
 require (
+	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/bytecodealliance/wasmtime-go/v25 v25.0.0
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/evanw/esbuild v0.28.2

@@ -371,6 +371,14 @@ func (r *Runner) seed(ctx context.Context, j *job, g *Guest) error {
 	if j.opts.Seed != nil {
 		return j.opts.Seed(ctx)
 	}
+	if j.prep != nil && j.prep.Seed != nil {
+		if g.opts.Workspace == "" {
+			return exec.Errorf(exec.EInvalid, "packages need a workspace")
+		}
+		if err := j.prep.Seed(ctx, g.opts.Workspace); err != nil {
+			return err
+		}
+	}
 	if len(j.req.Files) == 0 {
 		return nil
 	}

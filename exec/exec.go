@@ -29,6 +29,7 @@ const (
 	KindExecute         Kind = "execute"
 	KindProcess         Kind = "process"
 	KindTypeScriptCheck Kind = "typescript_check"
+	KindNPMInstall      Kind = "npm_install" // POST /v1/contexts/:id/npm/install
 )
 
 // Outcome is how a run ended. A guest failure is an outcome, never a Go error.

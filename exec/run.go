@@ -26,6 +26,16 @@ type Request struct {
 	Limits    Limits            `json:"limits"`
 	Output    OutputOptions     `json:"output"`
 	Format    string            `json:"format,omitempty"`
+	// FilePath (JavaScript and TypeScript) names a workspace file, relative
+	// to the workspace, to run as the entry point instead of Code.
+	FilePath string `json:"filePath,omitempty"`
+	// TsconfigPath (JavaScript and TypeScript) names a workspace
+	// tsconfig.json whose compilerOptions (paths, baseUrl, jsx, ...) apply
+	// to the files the guest converts and resolves.
+	TsconfigPath string `json:"tsconfigPath,omitempty"`
+	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
+	// installed into the run's workspace before it starts.
+	Packages []string `json:"packages,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
@@ -40,13 +50,15 @@ type OutputOptions struct {
 // ControlRequest is the control-protocol request a driver receives
 // (docs/PROTOCOL.md).
 type ControlRequest struct {
-	Op       string          `json:"op"`
-	Code     string          `json:"code"`
-	Filename string          `json:"filename"`
-	Inputs   json.RawMessage `json:"inputs,omitempty"`
-	Args     []string        `json:"args,omitempty"`
-	Format   string          `json:"format,omitempty"`
-	Cwd      string          `json:"cwd,omitempty"`
+	Op           string          `json:"op"`
+	Code         string          `json:"code"`
+	Filename     string          `json:"filename"`
+	Inputs       json.RawMessage `json:"inputs,omitempty"`
+	Args         []string        `json:"args,omitempty"`
+	Format       string          `json:"format,omitempty"`
+	Cwd          string          `json:"cwd,omitempty"`
+	FilePath     string          `json:"filePath,omitempty"`
+	TsconfigPath string          `json:"tsconfigPath,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.
@@ -57,6 +69,9 @@ type Prepared struct {
 	Failure *ErrorData
 	// Finish, when set, post-processes the result (e.g. source maps).
 	Finish func(*Result)
+	// Seed, when set, writes into a one-shot run's workspace (dir, on the
+	// host) before its files: e.g. the request's npm packages.
+	Seed func(ctx context.Context, dir string) error
 }
 
 // LanguageDriver adapts a language to a guest image.

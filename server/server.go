@@ -37,6 +37,7 @@ type Config struct {
 	History   History   // nil: /v1/executions answers 501
 	Checker   Checker   // nil: /v1/typescript/check answers 501
 	Processes Processes // nil: /v1/processes answers 501
+	NPM       NPM       // nil: /v1/contexts/:id/npm/install answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
 	// MetricsHandler, when set, serves /metrics (promhttp) instead.
@@ -95,6 +96,7 @@ func New(cfg Config) *Server {
 	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()
+	s.routeNPM()
 	s.routeHistory()
 	s.routeChecker()
 	s.routeProcesses()
@@ -137,8 +139,11 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if req.Language == "" {
 			return exec.Errorf(exec.EInvalid, "language is required")
 		}
-		if req.Code == "" {
-			return exec.Errorf(exec.EInvalid, "code is required")
+		if req.Code == "" && req.FilePath == "" {
+			return exec.Errorf(exec.EInvalid, "code or filePath is required")
+		}
+		if (req.FilePath != "" || req.TsconfigPath != "" || len(req.Packages) > 0) && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
+			return exec.Errorf(exec.EInvalid, "filePath, tsconfigPath and packages are for javascript and typescript runs")
 		}
 		var (
 			res *exec.Result

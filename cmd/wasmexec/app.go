@@ -24,6 +24,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
 	"github.com/wasmexec/wasmexec/metrics"
+	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -35,6 +36,7 @@ type options struct {
 	addr           string
 	dataDir        string
 	cacheDir       string
+	npmRegistry    string
 	imagesDir      string
 	logLevel       string
 	timeoutMs      int64
@@ -84,6 +86,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
+	fs.StringVar(&o.npmRegistry, "npm-registry", npm.DefaultRegistry, "npm registry for POST /v1/contexts/:id/npm/install (packages are cached under CACHE_DIR/npm)")
 	fs.StringVar(&o.imagesDir, "images-dir", "./build/images", "guest images (built by make guest-images)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
@@ -303,10 +306,11 @@ func (a *app) load(ctx context.Context) error {
 	}
 	langs := map[exec.Language]exec.LanguageDriver{}
 	if images[js.ImageName] != nil {
-		langs[exec.JavaScript] = js.Driver{}
+		pkgs := a.npmClient()
+		langs[exec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
 		// process; serve always has workers (see serve).
-		tsDriver := ts.Driver{}
+		tsDriver := ts.Driver{Packages: pkgs}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
 			if err != nil {
@@ -600,4 +604,10 @@ func backgroundLibs(dom bool) [][]string {
 		return [][]string{{"es2022", "dom"}}
 	}
 	return [][]string{}
+}
+
+// npmClient is the npm client of installs and one-shot packages: the
+// --npm-registry, its packages cached under CACHE_DIR/npm.
+func (a *app) npmClient() *npm.Client {
+	return &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
 }

@@ -23,8 +23,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
+	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -190,6 +192,13 @@ func (a *app) serverConfig() server.Config {
 	}
 	if a.checker != nil {
 		cfg.Checker = a.checker
+	}
+	if a.ctxs != nil {
+		cfg.NPM = &npm.Service{
+			Client:    a.npmClient(),
+			Workspace: a.ctxs.WorkspaceDir,
+			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
+		}
 	}
 	if a.keys != nil {
 		cfg.Auth = a.keys

@@ -5,6 +5,8 @@
 # trims two package inits that cost ~2 ms per start: goja's parser tables are
 # made lazy (patch-goja.py, applied to a private copy of goja) and pprof,
 # which goja imports only for its profiler, is replaced by pprofstub/.
+# esbuild (ES modules and TypeScript files are converted to CommonJS in the
+# guest) is patched to keep top-level await in CommonJS (patch-esbuild.py).
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -17,9 +19,14 @@ gojadir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/dop251/goja)
 cp -r "$gojadir" "$work/goja"
 chmod -R u+w "$work/goja"
 python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
+esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
+[ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
+cp -r "$esbuilddir" "$work/esbuild"
+chmod -R u+w "$work/esbuild"
+python3 "$here/patch-esbuild.py" "$work/esbuild/internal/js_parser/js_parser_lower.go"
 cp go.mod "$work/go.mod"
 cp go.sum "$work/go.sum"
-go mod edit -modfile "$work/go.mod" -replace "github.com/dop251/goja=$work/goja" -replace "github.com/google/pprof=$here/pprofstub"
+go mod edit -modfile "$work/go.mod" -replace "github.com/dop251/goja=$work/goja" -replace "github.com/evanw/esbuild=$work/esbuild" -replace "github.com/google/pprof=$here/pprofstub"
 
 echo "==> [js] go build GOOS=wasip1 GOARCH=wasm"
 GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/js.wasm" .

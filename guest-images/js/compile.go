@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // program is user code compiled for one run.
@@ -24,6 +25,9 @@ type program struct {
 	//   - modeCommonJS: a function (exports, require, module) to call; the
 	//     value is module.exports afterwards.
 	mode int
+	// module is code that was converted from ES module syntax: it ran
+	// with the globals module and exports, and its exports stay visible.
+	module bool
 }
 
 const (
@@ -51,7 +55,49 @@ const (
 // Otherwise the code is a plain script. A failure is a syntax_error whose
 // details carry the 1-based line and UTF-16 column in the user's code.
 func compile(filename, code, format string) (*program, *errorData) {
-	c := &compiler{file: filename, code: code, targets: map[*ast.ForOfStatement]ast.ForInto{}}
+	if format != "module" {
+		p, serr := compileScript(filename, code, format, "")
+		if serr == nil || !serr.moduleSyntax {
+			return p, serr
+		}
+	}
+	// ES module syntax (or TypeScript): converted to CommonJS, then run as
+	// a script like any other code.
+	t, msg := transformESM(code, filename)
+	if msg != nil {
+		return nil, esbuildSyntaxError(filename, msg)
+	}
+	if format == "module" {
+		format = ""
+	}
+	p, serr := compileScript(filename, t.code, format, t.sourceMap)
+	if p != nil {
+		p.module = true
+	}
+	return p, serr
+}
+
+// esbuildSyntaxError describes an error esbuild found: 1-based line and
+// UTF-16 column in the original code.
+func esbuildSyntaxError(filename string, msg *api.Message) *errorData {
+	ed := &errorData{Code: "syntax_error", Name: "SyntaxError", Message: msg.Text}
+	if l := msg.Location; l != nil {
+		col := 1
+		if l.Column <= len(l.LineText) {
+			for _, r := range l.LineText[:l.Column] {
+				col += utf16Len(r)
+			}
+		}
+		ed.Details = map[string]any{"line": l.Line, "column": col}
+		ed.Stack = fmt.Sprintf("SyntaxError: %s\n\tat %s:%d:%d", ed.Message, filename, l.Line, col)
+	}
+	return ed
+}
+
+// compileScript compiles code as a script (or a CommonJS wrapper); trailer
+// (a source map comment) goes after any wrapper.
+func compileScript(filename, code, format, trailer string) (*program, *errorData) {
+	c := &compiler{file: filename, code: code, trailer: trailer, targets: map[*ast.ForOfStatement]ast.ForInto{}}
 	if format == "commonjs" {
 		prg, src, err := c.parse(cjsPrefix + code + cjsSuffix)
 		if err == nil {
@@ -105,6 +151,8 @@ type compiler struct {
 	targets map[*ast.ForOfStatement]ast.ForInto
 	// errAt is where lowerForAwait's error is.
 	errAt file.Idx
+	// trailer is appended to every source parsed: the source map comment.
+	trailer string
 }
 
 func (c *compiler) compileAST(prg *ast.Program, src string, prefix int, mode int) (*program, *errorData) {
@@ -228,7 +276,11 @@ func (c *compiler) parse(src string) (*ast.Program, string, error) {
 	var marks []file.Idx
 	var first error
 	for {
-		prg, err := parser.ParseFile(nil, c.file, src, 0)
+		full := src
+		if c.trailer != "" {
+			full += "\n" + c.trailer
+		}
+		prg, err := parser.ParseFile(nil, c.file, full, 0)
 		if err == nil {
 			if !c.markForAwait(prg, marks) {
 				// A blanked await was not a for await loop's after all.
@@ -451,8 +503,8 @@ func (c *compiler) syntaxError(src string, prefix int, err error) *errorData {
 	if off < 0 || off > len(src) {
 		return ed
 	}
-	if w := modulesMessage(src[off:], msg); w != "" {
-		ed.Message = w
+	if isModuleSyntax(src[off:], msg) {
+		ed.moduleSyntax = true
 	}
 	// Back to the user's code: drop the prefix, clamp into the code (an
 	// error in the wrapper's suffix is at the code's end).
@@ -469,24 +521,16 @@ func (c *compiler) syntaxError(src string, prefix int, err error) *errorData {
 	return ed
 }
 
-// modulesMessage says in plain words that modules are not available when
-// the parser stopped at an import or export.
-func modulesMessage(at, msg string) string {
+// isModuleSyntax says whether the parser stopped at import or export:
+// code for the module path.
+func isModuleSyntax(at, msg string) bool {
 	if msg != "Unexpected reserved word" {
-		return ""
+		return false
 	}
 	word := func(w string) bool {
 		return strings.HasPrefix(at, w) && (len(at) == len(w) || !isIdentByte(at[len(w)]))
 	}
-	switch {
-	case word("import") && strings.HasPrefix(strings.TrimLeft(at[len("import"):], " \t"), "("):
-		return "import() is not available: wasmexec has no modules yet (no module loader), so code can't load other modules; the globals fs, console, process, stdin and inputs need no import"
-	case word("import"):
-		return "import is not available: wasmexec has no modules yet (no module loader), so code can't import other modules; the globals fs, console, process, stdin and inputs need no import"
-	case word("export"):
-		return "export is not available: wasmexec runs code as a script, not a module (no modules yet); the value of the last expression is the result"
-	}
-	return ""
+	return word("import") || word("export")
 }
 
 // later reports whether a's position is after b's.

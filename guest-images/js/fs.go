@@ -83,6 +83,35 @@ func (d *driver) installFS(g *goja.Object) {
 			throw(err)
 		}
 	}))
+	// fs.promises (and node:fs/promises): the same calls, settled at once.
+	promises := vm.NewObject()
+	for _, name := range []string{"readFile", "writeFile", "appendFile", "readdir", "mkdir", "unlink", "rm"} {
+		syncFn, _ := goja.AssertFunction(fs.Get(name + "Sync"))
+		must(promises.Set(name, func(call goja.FunctionCall) goja.Value {
+			p, resolve, reject := vm.NewPromise()
+			v, err := syncFn(fs, call.Arguments...)
+			if err != nil {
+				if ex, ok := err.(*goja.Exception); ok {
+					_ = reject(ex.Value())
+				} else {
+					_ = reject(vm.NewGoError(err))
+				}
+			} else {
+				_ = resolve(v)
+			}
+			return vm.ToValue(p)
+		}))
+	}
+	must(promises.Set("access", func(p string) goja.Value {
+		pr, resolve, reject := vm.NewPromise()
+		if _, err := os.Stat(p); err != nil {
+			_ = reject(vm.NewGoError(err))
+		} else {
+			_ = resolve(goja.Undefined())
+		}
+		return vm.ToValue(pr)
+	}))
+	must(fs.Set("promises", promises))
 	d.fs = fs
 	must(g.Set("fs", fs))
 	must(g.DefineAccessorProperty("__dirname", vm.ToValue(func() string {

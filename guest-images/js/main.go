@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"reflect"
 	"strings"
 
@@ -24,6 +25,11 @@ type request struct {
 	Inputs   json.RawMessage `json:"inputs"`
 	Args     []string        `json:"args"`
 	Format   string          `json:"format"`
+	// FilePath names a workspace file to run as the entry point instead
+	// of Code (relative to the cwd).
+	FilePath string `json:"filePath"`
+	// TsconfigPath names a workspace tsconfig.json for the run.
+	TsconfigPath string `json:"tsconfigPath"`
 }
 
 type errorData struct {
@@ -32,6 +38,8 @@ type errorData struct {
 	Message string         `json:"message"`
 	Stack   string         `json:"stack,omitempty"`
 	Details map[string]any `json:"details,omitempty"`
+	// moduleSyntax marks a syntax error at import or export (compile).
+	moduleSyntax bool
 }
 
 type response struct {
@@ -89,13 +97,17 @@ type driver struct {
 	vm      *goja.Runtime
 	builtin intrinsics
 	loop    *eventLoop
-	stdout  *stream
-	stderr  *stream
-	stdin   *stdinReader
-	inputs  goja.Value
-	args    []string
-	file    string
-	home    string // the cwd of a run that names none
+	mods    *modules
+	// dir is where the run's own require and import resolve from: the
+	// cwd, or the directory of the file it runs.
+	dir    string
+	stdout *stream
+	stderr *stream
+	stdin  *stdinReader
+	inputs goja.Value
+	args   []string
+	file   string
+	home   string // the cwd of a run that names none
 	// exit is set by process.exit: whatever runs after it in the same
 	// request (a getter, a toJSON, a promise job), the request ends with
 	// that exit, and never a later one.
@@ -127,6 +139,10 @@ func newDriver() *driver {
 	}))
 	d.loop = newEventLoop(vm, &d.builtin)
 	d.installGlobals()
+	d.mods = newModules(d)
+	// esbuild builds tables on its first transform: do it here, before
+	// the image's snapshot, so no run pays for it.
+	_, _ = transformESM("import a from 'a';\nexport const b = await import('b');\n", "warm.mts")
 	return d
 }
 
@@ -170,11 +186,33 @@ func (d *driver) handle(req *request) (resp response) {
 	if err := d.setInputs(req.Inputs); err != nil {
 		return response{Status: "error", Error: &errorData{Code: "internal", Message: "inputs: " + err.Error()}}
 	}
+	code, format := req.Code, req.Format
+	d.dir, _ = os.Getwd()
+	if resp, ok := d.loadTsconfig(req.TsconfigPath); !ok {
+		return resp
+	}
+	if req.FilePath != "" {
+		p := req.FilePath
+		if !path.IsAbs(p) {
+			p = path.Join(d.dir, p)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "filePath: " + err.Error()}}
+		}
+		code, d.file, d.dir = stripShebang(string(b)), p, path.Dir(p)
+		switch path.Ext(p) {
+		case ".cjs", ".cts":
+			format = "commonjs"
+		case ".mjs", ".mts", ".ts", ".tsx", ".jsx":
+			format = "module"
+		}
+	}
 	switch req.Op {
 	case "evaluate":
-		return d.run(req.Code, req.Format, true)
+		return d.run(code, format, true)
 	case "execute":
-		r := d.run(req.Code, req.Format, false)
+		r := d.run(code, format, false)
 		r.Value, r.HasValue = nil, false
 		return r
 	default:
@@ -188,6 +226,7 @@ func (d *driver) begin(req *request) {
 	d.exit = nil
 	d.loop.reset()
 	d.stdin.reset()
+	d.mods.begin()
 	d.args = req.Args
 	d.file = req.Filename
 	if d.file == "" {
@@ -210,7 +249,16 @@ func (d *driver) run(code, format string, wantValue bool) response {
 	if serr != nil {
 		return response{Status: "error", Error: serr}
 	}
+	var module *goja.Object
+	if p.module {
+		module = d.moduleGlobals()
+	} else {
+		must(d.vm.GlobalObject().Set("require", d.mods.requireFn(d.dir, "require")))
+	}
 	v, err := d.vm.RunProgram(p.prg)
+	if err == nil && module != nil {
+		err = d.guard(func() { d.exportGlobals(module) })
+	}
 	if err == nil && p.mode == modeCommonJS {
 		v, err = d.callCommonJS(v)
 	}
@@ -249,18 +297,42 @@ func (d *driver) callCommonJS(fn goja.Value) (goja.Value, error) {
 	if err := module.DefineDataProperty("exports", exports, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 		return nil, err
 	}
-	if _, err := call(exports, exports, d.vm.ToValue(d.require), module, d.vm.ToValue(d.file)); err != nil {
+	if _, err := call(exports, exports, d.mods.requireFn(d.dir, "require"), module, d.vm.ToValue(d.file)); err != nil {
 		return nil, err
 	}
 	return module, nil
 }
 
-// require is CommonJS's require: only the driver's own fs.
-func (d *driver) require(name string) goja.Value {
-	if name == "fs" || name == "node:fs" {
-		return d.fs
+// moduleGlobals gives code converted from ES module syntax what the
+// conversion refers to: module, exports and require (from the run's dir).
+func (d *driver) moduleGlobals() *goja.Object {
+	g := d.vm.GlobalObject()
+	module := d.vm.NewObject()
+	must(module.Set("exports", d.vm.NewObject()))
+	must(g.Set("module", module))
+	must(g.Set("exports", module.Get("exports")))
+	must(g.Set("require", d.mods.requireFn(d.dir, "import")))
+	return module
+}
+
+// exportGlobals keeps a cell's exports visible to later cells: each one
+// becomes a global (a configurable getter of the live export). Top-level declarations of a cell are globals already,
+// except in a cell with top-level await (they live in its async wrapper).
+func (d *driver) exportGlobals(module *goja.Object) {
+	exports, ok := module.Get("exports").(*goja.Object)
+	if !ok {
+		return
 	}
-	panic(d.vm.NewGoError(fmt.Errorf("Cannot find module %q: wasmexec has no modules yet (no module loader); only require('fs') works", name)))
+	g := d.vm.GlobalObject()
+	for _, k := range exports.Keys() {
+		if k == "__esModule" || k == "default" {
+			continue
+		}
+		k := k
+		getter := d.vm.ToValue(func() goja.Value { return exports.Get(k) })
+		// A name taken by a non-configurable global stays the global's.
+		_ = g.DefineAccessorProperty(k, getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
 }
 
 // unsettled is the failure of code whose top-level await can never finish.
@@ -441,4 +513,30 @@ func (d *driver) safeString(v goja.Value, def string) (s string) {
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
+}
+
+// loadTsconfig reads the run's tsconfig.json (none when p is ""): its
+// compilerOptions apply to the run's conversions and its paths and baseUrl
+// to resolution. A file that is missing or does not parse fails the run.
+func (d *driver) loadTsconfig(p string) (response, bool) {
+	tsconfigRaw, d.mods.res.ts = "", nil
+	if p == "" {
+		return response{}, true
+	}
+	if !path.IsAbs(p) {
+		p = path.Join(d.dir, p)
+	}
+	b, err := os.ReadFile(p)
+	fail := func(msg string) (response, bool) {
+		return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "tsconfigPath: " + msg}}, false
+	}
+	if err != nil {
+		return fail(err.Error())
+	}
+	ts := &tsconfig{dir: path.Dir(p)}
+	if err := json.Unmarshal(b, ts); err != nil {
+		return fail(p + " does not parse as JSON: " + err.Error())
+	}
+	tsconfigRaw, d.mods.res.ts = string(b), ts
+	return response{}, true
 }

@@ -4,6 +4,8 @@ package js
 import (
 	"cmp"
 	"context"
+	"path"
+	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -12,17 +14,49 @@ import (
 const ImageName = "js"
 
 // Driver is the exec.LanguageDriver for JavaScript.
-type Driver struct{}
+type Driver struct {
+	// Packages stages a one-shot run's npm packages; nil refuses them.
+	Packages exec.PackageStager
+}
 
 // Image implements exec.LanguageDriver.
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver.
-func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
+func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
-	return &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}, nil
+	if err := ValidateFilePath(req); err != nil {
+		return nil, err
+	}
+	p := &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}
+	return StagePackages(ctx, d.Packages, req, p)
+}
+
+// StagePackages fetches a one-shot run's packages (req.Packages) with st
+// and adds their seed to p; a failure of the packages becomes p's failure.
+// Errors: exec.EInvalid (packages in a context, or none can be installed
+// here), or st's.
+func StagePackages(ctx context.Context, st exec.PackageStager, req *exec.Request, p *exec.Prepared) (*exec.Prepared, error) {
+	if len(req.Packages) == 0 {
+		return p, nil
+	}
+	if req.ContextID != "" {
+		return nil, exec.Errorf(exec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/npm/install")
+	}
+	if st == nil {
+		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
+	}
+	seed, failure, err := st.StagePackages(ctx, req.Packages)
+	if err != nil {
+		return nil, err
+	}
+	if failure != nil {
+		return &exec.Prepared{Failure: failure}, nil
+	}
+	p.Seed = seed
+	return p, nil
 }
 
 // ValidateFormat accepts the JS/TS source formats.
@@ -34,8 +68,35 @@ func ValidateFormat(f string) error {
 	return exec.Errorf(exec.EInvalid, "format must be module or commonjs, not %q", f)
 }
 
+// ValidateFilePath checks a request's filePath: a relative path inside the
+// workspace naming a JavaScript or TypeScript file, and no code beside it.
+// Errors: exec.EInvalid.
+func ValidateFilePath(req *exec.Request) error {
+	if t := req.TsconfigPath; t != "" {
+		if path.IsAbs(t) || strings.Contains(t, "\\") || path.Clean(t) != t || t == ".." || strings.HasPrefix(t, "../") || path.Ext(t) != ".json" {
+			return exec.Errorf(exec.EInvalid, "tsconfigPath must be a clean path relative to the workspace naming a .json file, not %q", t)
+		}
+	}
+	p := req.FilePath
+	if p == "" {
+		return nil
+	}
+	if req.Code != "" {
+		return exec.Errorf(exec.EInvalid, "code and filePath are exclusive: filePath runs the workspace file instead of code")
+	}
+	if path.IsAbs(p) || strings.Contains(p, "\\") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return exec.Errorf(exec.EInvalid, "filePath must be a clean path relative to the workspace, not %q", p)
+	}
+	switch path.Ext(p) {
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts":
+		return nil
+	}
+	return exec.Errorf(exec.EInvalid, "filePath must name a .js, .mjs, .cjs, .ts or .tsx file, not %q", p)
+}
+
 // Control builds the driver request for JS code (TypeScript passes its
-// transpiled output and its own file name).
+// transpiled output and its own file name). A filePath is run by the guest,
+// which reads the file (TypeScript included) from the workspace.
 func Control(req *exec.Request, code, filename string) exec.ControlRequest {
-	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format}
+	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
 }

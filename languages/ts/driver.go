@@ -17,6 +17,8 @@ type Driver struct {
 	// transpiles in this process, where hostile code can crash it (tests,
 	// the in-process CLI, trusted code).
 	Workers *Workers
+	// Packages stages a one-shot run's npm packages; nil refuses them.
+	Packages exec.PackageStager
 }
 
 // Image implements exec.LanguageDriver.
@@ -32,6 +34,16 @@ func (d Driver) Image() string { return js.ImageName }
 func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
+	}
+	if err := js.ValidateFilePath(req); err != nil {
+		return nil, err
+	}
+	if req.FilePath != "" {
+		// The guest reads and converts the file (and what it imports).
+		if err := js.ValidateFilePath(req); err != nil {
+			return nil, err
+		}
+		return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{Control: js.Control(req, "", req.FilePath)})
 	}
 	var p *Program
 	var err error
@@ -51,12 +63,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		}
 		return nil, err
 	}
-	return &exec.Prepared{
+	return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{
 		Control: js.Control(req, p.JS, p.Filename),
 		Finish: func(r *exec.Result) {
 			if r.Error != nil {
 				r.Error = p.MapErrorData(r.Error)
 			}
 		},
-	}, nil
+	})
 }

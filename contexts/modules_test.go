@@ -1,0 +1,205 @@
+package contexts_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Modules in the JavaScript guest (issue 14, items 1, 2 and 4): ES modules
+// and CommonJS, static and dynamic, from the workspace and node_modules,
+// node: built-ins, and cells that export.
+
+// project is a small workspace: ES modules, CommonJS, JSON, TypeScript and
+// two packages in node_modules, one with conditional exports.
+var project = map[string]string{
+	"lib/math.mjs":                     "export const add = (a, b) => a + b;\nexport default function twice(x) { return 2 * x }\n",
+	"lib/cjs.js":                       "exports.greet = name => 'hello ' + name;\nexports.kind = typeof module;\n",
+	"lib/data.json":                    `{"answer": 42}`,
+	"lib/shape.ts":                     "export interface P { x: number }\nexport const norm = (p: P): number => Math.abs(p.x);\n",
+	"lib/index.js":                     "module.exports = { fromIndex: true };\n",
+	"lib/boom.mjs":                     "\n\nexport function boom() {\n  throw new Error('kaboom');\n}\n",
+	"node_modules/dual/package.json":   `{"name": "dual", "exports": {".": {"import": "./esm.mjs", "require": "./cjs.cjs"}, "./feature": "./feature.js", "./sub/*": "./subs/*.js"}}`,
+	"node_modules/dual/esm.mjs":        "export const flavour = 'esm';\n",
+	"node_modules/dual/cjs.cjs":        "exports.flavour = 'cjs';\n",
+	"node_modules/dual/feature.js":     "module.exports = 'feature';\n",
+	"node_modules/dual/subs/a.js":      "module.exports = 'sub a';\n",
+	"node_modules/plain/package.json":  `{"name": "plain", "main": "lib/main.js"}`,
+	"node_modules/plain/lib/main.js":   "const dual = require('dual'); module.exports = { plain: true, dual: dual.flavour };\n",
+	"node_modules/@scope/pkg/index.js": "export default 'scoped';\n",
+}
+
+func TestJSModules(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "mods"})
+	run := func(code string) *exec.Result {
+		t.Helper()
+		return MustRun(t, m, "mods", exec.Request{Code: code, Files: project})
+	}
+	for _, tc := range []struct{ name, code, want string }{
+		{"static ESM import", "import twice, { add } from './lib/math.mjs';\ntwice(add(1, 2))", "6"},
+		{"CommonJS from ESM", "import { greet } from './lib/cjs.js';\ngreet('you')", `"hello you"`},
+		{"default of CommonJS", "import cjs from './lib/cjs.js';\ncjs.kind", `"object"`},
+		{"JSON", "import data from './lib/data.json';\ndata.answer", "42"},
+		{"TypeScript file", "import { norm } from './lib/shape';\nnorm({x: -3})", "3"},
+		{"directory index", "import x from './lib';\nx.fromIndex", "true"},
+		{"require in a script", "require('./lib/cjs.js').greet('cjs')", `"hello cjs"`},
+		{"require an ES module", "require('./lib/math.mjs').add(2, 3)", "5"},
+		{"dynamic import", "const m = await import('./lib/math.mjs');\nm.add(4, 5)", "9"},
+		{"dynamic import in a script", "import('./lib/math.mjs').then(m => m.default(21))", "42"},
+		{"exports import condition", "import { flavour } from 'dual';\nflavour", `"esm"`},
+		{"exports require condition", "require('dual').flavour", `"cjs"`},
+		{"exports subpath", "require('dual/feature')", `"feature"`},
+		{"exports pattern", "require('dual/sub/a')", `"sub a"`},
+		{"main and nested require", "import p from 'plain';\n[p.plain, p.dual]", `[true,"cjs"]`},
+		{"scoped package", "import s from '@scope/pkg';\ns", `"scoped"`},
+		{"node:fs", "import { readFileSync } from 'node:fs';\nreadFileSync('lib/data.json', 'utf8').length", "14"},
+		{"require node:path", "const path = require('node:path');\npath.join('a', '..', 'b', 'c.js')", `"b/c.js"`},
+		{"path without node:", "import { basename } from 'path';\nbasename('/x/y.txt', '.txt')", `"y"`},
+		{"events", "import { EventEmitter } from 'node:events';\nconst e = new EventEmitter(); let got; e.on('x', v => got = v); e.emit('x', 7); got", "7"},
+		{"fs/promises", "import { readFile } from 'node:fs/promises';\n(await readFile('lib/data.json', 'utf8')).trim()", `"{\"answer\": 42}"`},
+		{"util.format", "import util from 'node:util';\nutil.format('%s=%d', 'a', 1)", `"a=1"`},
+		{"os is a fixed view", "import os from 'node:os';\n[os.platform(), os.EOL]", `["linux","\n"]`},
+		{"querystring", "import qs from 'node:querystring';\nqs.parse('a=1&b=2').b", `"2"`},
+		{"buffer", "import { Buffer } from 'node:buffer';\nBuffer.from('héllo').toString('base64')", `"aMOpbGxv"`},
+		{"global Buffer", "Buffer.from([104, 105]).toString()", `"hi"`},
+		{"string_decoder", "const { StringDecoder } = require('string_decoder');\nconst d = new StringDecoder('utf8'); d.write(Buffer.from([0xE2, 0x82])) + d.write(Buffer.from([0xAC]))", `"€"`},
+		{"assert passes", "import assert from 'node:assert';\nassert.deepStrictEqual({a: [1]}, {a: [1]}); assert.throws(() => { throw new TypeError('x') }, TypeError); 1", "1"},
+		{"assert fails", "import assert from 'node:assert';\ntry { assert.strictEqual(1, 2) } catch (e) { [e.name, e.code] }", `["AssertionError","ERR_ASSERTION"]`},
+		{"crypto hashes", "import { createHash } from 'node:crypto';\n['md5', 'sha1', 'sha256', 'sha512'].map(a => createHash(a).update('abc').digest('hex').slice(0, 8))", `["90015098","a9993e36","ba7816bf","ddaf35a1"]`},
+		{"crypto random", "const c = require('crypto');\n[c.randomUUID().length, c.randomBytes(5).length, c.getRandomValues(new Uint8Array(4)).length, /^[0-9a-f-]{36}$/.test(c.randomUUID())]", `[36,5,4,true]`},
+		{"crypto digest to Buffer", "require('node:crypto').createHash('sha256').update(Buffer.from('abc')).digest().length", "32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantValue(t, run(tc.code), tc.want) })
+	}
+}
+
+// A cell may export; in a context its exports and top-level bindings stay
+// visible to later cells, with or without top-level await.
+func TestJSCellsExport(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "cells"})
+	run := func(code string) *exec.Result {
+		t.Helper()
+		return MustRun(t, m, "cells", exec.Request{Code: code})
+	}
+	wantValue(t, run("export const x = 1;\nconst hidden = 2;\nx + hidden"), "3")
+	wantValue(t, run("x + hidden"), "3")
+	wantValue(t, run("export const later = await Promise.resolve(40);\nlater"), "40")
+	wantValue(t, run("later + 2"), "42")
+	wantValue(t, run("import { join } from 'node:path';\nexport function j(a, b) { return join(a, b) }"), "")
+	wantValue(t, run("j('a', 'b')"), `"a/b"`)
+}
+
+// A throw in an imported module points at that module's own line.
+func TestJSModuleStackPointsAtTheFile(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "stack"})
+	res := MustRun(t, m, "stack", exec.Request{Code: "import { boom } from './lib/boom.mjs';\nboom()", Files: project})
+	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Message != "kaboom" {
+		t.Fatalf("got %s %+v", res.Outcome, res.Error)
+	}
+	if !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+		t.Fatalf("stack does not point at lib/boom.mjs line 4:\n%s", res.Error.Stack)
+	}
+}
+
+// Bad imports fail with errors that say what is wrong.
+func TestJSModuleErrors(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "bad"})
+	for _, tc := range []struct{ name, code, code2, want string }{
+		{"unsupported built-in", "import cp from 'node:child_process'", exec.CodeException, "node:child_process is not available in wasmexec: wasmexec runs no processes"},
+		{"unsupported without node:", "require('http')", exec.CodeException, "node:http is not available in wasmexec: the sandbox has no network"},
+		{"missing file", "import x from './nope.js'", exec.CodeException, "Cannot find module './nope.js'"},
+		{"missing package", "require('left-pad')", exec.CodeException, "Cannot find module 'left-pad'"},
+		{"syntax error in a cell with exports", "export const = 1", exec.CodeSyntaxError, "Expected identifier"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := MustRun(t, m, "bad", exec.Request{Code: tc.code})
+			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != tc.code2 || !strings.Contains(res.Error.Message, tc.want) {
+				t.Fatalf("got %s %+v, want %s containing %q", res.Outcome, res.Error, tc.code2, tc.want)
+			}
+		})
+	}
+	wantValue(t, MustRun(t, m, "bad", exec.Request{Code: "1+1"}), "2")
+}
+
+// filePath runs a workspace file as the entry point (issue 14, item 3): in
+// a context and in a one-shot run with files, ES module, CommonJS and
+// TypeScript entries, resolving imports from the file's own directory.
+func TestJSFilePath(t *testing.T) {
+	files := map[string]string{
+		"app/main.mjs":  "import { add } from '../lib/math.mjs';\nimport { helper } from './helper.js';\nconsole.log('sum', add(1, 2));\nhelper(add(20, 1))",
+		"app/helper.js": "exports.helper = x => x * 2;\n",
+		"app/main.cjs":  "const { greet } = require('../lib/cjs.js');\nmodule.exports = greet('file');\ngreet('file')",
+		"app/main.ts":   "import { norm } from '../lib/shape';\nconst n: number = norm({ x: -5 });\nn",
+		"app/fail.mjs":  "import { boom } from '../lib/boom.mjs';\nboom();\n",
+	}
+	for k, v := range project {
+		files[k] = v
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "fp"})
+	for _, tc := range []struct{ file, want string }{
+		{"app/main.mjs", "42"},
+		{"app/main.cjs", `"hello file"`},
+		{"app/main.ts", "5"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			wantValue(t, MustRun(t, m, "fp", exec.Request{FilePath: tc.file, Files: files}), tc.want)
+		})
+	}
+	res := MustRun(t, m, "fp", exec.Request{FilePath: "app/fail.mjs", Files: files})
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+		t.Fatalf("got %s %+v", res.Outcome, res.Error)
+	}
+	for _, bad := range []string{"../x.js", "/workspace/a.js", "a/../b.js", "data.json"} {
+		_, err := tryRun(m, "fp", exec.Request{FilePath: bad})
+		wantCode(t, err, exec.EInvalid)
+	}
+	res = MustRun(t, m, "fp", exec.Request{FilePath: "missing.js"})
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, "missing.js") {
+		t.Fatalf("missing file: %s %+v", res.Outcome, res.Error)
+	}
+
+	// One-shot, with files.
+	r := MustRunner(t, engine.RunnerConfig{})
+	one, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, FilePath: "app/main.mjs", Files: files}, exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Outcome != exec.Succeeded || one.Stdout == nil || *one.Stdout != "sum 3\n" {
+		t.Fatalf("one-shot: %s %v %+v", one.Outcome, one.Stdout, one.Error)
+	}
+}
+
+// tsconfigPath: paths and baseUrl map imports, compilerOptions (jsx)
+// apply to the files the guest converts.
+func TestJSTsconfigPath(t *testing.T) {
+	files := map[string]string{
+		"tsconfig.json":      `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["src/lib/*"]}, "jsx": "react", "jsxFactory": "h"}}`,
+		"src/lib/greet.ts":   "export const greet = (n: string): string => `hi ${n}`;\n",
+		"src/view.tsx":       "const h = (tag: string, _p: unknown, ...kids: string[]) => `${tag}:${kids.join('')}`;\nexport const view = <b>bold</b>;\n",
+		"src/main.ts":        "import { greet } from '@lib/greet';\nimport { view } from './view';\n[greet('ts'), view]",
+		"src/plain/index.ts": "export default 'by baseUrl';\n",
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "tsc"})
+	wantValue(t, MustRun(t, m, "tsc", exec.Request{FilePath: "src/main.ts", TsconfigPath: "tsconfig.json", Files: files}), `["hi ts","b:bold"]`)
+	wantValue(t, MustRun(t, m, "tsc", exec.Request{Code: "import p from 'src/plain';\np", TsconfigPath: "tsconfig.json"}), `"by baseUrl"`)
+	res := MustRun(t, m, "tsc", exec.Request{Code: "import { greet } from '@lib/greet';\ngreet('x')"})
+	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "Cannot find module '@lib/greet'") {
+		t.Fatalf("without tsconfigPath: %s %+v", res.Outcome, res.Error)
+	}
+	res = MustRun(t, m, "tsc", exec.Request{Code: "1", TsconfigPath: "missing.json"})
+	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "tsconfigPath") {
+		t.Fatalf("missing tsconfig: %s %+v", res.Outcome, res.Error)
+	}
+	_, err := tryRun(m, "tsc", exec.Request{Code: "1", TsconfigPath: "../tsconfig.json"})
+	wantCode(t, err, exec.EInvalid)
+}

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// The module system: CommonJS as Node has it (a module cache, require
+// relative to each module's directory, module.exports), with ES modules
+// converted to CommonJS as they load (esm.go), files resolved by Node's
+// rules (resolve.go) and node: built-ins (builtins/ and builtinModule).
+//
+// A context keeps its guest, so its module cache lives across cells, as in
+// Node's REPL: a module is evaluated once and later imports share it. A
+// file whose size or modification time changed since it was loaded is
+// loaded again (agents edit files between cells).
+
+//go:embed builtins
+var builtinFS embed.FS
+
+type moduleRecord struct {
+	module      *goja.Object
+	size, mtime int64
+}
+
+type modules struct {
+	d        *driver
+	cache    map[string]*moduleRecord // by absolute path (or builtin:name)
+	builtins map[string]goja.Value
+	res      resolver
+	errCtor  goja.Constructor
+	json     goja.Callable // JSON.parse
+}
+
+func newModules(d *driver) *modules {
+	m := &modules{d: d, cache: map[string]*moduleRecord{}, builtins: map[string]goja.Value{}}
+	m.errCtor, _ = goja.AssertConstructor(d.vm.Get("Error"))
+	m.json, _ = goja.AssertFunction(d.vm.Get("JSON").(*goja.Object).Get("parse"))
+	// Buffer is a global, as in Node, made on first use.
+	must(d.vm.GlobalObject().DefineAccessorProperty("Buffer", d.vm.ToValue(func() goja.Value {
+		return m.builtin("buffer").(*goja.Object).Get("Buffer")
+	}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(d.process.Set("cwd", func() string {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "/"
+		}
+		return wd
+	}))
+	return m
+}
+
+// begin starts a request: package.json files are read afresh.
+func (m *modules) begin() { m.res.pkgs = nil }
+
+// A module converted under a tsconfig is cached like any other: a later
+// run with another tsconfig reuses it until the file changes.
+
+// throw raises a JS Error with a Node error code.
+func (m *modules) throw(code, format string, args ...any) {
+	e, err := m.errCtor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))
+	if err != nil {
+		panic(err)
+	}
+	_ = e.Set("code", code)
+	panic(e)
+}
+
+// requireFn returns require for code in dir. kind is "import" for code
+// converted from ES module syntax, whose imports became require calls: they
+// resolve with the "import" conditions.
+func (m *modules) requireFn(dir, kind string) goja.Value {
+	vm := m.d.vm
+	req := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		spec := call.Argument(0).String()
+		return m.require(spec, dir, kind)
+	}).(*goja.Object)
+	_ = req.Set("resolve", func(spec string) string {
+		if name, ok := builtinName(spec); ok {
+			return name
+		}
+		p, err := m.res.resolve(spec, dir, "require")
+		if err != nil {
+			m.throw("MODULE_NOT_FOUND", "Cannot find module '%s' from '%s'", spec, dir)
+		}
+		return p
+	})
+	_ = req.Set("cache", vm.NewObject())
+	return req
+}
+
+// require loads spec seen from dir; kind is "import" or "require".
+func (m *modules) require(spec, dir, kind string) goja.Value {
+	if name, ok := builtinName(spec); ok {
+		return m.builtin(name)
+	}
+	p, err := m.res.resolve(spec, dir, kind)
+	if err != nil {
+		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s' from '%s'", spec, dir)
+	}
+	return m.load(p)
+}
+
+// load evaluates the module at p (an absolute path), once.
+func (m *modules) load(p string) goja.Value {
+	st, err := os.Stat(p)
+	if err != nil {
+		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", p)
+	}
+	if rec := m.cache[p]; rec != nil && rec.size == st.Size() && rec.mtime == st.ModTime().UnixNano() {
+		return rec.module.Get("exports")
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		m.throw("MODULE_NOT_FOUND", "Cannot read module '%s': %v", p, err)
+	}
+	rec := &moduleRecord{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	return m.evaluate(p, string(src), rec)
+}
+
+// evaluate runs a module's source; rec is cached before it runs, so a
+// cycle sees the exports as far as they are.
+func (m *modules) evaluate(p, src string, rec *moduleRecord) goja.Value {
+	vm := m.d.vm
+	module := vm.NewObject()
+	exports := vm.NewObject()
+	_ = module.Set("exports", exports)
+	_ = module.Set("id", p)
+	_ = module.Set("filename", p)
+	_ = module.Set("loaded", false)
+	rec.module = module
+	m.cache[p] = rec
+	ok := false
+	defer func() {
+		if !ok {
+			delete(m.cache, p)
+		}
+	}()
+	if strings.HasSuffix(p, ".json") {
+		v, err := m.json(nil, vm.ToValue(src))
+		if err != nil {
+			panic(err)
+		}
+		_ = module.Set("exports", v)
+		ok = true
+		return v
+	}
+	fn, kind := m.compile(p, src)
+	dir := path.Dir(p)
+	if strings.HasPrefix(p, builtinPrefix) {
+		dir = path.Dir(strings.TrimPrefix(p, builtinPrefix))
+	}
+	call, _ := goja.AssertFunction(fn)
+	if _, err := call(exports, exports, m.requireFnAt(p, dir, kind), module, vm.ToValue(p), vm.ToValue(dir)); err != nil {
+		panic(err)
+	}
+	_ = module.Set("loaded", true)
+	ok = true
+	return module.Get("exports")
+}
+
+// requireFnAt is require for a module at p: an embedded built-in requires
+// its own files.
+func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
+	if !strings.HasPrefix(p, builtinPrefix) {
+		return m.requireFn(dir, kind)
+	}
+	return m.d.vm.ToValue(func(spec string) goja.Value {
+		if strings.HasPrefix(spec, "./") {
+			f := builtinPrefix + path.Join(dir, spec)
+			if !strings.HasSuffix(f, ".js") {
+				f += ".js"
+			}
+			if rec := m.cache[f]; rec != nil {
+				return rec.module.Get("exports")
+			}
+			b, err := builtinFS.ReadFile(strings.TrimPrefix(f, builtinPrefix))
+			if err != nil {
+				m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", spec)
+			}
+			return m.evaluate(f, string(b), &moduleRecord{})
+		}
+		// An embedded module's own dependencies are embedded beside it.
+		dep := builtinPrefix + "builtins/deps/" + spec + "/index.js"
+		if rec := m.cache[dep]; rec != nil {
+			return rec.module.Get("exports")
+		}
+		if b, err := builtinFS.ReadFile(strings.TrimPrefix(dep, builtinPrefix)); err == nil {
+			return m.evaluate(dep, string(b), &moduleRecord{})
+		}
+		return m.require(spec, "/", "require")
+	})
+}
+
+const (
+	modPrefix = "(function (exports, require, module, __filename, __dirname) { "
+	modSuffix = "\n})"
+)
+
+// compile compiles a module's source to its wrapper function. ES module
+// syntax (and TypeScript) goes through esbuild first; plain CommonJS is
+// compiled as it is, and only a syntax error sends it to esbuild. kind is
+// the require kind for the module's own require calls.
+func (m *modules) compile(p, src string) (goja.Value, string) {
+	src = stripShebang(src)
+	needsTransform := loaderFor(p) != api.LoaderJS || strings.HasSuffix(p, ".mjs")
+	if !needsTransform {
+		if prg, err := goja.Compile(p, modPrefix+src+modSuffix, false); err == nil {
+			v, err := m.d.vm.RunProgram(prg)
+			if err != nil {
+				panic(err)
+			}
+			return v, "require"
+		}
+	}
+	t, msg := transformESM(src, p)
+	if msg != nil {
+		line, col := 0, 0
+		if msg.Location != nil {
+			line, col = msg.Location.Line, msg.Location.Column+1
+		}
+		e, _ := m.errCtor(nil, m.d.vm.ToValue(fmt.Sprintf("%s (%s:%d:%d)", msg.Text, p, line, col)))
+		_ = e.Set("name", "SyntaxError")
+		panic(e)
+	}
+	prg, err := goja.Compile(p, modPrefix+t.code+modSuffix+"\n"+t.sourceMap, false)
+	if err != nil {
+		panic(m.d.vm.NewGoError(err))
+	}
+	v, err := m.d.vm.RunProgram(prg)
+	if err != nil {
+		panic(err)
+	}
+	return v, "import"
+}
+
+func stripShebang(src string) string {
+	if strings.HasPrefix(src, "#!") {
+		return "//" + src[2:]
+	}
+	return src
+}
+
+// builtinPrefix marks the paths of embedded built-in modules.
+const builtinPrefix = "builtin:"
+
+// unsupported are node: modules a sandbox can't offer, with the reason.
+var unsupported = map[string]string{
+	"child_process":  "wasmexec runs no processes from JavaScript",
+	"cluster":        "wasmexec runs no processes from JavaScript",
+	"worker_threads": "the guest has one thread",
+	"net":            "the sandbox has no sockets",
+	"tls":            "the sandbox has no sockets",
+	"dgram":          "the sandbox has no sockets",
+	"dns":            "the sandbox has no network",
+	"http":           "the sandbox has no network",
+	"https":          "the sandbox has no network",
+	"http2":          "the sandbox has no network",
+	"vm":             "the sandbox offers no nested JavaScript contexts",
+	"inspector":      "there is no debugger in the sandbox",
+	"v8":             "the engine is goja, not V8",
+}
+
+// builtinName says whether spec names a built-in ("node:x" or "x").
+func builtinName(spec string) (string, bool) {
+	name := strings.TrimPrefix(spec, "node:")
+	switch name {
+	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os",
+		"buffer", "string_decoder", "assert", "assert/strict", "crypto":
+		return name, true
+	}
+	if _, ok := unsupported[name]; ok {
+		return name, true
+	}
+	if strings.HasPrefix(spec, "node:") {
+		return name, true
+	}
+	return "", false
+}
+
+// builtin returns the built-in module name, made on first use.
+func (m *modules) builtin(name string) goja.Value {
+	if v, ok := m.builtins[name]; ok {
+		return v
+	}
+	if why, ok := unsupported[name]; ok {
+		m.throw("ERR_UNSUPPORTED_BUILTIN", "node:%s is not available in wasmexec: %s", name, why)
+	}
+	vm := m.d.vm
+	var v goja.Value
+	switch name {
+	case "fs":
+		v = m.d.fs
+	case "fs/promises":
+		v = m.d.fs.Get("promises")
+	case "path", "path/posix":
+		v = m.embedded("path/index.js")
+	case "events":
+		v = m.embedded("events/index.js")
+	case "querystring":
+		v = m.embedded("querystring/index.js")
+	case "process":
+		v = m.d.process
+	case "timers":
+		t := vm.NewObject()
+		for _, n := range []string{"setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "queueMicrotask"} {
+			if f := vm.GlobalObject().Get(n); f != nil {
+				_ = t.Set(n, f)
+			}
+		}
+		v = t
+	case "util":
+		v = m.embedded("util/index.js")
+	case "os":
+		v = m.embedded("os/index.js")
+	case "buffer":
+		v = m.embedded("buffer/index.js")
+	case "string_decoder":
+		v = m.embedded("string_decoder/index.js")
+	case "assert", "assert/strict":
+		v = m.embedded("assert/index.js")
+	case "crypto":
+		v = m.crypto()
+	default:
+		m.throw("ERR_UNKNOWN_BUILTIN_MODULE", "node:%s is not available in wasmexec (not implemented; see the README for the built-ins there are)", name)
+	}
+	m.builtins[name] = v
+	return v
+}
+
+func (m *modules) embedded(file string) goja.Value {
+	b, err := builtinFS.ReadFile("builtins/" + file)
+	if err != nil {
+		panic(m.d.vm.NewGoError(err))
+	}
+	return m.evaluate(builtinPrefix+"builtins/"+file, string(b), &moduleRecord{})
+}

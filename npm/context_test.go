@@ -1,0 +1,194 @@
+package npm_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/npm"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+func mustContexts(t *testing.T) *contexts.Manager {
+	t.Helper()
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+	})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// POST /v1/contexts/:id/npm/install's service: packages installed into a
+// context are importable by its next cell; a failure is a completed
+// record that names the package and leaves node_modules as it was.
+func TestInstallIntoAContext(t *testing.T) {
+	reg := standard(t)
+	reg.Add(t, Pkg{Name: "esm-only", Version: "1.0.0", Files: map[string]string{
+		"package.json": `{"name": "esm-only", "version": "1.0.0", "type": "module", "exports": {".": {"import": "./index.js"}}}`,
+		"index.js":     "import left from 'left';\nexport const both = () => 'esm+' + left;\nexport default 7;\n",
+	}, Deps: map[string]string{"left": "^1"}})
+	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
+	m := mustContexts(t)
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "npm", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	var saved []*exec.Result
+	svc := &npm.Service{
+		Client:    &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
+		Workspace: m.WorkspaceDir,
+		Persist:   func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
+	}
+	res, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Succeeded || len(res.Installed) != 3 || res.Kind != exec.KindNPMInstall || !strings.Contains(*res.Stdout, "added esm-only@1.0.0") {
+		t.Fatalf("install: %+v %+v", res.Result, res.Installed)
+	}
+	if len(saved) != 1 || saved[0].ExecutionID != res.ExecutionID || !strings.Contains(string(saved[0].Extra), `"installed"`) {
+		t.Fatalf("persisted %+v", saved)
+	}
+	run := func(code string) *exec.Result {
+		t.Helper()
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "npm", Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for code, want := range map[string]string{
+		"import lib from 'app-lib';\nlib":                          `"left 1.2.0"`,
+		"import seven, { both } from 'esm-only';\n[seven, both()]": `[7,"esm+left 1.2.0"]`,
+		"(await import('esm-only')).default":                       "7",
+	} {
+		if r := run(code); r.Outcome != exec.Succeeded || string(r.Value) != want {
+			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
+		}
+	}
+
+	bad, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"tampered"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad.Outcome != exec.Failed || bad.Error.Code != "npm_install_failed" || !strings.Contains(bad.Error.Message, "tampered@1.0.0: integrity mismatch") {
+		t.Fatalf("bad install: %+v", bad.Result)
+	}
+	if r := run("require('app-lib')"); r.Outcome != exec.Succeeded {
+		t.Fatalf("after a failed install: %+v", r.Error)
+	}
+
+	if _, err := svc.Install(ctx, "nope", &exec.NPMInstallRequest{}); err == nil {
+		t.Fatal("install into an unknown context succeeded")
+	}
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hang.Close)
+	slow := &npm.Service{Client: &npm.Client{Registry: hang.URL, CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	start := time.Now()
+	to, err := slow.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"x"}, TimeoutMs: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to.Outcome != exec.TimedOut || time.Since(start) > 10*time.Second {
+		t.Fatalf("timeout: %+v after %v", to.Result, time.Since(start))
+	}
+}
+
+// packages on a one-shot run (issue 14, item 6): staged once from the
+// cache, copied into the run's throwaway workspace; a bad package is a
+// failed result naming it.
+func TestOneShotPackages(t *testing.T) {
+	reg := standard(t)
+	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
+	client := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: client}},
+	})
+	ctx := context.Background()
+	run := func(pkgs ...string) *exec.Result {
+		t.Helper()
+		res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import lib from 'app-lib';\nimport left from 'left';\n[lib, left]", Packages: pkgs}, exec.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for range 2 {
+		if res := run("app-lib@3", "left@2.0.0"); res.Outcome != exec.Succeeded || string(res.Value) != `["left 1.2.0","left 2.0.0"]` {
+			t.Fatalf("got %s %s %+v", res.Outcome, res.Value, res.Error)
+		}
+	}
+	if n := reg.Fetches.Load(); n != 3 {
+		t.Fatalf("%d tarball downloads for two runs of one set, want 3 (the first run's)", n)
+	}
+	res := run("tampered")
+	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != "npm_install_failed" || !strings.Contains(res.Error.Message, "tampered@1.0.0") {
+		t.Fatalf("bad package: %s %+v", res.Outcome, res.Error)
+	}
+	_, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Packages: []string{"../evil"}}, exec.RunOptions{})
+	if err == nil {
+		t.Fatal("a bad package name was accepted")
+	}
+}
+
+// lodash, zod and dayjs from the real registry, used from a context (skips
+// when the registry can't be reached).
+func TestRealPackagesInAContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodHead, npm.DefaultRegistry+"/lodash", nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode >= 500 {
+		t.Skipf("the npm registry %s is not reachable from here (%v); skipping", npm.DefaultRegistry, err)
+	} else {
+		resp.Body.Close()
+	}
+	m := mustContexts(t)
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "real", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &npm.Service{Client: &npm.Client{CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	res, err := svc.Install(ctx, "real", &exec.NPMInstallRequest{Packages: []string{"lodash@4.17.21", "zod@3.23.8", "dayjs@1.11.13"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Succeeded {
+		t.Fatalf("install: %+v", res.Error)
+	}
+	for code, want := range map[string]string{
+		"import _ from 'lodash';\n_.chunk([1, 2, 3, 4, 5], 2)":                                `[[1,2],[3,4],[5]]`,
+		"import { z } from 'zod';\nz.object({ n: z.number() }).safeParse({ n: 'x' }).success": `false`,
+		"import { z } from 'zod';\nz.string().email().parse('a@b.co')":                        `"a@b.co"`,
+		"import dayjs from 'dayjs';\ndayjs('2024-02-28').add(1, 'day').format('YYYY-MM-DD')":  `"2024-02-29"`,
+		"const _ = require('lodash'); _.sum([1, 2, 3])":                                       `6`,
+	} {
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "real", Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != exec.Succeeded || string(r.Value) != want {
+			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
+		}
+	}
+}

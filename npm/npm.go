@@ -1,0 +1,795 @@
+// Package npm installs npm packages into a workspace without running any of
+// their code: it resolves versions against a registry (the npm registry
+// protocol: a packument per package, tarballs with an integrity hash),
+// verifies every tarball, unpacks it once into a content-addressed cache
+// shared by all workspaces, and copies what a project needs into its
+// node_modules. Install scripts are never run; a package that declares one
+// is reported.
+//
+// An install is all or nothing: node_modules, package.json and
+// package-lock.json are built beside the workspace's and swapped in only
+// when everything was fetched and verified, so a failed install leaves the
+// workspace as it was.
+//
+// Errors: *Error (a failure of the install itself, naming the package and
+// the reason: unknown package or version, bad integrity, unreachable
+// registry, a tarball that escapes or is too big, a package.json that does
+// not parse, a frozen lock that would change) or one wrapping ctx.Err().
+package npm
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// DefaultRegistry is the public npm registry.
+const DefaultRegistry = "https://registry.npmjs.org"
+
+// Client installs packages. Its zero value is not usable: set CacheDir.
+type Client struct {
+	// Registry is the registry's base URL (DefaultRegistry when empty).
+	Registry string
+	// HTTP is the client for the registry (http.DefaultClient when nil).
+	HTTP *http.Client
+	// CacheDir holds unpacked packages by integrity, shared by installs.
+	CacheDir string
+	// MaxPackageBytes bounds one package, compressed and unpacked
+	// (default 256 MiB); MaxPackages bounds one install (default 2000).
+	MaxPackageBytes int64
+	MaxPackages     int
+}
+
+// Options say what Install does.
+type Options struct {
+	// Packages to add ("name", "name@1.2.3", "name@^1", "@scope/name@tag").
+	// None installs the project from package.json and package-lock.json.
+	Packages []string
+	// Dev saves added packages in devDependencies.
+	Dev bool
+	// Frozen fails the install when package-lock.json would change.
+	Frozen bool
+	// Progress, when set, receives one line per step.
+	Progress func(line string)
+}
+
+// Installed is one package put into node_modules.
+type Installed = exec.NPMPackage
+
+// Error is an install that failed for a reason of its input or registry.
+type Error struct {
+	Package string // the package concerned, if any
+	Reason  string
+}
+
+func (e *Error) Error() string {
+	if e.Package == "" {
+		return e.Reason
+	}
+	return e.Package + ": " + e.Reason
+}
+
+func failf(pkg, format string, args ...any) error {
+	return &Error{Package: pkg, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (c *Client) registry() string {
+	if c.Registry == "" {
+		return DefaultRegistry
+	}
+	return strings.TrimRight(c.Registry, "/")
+}
+
+func (c *Client) http() *http.Client {
+	if c.HTTP == nil {
+		return http.DefaultClient
+	}
+	return c.HTTP
+}
+
+func (c *Client) maxBytes() int64 {
+	if c.MaxPackageBytes <= 0 {
+		return 256 << 20
+	}
+	return c.MaxPackageBytes
+}
+
+// packument is the part of a registry document Install reads.
+type packument struct {
+	Name     string                    `json:"name"`
+	DistTags map[string]string         `json:"dist-tags"`
+	Versions map[string]packageVersion `json:"versions"`
+}
+
+type packageVersion struct {
+	Name                 string            `json:"name"`
+	Version              string            `json:"version"`
+	Dependencies         map[string]string `json:"dependencies"`
+	OptionalDependencies map[string]string `json:"optionalDependencies"`
+	PeerDependencies     map[string]string `json:"peerDependencies"`
+	Scripts              map[string]string `json:"scripts"`
+	Dist                 struct {
+		Tarball   string `json:"tarball"`
+		Integrity string `json:"integrity"`
+		Shasum    string `json:"shasum"`
+	} `json:"dist"`
+}
+
+// installer is one Install's state.
+type installer struct {
+	c          *Client
+	opts       Options
+	packuments map[string]*packument
+	// placed maps an install path (node_modules/a/node_modules/b) to the
+	// version put there.
+	placed map[string]*packageVersion
+	lock   map[string]lockEntry // the existing lock, by install path
+	log    func(string)
+}
+
+// lockEntry is a package-lock.json (v3) "packages" entry.
+type lockEntry struct {
+	Version      string            `json:"version,omitempty"`
+	Resolved     string            `json:"resolved,omitempty"`
+	Integrity    string            `json:"integrity,omitempty"`
+	Dev          bool              `json:"dev,omitempty"`
+	Dependencies map[string]string `json:"dependencies,omitempty"`
+	Name         string            `json:"name,omitempty"`
+	DevDeps      map[string]string `json:"devDependencies,omitempty"`
+}
+
+type lockFile struct {
+	Name            string               `json:"name,omitempty"`
+	Version         string               `json:"version,omitempty"`
+	LockfileVersion int                  `json:"lockfileVersion"`
+	Requires        bool                 `json:"requires"`
+	Packages        map[string]lockEntry `json:"packages"`
+}
+
+// Install installs into the workspace at dir. See Options and the package
+// documentation.
+func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Installed, error) {
+	in := &installer{c: c, opts: opts, packuments: map[string]*packument{}, placed: map[string]*packageVersion{}, lock: map[string]lockEntry{}, log: opts.Progress}
+	if in.log == nil {
+		in.log = func(string) {}
+	}
+	// The project's package.json, kept as a generic object so fields this
+	// package does not know survive.
+	project := map[string]any{}
+	if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+		if err := json.Unmarshal(b, &project); err != nil {
+			return nil, failf("package.json", "does not parse: %v", err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	var oldLock []byte
+	if b, err := os.ReadFile(filepath.Join(dir, "package-lock.json")); err == nil {
+		oldLock = b
+		var lf lockFile
+		if err := json.Unmarshal(b, &lf); err != nil {
+			return nil, failf("package-lock.json", "does not parse: %v", err)
+		}
+		for k, v := range lf.Packages {
+			in.lock[k] = v
+		}
+	}
+	deps := stringMap(project["dependencies"])
+	devDeps := stringMap(project["devDependencies"])
+	for _, spec := range opts.Packages {
+		name, rng := splitSpec(spec)
+		if name == "" || !validName(name) {
+			return nil, failf(spec, "not a package name")
+		}
+		v, err := in.resolve(ctx, name, rng)
+		if err != nil {
+			return nil, err
+		}
+		target := deps
+		if opts.Dev {
+			target = devDeps
+			delete(deps, name)
+		} else {
+			delete(devDeps, name)
+		}
+		if rng == "" || rng == "latest" {
+			target[name] = "^" + v.Version
+		} else {
+			target[name] = rng
+		}
+	}
+	if len(deps) > 0 {
+		project["dependencies"] = deps
+	}
+	if len(devDeps) > 0 {
+		project["devDependencies"] = devDeps
+	}
+
+	// Resolve the tree: top-level first (breadth first), each dependency
+	// placed as high as it can go without clashing.
+	type job struct {
+		parent string // install path of the dependent ("" for the project)
+		name   string
+		rng    string
+		dev    bool
+	}
+	var queue []job
+	for _, n := range sortedKeys(deps) {
+		queue = append(queue, job{"", n, deps[n], false})
+	}
+	for _, n := range sortedKeys(devDeps) {
+		queue = append(queue, job{"", n, devDeps[n], true})
+	}
+	devOnly := map[string]bool{}
+	for len(queue) > 0 {
+		j := queue[0]
+		queue = queue[1:]
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// Already satisfied where Node's lookup from the parent would find it?
+		if at, ok := in.findFrom(j.parent, j.name); ok && satisfies(in.placed[at].Version, j.rng) {
+			if !j.dev {
+				devOnly[at] = false
+			}
+			continue
+		}
+		at := in.placeFor(j.parent, j.name)
+		var v *packageVersion
+		if e, ok := in.lock[at]; ok && e.Version != "" && satisfies(e.Version, j.rng) && e.Integrity != "" {
+			lv, err := in.version(ctx, j.name, e.Version)
+			if err != nil {
+				return nil, err
+			}
+			v = lv
+		} else {
+			rv, err := in.resolve(ctx, j.name, j.rng)
+			if err != nil {
+				return nil, err
+			}
+			v = rv
+		}
+		if len(in.placed) >= c.maxPackages() {
+			return nil, failf(j.name, "the install needs more than %d packages", c.maxPackages())
+		}
+		in.placed[at] = v
+		if d, seen := devOnly[at]; !seen || d {
+			devOnly[at] = j.dev
+		}
+		for _, n := range sortedKeys(v.Dependencies) {
+			queue = append(queue, job{at, n, v.Dependencies[n], j.dev})
+		}
+	}
+
+	// Fetch and verify everything before touching the workspace.
+	var installed []Installed
+	for _, at := range sortedKeys(in.placed) {
+		v := in.placed[at]
+		if _, err := in.fetch(ctx, v); err != nil {
+			return nil, err
+		}
+		it := Installed{Name: v.Name, Version: v.Version, Integrity: integrityOf(v), Path: at}
+		for _, s := range []string{"preinstall", "install", "postinstall"} {
+			if v.Scripts[s] != "" {
+				it.Scripts = append(it.Scripts, s)
+			}
+		}
+		if len(it.Scripts) > 0 {
+			in.log(fmt.Sprintf("%s@%s declares %s scripts: not run (wasmexec never runs install scripts); the package may not work without them", v.Name, v.Version, strings.Join(it.Scripts, ", ")))
+		}
+		installed = append(installed, it)
+	}
+
+	// The new lock.
+	lf := lockFile{LockfileVersion: 3, Requires: true, Packages: map[string]lockEntry{}}
+	if n, ok := project["name"].(string); ok {
+		lf.Name = n
+	}
+	if v, ok := project["version"].(string); ok {
+		lf.Version = v
+	}
+	lf.Packages[""] = lockEntry{Name: lf.Name, Dependencies: nilIfEmpty(deps), DevDeps: nilIfEmpty(devDeps)}
+	for at, v := range in.placed {
+		lf.Packages[at] = lockEntry{Version: v.Version, Resolved: v.Dist.Tarball, Integrity: integrityOf(v), Dev: devOnly[at], Dependencies: nilIfEmpty(v.Dependencies)}
+	}
+	newLock, err := json.MarshalIndent(lf, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	newLock = append(newLock, '\n')
+	if opts.Frozen && !sameLock(oldLock, newLock) {
+		return nil, failf("package-lock.json", "frozen: the lock would change (it is missing or does not match package.json)")
+	}
+	pj, err := json.MarshalIndent(project, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	pj = append(pj, '\n')
+	if err := in.commit(dir, pj, newLock); err != nil {
+		return nil, err
+	}
+	for _, it := range installed {
+		in.log(fmt.Sprintf("added %s@%s", it.Name, it.Version))
+	}
+	return installed, nil
+}
+
+func (c *Client) maxPackages() int {
+	if c.MaxPackages <= 0 {
+		return 2000
+	}
+	return c.MaxPackages
+}
+
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// sameLock compares two locks as JSON values.
+func sameLock(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return bytes.Equal(xa, yb)
+}
+
+// findFrom finds name the way Node's lookup does from the package at
+// parent: parent's own node_modules, then each ancestor's.
+func (in *installer) findFrom(parent, name string) (string, bool) {
+	p := parent
+	for {
+		at := path.Join(p, "node_modules", name)
+		if p == "" {
+			at = "node_modules/" + name
+		}
+		if _, ok := in.placed[at]; ok {
+			return at, true
+		}
+		if p == "" {
+			return "", false
+		}
+		i := strings.LastIndex(p, "/node_modules/")
+		if i < 0 {
+			p = ""
+		} else {
+			p = p[:i]
+		}
+	}
+}
+
+// placeFor chooses where a new name goes: the top level when free, else
+// under its parent.
+func (in *installer) placeFor(parent, name string) string {
+	top := "node_modules/" + name
+	if _, taken := in.placed[top]; !taken {
+		return top
+	}
+	return parent + "/node_modules/" + name
+}
+
+func satisfies(version, rng string) bool {
+	if rng == "" || rng == "*" || rng == "latest" {
+		return true
+	}
+	c, err := semver.NewConstraint(rng)
+	if err != nil {
+		return false
+	}
+	v, err := semver.NewVersion(version)
+	return err == nil && c.Check(v)
+}
+
+func stringMap(v any) map[string]string {
+	out := map[string]string{}
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			if s, ok := x.(string); ok {
+				out[k] = s
+			}
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// splitSpec splits "name@range" (the name may be scoped).
+func splitSpec(spec string) (name, rng string) {
+	i := strings.LastIndex(spec, "@")
+	if i <= 0 {
+		return spec, ""
+	}
+	return spec[:i], spec[i+1:]
+}
+
+func validName(name string) bool {
+	if name == "" || len(name) > 214 || strings.Contains(name, "..") || strings.ContainsAny(name, " \\:") {
+		return false
+	}
+	if strings.HasPrefix(name, "@") {
+		scope, rest, ok := strings.Cut(name, "/")
+		return ok && len(scope) > 1 && rest != "" && !strings.Contains(rest, "/")
+	}
+	return !strings.Contains(name, "/") && !strings.HasPrefix(name, ".")
+}
+
+// packument fetches (once per install) a package's registry document.
+func (in *installer) packument(ctx context.Context, name string) (*packument, error) {
+	if p, ok := in.packuments[name]; ok {
+		return p, nil
+	}
+	u := in.c.registry() + "/" + strings.Replace(url.PathEscape(name), "%40", "@", 1)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8")
+	resp, err := in.c.http().Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, failf(name, "registry %s is unreachable: %v", in.c.registry(), err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, failf(name, "no such package in the registry")
+	case resp.StatusCode != http.StatusOK:
+		return nil, failf(name, "registry answered %s", resp.Status)
+	}
+	var p packument
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&p); err != nil {
+		return nil, failf(name, "bad registry document: %v", err)
+	}
+	in.packuments[name] = &p
+	in.log(fmt.Sprintf("resolved %s (%d versions)", name, len(p.Versions)))
+	return &p, nil
+}
+
+func (in *installer) version(ctx context.Context, name, version string) (*packageVersion, error) {
+	p, err := in.packument(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := p.Versions[version]
+	if !ok {
+		return nil, failf(name, "version %s is not in the registry", version)
+	}
+	if v.Name == "" {
+		v.Name = name
+	}
+	return &v, nil
+}
+
+// resolve picks the version of name rng means: a dist-tag, an exact
+// version, or the highest version in a semver range (not a prerelease
+// unless the range names one).
+func (in *installer) resolve(ctx context.Context, name, rng string) (*packageVersion, error) {
+	p, err := in.packument(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if rng == "" {
+		rng = "latest"
+	}
+	if tag, ok := p.DistTags[rng]; ok {
+		return in.version(ctx, name, tag)
+	}
+	if _, ok := p.Versions[rng]; ok {
+		return in.version(ctx, name, rng)
+	}
+	cons, err := semver.NewConstraint(rng)
+	if err != nil {
+		return nil, failf(name, "%q is neither a version, a range nor a dist-tag", rng)
+	}
+	var best *semver.Version
+	for s := range p.Versions {
+		v, err := semver.NewVersion(s)
+		if err != nil || !cons.Check(v) {
+			continue
+		}
+		if best == nil || v.GreaterThan(best) {
+			best = v
+		}
+	}
+	if best == nil {
+		return nil, failf(name, "no version matches %q", rng)
+	}
+	return in.version(ctx, name, best.Original())
+}
+
+func integrityOf(v *packageVersion) string {
+	if v.Dist.Integrity != "" {
+		return v.Dist.Integrity
+	}
+	if v.Dist.Shasum != "" {
+		b, err := hex.DecodeString(v.Dist.Shasum)
+		if err == nil {
+			return "sha1-" + base64.StdEncoding.EncodeToString(b)
+		}
+	}
+	return ""
+}
+
+// cacheDir is where a package with this integrity is unpacked.
+func (c *Client) cacheDir(integrity string) string {
+	sum := sha256.Sum256([]byte(integrity))
+	return filepath.Join(c.CacheDir, "packages", hex.EncodeToString(sum[:]))
+}
+
+// fetch makes sure v is unpacked in the cache and returns its directory.
+func (in *installer) fetch(ctx context.Context, v *packageVersion) (string, error) {
+	integ := integrityOf(v)
+	if integ == "" {
+		return "", failf(v.Name+"@"+v.Version, "the registry gives no integrity hash")
+	}
+	dst := in.c.cacheDir(integ)
+	if _, err := os.Stat(filepath.Join(dst, ".complete")); err == nil {
+		in.log(fmt.Sprintf("cached %s@%s", v.Name, v.Version))
+		return dst, nil
+	}
+	id := v.Name + "@" + v.Version
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.Dist.Tarball, nil)
+	if err != nil {
+		return "", failf(id, "bad tarball URL: %v", err)
+	}
+	resp, err := in.c.http().Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", failf(id, "tarball download failed: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", failf(id, "tarball download answered %s", resp.Status)
+	}
+	max := in.c.maxBytes()
+	if resp.ContentLength > max {
+		return "", failf(id, "tarball is %d bytes, over the %d-byte limit", resp.ContentLength, max)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", failf(id, "tarball download failed: %v", err)
+	}
+	if int64(len(body)) > max {
+		return "", failf(id, "tarball is over the %d-byte limit", max)
+	}
+	if err := verify(integ, body); err != nil {
+		return "", failf(id, "%v", err)
+	}
+	in.log(fmt.Sprintf("fetched %s@%s (%d bytes, %s)", v.Name, v.Version, len(body), strings.SplitN(integ, "-", 2)[0]))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dst), ".unpack-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := unpack(body, tmp, max); err != nil {
+		return "", failf(id, "%v", err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		// Another install unpacked it meanwhile.
+		if _, serr := os.Stat(filepath.Join(dst, ".complete")); serr == nil {
+			return dst, nil
+		}
+		return "", err
+	}
+	return dst, nil
+}
+
+// verify checks body against a Subresource Integrity string (one or more
+// "alg-base64" hashes; the strongest known one must match).
+func verify(integrity string, body []byte) error {
+	var h hash.Hash
+	var want string
+	rank := 0
+	for _, f := range strings.Fields(integrity) {
+		alg, b64, ok := strings.Cut(f, "-")
+		if !ok {
+			continue
+		}
+		var hh hash.Hash
+		r := 0
+		switch alg {
+		case "sha512":
+			hh, r = sha512.New(), 3
+		case "sha256":
+			hh, r = sha256.New(), 2
+		case "sha1":
+			hh, r = sha1.New(), 1
+		}
+		if r > rank {
+			h, want, rank = hh, b64, r
+		}
+	}
+	if h == nil {
+		return fmt.Errorf("integrity %q names no known hash", integrity)
+	}
+	h.Write(body)
+	if got := base64.StdEncoding.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("integrity mismatch: the tarball does not match %s", integrity)
+	}
+	return nil
+}
+
+// unpack extracts a package tarball into dir, dropping the first path
+// component ("package/"). Entries that escape (.., absolute paths), links
+// and devices are refused; the unpacked size is bounded by max.
+func unpack(tgz []byte, dir string, max int64) error {
+	zr, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		return fmt.Errorf("tarball is not gzip: %v", err)
+	}
+	tr := tar.NewReader(zr)
+	var total int64
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("tarball is corrupt: %v", err)
+		}
+		name := hdr.Name
+		if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") {
+			return fmt.Errorf("tarball entry %q is an absolute path", name)
+		}
+		for _, part := range strings.Split(name, "/") {
+			if part == ".." {
+				return fmt.Errorf("tarball entry %q escapes the package", name)
+			}
+		}
+		_, rel, _ := strings.Cut(path.Clean(name), "/")
+		if rel == "" {
+			continue
+		}
+		target := filepath.Join(dir, filepath.FromSlash(rel))
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg, tar.TypeRegA:
+			total += hdr.Size
+			if total > max {
+				return fmt.Errorf("package unpacks to more than %d bytes", max)
+			}
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return err
+			}
+			f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(f, io.LimitReader(tr, hdr.Size))
+			f.Close()
+			if err != nil {
+				return err
+			}
+		case tar.TypeSymlink, tar.TypeLink:
+			return fmt.Errorf("tarball entry %q is a link (links are refused)", name)
+		case tar.TypeXGlobalHeader, tar.TypeXHeader:
+		default:
+			return fmt.Errorf("tarball entry %q has unsupported type %q", name, hdr.Typeflag)
+		}
+	}
+}
+
+// commit builds node_modules, package.json and package-lock.json beside
+// the workspace's and swaps them in.
+func (in *installer) commit(dir string, pj, lock []byte) error {
+	stage, err := os.MkdirTemp(dir, ".npm-install-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stage)
+	for at, v := range in.placed {
+		src := in.c.cacheDir(integrityOf(v))
+		if err := copyTree(src, filepath.Join(stage, filepath.FromSlash(at))); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(stage, "node_modules"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(stage, "package-lock.json"), lock, 0o644); err != nil {
+		return err
+	}
+	// The swap: the old node_modules moves aside first, so a failure in
+	// between can put it back.
+	old := filepath.Join(stage, "old")
+	nm := filepath.Join(dir, "node_modules")
+	hadOld := false
+	if _, err := os.Stat(nm); err == nil {
+		if err := os.Rename(nm, old); err != nil {
+			return err
+		}
+		hadOld = true
+	}
+	if err := os.Rename(filepath.Join(stage, "node_modules"), nm); err != nil {
+		if hadOld {
+			_ = os.Rename(old, nm)
+		}
+		return err
+	}
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		if err := os.Rename(filepath.Join(stage, f), filepath.Join(dir, f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyTree copies the cached package at src (regular files and
+// directories only) to dst.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == ".complete" {
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}

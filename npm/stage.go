@@ -1,0 +1,60 @@
+package npm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// StagePackages implements exec.PackageStager for one-shot runs: the set
+// of packages is installed once into a staging project in the cache
+// (keyed by the set as written, so "lodash" resolves once per cache: pin
+// versions for a fixed set), and the seed copies its node_modules into
+// each run's workspace. Failures of the packages are code
+// npm_install_failed.
+func (c *Client) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+	set := append([]string(nil), packages...)
+	sort.Strings(set)
+	for _, p := range set {
+		if name, _ := splitSpec(p); !validName(name) {
+			return nil, nil, exec.Errorf(exec.EInvalid, "packages: %q is not a package name", p)
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.Join(set, "\n")))
+	dst := filepath.Join(c.CacheDir, "sets", hex.EncodeToString(sum[:]))
+	if _, err := os.Stat(filepath.Join(dst, ".complete")); err != nil {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return nil, nil, err
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dst), ".stage-")
+		if err != nil {
+			return nil, nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if _, err := c.Install(ctx, tmp, Options{Packages: set}); err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return nil, &exec.ErrorData{Code: "npm_install_failed", Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil
+			}
+			return nil, nil, err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+			return nil, nil, err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			if _, serr := os.Stat(filepath.Join(dst, ".complete")); serr != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return func(ctx context.Context, dir string) error {
+		return copyTree(filepath.Join(dst, "node_modules"), filepath.Join(dir, "node_modules"))
+	}, nil, nil
+}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"context"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// NPM installs npm packages into contexts' workspaces (npm.Service).
+// Errors are *exec.Error codes; a failed install is a completed record.
+type NPM interface {
+	Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error)
+}
+
+// routeNPM adds POST /v1/contexts/:id/npm/install (501 when NPM is nil).
+func (s *Server) routeNPM() {
+	s.e.POST("/v1/contexts/:id/npm/install", s.npmInstall)
+}
+
+func (s *Server) npmInstall(c echo.Context) error {
+	if s.cfg.NPM == nil {
+		return notImplemented("npm install")
+	}
+	var req exec.NPMInstallRequest
+	if c.Request().ContentLength != 0 {
+		if err := s.decode(c, &req); err != nil {
+			return err
+		}
+	}
+	res, err := s.cfg.NPM.Install(c.Request().Context(), c.Param("id"), &req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(200, res)
+}
