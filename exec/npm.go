@@ -1,6 +1,9 @@
 package exec
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // NPMInstallRequest is the body of POST /v1/contexts/:id/npm/install: add
 // Packages ("name", "name@range", "name@tag"; to devDependencies when Dev),
@@ -39,4 +42,45 @@ type NPMInstallResult struct {
 // or the end of ctx.
 type PackageStager interface {
 	StagePackages(ctx context.Context, packages []string) (seed func(ctx context.Context, dir string) error, failure *ErrorData, err error)
+}
+
+// MarshalJSON writes the record with "installed" added: the embedded
+// Result's own MarshalJSON would otherwise be promoted and drop it.
+func (r NPMInstallResult) MarshalJSON() ([]byte, error) {
+	if r.Result == nil {
+		return json.Marshal(struct {
+			Installed []NPMPackage `json:"installed"`
+		}{r.Installed})
+	}
+	base, err := json.Marshal(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	inst := r.Installed
+	if inst == nil {
+		inst = []NPMPackage{}
+	}
+	list, err := json.Marshal(inst)
+	if err != nil {
+		return nil, err
+	}
+	out := append(base[:len(base)-1:len(base)-1], `,"installed":`...)
+	out = append(out, list...)
+	return append(out, '}'), nil
+}
+
+// UnmarshalJSON reverses MarshalJSON.
+func (r *NPMInstallResult) UnmarshalJSON(b []byte) error {
+	var res Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return err
+	}
+	var rest struct {
+		Installed []NPMPackage `json:"installed"`
+	}
+	if err := json.Unmarshal(b, &rest); err != nil {
+		return err
+	}
+	r.Result, r.Installed = &res, rest.Installed
+	return nil
 }

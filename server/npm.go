@@ -29,6 +29,13 @@ func (s *Server) npmInstall(c echo.Context) error {
 			return err
 		}
 	}
+	// The context must be the caller's: with tenants, Contexts is guarded
+	// and another tenant's id is context_not_found, like an unknown one.
+	if s.cfg.Contexts != nil {
+		if _, err := s.cfg.Contexts.Get(c.Request().Context(), c.Param("id")); err != nil {
+			return err
+		}
+	}
 	res, err := s.cfg.NPM.Install(c.Request().Context(), c.Param("id"), &req)
 	if err != nil {
 		return err

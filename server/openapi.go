@@ -176,6 +176,10 @@ func openAPIDoc() obj {
 			"get":    op("getContext", "One context", obj{"200": contextOK}, params(idParam)),
 			"delete": op("deleteContext", "Delete a context, its guest and its workspace", obj{"204": obj{"description": "deleted"}, "409": errResponse("409")}, params(idParam)),
 		},
+		"/v1/contexts/{id}/npm/install": obj{"post": op("npmInstall", "Install npm packages into the context's workspace (all or nothing; no install scripts); a completed npm_install record with installed", obj{
+			"200": jsonResponse("the completed install", obj{"allOf": []any{ref("Result"), object(obj{"installed": array(object(obj{"name": str(""), "version": str(""), "integrity": str(""), "path": str(""), "scripts": array(str("declared, not run"))}, "name", "version"))}, "installed")}}),
+			"409": errResponse("409"), "413": errResponse("413"),
+		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("name, name@range or name@tag")), "dev": boolean(""), "frozen": boolean("fail when the lock would change"), "timeoutMs": integer("")}))))},
 		"/v1/contexts/{id}/reset":        obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
 		"/v1/contexts/{id}/files":        obj{"get": op("listFiles", "List a workspace directory", obj{"200": jsonResponse("the entries", ref("FileList"))}, params(idParam, queryParam("dir", obj{"type": "string"})))},
 		"/v1/contexts/{id}/files/{path}": file,
