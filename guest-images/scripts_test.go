@@ -219,3 +219,40 @@ func TestBuildCachedProgress(t *testing.T) {
 		t.Fatalf("second build's progress has no estimate:\n%s", out)
 	}
 }
+
+// The Python build says, before it runs apt-get, that it installs Debian
+// packages as root and which; without root it says what to install.
+func TestPythonBuildSaysWhatItInstalls(t *testing.T) {
+	bin := t.TempDir()
+	stub := func(name, body string) {
+		must(t, os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+	}
+	// Every package is missing; apt-get records that it ran and fails.
+	stub("dpkg-query", `echo "unknown ok not-installed"`)
+	stub("apt-get", `echo "APT-GET RAN $*"; exit 1`)
+	env := func(uid string) []string {
+		stub("id", `echo `+uid)
+		return append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "WASMEXEC_CACHE_DIR="+t.TempDir())
+	}
+	build := filepath.Join(here(), "python", "build.sh")
+
+	c := exec.Command("bash", build, t.TempDir())
+	c.Env = env("0")
+	out, err := c.CombinedOutput()
+	if err == nil {
+		t.Fatalf("build with failing apt-get succeeded:\n%s", out)
+	}
+	s := string(out)
+	line := regexp.MustCompile(`(?m)^==> \[python\] installing missing Debian packages as root \(apt-get install.*\): clang-16 lld-16 .*$`).FindStringIndex(s)
+	apt := strings.Index(s, "APT-GET RAN")
+	if line == nil || (apt >= 0 && apt < line[0]) {
+		t.Fatalf("no line saying what apt-get installs before it runs:\n%s", s)
+	}
+
+	c = exec.Command("bash", build, t.TempDir())
+	c.Env = env("1000")
+	out, _ = c.CombinedOutput()
+	if s := string(out); strings.Contains(s, "APT-GET RAN") || !strings.Contains(s, "needs root") || !strings.Contains(s, "sudo apt-get install clang-16") {
+		t.Fatalf("without root:\n%s", s)
+	}
+}
