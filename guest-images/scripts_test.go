@@ -130,12 +130,14 @@ func TestBuildCachedWaiterReusesTheBuild(t *testing.T) {
 	var out1 bytes.Buffer
 	first.Stdout, first.Stderr = &out1, &out1
 	must(t, first.Start())
+	t.Cleanup(func() { os.WriteFile(hold, nil, 0o644); first.Process.Kill(); first.Wait() })
 	waitFor(t, "the first build to start", func() bool { return r.builds(t) == 1 })
 
 	second := r.cmd()
 	var out2 syncBuffer
 	second.Stdout, second.Stderr = &out2, &out2
 	must(t, second.Start())
+	t.Cleanup(func() { second.Process.Kill(); second.Wait() })
 	waitFor(t, "the second build to wait for the first", func() bool { return strings.Contains(out2.String(), "waiting for another build") })
 	must(t, os.WriteFile(hold, nil, 0o644))
 	if err := first.Wait(); err != nil {
@@ -172,6 +174,7 @@ func TestBuildCachedCleansScratch(t *testing.T) {
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	must(t, c.Start())
+	t.Cleanup(func() { syscall.Kill(-c.Process.Pid, syscall.SIGKILL); c.Wait() })
 	waitFor(t, "the build to start", func() bool { return r.builds(t) == 2 && len(r.scratch(t)) == 1 })
 	must(t, syscall.Kill(-c.Process.Pid, syscall.SIGINT))
 	if err := c.Wait(); err == nil {
