@@ -77,6 +77,12 @@ type options struct {
 	authKeysFile   string
 	insecureOpen   bool
 	eventsWindow   int
+
+	// fromEnv names the flags set from WASMEXEC_* variables (flag → variable).
+	fromEnv map[string]string
+	// inProcess: eval or prepare, not a server (TypeScript may be
+	// transpiled in this process).
+	inProcess bool
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -84,7 +90,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
-	fs.StringVar(&o.imagesDir, "images-dir", "./build/images", "guest images (built by make guest-images)")
+	fs.StringVar(&o.imagesDir, "images-dir", "", "guest images, built by make guest-images (default: ./build/images, else the build/images of the repository this binary was built in)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
 	fs.Int64Var(&o.maxTimeoutMs, "max-timeout-ms", d.MaxTimeout.Milliseconds(), "largest timeoutMs a request may ask for")
@@ -112,7 +118,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
-	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker")
+	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker (0: no cap)")
 	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib in idle checker workers after start (5-10 s of CPU and ~300 MB per worker; a first dom check is then fast)")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
@@ -126,36 +132,6 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
-}
-
-func (o *options) validate() error {
-	switch {
-	case o.completedTTLMs <= 0:
-		return fmt.Errorf("--execution-completed-ttl-ms must be a positive integer, got %d", o.completedTTLMs)
-	case o.maxCompleted <= 0:
-		return fmt.Errorf("--execution-max-completed-executions must be a positive integer, got %d", o.maxCompleted)
-	case o.liveWarning <= 0:
-		return fmt.Errorf("--execution-live-warning-threshold must be a positive integer, got %d", o.liveWarning)
-	case o.maxConcurrent <= 0:
-		return fmt.Errorf("--max-concurrent must be positive")
-	case o.poolSize < 0:
-		return fmt.Errorf("--pool-size must not be negative")
-	case o.maxProcesses <= 0:
-		return fmt.Errorf("--max-processes must be positive")
-	case o.maxContexts <= 0 || o.ctxQueueDepth <= 0 || o.ctxIdleTTLMs <= 0:
-		return fmt.Errorf("--max-contexts, --context-queue-depth and --context-idle-ttl-ms must be positive")
-	case o.workspaceQuota < 0 || o.workspaceFiles < 0:
-		return fmt.Errorf("--workspace-quota-bytes and --workspace-max-files must not be negative (0: no limit)")
-	case o.tsWorkers < 0:
-		return fmt.Errorf("--ts-transpile-workers must not be negative")
-	case o.transpileMs <= 0:
-		return fmt.Errorf("--transpile-timeout-ms must be positive, got %d", o.transpileMs)
-	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
-		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
-	case o.maxMemoryBytes <= 0 || o.maxMemoryBytes > exec.MaxMemoryBytes:
-		return fmt.Errorf("--max-memory-bytes must be in 1..%d (4 GiB, all a 32-bit guest can address), got %d", int64(exec.MaxMemoryBytes), o.maxMemoryBytes)
-	}
-	return o.policy().Validate()
 }
 
 func (o *options) policy() exec.Policy {
@@ -211,8 +187,15 @@ type app struct {
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
-	if err := o.validate(); err != nil {
+	specs, imagesErr := o.findImages()
+	if err := o.validate(specs); err != nil {
 		return nil, err
+	}
+	if imagesErr != nil {
+		return nil, imagesErr
+	}
+	if err := o.policy().Validate(); err != nil {
+		return nil, fmt.Errorf("bad configuration: %w", err)
 	}
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
@@ -286,7 +269,7 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
 	images := map[string]*engine.Image{}
-	for _, name := range []string{js.ImageName, python.ImageName} {
+	for _, name := range guestImages {
 		dir := filepath.Join(a.opts.imagesDir, name)
 		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
 			a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir)
@@ -406,7 +389,7 @@ func (a *app) load(ctx context.Context) error {
 				Size:             a.opts.tscheckWorkers,
 				WorkerCommand:    []string{self, "tscheck-worker"},
 				ImageDir:         dir,
-				MemoryLimitBytes: a.opts.tscheckMemory,
+				MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
 				PrewarmLibs:      prewarm,
 				BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
 				Logger:           a.log,

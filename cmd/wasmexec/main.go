@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -53,6 +54,9 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	if errors.Is(err, errHelp) {
+		return
+	}
 	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
@@ -82,21 +86,34 @@ func parseOptions(name string, args []string) (options, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	var o options
 	o.register(fs)
-	if err := fs.Parse(args); err != nil {
+	usage := func(w io.Writer) {
+		what := "start the HTTP server"
+		if name == "prepare" {
+			what = "compile the guest images into the module cache"
+		}
+		fmt.Fprintf(w, "usage: wasmexec %s [flags]: %s\n\n", name, what)
+		fmt.Fprintln(w, "Every flag is also an environment variable WASMEXEC_<FLAG> (e.g. --timeout-ms is")
+		fmt.Fprintln(w, "WASMEXEC_TIMEOUT_MS); a flag on the command line wins.")
+		fmt.Fprintln(w)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := parseFlags(fs, args, usage); err != nil {
 		return o, err
 	}
-	return o, applyEnv(fs)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q: wasmexec %s takes flags only (wasmexec %s -h lists them)", fs.Arg(0), name, name)
+	}
+	fromEnv, err := applyEnv(fs, nil)
+	o.fromEnv = fromEnv
+	return o, err
 }
 
 func serve(args []string) error {
 	o, err := parseOptions("serve", args)
 	if err != nil {
 		return err
-	}
-	if o.tsWorkers < 1 {
-		// esbuild can crash its process on hostile code (a Go stack
-		// overflow is fatal): a server runs it only in worker processes.
-		return fmt.Errorf("--ts-transpile-workers must be at least 1, got %d", o.tsWorkers)
 	}
 	log := newLogger(o.logLevel)
 	keys, err := frontDoor(o, log)
@@ -114,7 +131,7 @@ func serve(args []string) error {
 	defer stop()
 	l, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", o.addr, err)
+		return fmt.Errorf("--addr=%s: listen: %w", o.addr, err)
 	}
 	// Until the images are loaded, a minimal API answers: /healthz, /readyz
 	// (503) and 503 unavailable for work. Then the full API takes over.
@@ -212,7 +229,7 @@ func prepare(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers = 0, false, 0, 0
+	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers, o.inProcess = 0, false, 0, 0, true
 	a, err := newApp(o, newLogger(o.logLevel))
 	if err != nil {
 		return err
