@@ -77,7 +77,9 @@ type options struct {
 	authKeysFile   string
 	insecureOpen   bool
 	eventsWindow   int
-
+	// shutdownGraceMs is how long in-flight work may take to finish after
+	// SIGINT/SIGTERM before it is cancelled.
+	shutdownGraceMs int64
 	// fromEnv names the flags set from WASMEXEC_* variables (flag → variable).
 	fromEnv map[string]string
 	// inProcess: eval or prepare, not a server (TypeScript may be
@@ -132,6 +134,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
+	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
 }
 
 func (o *options) policy() exec.Policy {
@@ -171,6 +174,8 @@ type app struct {
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
+	// checkerState says why there is no checker (disabled, not built).
+	checkerState string
 	// tsWorkers transpile TypeScript outside the server process.
 	tsWorkers *ts.Workers
 	images    map[string]*engine.Image
@@ -308,7 +313,9 @@ func (a *app) load(ctx context.Context) error {
 				w.Close()
 				return err
 			}
+			a.mu.Lock()
 			a.tsWorkers = w
+			a.mu.Unlock()
 			tsDriver.Workers = w
 		}
 		langs[exec.TypeScript] = tsDriver
@@ -372,62 +379,108 @@ func (a *app) load(ctx context.Context) error {
 		r.Close()
 		return err
 	}
-	var chk *checker
-	if dir := filepath.Join(a.opts.imagesDir, "typescript"); a.opts.tscheckWorkers > 0 {
-		if _, err := os.Stat(filepath.Join(dir, "typescript.js")); err != nil {
-			a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
-		} else {
-			self, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			prewarm := [][]string{{"es2022"}}
-			if a.opts.tscheckDOM {
-				prewarm = append(prewarm, []string{"es2022", "dom"})
-			}
-			pool, err := tscheck.NewPool(tscheck.PoolConfig{
-				Size:             a.opts.tscheckWorkers,
-				WorkerCommand:    []string{self, "tscheck-worker"},
-				ImageDir:         dir,
-				MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
-				PrewarmLibs:      prewarm,
-				BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
-				Logger:           a.log,
-			})
-			if err != nil {
-				return err
-			}
-			a.log.Info("starting TypeScript checker workers (pre-warming lib files)", "workers", a.opts.tscheckWorkers)
-			if err := pool.Start(ctx); err != nil {
-				pool.Close()
-				return fmt.Errorf("start the TypeScript checker: %w", err)
-			}
-			chk = &checker{pool: pool, persist: a.persist}
-		}
-	}
 	a.mu.Lock()
-	a.images, a.runner, a.ctxs, a.procs, a.checker = images, r, ctxs, procs, chk
+	a.images, a.runner, a.ctxs, a.procs = images, r, ctxs, procs
 	a.mu.Unlock()
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 
+// newChecker builds the TypeScript checker (not started: see
+// checker.start), or returns nil when it is disabled or not built.
+func (a *app) newChecker() (*checker, error) {
+	dir := filepath.Join(a.opts.imagesDir, "typescript")
+	switch {
+	case a.opts.tscheckWorkers == 0:
+		a.checkerState = checkerDisabled
+		return nil, nil
+	case !exists(filepath.Join(dir, "typescript.js")):
+		a.checkerState = checkerNotBuilt
+		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
+		return nil, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	prewarm := [][]string{{"es2022"}}
+	if a.opts.tscheckDOM {
+		prewarm = append(prewarm, []string{"es2022", "dom"})
+	}
+	pool, err := tscheck.NewPool(tscheck.PoolConfig{
+		Size:             a.opts.tscheckWorkers,
+		WorkerCommand:    []string{self, "tscheck-worker"},
+		ImageDir:         dir,
+		MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+		PrewarmLibs:      prewarm,
+		BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
+		Logger:           a.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	chk := &checker{pool: pool, persist: a.persist, state: checkerWarming}
+	a.mu.Lock()
+	a.checker = chk
+	a.mu.Unlock()
+	return chk, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// readiness is /readyz: ready (200) once runs are served; the body lists
+// each part: the languages (their guest image loaded), the TypeScript
+// checker (warming up for seconds after start) and the history.
 func (a *app) readiness() (bool, map[string]any) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	ready := a.ready.Load()
 	imgs := map[string]string{}
 	for name, img := range a.images {
 		imgs[name] = img.Hash[:12]
 	}
-	d := map[string]any{"images": imgs}
-	if a.checker != nil {
-		d["typescript"] = a.checker.pool.Version()
+	parts := map[string]any{}
+	for _, l := range []struct {
+		lang  exec.Language
+		image string
+	}{{exec.JavaScript, js.ImageName}, {exec.TypeScript, js.ImageName}, {exec.Python, python.ImageName}} {
+		p := map[string]any{"ready": ready && a.images[l.image] != nil, "image": l.image, "state": "ready"}
+		switch {
+		case a.loadErr != nil:
+			p["state"] = "failed"
+		case !ready:
+			p["state"] = "loading"
+		case a.images[l.image] == nil:
+			p["state"] = "not built"
+		}
+		parts[string(l.lang)] = p
+	}
+	d := map[string]any{"images": imgs, "parts": parts}
+	switch {
+	case a.checker != nil:
+		st := a.checker.status()
+		parts["typescriptCheck"] = st
+		if v, ok := st["typeScriptVersion"]; ok {
+			d["typescript"] = v
+		}
+	case a.checkerState != "":
+		parts["typescriptCheck"] = map[string]any{"ready": false, "state": a.checkerState}
+	default:
+		parts["typescriptCheck"] = map[string]any{"ready": false, "state": "loading"}
+	}
+	if a.store != nil {
+		parts["history"] = map[string]any{"ready": true, "state": "ready"}
+	} else {
+		parts["history"] = map[string]any{"ready": false, "state": "disabled"}
 	}
 	if a.loadErr != nil {
 		d["error"] = a.loadErr.Error()
 	}
-	return a.ready.Load(), d
+	return ready, d
 }
 
 // Run implements server.Runner, answering 503 until the images are loaded.
@@ -452,20 +505,23 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 }
 
 func (a *app) close() {
-	if a.tsWorkers != nil {
-		a.tsWorkers.Close()
+	a.mu.Lock()
+	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
+	a.mu.Unlock()
+	if tsWorkers != nil {
+		tsWorkers.Close()
 	}
-	if a.checker != nil {
-		a.checker.pool.Close()
+	if chk != nil {
+		chk.pool.Close()
 	}
-	if a.procs != nil {
-		a.procs.Close()
+	if procs != nil {
+		procs.Close()
 	}
-	if a.ctxs != nil {
-		a.ctxs.Close()
+	if ctxs != nil {
+		ctxs.Close()
 	}
-	if a.runner != nil {
-		a.runner.Close()
+	if runner != nil {
+		runner.Close()
 	}
 	if a.store != nil {
 		if err := a.store.Close(); err != nil {
@@ -495,6 +551,16 @@ func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPag
 		return nil, err
 	}
 	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
+}
+
+// liveWork is the number of runs holding a run slot, for the shutdown log.
+func (a *app) liveWork() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runner == nil {
+		return 0
+	}
+	return a.runner.Live()
 }
 
 // instrument registers the gauges and counters read at each scrape.

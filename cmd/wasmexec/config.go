@@ -163,6 +163,7 @@ const (
 	maxRunTimeoutMs     = 24 * 60 * 60 * 1000     // a day
 	maxProcessTimeoutMs = 7 * 24 * 60 * 60 * 1000 // a week
 	minCheckerMemory    = 256 << 20
+	maxShutdownGraceMs  = 10 * 60 * 1000
 )
 
 // validate checks every setting, naming each bad one with its flag and
@@ -268,6 +269,8 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	if o.tscheckMemory != 0 && o.tscheckMemory < minCheckerMemory {
 		bad("tscheck-memory-bytes", o.tscheckMemory, "accepted 0 (no cap) or %d or more (the compiler needs that much to load)", int64(minCheckerMemory))
 	}
+
+	between("shutdown-grace-ms", o.shutdownGraceMs, 0, maxShutdownGraceMs, "")
 
 	if len(errs) > 0 {
 		return fmt.Errorf("bad configuration (wasmexec serve -h lists the flags):\n  %s", strings.Join(errs, "\n  "))

@@ -135,8 +135,9 @@ func poll(tb testing.TB, what string, cond func() bool) {
 // lockedLog is a server's log, written by its reader goroutine while a
 // test reads it.
 type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
+	mu   sync.Mutex
+	b    strings.Builder
+	done chan struct{} // closed when the server's stderr ends (MustServe)
 }
 
 func (l *lockedLog) WriteString(s string) {
@@ -149,4 +150,15 @@ func (l *lockedLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// wait returns the whole log once the server closed its stderr.
+func (l *lockedLog) wait(tb testing.TB) string {
+	tb.Helper()
+	select {
+	case <-l.done:
+	case <-time.After(time.Minute):
+		tb.Fatal("the server's stderr is still open")
+	}
+	return l.String()
 }

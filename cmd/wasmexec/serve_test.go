@@ -56,20 +56,24 @@ func freeAddr(tb testing.TB) string {
 	return l.Addr().String()
 }
 
-// MustServe starts `wasmexec serve` and waits until /readyz is 200.
+// MustServe starts `wasmexec serve` and waits until it serves runs
+// (/readyz is 200). The server is in a process group of its own (pgid =
+// its pid), as a shell's job would be.
 func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
 	tb.Helper()
 	testenv.ImageDir(tb, "js")
 	addr := freeAddr(tb)
 	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1", "--tscheck-warm-dom=false"}, args...)...)
 	cmd.Env = os.Environ()
-	logs := &lockedLog{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	logs := &lockedLog{done: make(chan struct{})}
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
 	ready := make(chan struct{})
 	go func() {
+		defer close(logs.done)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			logs.WriteString(sc.Text() + "\n")
@@ -182,6 +186,7 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"address", []string{"--addr=localhost"}, "", []string{"--addr=localhost", "HOST:PORT"}},
 		{"checker memory", []string{"--tscheck-memory-bytes=1"}, "", []string{"--tscheck-memory-bytes=1", "0 (no cap)"}},
 		{"process timeout", []string{"--process-timeout-ms=7200000"}, "", []string{"--process-timeout-ms=7200000", "--process-max-timeout-ms"}},
+		{"shutdown grace", []string{"--shutdown-grace-ms=-1"}, "", []string{"--shutdown-grace-ms=-1", "accepted 0.."}},
 		{"no images", []string{"--images-dir", data}, "", []string{"--images-dir=" + data, "no guest images", "make guest-images"}},
 		{"not a number", []string{"--timeout-ms=soon"}, "", []string{`invalid value "soon" for flag -timeout-ms`}},
 		{"stray argument", []string{"now"}, "", []string{`unexpected argument "now"`}},
@@ -225,6 +230,7 @@ func writeGarbage(tb testing.TB, dir string) string {
 func TestServeTypeScript(t *testing.T) {
 	testenv.BuiltDir(t, "typescript", "typescript.js")
 	p := MustServe(t, t.TempDir())
+	p.waitPart(t, "typescriptCheck")
 	status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"interface P { x: number }\nconst p: P = { x: 41 }\np.x + 1"}`)
 	if status != 200 || res["value"] != float64(42) {
 		t.Fatalf("evaluate: %d %v", status, res)
