@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -372,6 +374,7 @@ func (a *app) load(ctx context.Context) error {
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
 		Workspace:      ctxs.WorkspaceDir,
 		Quota:          ctxs.ProcessQuota,
+		FirstPID:       a.firstPID(ctx),
 		Logger:         a.log,
 	})
 	if err != nil {
@@ -504,6 +507,38 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	return res, err
 }
 
+// lastPIDFile keeps, in the data directory, the largest process id given
+// out before the last clean shutdown.
+const lastPIDFile = "last-pid"
+
+// firstPID is one past the largest process id this data directory has
+// seen: the largest in the execution history and the one kept at the last
+// clean shutdown, so ids never repeat across restarts.
+func (a *app) firstPID(ctx context.Context) int64 {
+	var last int64
+	if b, err := os.ReadFile(filepath.Join(a.opts.dataDir, lastPIDFile)); err == nil {
+		last, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	if a.store != nil {
+		f := store.ListFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
+		for {
+			page, err := a.store.List(ctx, f)
+			if err != nil {
+				a.log.Warn("reading process ids from the history failed; ids may repeat those of earlier runs", "err", err)
+				break
+			}
+			for _, r := range page.Executions {
+				last = max(last, r.PID)
+			}
+			if !page.HasMore {
+				break
+			}
+			f.After = page.NextCursor
+		}
+	}
+	return last + 1
+}
+
 func (a *app) close() {
 	a.mu.Lock()
 	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
@@ -516,6 +551,11 @@ func (a *app) close() {
 	}
 	if procs != nil {
 		procs.Close()
+		if last := procs.LastPID(); last > 0 {
+			if err := os.WriteFile(filepath.Join(a.opts.dataDir, lastPIDFile), []byte(strconv.FormatInt(last, 10)+"\n"), 0o644); err != nil {
+				a.log.Warn("keeping the last process id failed", "err", err)
+			}
+		}
 	}
 	if ctxs != nil {
 		ctxs.Close()

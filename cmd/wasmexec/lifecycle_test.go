@@ -16,7 +16,7 @@ import (
 )
 
 // Real-binary tests of the server's life: readiness by part, graceful
-// shutdown.
+// shutdown, process ids across restarts.
 
 // pollFor calls cond every 20 ms until it is true, failing after limit.
 func pollFor(tb testing.TB, limit time.Duration, what string, cond func() bool) {
@@ -259,4 +259,41 @@ func children(tb testing.TB, pid int) []int {
 		}
 	}
 	return kids
+}
+
+// Process ids never repeat across restarts: after kill -9 they continue
+// from the history, after a clean shutdown also without a history.
+func TestServeProcessIDsUniqueAcrossRestarts(t *testing.T) {
+	data := t.TempDir()
+	spawn := func(p *proc) int64 {
+		t.Helper()
+		status, d := p.do(t, "POST", "/v1/processes", `{"language":"javascript","code":"console.log('hi')"}`)
+		if status != 201 {
+			t.Fatalf("spawn: %d %v", status, d)
+		}
+		pid := int64(d["pid"].(float64))
+		if status, w := p.do(t, "GET", "/v1/processes/"+strconv.FormatInt(pid, 10)+"/wait?timeoutMs=60000", ""); status != 200 || w["state"] != "exited" {
+			t.Fatalf("wait: %d %v", status, w)
+		}
+		return pid
+	}
+	p := MustServe(t, data, "--tscheck-workers", "0")
+	first := spawn(p)
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.cmd.Wait()
+
+	p = MustServe(t, data, "--tscheck-workers", "0")
+	second := spawn(p)
+	if second <= first {
+		t.Fatalf("after kill -9 and a restart the pid is %d; the last one was %d", second, first)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err, _ := p.exitWithin(t, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+
+	p = MustServe(t, data, "--tscheck-workers", "0", "--store=false")
+	if third := spawn(p); third <= second {
+		t.Fatalf("after a clean shutdown and a restart without history the pid is %d; the last one was %d", third, second)
+	}
 }
