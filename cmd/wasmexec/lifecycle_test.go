@@ -170,14 +170,15 @@ func TestServeGracefulShutdown(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatalf("no answer; log:\n%s", p.logs.String())
 	}
-	if took := time.Since(start); took > 1500*time.Millisecond+time.Second {
+	// Within the grace, give or take a loaded machine (not the old 10 s).
+	if took := time.Since(start); took > 1500*time.Millisecond+3*time.Second {
 		t.Errorf("the answer came %s after the signal; the grace is 1.5s", took)
 	}
 	e, _ := a.res["error"].(map[string]any)
 	if a.status != 200 || a.res["outcome"] != "cancelled" || e == nil || !strings.Contains(e["message"].(string), "shutting down") {
 		t.Fatalf("answer: %d %v", a.status, a.res)
 	}
-	if err, took := p.exitWithin(t, time.Minute); err != nil || took > 3*time.Second {
+	if err, took := p.exitWithin(t, time.Minute); err != nil || took > 5*time.Second {
 		t.Fatalf("exit: %v after %s; log:\n%s", err, took, p.logs.wait(t))
 	}
 	logs := p.logs.wait(t)
@@ -205,8 +206,8 @@ func TestServeSecondSignalExitsAtOnce(t *testing.T) {
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	pollFor(t, time.Minute, "the shutdown to start", func() bool { return strings.Contains(p.logs.String(), "shutting down") })
 	p.cmd.Process.Signal(syscall.SIGTERM)
-	err, took := p.exitWithin(t, 10*time.Second)
-	if err == nil || took > 2*time.Second {
+	err, took := p.exitWithin(t, 20*time.Second)
+	if err == nil || took > 5*time.Second {
 		t.Fatalf("after the second signal: %v after %s", err, took)
 	}
 }
