@@ -125,6 +125,14 @@ func (c *checker) Check(ctx context.Context, req *server.CheckRequest) (any, err
 	}{rec.ExecutionID, res}, nil
 }
 
+// loadingChecker answers checks while the guest images load, before the
+// checker exists: 503 with Retry-After, like a checker warming up.
+type loadingChecker struct{}
+
+func (loadingChecker) Check(context.Context, *server.CheckRequest) (any, error) {
+	return nil, exec.Errorf(exec.EUnavailable, "the server is still loading; the TypeScript checker starts after the guest images (see /readyz)")
+}
+
 // tscheckWorker is `wasmexec tscheck-worker`: one checker worker process,
 // speaking the pool's protocol on stdin/stdout.
 func tscheckWorker() error {

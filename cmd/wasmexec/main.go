@@ -301,8 +301,11 @@ func (a *app) serverConfig() server.Config {
 	if a.procs != nil {
 		cfg.Processes = a.procs
 	}
-	if a.checker != nil {
+	switch {
+	case a.checker != nil:
 		cfg.Checker = a.checker
+	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
+		cfg.Checker = loadingChecker{}
 	}
 	if a.keys != nil {
 		cfg.Auth = a.keys
