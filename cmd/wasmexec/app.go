@@ -295,7 +295,7 @@ func (a *app) load(ctx context.Context) error {
 	if images[js.ImageName] != nil {
 		langs[exec.JavaScript] = js.Driver{}
 		// Without workers (in-process eval, prepare) esbuild runs in this
-		// process; serve always has workers (see serve).
+		// process; a server always has workers (see options.validate).
 		tsDriver := ts.Driver{}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
@@ -396,10 +396,10 @@ func (a *app) newChecker() (*checker, error) {
 	dir := filepath.Join(a.opts.imagesDir, "typescript")
 	switch {
 	case a.opts.tscheckWorkers == 0:
-		a.checkerState = checkerDisabled
+		a.setCheckerState(checkerDisabled)
 		return nil, nil
 	case !exists(filepath.Join(dir, "typescript.js")):
-		a.checkerState = checkerNotBuilt
+		a.setCheckerState(checkerNotBuilt)
 		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
 		return nil, nil
 	}
@@ -428,6 +428,12 @@ func (a *app) newChecker() (*checker, error) {
 	a.checker = chk
 	a.mu.Unlock()
 	return chk, nil
+}
+
+func (a *app) setCheckerState(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.checkerState = s
 }
 
 func exists(path string) bool {

@@ -74,8 +74,8 @@ func main() {
 // out of the server's process group, so a terminal's Ctrl-C (SIGINT to the
 // foreground group) reaches only the server, which stops its workers itself
 // after its graceful shutdown instead of seeing them die (and restarting
-// them) in the middle of it. Workers still end with the server: checker
-// workers by their parent-death signal, transpilers at EOF on stdin.
+// them) in the middle of it. Workers still end with the server, by their
+// parent-death signal (internal/workerpool).
 func ownProcessGroup() {
 	syscall.Setpgid(0, 0)
 }
