@@ -134,15 +134,15 @@ func serve(args []string) error {
 		return err
 	}
 	log := newLogger(o.logLevel)
-	keys, err := frontDoor(o, log)
-	if err != nil {
-		return err
-	}
-	a, err := newApp(o, log)
+	a, err := newApp(o, log) // checks every setting first
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	keys, err := frontDoor(a.opts, log)
+	if err != nil {
+		return err
+	}
 	a.keys = keys
 
 	sigs := make(chan os.Signal, 2)
