@@ -470,11 +470,18 @@ func closed(ch <-chan struct{}) bool {
 	}
 }
 
+// ctxOutcome is the outcome of a run whose ctx ended: timed_out at its
+// deadline, else cancelled. A cancel with a cause of its own
+// (context.WithCancelCause, e.g. the server's shutdown) names it.
 func ctxOutcome(ctx context.Context) (exec.Outcome, *exec.ErrorData) {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return exec.TimedOut, &exec.ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
 	}
-	return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
+	ed := &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		ed.Message += ": " + cause.Error()
+	}
+	return exec.Cancelled, ed
 }
 
 // ProtocolViolation says how the guest's driver broke the control protocol

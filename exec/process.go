@@ -37,8 +37,8 @@ const (
 	// ExitExited: the program finished by itself (returned, exited, threw or
 	// hit a limit); exitCode says how.
 	ExitExited ExitOutcome = "exited"
-	// ExitSignalled: killed by a signal (or because its context was deleted
-	// or the server shut down: SIGKILL).
+	// ExitSignalled: killed by a signal (or because its context was deleted:
+	// SIGKILL; or the server shut down: SIGTERM, error name ShutdownError).
 	ExitSignalled ExitOutcome = "signalled"
 	// ExitTimedOut: killed at its wall-clock deadline (timeoutMs).
 	ExitTimedOut ExitOutcome = "timed_out"

@@ -6,28 +6,149 @@
 # $WASMEXEC_CACHE_DIR/images/NAME-HASH (default ~/.cache/wasmexec), and
 # build/images/NAME in the clone is a symlink to it. A changed input gives a
 # new hash and so a rebuild; an unchanged one costs a hash of a few files.
+#
+# Several clones may share the cache: one build of NAME runs at a time (a
+# lock, $cache/images/.NAME.lock); a second one waits, then finds the image
+# complete if the first built the same inputs, and uses it. A build works in a scratch directory
+# (.NAME-HASH-XXXXXX) that is renamed into place when it succeeds and
+# removed when it fails or is interrupted; scratch left by a build that was
+# killed outright (kill -9, a reboot) is removed by the next build.
+#
+# Progress: the build's step lines ("==> [NAME] ..." or "NAME-image: ...")
+# are shown as [step k/n] with the time elapsed and, when an earlier build
+# of NAME finished here, an estimate of the time left. Step durations are
+# recorded in $cache/images/.stats/NAME.steps after every successful build.
 set -euo pipefail
 name=${1:?usage: build-cached.sh NAME}
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=$root/guest-images/$name
 cache=${WASMEXEC_CACHE_DIR:-$HOME/.cache/wasmexec}
+images=$cache/images
 [ -x "$src/build.sh" ] || { echo "build-cached: $src/build.sh is missing or not executable" >&2; exit 1; }
 
 hash=$( { (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); go version; } | sha256sum | cut -c1-16)
-out=$cache/images/$name-$hash
-mkdir -p "$cache/images" "$root/build/images"
-if [ ! -f "$out/.complete" ]; then
-  echo "==> [$name] building guest image (inputs $hash; cached in $out)"
-  start=$(date +%s)
-  tmp=$(mktemp -d "$cache/images/.$name-$hash-XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  (cd "$src" && ./build.sh "$tmp")
-  touch "$tmp/.complete"
-  rm -rf "$out"
-  mv "$tmp" "$out"
-  trap - EXIT
-  echo "==> [$name] built in $(( $(date +%s) - start ))s"
-else
+out=$images/$name-$hash
+mkdir -p "$images" "$root/build/images"
+
+uptodate() {
   echo "==> [$name] guest image up to date ($hash)"
+  ln -sfn "$out" "$root/build/images/$name"
+  exit 0
+}
+[ -f "$out/.complete" ] && uptodate
+
+# One build of NAME at a time. After waiting, look again: the build we
+# waited for has usually just completed the image.
+have_flock=0
+if command -v flock >/dev/null 2>&1; then
+  have_flock=1
+  exec 9>"$images/.$name.lock"
+  if ! flock -n 9; then
+    echo "==> [$name] waiting for another build of $name to finish (lock $images/.$name.lock)"
+    flock 9
+  fi
+  [ -f "$out/.complete" ] && uptodate
 fi
+
+# Remove the scratch of builds that are gone. A scratch directory
+# .NAME-HASH-XXXXXX belongs to a live build when that build holds the lock
+# of NAME (ours we hold ourselves), or, for builds started by an older copy
+# of this script that took no lock, when a live process names it on its
+# command line.
+named_by_a_process() {
+  local pat
+  # A bracket around the last character: grep's own command line (which
+  # holds the pattern) does not match it.
+  pat=$(printf '%s' "$1" | sed 's/[].*^$\\[]/\\&/g')
+  pat="${pat%?}[${1: -1}]"
+  grep -qsE -- "$pat" /proc/[0-9]*/cmdline 2>/dev/null
+}
+for d in "$images"/.*-*-*; do
+  [ -d "$d" ] || continue
+  other=${d##*/.}
+  other=${other%%-*}
+  if [ "$other" != "$name" ] && [ $have_flock = 1 ] && [ -e "$images/.$other.lock" ] \
+    && ! flock -n "$images/.$other.lock" true; then
+    continue
+  fi
+  [ $have_flock = 1 ] || continue # without locks we can't tell: leave it
+  named_by_a_process "$d" && continue
+  echo "==> [$name] removing scratch left by an interrupted build: $d ($(du -sh "$d" 2>/dev/null | cut -f1))"
+  rm -rf "$d"
+done
+
+stats=$images/.stats/$name.steps
+mkdir -p "$images/.stats"
+
+# progress reads the build's output and prefixes its step lines with
+# [step k/n], the elapsed time and, from the previous build's record, the
+# time left. It writes this build's record to $stats.new.
+progress() {
+  local -a prev_label=() prev_secs=() labels=() starts=()
+  local n guessed="" total_prev=0 k=0 line label i j left
+  if [ -f "$stats" ]; then
+    while IFS=$'\t' read -r s l; do
+      prev_secs+=("$s")
+      prev_label+=("$l")
+      total_prev=$((total_prev + s))
+    done <"$stats"
+  fi
+  n=${#prev_label[@]}
+  if [ "$n" = 0 ]; then
+    # No record yet: count the step lines of the script (an upper bound,
+    # as some steps only run when needed).
+    n=$(grep -cE '^[[:space:]]*(step "|log "|echo "==> \['"$name"'\])' "$src/build.sh" || true)
+    guessed="~"
+  fi
+  fmt() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+  local re="^(==> \\[$name\\]|$name-image:) (.*)\$"
+  while IFS= read -r line; do
+    if [[ $line =~ $re ]]; then
+      label=${BASH_REMATCH[2]}
+      k=$((k + 1))
+      # The record keys steps by their words: no digits, no paths.
+      key=$(printf '%s' "$label" | sed -E 's#[^ ]*/[^ ]*#PATH#g; s/[0-9]+/N/g')
+      labels+=("$key")
+      starts+=("$SECONDS")
+      left=""
+      for ((i = 0; i < ${#prev_label[@]}; i++)); do
+        if [ "${prev_label[$i]}" = "$key" ]; then
+          j=0
+          for ((; i < ${#prev_label[@]}; i++)); do j=$((j + prev_secs[i])); done
+          left=", about $(fmt "$j") left (last build: $(fmt "$total_prev"))"
+          break
+        fi
+      done
+      printf '==> [%s] [step %d/%s%d, %s elapsed%s] %s\n' "$name" "$k" "$guessed" "$((k > n ? k : n))" "$(fmt "$SECONDS")" "$left" "$label"
+    else
+      printf '%s\n' "$line"
+    fi
+  done
+  # Durations: each step lasts until the next one starts. Waiting for a
+  # lock is not part of a build's own time.
+  : >"$stats.new"
+  for ((i = 0; i < ${#labels[@]}; i++)); do
+    if ((i + 1 < ${#labels[@]})); then j=$((starts[i + 1] - starts[i])); else j=$((SECONDS - starts[i])); fi
+    [[ ${labels[$i]} == waiting* ]] && continue
+    printf '%s\t%s\n' "$j" "${labels[$i]}" >>"$stats.new"
+  done
+}
+
+echo "==> [$name] building guest image (inputs $hash; cached in $out)"
+start=$(date +%s)
+tmp=$(mktemp -d "$images/.$name-$hash-XXXXXX")
+# Failed or interrupted: remove the scratch (the EXIT trap runs on the
+# signals too, through exit).
+trap 'rm -rf "$tmp" "$stats.new"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+SECONDS=0
+(cd "$src" && ./build.sh "$tmp") 2>&1 | progress
+touch "$tmp/.complete"
+rm -rf "$out"
+mv "$tmp" "$out"
+[ -s "$stats.new" ] && mv "$stats.new" "$stats"
+trap - EXIT INT TERM HUP
+echo "==> [$name] built in $(($(date +%s) - start))s"
 ln -sfn "$out" "$root/build/images/$name"

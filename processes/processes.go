@@ -74,8 +74,12 @@ type Config struct {
 	// Quota, when set, returns the check a process in a context's
 	// workspace is watched with (it is stopped, quota_exceeded, once the
 	// check fails).
-	Quota  func(contextID string) (exec.QuotaCheck, error)
-	Logger *slog.Logger
+	Quota func(contextID string) (exec.QuotaCheck, error)
+	// FirstPID is the pid the first process gets (default 1). A server
+	// passes one past the largest pid it ever gave out, so pids stay
+	// unique across restarts.
+	FirstPID int64
+	Logger   *slog.Logger
 }
 
 // Manager owns the processes of a server. It is safe for concurrent use.
@@ -129,8 +133,14 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Manager{cfg: cfg, log: cfg.Logger, procs: map[int64]*proc{}, byExec: map[string]*proc{}}, nil
+	m := &Manager{cfg: cfg, log: cfg.Logger, procs: map[int64]*proc{}, byExec: map[string]*proc{}}
+	m.nextPID.Store(max(cfg.FirstPID, 1) - 1)
+	return m, nil
 }
+
+// LastPID returns the largest pid given out so far (FirstPID-1 before the
+// first spawn).
+func (m *Manager) LastPID() int64 { return m.nextPID.Load() }
 
 // proc is one process. Fields above mu are fixed at spawn.
 type proc struct {
@@ -151,6 +161,7 @@ type proc struct {
 	stdinClosed bool
 	signal      exec.Signal // last signal sent
 	killedBy    exec.Signal // the signal that cancelled the run
+	shutdown    bool        // stopped by the server's shutdown (Close, Shutdown)
 	grace       *time.Timer
 	exit        *exec.ProcessExit
 	exitedAt    time.Time
@@ -175,6 +186,17 @@ func (p *proc) killWith(sig exec.Signal) {
 	p.mu.Lock()
 	if p.exit == nil && p.killedBy == "" {
 		p.killedBy = sig
+	}
+	p.mu.Unlock()
+	p.kill()
+}
+
+// killForShutdown is killWith for the server's shutdown: the record says
+// the shutdown stopped the process.
+func (p *proc) killForShutdown(sig exec.Signal) {
+	p.mu.Lock()
+	if p.exit == nil && p.killedBy == "" {
+		p.killedBy, p.shutdown = sig, true
 	}
 	p.mu.Unlock()
 	p.kill()
@@ -331,12 +353,18 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 	opts.Settle = func(res *exec.Result) {
 		p.stdin.Close()
 		p.mu.Lock()
-		killedBy := p.killedBy
+		killedBy, shutdown := p.killedBy, p.shutdown
 		if p.grace != nil {
 			p.grace.Stop()
 		}
 		p.mu.Unlock()
 		exit = exitOf(p, res, killedBy, m.cfg.SignalGrace)
+		if shutdown && res.Outcome == exec.Cancelled {
+			res.Error = &exec.ErrorData{Code: "cancelled", Name: "ShutdownError",
+				Message: "the process was stopped by the server's shutdown",
+				Details: map[string]any{"signal": string(killedBy), "reason": "shutdown"}}
+			exit.Error = res.Error
+		}
 		if extra, err := json.Marshal(exit); err == nil {
 			res.Extra = extra
 		}
@@ -679,20 +707,54 @@ func (m *Manager) KillContext(contextID string) int {
 	return n
 }
 
-// Close kills every process (SIGKILL), waits until all are completed and
-// refuses new ones.
+// Close kills every process now (SIGKILL), waits until all are completed
+// and refuses new ones. The records say the server's shutdown stopped them
+// (see Shutdown).
 func (m *Manager) Close() {
+	for _, p := range m.closeAndList() {
+		p.killForShutdown(exec.SIGKILL)
+	}
+	m.wg.Wait()
+}
+
+// Shutdown ends every process for the server's shutdown, as SIGTERM does:
+// stdin is closed at once (a process reading it sees EOF and may finish by
+// itself, exited), and those still running when ctx ends are killed. The
+// records of the killed say the server's shutdown stopped them (exit
+// signalled, signal SIGTERM; error code cancelled, name ShutdownError).
+// New spawns are refused (unavailable). It returns once every process has
+// exited and its record was completed.
+func (m *Manager) Shutdown(ctx context.Context) {
+	ps := m.closeAndList()
+	for _, p := range ps {
+		p.mu.Lock()
+		p.stdinClosed = true
+		p.mu.Unlock()
+		p.stdin.Close()
+	}
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	for _, p := range ps {
+		p.killForShutdown(exec.SIGTERM)
+	}
+	<-done
+}
+
+// closeAndList refuses new spawns and returns the processes there are.
+func (m *Manager) closeAndList() []*proc {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.closed = true
 	ps := make([]*proc, 0, len(m.procs))
 	for _, p := range m.procs {
 		ps = append(ps, p)
 	}
-	m.mu.Unlock()
-	for _, p := range ps {
-		p.killWith(exec.SIGKILL)
-	}
-	m.wg.Wait()
+	return ps
 }
 
 // defaultFilenames are the names the language drivers give code that is

@@ -484,6 +484,41 @@ func TestCloseKillsAll(t *testing.T) {
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
 }
 
+// Shutdown closes every process's stdin at once: one that ends at EOF
+// exits by itself; one still running when the grace ends is killed and
+// recorded as stopped by the shutdown, not by a client's signal.
+func TestShutdownEOFThenKill(t *testing.T) {
+	e := MustEnv(t, envOpts{})
+	reader := e.spawn(t, jsReq(echoJS))
+	loop := e.spawn(t, jsReq(`for (;;) {}`))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	e.m.Shutdown(ctx)
+	if d, _ := e.m.Get(reader.PID); d.Exit == nil || d.Exit.Outcome != exec.ExitExited {
+		t.Fatalf("the reader: %+v", d)
+	}
+	d, _ := e.m.Get(loop.PID)
+	if d.Exit == nil || d.Exit.Outcome != exec.ExitSignalled || d.Exit.Signal != exec.SIGTERM {
+		t.Fatalf("the loop: %+v", d)
+	}
+	res := e.done.get(loop.ExecutionID)
+	if res == nil || res.Outcome != exec.Cancelled || res.Error.Name != "ShutdownError" || !strings.Contains(res.Error.Message, "shutdown") {
+		t.Fatalf("the loop's record: %+v", res)
+	}
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
+}
+
+// FirstPID starts the ids where an earlier server stopped.
+func TestFirstPID(t *testing.T) {
+	e := MustEnv(t, envOpts{cfg: processes.Config{FirstPID: 42}})
+	if p := e.spawn(t, jsReq(`1`)); p.PID != 42 {
+		t.Fatalf("first pid %d, want 42", p.PID)
+	}
+	if got := e.m.LastPID(); got != 42 {
+		t.Fatalf("LastPID %d", got)
+	}
+}
+
 // Python reads stdin with input() and sys.stdin, writes bytes, and takes
 // signals like JavaScript.
 func TestPythonEcho(t *testing.T) {

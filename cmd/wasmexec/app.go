@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,6 +81,14 @@ type options struct {
 	authKeysFile   string
 	insecureOpen   bool
 	eventsWindow   int
+	// shutdownGraceMs is how long in-flight work may take to finish after
+	// SIGINT/SIGTERM before it is cancelled.
+	shutdownGraceMs int64
+	// fromEnv names the flags set from WASMEXEC_* variables (flag → variable).
+	fromEnv map[string]string
+	// inProcess: eval or prepare, not a server (TypeScript may be
+	// transpiled in this process).
+	inProcess bool
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -87,7 +97,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
 	fs.StringVar(&o.npmRegistry, "npm-registry", npm.DefaultRegistry, "npm registry for POST /v1/contexts/:id/npm/install (packages are cached under CACHE_DIR/npm)")
-	fs.StringVar(&o.imagesDir, "images-dir", "./build/images", "guest images (built by make guest-images)")
+	fs.StringVar(&o.imagesDir, "images-dir", "", "guest images, built by make guest-images (default: ./build/images, else the build/images of the repository this binary was built in)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
 	fs.Int64Var(&o.maxTimeoutMs, "max-timeout-ms", d.MaxTimeout.Milliseconds(), "largest timeoutMs a request may ask for")
@@ -115,7 +125,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
-	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker")
+	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker (0: no cap)")
 	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib in idle checker workers after start (5-10 s of CPU and ~300 MB per worker; a first dom check is then fast)")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
@@ -129,36 +139,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
-}
-
-func (o *options) validate() error {
-	switch {
-	case o.completedTTLMs <= 0:
-		return fmt.Errorf("--execution-completed-ttl-ms must be a positive integer, got %d", o.completedTTLMs)
-	case o.maxCompleted <= 0:
-		return fmt.Errorf("--execution-max-completed-executions must be a positive integer, got %d", o.maxCompleted)
-	case o.liveWarning <= 0:
-		return fmt.Errorf("--execution-live-warning-threshold must be a positive integer, got %d", o.liveWarning)
-	case o.maxConcurrent <= 0:
-		return fmt.Errorf("--max-concurrent must be positive")
-	case o.poolSize < 0:
-		return fmt.Errorf("--pool-size must not be negative")
-	case o.maxProcesses <= 0:
-		return fmt.Errorf("--max-processes must be positive")
-	case o.maxContexts <= 0 || o.ctxQueueDepth <= 0 || o.ctxIdleTTLMs <= 0:
-		return fmt.Errorf("--max-contexts, --context-queue-depth and --context-idle-ttl-ms must be positive")
-	case o.workspaceQuota < 0 || o.workspaceFiles < 0:
-		return fmt.Errorf("--workspace-quota-bytes and --workspace-max-files must not be negative (0: no limit)")
-	case o.tsWorkers < 0:
-		return fmt.Errorf("--ts-transpile-workers must not be negative")
-	case o.transpileMs <= 0:
-		return fmt.Errorf("--transpile-timeout-ms must be positive, got %d", o.transpileMs)
-	case o.procTimeoutMs <= 0 || o.procMaxTimeout < o.procTimeoutMs || o.signalGraceMs <= 0:
-		return fmt.Errorf("--process-timeout-ms must be positive and at most --process-max-timeout-ms; --signal-grace-ms positive")
-	case o.maxMemoryBytes <= 0 || o.maxMemoryBytes > exec.MaxMemoryBytes:
-		return fmt.Errorf("--max-memory-bytes must be in 1..%d (4 GiB, all a 32-bit guest can address), got %d", int64(exec.MaxMemoryBytes), o.maxMemoryBytes)
-	}
-	return o.policy().Validate()
+	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
 }
 
 func (o *options) policy() exec.Policy {
@@ -198,6 +179,8 @@ type app struct {
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
+	// checkerState says why there is no checker (disabled, not built).
+	checkerState string
 	// tsWorkers transpile TypeScript outside the server process.
 	tsWorkers *ts.Workers
 	images    map[string]*engine.Image
@@ -214,8 +197,15 @@ type app struct {
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
-	if err := o.validate(); err != nil {
+	specs, imagesErr := o.findImages()
+	if err := o.validate(specs); err != nil {
 		return nil, err
+	}
+	if imagesErr != nil {
+		return nil, imagesErr
+	}
+	if err := o.policy().Validate(); err != nil {
+		return nil, fmt.Errorf("bad configuration: %w", err)
 	}
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
@@ -289,7 +279,7 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
 	images := map[string]*engine.Image{}
-	for _, name := range []string{js.ImageName, python.ImageName} {
+	for _, name := range guestImages {
 		dir := filepath.Join(a.opts.imagesDir, name)
 		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
 			a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir)
@@ -309,7 +299,7 @@ func (a *app) load(ctx context.Context) error {
 		pkgs := a.npmClient()
 		langs[exec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
-		// process; serve always has workers (see serve).
+		// process; a server always has workers (see options.validate).
 		tsDriver := ts.Driver{Packages: pkgs}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
@@ -329,7 +319,9 @@ func (a *app) load(ctx context.Context) error {
 				w.Close()
 				return err
 			}
+			a.mu.Lock()
 			a.tsWorkers = w
+			a.mu.Unlock()
 			tsDriver.Workers = w
 		}
 		langs[exec.TypeScript] = tsDriver
@@ -386,6 +378,7 @@ func (a *app) load(ctx context.Context) error {
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
 		Workspace:      ctxs.WorkspaceDir,
 		Quota:          ctxs.ProcessQuota,
+		FirstPID:       a.firstPID(ctx),
 		Logger:         a.log,
 	})
 	if err != nil {
@@ -393,62 +386,114 @@ func (a *app) load(ctx context.Context) error {
 		r.Close()
 		return err
 	}
-	var chk *checker
-	if dir := filepath.Join(a.opts.imagesDir, "typescript"); a.opts.tscheckWorkers > 0 {
-		if _, err := os.Stat(filepath.Join(dir, "typescript.js")); err != nil {
-			a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
-		} else {
-			self, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			prewarm := [][]string{{"es2022"}}
-			if a.opts.tscheckDOM {
-				prewarm = append(prewarm, []string{"es2022", "dom"})
-			}
-			pool, err := tscheck.NewPool(tscheck.PoolConfig{
-				Size:             a.opts.tscheckWorkers,
-				WorkerCommand:    []string{self, "tscheck-worker"},
-				ImageDir:         dir,
-				MemoryLimitBytes: a.opts.tscheckMemory,
-				PrewarmLibs:      prewarm,
-				BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
-				Logger:           a.log,
-			})
-			if err != nil {
-				return err
-			}
-			a.log.Info("starting TypeScript checker workers (pre-warming lib files)", "workers", a.opts.tscheckWorkers)
-			if err := pool.Start(ctx); err != nil {
-				pool.Close()
-				return fmt.Errorf("start the TypeScript checker: %w", err)
-			}
-			chk = &checker{pool: pool, persist: a.persist}
-		}
-	}
 	a.mu.Lock()
-	a.images, a.runner, a.ctxs, a.procs, a.checker = images, r, ctxs, procs, chk
+	a.images, a.runner, a.ctxs, a.procs = images, r, ctxs, procs
 	a.mu.Unlock()
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 
+// newChecker builds the TypeScript checker (not started: see
+// checker.start), or returns nil when it is disabled or not built.
+func (a *app) newChecker() (*checker, error) {
+	dir := filepath.Join(a.opts.imagesDir, "typescript")
+	switch {
+	case a.opts.tscheckWorkers == 0:
+		a.setCheckerState(checkerDisabled)
+		return nil, nil
+	case !exists(filepath.Join(dir, "typescript.js")):
+		a.setCheckerState(checkerNotBuilt)
+		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
+		return nil, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	prewarm := [][]string{{"es2022"}}
+	if a.opts.tscheckDOM {
+		prewarm = append(prewarm, []string{"es2022", "dom"})
+	}
+	pool, err := tscheck.NewPool(tscheck.PoolConfig{
+		Size:             a.opts.tscheckWorkers,
+		WorkerCommand:    []string{self, "tscheck-worker"},
+		ImageDir:         dir,
+		MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+		PrewarmLibs:      prewarm,
+		BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
+		Logger:           a.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	chk := &checker{pool: pool, persist: a.persist, state: checkerWarming}
+	a.mu.Lock()
+	a.checker = chk
+	a.mu.Unlock()
+	return chk, nil
+}
+
+func (a *app) setCheckerState(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.checkerState = s
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// readiness is /readyz: ready (200) once runs are served; the body lists
+// each part: the languages (their guest image loaded), the TypeScript
+// checker (warming up for seconds after start) and the history.
 func (a *app) readiness() (bool, map[string]any) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	ready := a.ready.Load()
 	imgs := map[string]string{}
 	for name, img := range a.images {
 		imgs[name] = img.Hash[:12]
 	}
-	d := map[string]any{"images": imgs}
-	if a.checker != nil {
-		d["typescript"] = a.checker.pool.Version()
+	parts := map[string]any{}
+	for _, l := range []struct {
+		lang  exec.Language
+		image string
+	}{{exec.JavaScript, js.ImageName}, {exec.TypeScript, js.ImageName}, {exec.Python, python.ImageName}} {
+		p := map[string]any{"ready": ready && a.images[l.image] != nil, "image": l.image, "state": "ready"}
+		switch {
+		case a.loadErr != nil:
+			p["state"] = "failed"
+		case !ready:
+			p["state"] = "loading"
+		case a.images[l.image] == nil:
+			p["state"] = "not built"
+		}
+		parts[string(l.lang)] = p
+	}
+	d := map[string]any{"images": imgs, "parts": parts}
+	switch {
+	case a.checker != nil:
+		st := a.checker.status()
+		parts["typescriptCheck"] = st
+		if v, ok := st["typeScriptVersion"]; ok {
+			d["typescript"] = v
+		}
+	case a.checkerState != "":
+		parts["typescriptCheck"] = map[string]any{"ready": false, "state": a.checkerState}
+	default:
+		parts["typescriptCheck"] = map[string]any{"ready": false, "state": "loading"}
+	}
+	if a.store != nil {
+		parts["history"] = map[string]any{"ready": true, "state": "ready"}
+	} else {
+		parts["history"] = map[string]any{"ready": false, "state": "disabled"}
 	}
 	if a.loadErr != nil {
 		d["error"] = a.loadErr.Error()
 	}
-	return a.ready.Load(), d
+	return ready, d
 }
 
 // Run implements server.Runner, answering 503 until the images are loaded.
@@ -472,21 +517,61 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	return res, err
 }
 
+// lastPIDFile keeps, in the data directory, the largest process id given
+// out before the last clean shutdown.
+const lastPIDFile = "last-pid"
+
+// firstPID is one past the largest process id this data directory has
+// seen: the largest in the execution history and the one kept at the last
+// clean shutdown, so ids never repeat across restarts.
+func (a *app) firstPID(ctx context.Context) int64 {
+	var last int64
+	if b, err := os.ReadFile(filepath.Join(a.opts.dataDir, lastPIDFile)); err == nil {
+		last, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	if a.store != nil {
+		f := store.ListFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
+		for {
+			page, err := a.store.List(ctx, f)
+			if err != nil {
+				a.log.Warn("reading process ids from the history failed; ids may repeat those of earlier runs", "err", err)
+				break
+			}
+			for _, r := range page.Executions {
+				last = max(last, r.PID)
+			}
+			if !page.HasMore {
+				break
+			}
+			f.After = page.NextCursor
+		}
+	}
+	return last + 1
+}
+
 func (a *app) close() {
-	if a.tsWorkers != nil {
-		a.tsWorkers.Close()
+	a.mu.Lock()
+	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
+	a.mu.Unlock()
+	if tsWorkers != nil {
+		tsWorkers.Close()
 	}
-	if a.checker != nil {
-		a.checker.pool.Close()
+	if chk != nil {
+		chk.pool.Close()
 	}
-	if a.procs != nil {
-		a.procs.Close()
+	if procs != nil {
+		procs.Close()
+		if last := procs.LastPID(); last > 0 {
+			if err := os.WriteFile(filepath.Join(a.opts.dataDir, lastPIDFile), []byte(strconv.FormatInt(last, 10)+"\n"), 0o644); err != nil {
+				a.log.Warn("keeping the last process id failed", "err", err)
+			}
+		}
 	}
-	if a.ctxs != nil {
-		a.ctxs.Close()
+	if ctxs != nil {
+		ctxs.Close()
 	}
-	if a.runner != nil {
-		a.runner.Close()
+	if runner != nil {
+		runner.Close()
 	}
 	if a.store != nil {
 		if err := a.store.Close(); err != nil {
@@ -516,6 +601,16 @@ func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPag
 		return nil, err
 	}
 	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
+}
+
+// liveWork is the number of runs holding a run slot, for the shutdown log.
+func (a *app) liveWork() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runner == nil {
+		return 0
+	}
+	return a.runner.Live()
 }
 
 // instrument registers the gauges and counters read at each scrape.

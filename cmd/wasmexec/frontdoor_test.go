@@ -14,18 +14,19 @@ import (
 
 	"github.com/wasmexec/wasmexec/client"
 	wexec "github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
 // Without keys the server refuses a non-loopback address, saying why.
 func TestServeRefusesOpenNonLoopback(t *testing.T) {
-	out, err := exec.Command(binary, "serve", "--addr", "0.0.0.0:0", "--data-dir", t.TempDir()).CombinedOutput()
+	out, err := exec.Command(binary, "serve", "--addr", "0.0.0.0:0", "--data-dir", t.TempDir(), "--images-dir", testenv.ImagesDir()).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "without API keys") || !strings.Contains(string(out), "--insecure-open") {
 		t.Fatalf("err %v, output:\n%s", err, out)
 	}
 	// A keys file that doesn't parse refuses to start.
 	bad := filepath.Join(t.TempDir(), "keys.json")
 	os.WriteFile(bad, []byte(`{"keys": [`), 0o600)
-	out, err = exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--auth-keys-file", bad).CombinedOutput()
+	out, err = exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--images-dir", testenv.ImagesDir(), "--auth-keys-file", bad).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "keys file") {
 		t.Fatalf("a bad keys file: err %v, output:\n%s", err, out)
 	}
@@ -135,8 +136,9 @@ func poll(tb testing.TB, what string, cond func() bool) {
 // lockedLog is a server's log, written by its reader goroutine while a
 // test reads it.
 type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
+	mu   sync.Mutex
+	b    strings.Builder
+	done chan struct{} // closed when the server's stderr ends (MustServe)
 }
 
 func (l *lockedLog) WriteString(s string) {
@@ -149,4 +151,15 @@ func (l *lockedLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// wait returns the whole log once the server closed its stderr.
+func (l *lockedLog) wait(tb testing.TB) string {
+	tb.Helper()
+	select {
+	case <-l.done:
+	case <-time.After(time.Minute):
+		tb.Fatal("the server's stderr is still open")
+	}
+	return l.String()
 }

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -44,8 +46,10 @@ func main() {
 	case "prepare":
 		err = prepare(os.Args[2:])
 	case "tscheck-worker":
+		ownProcessGroup()
 		err = tscheckWorker()
 	case "ts-transpile-worker":
+		ownProcessGroup()
 		err = ts.WorkerMain(os.Stdin, os.Stdout)
 	case "help", "-h", "--help":
 		usage()
@@ -55,6 +59,9 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	if errors.Is(err, errHelp) {
+		return
+	}
 	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
@@ -63,6 +70,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wasmexec:", err)
 		os.Exit(1)
 	}
+}
+
+// ownProcessGroup moves a worker process (TypeScript checker, transpiler)
+// out of the server's process group, so a terminal's Ctrl-C (SIGINT to the
+// foreground group) reaches only the server, which stops its workers itself
+// after its graceful shutdown instead of seeing them die (and restarting
+// them) in the middle of it. Workers still end with the server, by their
+// parent-death signal (internal/workerpool).
+func ownProcessGroup() {
+	syscall.Setpgid(0, 0)
 }
 
 type exitError int
@@ -84,74 +101,104 @@ func parseOptions(name string, args []string) (options, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	var o options
 	o.register(fs)
-	if err := fs.Parse(args); err != nil {
+	usage := func(w io.Writer) {
+		what := "start the HTTP server"
+		if name == "prepare" {
+			what = "compile the guest images into the module cache"
+		}
+		fmt.Fprintf(w, "usage: wasmexec %s [flags]: %s\n\n", name, what)
+		fmt.Fprintln(w, "Every flag is also an environment variable WASMEXEC_<FLAG> (e.g. --timeout-ms is")
+		fmt.Fprintln(w, "WASMEXEC_TIMEOUT_MS); a flag on the command line wins.")
+		fmt.Fprintln(w)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := parseFlags(fs, args, usage); err != nil {
 		return o, err
 	}
-	return o, applyEnv(fs)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q: wasmexec %s takes flags only (wasmexec %s -h lists them)", fs.Arg(0), name, name)
+	}
+	fromEnv, err := applyEnv(fs, nil)
+	o.fromEnv = fromEnv
+	return o, err
 }
+
+// errShutdown is the cause of the cancel of in-flight work when the
+// shutdown grace runs out: results say "the run was cancelled: the server
+// is shutting down".
+var errShutdown = errors.New("the server is shutting down")
 
 func serve(args []string) error {
 	o, err := parseOptions("serve", args)
 	if err != nil {
 		return err
 	}
-	if o.tsWorkers < 1 {
-		// esbuild can crash its process on hostile code (a Go stack
-		// overflow is fatal): a server runs it only in worker processes.
-		return fmt.Errorf("--ts-transpile-workers must be at least 1, got %d", o.tsWorkers)
-	}
 	log := newLogger(o.logLevel)
-	keys, err := frontDoor(o, log)
-	if err != nil {
-		return err
-	}
-	a, err := newApp(o, log)
+	a, err := newApp(o, log) // checks every setting first
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	keys, err := frontDoor(a.opts, log)
+	if err != nil {
+		return err
+	}
 	a.keys = keys
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	// loadCtx bounds loading (images, checker warm-up); work is the base
+	// context of every request, cancelled with errShutdown.
+	loadCtx, stopLoading := context.WithCancel(context.Background())
+	defer stopLoading()
+	work, cancelWork := context.WithCancelCause(context.Background())
+	defer cancelWork(nil)
 	l, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", o.addr, err)
+		return fmt.Errorf("--addr=%s: listen: %w", o.addr, err)
 	}
 	// Until the images are loaded, a minimal API answers: /healthz, /readyz
-	// (503) and 503 unavailable for work. Then the full API takes over.
+	// (503) and 503 unavailable for work. Then the full API takes over; the
+	// TypeScript checker warms up after that (its route answers 503 until
+	// it is ready).
 	var handler atomic.Pointer[http.Handler]
 	loading := server.New(a.serverConfig()).Handler()
 	handler.Store(&loading)
 	httpSrv := &http.Server{
 		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }),
 		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return work },
 	}
+	loaded := make(chan struct{})
 	go func() {
-		if err := a.load(ctx); err != nil {
+		defer close(loaded)
+		err := a.load(loadCtx)
+		var chk *checker
+		if err == nil {
+			chk, err = a.newChecker()
+		}
+		if err != nil {
 			a.mu.Lock()
 			a.loadErr = err
 			a.mu.Unlock()
-			log.Error("loading guest images failed; the server stays unready", "err", err)
+			if loadCtx.Err() == nil {
+				log.Error("loading guest images failed; the server stays unready", "err", err)
+			}
 			return
 		}
 		full := server.New(a.serverConfig()).Handler()
 		handler.Store(&full)
 		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
+		if chk != nil {
+			log.Info("starting TypeScript checker workers (pre-warming lib files); /v1/typescript/check answers 503 until they are ready", "workers", o.tscheckWorkers)
+			chk.start(loadCtx, log)
+		}
 	}()
 	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
 	errc := make(chan error, 1)
-	// Processes end first on shutdown, so their live streams send the exit
-	// event and finish instead of holding Shutdown until its deadline.
-	httpSrv.RegisterOnShutdown(func() {
-		a.mu.Lock()
-		procs := a.procs
-		a.mu.Unlock()
-		if procs != nil {
-			procs.Close()
-		}
-		a.events.Close() // end the lifecycle streams
-	})
 	go func() {
 		err := httpSrv.Serve(l)
 		if errors.Is(err, http.ErrServerClosed) {
@@ -159,15 +206,81 @@ func serve(args []string) error {
 		}
 		errc <- err
 	}()
+	var sig os.Signal
 	select {
 	case err := <-errc:
 		return err
-	case <-ctx.Done():
+	case sig = <-sigs:
 	}
-	log.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return httpSrv.Shutdown(shutCtx)
+	// A second signal exits at once.
+	go func() {
+		s := <-sigs
+		log.Warn("second signal: exiting now, without waiting for in-flight work", "signal", s.String())
+		code := 130
+		if s == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
+	grace := time.Duration(o.shutdownGraceMs) * time.Millisecond
+	log.Info("shutting down: no new work; in-flight work may finish within the grace, then it is cancelled (a second signal exits at once)", "signal", sig.String(), "grace", grace.String())
+	stopLoading()
+	<-loaded
+	return shutdown(a, httpSrv, cancelWork, grace, log)
+}
+
+// shutdown stops the server within grace: new connections are refused at
+// once and processes get EOF on stdin; what still runs when the grace is
+// nearly over (a margin of up to a second stays for the answers) is
+// cancelled with errShutdown, so every client gets its answer (a run:
+// outcome cancelled, "the server is shutting down") and every record is
+// stored. It returns an error only if answers are still missing a while
+// after the grace.
+func shutdown(a *app, httpSrv *http.Server, cancelWork context.CancelCauseFunc, grace time.Duration, log *slog.Logger) error {
+	start := time.Now()
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Shutdown(context.Background()) }()
+	// Lifecycle streams (/v1/events) are not work: they end now, so an open
+	// one doesn't hold the shutdown for its whole grace.
+	a.events.Close()
+	a.mu.Lock()
+	procs := a.procs
+	a.mu.Unlock()
+	cancelAt := grace - min(grace/4, time.Second)
+	procsCtx, stopProcs := context.WithTimeout(context.Background(), cancelAt)
+	defer stopProcs()
+	procsDone := make(chan struct{})
+	go func() {
+		defer close(procsDone)
+		if procs != nil {
+			procs.Shutdown(procsCtx)
+		}
+	}()
+	timer := time.NewTimer(cancelAt)
+	defer timer.Stop()
+	select {
+	case err := <-served:
+		stopProcs()
+		<-procsDone
+		log.Info("shut down: all work finished", "took", time.Since(start).Round(time.Millisecond).String())
+		return err
+	case <-timer.C:
+	}
+	// Processes first, so their live streams end with the exit event; then
+	// every request's context.
+	live := a.liveWork()
+	log.Warn("shutdown grace is running out: cancelling in-flight work", "runs", live)
+	stopProcs()
+	<-procsDone
+	cancelWork(errShutdown)
+	select {
+	case err := <-served:
+		log.Info("shut down: in-flight work was cancelled and answered", "took", time.Since(start).Round(time.Millisecond).String())
+		return err
+	case <-time.After(grace - cancelAt + 5*time.Second):
+		httpSrv.Close()
+		return fmt.Errorf("shutdown: requests still unanswered %s after the grace of %s; closed their connections", 5*time.Second, grace)
+	}
 }
 
 func (a *app) serverConfig() server.Config {
@@ -190,8 +303,11 @@ func (a *app) serverConfig() server.Config {
 	if a.procs != nil {
 		cfg.Processes = a.procs
 	}
-	if a.checker != nil {
+	switch {
+	case a.checker != nil:
 		cfg.Checker = a.checker
+	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
+		cfg.Checker = loadingChecker{}
 	}
 	if a.ctxs != nil {
 		cfg.NPM = &npm.Service{
@@ -221,7 +337,7 @@ func prepare(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers = 0, false, 0, 0
+	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers, o.inProcess = 0, false, 0, 0, true
 	a, err := newApp(o, newLogger(o.logLevel))
 	if err != nil {
 		return err

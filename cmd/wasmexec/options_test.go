@@ -23,7 +23,7 @@ func TestOptionsMaxMemoryBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = o.validate()
+			err = o.validate(nil)
 			if tc.ok {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,20 +56,24 @@ func freeAddr(tb testing.TB) string {
 	return l.Addr().String()
 }
 
-// MustServe starts `wasmexec serve` and waits until /readyz is 200.
+// MustServe starts `wasmexec serve` and waits until it serves runs
+// (/readyz is 200). The server is in a process group of its own (pgid =
+// its pid), as a shell's job would be.
 func MustServe(tb testing.TB, dataDir string, args ...string) *proc {
 	tb.Helper()
 	testenv.ImageDir(tb, "js")
 	addr := freeAddr(tb)
 	cmd := exec.Command(binary, append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", testenv.ImagesDir(), "--cache-dir", testenv.CacheDir(), "--pool-size", "1", "--tscheck-warm-dom=false"}, args...)...)
 	cmd.Env = os.Environ()
-	logs := &lockedLog{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	logs := &lockedLog{done: make(chan struct{})}
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
 	ready := make(chan struct{})
 	go func() {
+		defer close(logs.done)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			logs.WriteString(sc.Text() + "\n")
@@ -152,34 +157,60 @@ func TestServeTTLExpiry(t *testing.T) {
 	}
 }
 
-// Bad configuration refuses to start with a clear message.
+// Bad configuration refuses to start with a message naming the flag (and
+// the variable it came from) and the accepted range.
 func TestServeRefusesBadConfig(t *testing.T) {
 	data := t.TempDir()
 	for _, tc := range []struct {
 		name string
 		args []string
 		env  string
-		want string
+		want []string
 	}{
-		{"zero ttl", []string{"--execution-completed-ttl-ms", "0"}, "", "execution-completed-ttl-ms"},
-		{"negative cap", []string{"--execution-max-completed-executions", "-1"}, "", "execution-max-completed-executions"},
-		{"bad env value", nil, "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD=lots", "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD"},
-		{"corrupt database", []string{"--db", writeGarbage(t, data)}, "", "database"},
-		{"no transpile workers", []string{"--ts-transpile-workers", "0"}, "", "ts-transpile-workers"},
-		{"zero transpile timeout", nil, "WASMEXEC_TRANSPILE_TIMEOUT_MS=0", "transpile-timeout-ms"},
+		{"zero ttl", []string{"--execution-completed-ttl-ms", "0"}, "", []string{"--execution-completed-ttl-ms=0", "1 or more"}},
+		{"negative cap", []string{"--execution-max-completed-executions", "-1"}, "", []string{"--execution-max-completed-executions=-1"}},
+		{"bad env value", nil, "WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD=lots", []string{"WASMEXEC_EXECUTION_LIVE_WARNING_THRESHOLD", "--execution-live-warning-threshold"}},
+		{"corrupt database", []string{"--db", writeGarbage(t, data)}, "", []string{"database"}},
+		{"no transpile workers", []string{"--ts-transpile-workers", "0"}, "", []string{"--ts-transpile-workers=0", "1 or more"}},
+		{"zero transpile timeout", nil, "WASMEXEC_TRANSPILE_TIMEOUT_MS=0", []string{"--transpile-timeout-ms=0 (from WASMEXEC_TRANSPILE_TIMEOUT_MS)"}},
+		{"negative timeout", []string{"--timeout-ms=-5"}, "", []string{"--timeout-ms=-5", "accepted 1..30000", "--max-timeout-ms"}},
+		{"timeout from env", nil, "WASMEXEC_TIMEOUT_MS=-5", []string{"--timeout-ms=-5 (from WASMEXEC_TIMEOUT_MS)", "accepted 1..30000"}},
+		{"timeout above max", []string{"--timeout-ms=60000"}, "", []string{"--timeout-ms=60000", "accepted 1..30000"}},
+		{"unknown log level", []string{"--log-level=verbose"}, "", []string{"--log-level=verbose", "debug, info, warn or error"}},
+		{"memory below the images' minimum", []string{"--memory-bytes=1"}, "", []string{"--memory-bytes=1", "accepted 33554432..268435456", "needs at least 33554432"}},
+		{"memory above max", []string{"--memory-bytes=536870912"}, "", []string{"--memory-bytes=536870912", "at most --max-memory-bytes"}},
+		{"max memory past wasm32", []string{"--max-memory-bytes=8589934592"}, "", []string{"--max-memory-bytes=8589934592", "4 GiB"}},
+		{"zero fuel", []string{"--fuel=0"}, "", []string{"--fuel=0", "accepted 1.."}},
+		{"zero queue", []string{"--max-queued=0"}, "", []string{"--max-queued=0", "1 or more"}},
+		{"store sync", []string{"--store-sync=sometimes"}, "", []string{"--store-sync=sometimes", "normal or full"}},
+		{"address", []string{"--addr=localhost"}, "", []string{"--addr=localhost", "HOST:PORT"}},
+		{"checker memory", []string{"--tscheck-memory-bytes=1"}, "", []string{"--tscheck-memory-bytes=1", "0 (no cap)"}},
+		{"process timeout", []string{"--process-timeout-ms=7200000"}, "", []string{"--process-timeout-ms=7200000", "--process-max-timeout-ms"}},
+		{"shutdown grace", []string{"--shutdown-grace-ms=-1"}, "", []string{"--shutdown-grace-ms=-1", "accepted 0.."}},
+		{"no images", []string{"--images-dir", data}, "", []string{"--images-dir=" + data, "no guest images", "make guest-images"}},
+		{"not a number", []string{"--timeout-ms=soon"}, "", []string{`invalid value "soon" for flag -timeout-ms`}},
+		{"stray argument", []string{"now"}, "", []string{`unexpected argument "now"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(binary, append([]string{"serve", "--addr", freeAddr(t), "--data-dir", data, "--images-dir", testenv.ImagesDir()}, tc.args...)...)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			args := append([]string{"serve", "--addr", freeAddr(t), "--data-dir", data, "--images-dir", testenv.ImagesDir()}, tc.args...)
+			cmd := exec.CommandContext(ctx, binary, args...)
 			cmd.Env = os.Environ()
 			if tc.env != "" {
 				cmd.Env = append(cmd.Env, tc.env)
 			}
 			out, err := cmd.CombinedOutput()
-			if err == nil {
+			if ctx.Err() != nil {
 				t.Fatalf("started with bad config; output:\n%s", out)
 			}
-			if !strings.Contains(string(out), tc.want) {
-				t.Fatalf("message does not name %q:\n%s", tc.want, out)
+			if err == nil {
+				t.Fatalf("exit 0 with bad config; output:\n%s", out)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(string(out), want) {
+					t.Fatalf("message does not say %q:\n%s", want, out)
+				}
 			}
 		})
 	}
@@ -199,6 +230,7 @@ func writeGarbage(tb testing.TB, dir string) string {
 func TestServeTypeScript(t *testing.T) {
 	testenv.BuiltDir(t, "typescript", "typescript.js")
 	p := MustServe(t, t.TempDir())
+	p.waitPart(t, "typescriptCheck")
 	status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"interface P { x: number }\nconst p: P = { x: 41 }\np.x + 1"}`)
 	if status != 200 || res["value"] != float64(42) {
 		t.Fatalf("evaluate: %d %v", status, res)

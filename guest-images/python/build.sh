@@ -6,7 +6,11 @@
 # Everything is built from Debian bookworm's pinned source packages with
 # Debian's clang-16/lld-16/wasi-libc; see README.md beside this file.
 # Scratch work: ${WASMEXEC_CACHE_DIR:-$HOME/.cache/wasmexec}/work/python
-# (downloaded source packages are kept there, keyed by version).
+# (downloaded source packages are kept there, keyed by version; the build
+# tree is removed when the build ends, except its logs when it failed).
+#
+# Needs the Debian packages in TOOL_PKGS below; missing ones are installed
+# with apt-get, which needs root (it says so, with the list, before it does).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -83,6 +87,10 @@ if command -v flock >/dev/null 2>&1; then
     fi
 fi
 
+# The build tree is scratch: removed when the build ends; a failed build
+# keeps only its logs (the error message points at them).
+trap 'if [ -d "$B" ]; then find "$B" -mindepth 1 -maxdepth 1 ! -name logs -exec rm -rf {} +; fi' EXIT
+
 step "checking toolchain packages"
 missing=()
 for p in "${TOOL_PKGS[@]}"; do
@@ -91,8 +99,8 @@ for p in "${TOOL_PKGS[@]}"; do
     fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    step "installing missing packages: ${missing[*]}"
-    [ "$(id -u)" = 0 ] || die "packages missing and not root: ${missing[*]} (apt-get install them)"
+    [ "$(id -u)" = 0 ] || die "missing Debian packages: ${missing[*]}; installing them needs root: run as root, or first: sudo apt-get install ${missing[*]}"
+    step "installing missing Debian packages as root (apt-get install, log $WORK/apt-install.log): ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     APT_WAIT=(-o DPkg::Lock::Timeout=600)
     if ! apt-get "${APT_WAIT[@]}" install -y --no-install-recommends "${missing[@]}" >"$WORK/apt-install.log" 2>&1; then
@@ -383,4 +391,6 @@ find "$STAGE" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$OUTDIR"
 rm -rf "$OUTDIR/python.wasm" "$OUTDIR/lib" "$OUTDIR/guest.json"
 cp -a "$STAGE/." "$OUTDIR/"
+cd "$HERE"
+rm -rf "$B"
 step "done in $((SECONDS - T0))s: $(du -h "$OUTDIR/python.wasm" | cut -f1) python.wasm, $(du -h "$OUTDIR/lib/python311.zip" | cut -f1) python311.zip"
