@@ -15,6 +15,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/storehistory"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/processes"
@@ -101,26 +102,10 @@ func run(m *testing.M, imageDir string) (int, error) {
 		return 0, err
 	}
 	defer procs.Close()
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: history{st}, Events: events.New(0)}).Handler())
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: storehistory.History{S: st}, Events: events.New(0)}).Handler())
 	defer srv.Close()
 	serverURL = srv.URL
 	return m.Run(), nil
-}
-
-// history adapts the store to server.History.
-type history struct{ s *store.Store }
-
-func (h history) Get(ctx context.Context, id string) (*exec.Result, error) { return h.s.Get(ctx, id) }
-func (h history) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	return h.s.Output(ctx, id, after, limit)
-}
-func (h history) Delete(ctx context.Context, id string) error { return h.s.Delete(ctx, id) }
-func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPage, error) {
-	p, err := h.s.List(ctx, store.ListFilter{ContextID: f.ContextID, After: f.After, Limit: f.Limit})
-	if err != nil {
-		return nil, err
-	}
-	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
 }
 
 func Example() {

@@ -15,30 +15,13 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/storehistory"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
 )
-
-// storeHistory adapts store.Store to server.History (as cmd/wasmexec does).
-type storeHistory struct{ s *store.Store }
-
-func (h storeHistory) Get(ctx context.Context, id string) (*exec.Result, error) {
-	return h.s.Get(ctx, id)
-}
-func (h storeHistory) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	return h.s.Output(ctx, id, after, limit)
-}
-func (h storeHistory) Delete(ctx context.Context, id string) error { return h.s.Delete(ctx, id) }
-func (h storeHistory) List(ctx context.Context, f server.ListFilter) (*server.ListPage, error) {
-	p, err := h.s.List(ctx, store.ListFilter{ContextID: f.ContextID, Language: f.Language, Outcome: f.Outcome, Kind: f.Kind, After: f.After, Limit: f.Limit})
-	if err != nil {
-		return nil, err
-	}
-	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
-}
 
 // fakeProcesses serves one live process (pid 1, executionId exe_live) from
 // an output log; only what history and output routes use is implemented.
@@ -107,7 +90,7 @@ func MustHistoryServer(tb testing.TB, procs server.Processes) *httptest.Server {
 			return st.Save(ctx, res, events, truncated)
 		},
 	})
-	cfg := server.Config{Runner: r, History: storeHistory{st}}
+	cfg := server.Config{Runner: r, History: storehistory.History{S: st}}
 	if procs != nil {
 		cfg.Processes = procs
 	}

@@ -28,7 +28,6 @@ import (
 	"github.com/wasmexec/wasmexec/metrics"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
-	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -582,25 +581,6 @@ func (a *app) close() {
 	if err := a.ws.Close(); err != nil {
 		a.log.Warn("remove one-shot scratch", "err", err)
 	}
-}
-
-// history adapts store.Store to server.History.
-type history struct{ s *store.Store }
-
-func (h history) Get(ctx context.Context, id string) (*exec.Result, error) { return h.s.Get(ctx, id) }
-
-func (h history) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	return h.s.Output(ctx, id, after, limit)
-}
-
-func (h history) Delete(ctx context.Context, id string) error { return h.s.Delete(ctx, id) }
-
-func (h history) List(ctx context.Context, f server.ListFilter) (*server.ListPage, error) {
-	p, err := h.s.List(ctx, store.ListFilter{ContextID: f.ContextID, Language: f.Language, Outcome: f.Outcome, Kind: f.Kind, After: f.After, Limit: f.Limit})
-	if err != nil {
-		return nil, err
-	}
-	return &server.ListPage{Executions: p.Executions, NextCursor: p.NextCursor, HasMore: p.HasMore}, nil
 }
 
 // liveWork is the number of runs holding a run slot, for the shutdown log.

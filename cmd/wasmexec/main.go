@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/storehistory"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/npm"
@@ -293,7 +294,7 @@ func (a *app) serverConfig() server.Config {
 		Logger:         a.log,
 	}
 	if a.store != nil {
-		cfg.History = history{a.store}
+		cfg.History = storehistory.History{S: a.store}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
