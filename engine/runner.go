@@ -721,6 +721,13 @@ func (p *pool) drain() {
 	}
 }
 
+// Snapshotted reports whether guests of image name start from a snapshot
+// of their initialized runtime (rather than running their init).
+func (r *Runner) Snapshotted(name string) bool {
+	img := r.cfg.Images[name]
+	return img != nil && img.Snapshotted
+}
+
 // PoolStats returns pre-started guest hits and misses per image.
 func (r *Runner) PoolStats() map[string][2]int64 {
 	out := map[string][2]int64{}

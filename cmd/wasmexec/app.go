@@ -650,13 +650,22 @@ func (a *app) instrument() {
 	}
 	m.Counters("wasmexec_pool_hits_total", "One-shot runs that took a pre-started guest, by image.", []string{"image"}, poolStat(0))
 	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, poolStat(1))
-	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image.", []string{"image", "source"}, func() map[string]float64 {
+	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image, and whether the image's guests start from a snapshot of their initialized runtime.", []string{"image", "source", "snapshot"}, func() map[string]float64 {
+		a.mu.Lock()
+		r := a.runner
+		a.mu.Unlock()
+		snap := func(img string) string {
+			if r != nil && r.Snapshotted(img) {
+				return "true"
+			}
+			return "false"
+		}
 		out := map[string]float64{}
 		for img, v := range poolStat(0)() {
-			out[img+"\x00pool"] = v
+			out[img+"\x00pool\x00"+snap(img)] = v
 		}
 		for img, v := range poolStat(1)() {
-			out[img+"\x00cold"] = v
+			out[img+"\x00cold\x00"+snap(img)] = v
 		}
 		return out
 	})

@@ -328,7 +328,7 @@ func TestServeMetricsAndPython(t *testing.T) {
 		"# HELP wasmexec_run_duration_seconds ", "# TYPE wasmexec_run_duration_seconds histogram",
 		`wasmexec_run_duration_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
 		`wasmexec_queue_wait_seconds_count{kind="evaluate",language="python",outcome="succeeded"} 1`,
-		"# TYPE wasmexec_store_write_seconds histogram", `wasmexec_guest_starts_total{image="python",source=`,
+		"# TYPE wasmexec_store_write_seconds histogram", `wasmexec_guest_starts_total{image="python",snapshot="true",source=`,
 		`wasmexec_http_requests_total{method="POST",route="/v1/evaluate",status="200"} 1`, "# TYPE wasmexec_contexts_live gauge"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("metrics lack %q:\n%s", want, b)
