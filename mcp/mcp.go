@@ -38,6 +38,8 @@ type Config struct {
 	Runner   server.Runner
 	Contexts server.Contexts
 	Checker  server.Checker
+	// NPM, when set, adds the npm_install tool.
+	NPM server.NPM
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
 	// RebindingProtection refuses requests that arrive on a loopback
@@ -83,6 +85,9 @@ func NewServer(cfg Config) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file from a context's /workspace. Text comes back as utf8; other bytes as base64."}, t.readFile)
 	sdk.AddTool(s, &sdk.Tool{Name: "write_file", Description: "Write a file into a context's /workspace (parents are created; within the workspace quota)."}, t.writeFile)
 	sdk.AddTool(s, &sdk.Tool{Name: "list_files", Description: "List the entries of a directory of a context's /workspace."}, t.listFiles)
+	if cfg.NPM != nil {
+		sdk.AddTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run."}, t.npmInstall)
+	}
 	return s
 }
 
@@ -461,4 +466,54 @@ func text(s string) *sdk.CallToolResult {
 // cause of an internal error is not shown).
 func toolError(err error) error {
 	return fmt.Errorf("%s: %s", exec.ErrorCode(err), exec.ErrorMessage(err))
+}
+
+// NPMInstallInput installs packages into a context.
+type NPMInstallInput struct {
+	ContextID string   `json:"contextId" jsonschema:"the context whose workspace gets the packages"`
+	Packages  []string `json:"packages,omitempty" jsonschema:"name, name@range or name@tag; none: install the project from package.json"`
+	Dev       bool     `json:"dev,omitempty" jsonschema:"add them to devDependencies"`
+	Frozen    bool     `json:"frozen,omitempty" jsonschema:"fail when package-lock.json would change"`
+	TimeoutMs int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
+}
+
+// NPMInstallOutput is the completed install.
+type NPMInstallOutput struct {
+	ExecutionID string            `json:"executionId"`
+	Outcome     exec.Outcome      `json:"outcome"`
+	Installed   []exec.NPMPackage `json:"installed"`
+	Stdout      string            `json:"stdout,omitempty"`
+	Error       *exec.ErrorData   `json:"error,omitempty"`
+}
+
+func (t *tools) npmInstall(ctx context.Context, _ *sdk.CallToolRequest, in NPMInstallInput) (*sdk.CallToolResult, NPMInstallOutput, error) {
+	cs, err := t.contexts()
+	if err != nil {
+		return nil, NPMInstallOutput{}, err
+	}
+	// Contexts is guarded per tenant: another tenant's id is not found.
+	if _, err := cs.Get(ctx, in.ContextID); err != nil {
+		return nil, NPMInstallOutput{}, toolError(err)
+	}
+	res, err := t.cfg.NPM.Install(ctx, in.ContextID, &exec.NPMInstallRequest{Packages: in.Packages, Dev: in.Dev, Frozen: in.Frozen, TimeoutMs: in.TimeoutMs})
+	if err != nil {
+		return nil, NPMInstallOutput{}, toolError(err)
+	}
+	out := NPMInstallOutput{Installed: res.Installed}
+	if out.Installed == nil {
+		out.Installed = []exec.NPMPackage{}
+	}
+	if res.Result != nil {
+		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
+		if res.Stdout != nil {
+			out.Stdout = *res.Stdout
+		}
+	}
+	msg := fmt.Sprintf("npm install in %s: %s, %d packages", in.ContextID, out.Outcome, len(out.Installed))
+	if out.Error != nil {
+		msg += ": " + out.Error.Message
+	}
+	r := text(msg)
+	r.IsError = out.Outcome != exec.Succeeded
+	return r, out, nil
 }

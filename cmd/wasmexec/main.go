@@ -327,7 +327,7 @@ func (a *app) serverConfig() server.Config {
 		f := cfg.ContextDeleted
 		a.contextDeleted.Store(&f)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 
