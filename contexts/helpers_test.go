@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/poll"
+
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
@@ -151,13 +153,7 @@ func mustGet(tb testing.TB, m *contexts.Manager, id string) *exec.Context {
 // waitFor polls cond every few ms for up to d.
 func waitFor(tb testing.TB, d time.Duration, what string, cond func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	poll.Until(tb, d, what, cond)
 }
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }

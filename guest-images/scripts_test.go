@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/internal/poll"
 )
 
 func here() string {
@@ -112,13 +114,7 @@ func (b *syncBuffer) String() string {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Until(t, 20*time.Second, what, cond)
 }
 
 // A build that waited for another build of the same inputs uses its result

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/poll"
+
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -38,12 +40,7 @@ func MustServerRunner(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) (
 // waitUntil polls cond until it holds (or fails tb after a minute).
 func waitUntil(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(tb, time.Minute, what, cond)
 }
 
 func post(tb testing.TB, url, body string) (*http.Response, map[string]any) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/client"
 	wexec "github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/poll"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
@@ -90,10 +91,10 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "42") {
 		t.Fatalf("eval --server: %v %s", err, out)
 	}
-	poll(t, "the access log line", func() bool { return strings.Contains(p.logs.String(), "requestId=trace-42.a") })
+	poll.Until(t, 30*time.Second, "the access log line", func() bool { return strings.Contains(p.logs.String(), "requestId=trace-42.a") })
 	write(`{"tenants":{"a":{}},"keys":[{"tenant":"a","key":"second-key-0123456789"}]}`)
 	p.cmd.Process.Signal(syscall.SIGHUP)
-	poll(t, "the second key to work", func() bool { return statusWithKey(t, p.base, "second-key-0123456789") == 200 })
+	poll.Until(t, 30*time.Second, "the second key to work", func() bool { return statusWithKey(t, p.base, "second-key-0123456789") == 200 })
 	if s := statusWithKey(t, p.base, "first-key-0123456789"); s != 401 {
 		t.Fatalf("the first key still works after the reload: %d", s)
 	}
@@ -106,7 +107,7 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	defer stream.Close()
 	write(`{"tenants": nonsense`)
 	p.cmd.Process.Signal(syscall.SIGHUP)
-	poll(t, "the failed reload to be logged", func() bool { return strings.Contains(p.logs.String(), "reload API keys failed") })
+	poll.Until(t, 30*time.Second, "the failed reload to be logged", func() bool { return strings.Contains(p.logs.String(), "reload API keys failed") })
 	if s := statusWithKey(t, p.base, "second-key-0123456789"); s != 200 {
 		t.Fatalf("a bad file dropped the keys: %d", s)
 	}
@@ -120,16 +121,6 @@ func TestServeKeysReloadOnSIGHUP(t *testing.T) {
 	}
 	if _, err := stream.Next(); err == nil {
 		t.Fatal("the stream goes on after shutdown")
-	}
-}
-
-func poll(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

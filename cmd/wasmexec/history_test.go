@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/internal/poll"
 )
 
 // A process's record speaks the process API's vocabulary too: listed by
@@ -31,15 +33,14 @@ func TestServeProcessHistory(t *testing.T) {
 	// Ends by itself with exit code 3, after writing 10+10+100 bytes.
 	pid, exited := spawn(`process.stdout.write('a'.repeat(10)); process.stdout.write('b'.repeat(10)); process.stdout.write('c'.repeat(100)); stdin.read(); process.exit(3)`)
 	// The live replay honours maxBytes.
-	for deadline := time.Now().Add(time.Minute); ; {
+	poll.Until(t, time.Minute, "a live page of two events under maxBytes=25", func() bool {
 		_, page := p.do(t, "GET", "/v1/executions/"+exited+"/output?maxBytes=25", "")
-		if evs, _ := page["events"].([]any); len(evs) == 2 && page["hasMore"] == true {
-			break
-		} else if len(evs) > 2 || time.Now().After(deadline) {
+		evs, _ := page["events"].([]any)
+		if len(evs) > 2 {
 			t.Fatalf("live page with maxBytes=25: %v", page)
 		}
-		time.Sleep(10 * time.Millisecond) // polling the guest's progress
-	}
+		return len(evs) == 2 && page["hasMore"] == true
+	})
 	if status, e := p.do(t, "DELETE", "/v1/executions/"+exited, ""); status != 409 {
 		t.Fatalf("DELETE while running: %d %v", status, e)
 	}

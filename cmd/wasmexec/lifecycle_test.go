@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/poll"
+
 	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
@@ -21,13 +23,7 @@ import (
 // pollFor calls cond every 20 ms until it is true, failing after limit.
 func pollFor(tb testing.TB, limit time.Duration, what string, cond func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out after %s waiting for %s", limit, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Until(tb, limit, what, cond)
 }
 
 // readyz returns /readyz's status and its parts.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/poll"
+
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/workerpool/workertest"
 )
@@ -81,13 +83,12 @@ func AssertServes(tb testing.TB, w *Workers) {
 // waitPIDs polls until w has want live workers and returns their pids.
 func waitPIDs(tb testing.TB, w *Workers, want int) []int {
 	tb.Helper()
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if pids := w.pool.PIDs(); len(pids) == want {
-			return pids
-		}
-	}
-	tb.Fatalf("workers %v; want %d", w.pool.PIDs(), want)
-	return nil
+	var pids []int
+	poll.Until(tb, time.Minute, fmt.Sprintf("%d live workers", want), func() bool {
+		pids = w.pool.PIDs()
+		return len(pids) == want
+	})
+	return pids
 }
 
 func TestWorkersTranspileLikeInProcess(t *testing.T) {
@@ -148,14 +149,7 @@ func TestWorkersRespectContext(t *testing.T) {
 	}()
 	// Wait until the only worker has the hanging transpile: then the pool
 	// has no idle worker.
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if w.pool.Idle() == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the worker never became busy")
-		}
-	}
+	poll.Until(t, time.Minute, "the worker to become busy", func() bool { return w.pool.Idle() == 0 })
 
 	t.Run("waiting for a worker", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/internal/poll"
 )
 
 // dom is warmed in the background once a worker is ready: a check that
@@ -22,13 +24,7 @@ func TestBackgroundWarmDom(t *testing.T) {
 		}
 	}
 
-	deadline := time.Now().Add(5 * time.Minute)
-	for p.warmed.Load() < 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("dom was not warmed in the background within 5 minutes")
-		}
-		time.Sleep(20 * time.Millisecond) // polling the worker's progress
-	}
+	poll.Until(t, 5*time.Minute, "dom warmed in the background", func() bool { return p.warmed.Load() >= 1 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
