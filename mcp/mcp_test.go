@@ -42,6 +42,13 @@ func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, erro
 // TypeScript, contexts, a fake checker) and returns its URL.
 func MustMCPServer(tb testing.TB) string {
 	tb.Helper()
+	return mustMCPServerWith(tb, nil)
+}
+
+// mustMCPServerWith is MustMCPServer with an npm service (nil: none, so no
+// npm_install tool).
+func mustMCPServerWith(tb testing.TB, npm server.NPM) string {
+	tb.Helper()
 	r := testenv.Runner(tb, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
@@ -55,7 +62,7 @@ func MustMCPServer(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	h := mcp.Handler(mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, BodyLimit: 1 << 20})
+	h := mcp.Handler(mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20})
 	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, MCP: h}).Handler())
 	tb.Cleanup(srv.Close)
 	return srv.URL

@@ -2,19 +2,10 @@ package mcp_test
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
-	"github.com/wasmexec/wasmexec/languages/js"
-	"github.com/wasmexec/wasmexec/mcp"
-	"github.com/wasmexec/wasmexec/server"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // recordingNPM answers installs as the npm service would (it is tested
@@ -33,23 +24,8 @@ func (n *recordingNPM) Install(_ context.Context, id string, req *exec.NPMInstal
 // The npm_install tool installs into a context the caller can see, and
 // reports the completed record as text and structured content.
 func TestNPMInstallTool(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
-		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-	})
-	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
 	n := &recordingNPM{}
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, MCP: mcp.Handler(mcp.Config{Runner: r, Contexts: m, NPM: n})}).Handler())
-	t.Cleanup(srv.Close)
-	s := MustSession(t, srv.URL, nil)
+	s := MustSession(t, mustMCPServerWith(t, n), nil)
 
 	res, _ := call(t, s, "npm_install", map[string]any{"contextId": "nope", "packages": []any{"left-pad"}})
 	if !res.IsError || !strings.Contains(textOf(res), "context_not_found") || len(n.got) != 0 {
