@@ -158,7 +158,8 @@ type Image struct {
 	Hash   string // sha256 of the .wasm
 	engine *Engine
 	module *wasmtime.Module
-	// Snapshotted is true when module starts initialized (Init already ran).
+	// Snapshotted is true when module starts initialized (Init already ran)
+	// and warmed up (its entry served warmUpRequest once).
 	Snapshotted bool
 }
 
