@@ -161,6 +161,10 @@ type Image struct {
 	// Snapshotted is true when module starts initialized (Init already ran)
 	// and warmed up (its entry served warmUpRequest once).
 	Snapshotted bool
+
+	linkOnce sync.Once
+	link     *wasmtime.Linker // shared by the image's guests
+	linkErr  error
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
