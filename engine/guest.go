@@ -66,6 +66,7 @@ type Guest struct {
 	removeWatcher func()
 
 	mu            sync.Mutex // one Call at a time; guards store release
+	started       bool       // the driver was started (run), under mu
 	storeFreed    bool
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
@@ -87,6 +88,30 @@ type call struct {
 // Start instantiates the image and runs its driver until it waits for the
 // first request. A guest that dies while starting is an error.
 func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) {
+	g, err := img.instantiate(opts)
+	if err != nil {
+		return nil, err
+	}
+	g.started = true
+	go g.run()
+
+	select {
+	case <-g.ready:
+		return g, nil
+	case <-g.done:
+		err := g.exitErr
+		g.Close()
+		return nil, fmt.Errorf("guest %s died while starting: %v", img.Spec.Name, err)
+	case <-ctx.Done():
+		g.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// instantiate creates the guest's store and instance without running any
+// of its code: RunOnce then runs it for one request on the caller's
+// goroutine (Call and Close also accept such a guest).
+func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	e := img.engine
 	if opts.MemoryBytes <= 0 {
 		opts.MemoryBytes = exec.DefaultLimits().MemoryBytes
@@ -181,19 +206,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
 	e.live.Add(1)
-	go g.run()
-
-	select {
-	case <-g.ready:
-		return g, nil
-	case <-g.done:
-		err := g.exitErr
-		g.Close()
-		return nil, fmt.Errorf("guest %s died while starting: %v", img.Spec.Name, err)
-	case <-ctx.Done():
-		g.Close()
-		return nil, ctx.Err()
-	}
+	return g, nil
 }
 
 func isMemoryLimitError(err error) bool {
@@ -266,6 +279,12 @@ func (g *Guest) Close() {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if !g.started { // instantiated, never run: nothing to wait for
+		g.started = true
+		g.removeWatcher()
+		g.img.engine.live.Add(-1)
+		close(g.done)
+	}
 	select {
 	case <-g.done:
 		g.freeStore()
@@ -343,10 +362,11 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	start := time.Now()
-	if in.Stdin == nil {
-		in.Stdin = exec.StdinFrom(nil)
+	c := newCall(ctx, in)
+	if !g.started {
+		g.started = true
+		go g.run()
 	}
-	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
 	select {
 	case g.calls <- c:
 	case <-g.done:
@@ -367,6 +387,54 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 			abandoned = true
 		}
 	}
+	return g.result(ctx, c, start, abandoned)
+}
+
+// RunOnce runs one request in a guest that was instantiated and never
+// started, on the calling goroutine: the driver starts, takes the request
+// from recv, replies, learns from its next recv that no request follows
+// and returns; the guest is dead afterwards. This is the one-shot path:
+// Start and Call hand every request and reply between the caller's thread
+// and the guest's (a goroutine locked to its thread while parked in recv),
+// and those hand-offs and the scheduling around them cost more CPU than
+// a small run itself. The deadline and cancellation reach the guest as in
+// Call (epoch checks, and every blocking host call a guest can make is
+// ours and watches them); what RunOnce can't do is abandon a guest stuck
+// elsewhere, since the caller is the guest's thread. On a guest already
+// started, RunOnce is Call.
+func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
+	g.mu.Lock()
+	if g.started {
+		g.mu.Unlock()
+		return g.Call(ctx, in)
+	}
+	defer g.mu.Unlock()
+	start := time.Now()
+	if ctx.Err() != nil {
+		o, ed := ctxOutcome(ctx)
+		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+	}
+	g.started = true
+	c := newCall(ctx, in)
+	g.calls = make(chan *call, 1)
+	g.calls <- c
+	close(g.calls) // recv returns -1 after c
+	if dl, ok := ctx.Deadline(); ok && dl.Before(g.initDeadline) {
+		g.initDeadline = dl // the driver's start-up is part of the run
+	}
+	g.run()
+	return g.result(ctx, c, start, false)
+}
+
+func newCall(ctx context.Context, in CallInput) *call {
+	if in.Stdin == nil {
+		in.Stdin = exec.StdinFrom(nil)
+	}
+	return &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
+}
+
+// result reports how call c ended: its reply, or why the guest died.
+func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) CallResult {
 	res := CallResult{Duration: time.Since(start)}
 	select {
 	case <-c.replied:
@@ -568,6 +636,9 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		select {
 		case c = <-g.calls:
 		case <-g.quit:
+			return -1, nil
+		}
+		if c == nil { // calls closed: RunOnce's one request was served
 			return -1, nil
 		}
 		if !setFuel(caller, c.fuel) {
