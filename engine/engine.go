@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
+
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // wasmtimeVersion is part of every compiled-module cache key: serialized
@@ -165,6 +167,10 @@ type Image struct {
 	linkOnce sync.Once
 	link     *wasmtime.Linker // shared by the image's guests
 	linkErr  error
+	// hot are the memory pages a guest of a snapshotted image writes to
+	// start and serve a small request, populated in every new guest (see
+	// prefault_linux.go).
+	hot []pageRun
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
@@ -205,10 +211,35 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		}
 		img.module = mod
 	}
+	if img.Snapshotted {
+		if img.hot, err = img.learnHotPages(ctx); err != nil {
+			e.log.Warn("could not learn the pages guests write; guests start without them populated", "image", spec.Name, "err", err)
+		}
+	}
 	e.mu.Lock()
 	e.images[spec.Name] = img
 	e.mu.Unlock()
 	return img, nil
+}
+
+// learnHotPages runs the warm-up request in a throwaway guest and returns
+// the pages it wrote.
+func (img *Image) learnHotPages(ctx context.Context) ([]pageRun, error) {
+	ws, err := os.MkdirTemp("", "wasmexec-learn-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(ws)
+	g, err := img.instantiate(GuestOptions{Workspace: ws})
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	res := g.RunOnce(ctx, CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
+	if res.Response == nil {
+		return nil, fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
+	}
+	return writtenPages(g.mem.UnsafeData(g.store))
 }
 
 func (e *Engine) compile(ctx context.Context, name, wasmPath, cachePath string) (*wasmtime.Module, error) {

@@ -183,6 +183,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	}
 	if ext := inst.GetExport(store, "memory"); ext != nil {
 		g.mem = ext.Memory()
+		prefault(g.mem.UnsafeData(store), img.hot)
 	}
 	entry := img.Spec.Entry
 	if entry == "" {
