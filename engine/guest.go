@@ -63,6 +63,7 @@ type Guest struct {
 	cur           atomic.Pointer[call]
 	pending       *call // delivered by recv but too large for its buffer
 	initDeadline  time.Time
+	startCtx      context.Context // RunOnce's ctx: it bounds the start-up instead of initDeadline
 	removeWatcher func()
 
 	mu            sync.Mutex // one Call at a time; guards store release
@@ -317,6 +318,10 @@ func (g *Guest) onEpoch() (uint64, bool) {
 		if c.ctx.Err() != nil {
 			return 0, false
 		}
+	} else if g.startCtx != nil {
+		if g.startCtx.Err() != nil {
+			return 0, false
+		}
 	} else if time.Now().After(g.initDeadline) {
 		return 0, false
 	}
@@ -417,12 +422,10 @@ func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
 	}
 	g.started = true
 	c := newCall(ctx, in)
-	g.calls = make(chan *call, 1)
+	g.calls = make(chan *call, 2)
 	g.calls <- c
-	close(g.calls) // recv returns -1 after c
-	if dl, ok := ctx.Deadline(); ok && dl.Before(g.initDeadline) {
-		g.initDeadline = dl // the driver's start-up is part of the run
-	}
+	g.calls <- nil   // then recv returns -1
+	g.startCtx = ctx // the driver's start-up is part of the run
 	g.run()
 	return g.result(ctx, c, start, false)
 }
@@ -639,7 +642,7 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		case <-g.quit:
 			return -1, nil
 		}
-		if c == nil { // calls closed: RunOnce's one request was served
+		if c == nil { // RunOnce's one request was served
 			return -1, nil
 		}
 		if !setFuel(caller, c.fuel) {
