@@ -27,8 +27,8 @@ const wasmtimeVersion = "wasmtime-go/v25.0.0"
 // EpochTick is how often the engine's epoch advances. A running guest is
 // checked for its deadline and cancellation every epochCheckTicks ticks.
 const (
-	EpochTick       = time.Millisecond
-	epochCheckTicks = 5
+	EpochTick       = 5 * time.Millisecond
+	epochCheckTicks = 1
 )
 
 // EngineConfig configures an Engine.

@@ -60,11 +60,11 @@ type Guest struct {
 	done    chan struct{} // closed when _start returned
 	exitErr error
 
-	cur           atomic.Pointer[call]
-	pending       *call // delivered by recv but too large for its buffer
-	initDeadline  time.Time
-	startCtx      context.Context // RunOnce's ctx: it bounds the start-up instead of initDeadline
-	removeWatcher func()
+	cur        atomic.Pointer[call]
+	pending    *call  // delivered by recv but too large for its buffer
+	watch      *watch // what the epoch callback checks
+	startTimer *time.Timer
+	unregister func() // from guests, once no host call can come
 
 	mu            sync.Mutex // one Call at a time; guards store release
 	started       bool       // the driver was started (run), under mu
@@ -75,6 +75,7 @@ type Guest struct {
 
 // call is one request in flight.
 type call struct {
+	id       int64 // for the epoch callback (watch.setRun)
 	ctx      context.Context
 	payload  []byte
 	fuel     uint64
@@ -93,8 +94,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 	if err != nil {
 		return nil, err
 	}
-	g.started = true
-	go g.run()
+	g.launch()
 
 	select {
 	case <-g.ready:
@@ -121,13 +121,12 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		opts.StartTimeout = 10 * time.Second
 	}
 	g := &Guest{
-		img:          img,
-		opts:         opts,
-		calls:        make(chan *call),
-		quit:         make(chan struct{}),
-		ready:        make(chan struct{}),
-		done:         make(chan struct{}),
-		initDeadline: time.Now().Add(opts.StartTimeout),
+		img:   img,
+		opts:  opts,
+		calls: make(chan *call),
+		quit:  make(chan struct{}),
+		ready: make(chan struct{}),
+		done:  make(chan struct{}),
 	}
 	store := wasmtime.NewStore(e.wt)
 	g.store = store
@@ -163,19 +162,23 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		return nil, fmt.Errorf("set fuel: fuel is not enabled")
 	}
 	store.SetEpochDeadline(epochCheckTicks)
-	unwatch := installEpochCallback(store, g)
-	unregister := registerGuest(store, g)
-	g.removeWatcher = func() { unwatch(); unregister() }
+	if g.watch = installWatch(store); g.watch == nil {
+		store.Close()
+		return nil, fmt.Errorf("install the epoch callback: out of memory")
+	}
+	g.unregister = registerGuest(store, g)
 
 	linker, err := img.linker()
 	if err != nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		return nil, err
 	}
 	inst, err := linker.Instantiate(store, img.module)
 	if err != nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		if isMemoryLimitError(err) {
 			return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
@@ -195,7 +198,8 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		for _, name := range img.Spec.Init {
 			fn := inst.GetFunc(store, name)
 			if fn == nil {
-				g.removeWatcher()
+				g.unregister()
+				g.watch.free()
 				store.Close()
 				return nil, fmt.Errorf("guest %s exports no init function %s", img.Spec.Name, name)
 			}
@@ -203,7 +207,8 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		}
 	}
 	if g.start == nil || g.mem == nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
@@ -226,9 +231,21 @@ func (g *Guest) run() {
 		_, err = g.start.Call(g.store)
 	}
 	g.exitErr = err
-	g.removeWatcher()
+	g.unregister()
+	if g.startTimer != nil {
+		g.startTimer.Stop()
+	}
 	g.img.engine.live.Add(-1)
 	close(g.done)
+}
+
+// launch starts the driver on its own goroutine (Start, and Call on a
+// guest never started); its start-up, until the first recv, may take
+// opts.StartTimeout. g.mu is held or the guest not yet shared.
+func (g *Guest) launch() {
+	g.started = true
+	g.startTimer = time.AfterFunc(g.opts.StartTimeout, func() { g.watch.cancel(-1) })
+	go g.run()
 }
 
 // guestEnv builds the guest environment: safe defaults, then the image's,
@@ -276,14 +293,12 @@ func (g *Guest) Done() <-chan struct{} { return g.done }
 // one is interrupted at its next epoch check or blocking host call. It
 // waits briefly for the driver to finish, then frees the store.
 func (g *Guest) Close() {
-	if g.quitted.CompareAndSwap(false, true) {
-		close(g.quit)
-	}
+	g.stop()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.started { // instantiated, never run: nothing to wait for
 		g.started = true
-		g.removeWatcher()
+		g.unregister()
 		g.img.engine.live.Add(-1)
 		close(g.done)
 	}
@@ -305,27 +320,18 @@ func (g *Guest) Close() {
 func (g *Guest) freeStore() {
 	if !g.storeFreed {
 		g.storeFreed = true
+		g.watch.free()
 		g.store.Close()
 	}
 }
 
-// onEpoch is asked every few epoch ticks while guest code runs.
-func (g *Guest) onEpoch() (uint64, bool) {
-	if g.quitted.Load() {
-		return 0, false
+// stop tells the driver to stop: a blocked host call returns or traps, and
+// running guest code traps at its next epoch check.
+func (g *Guest) stop() {
+	if g.quitted.CompareAndSwap(false, true) {
+		close(g.quit)
+		g.watch.stop()
 	}
-	if c := g.cur.Load(); c != nil {
-		if c.ctx.Err() != nil {
-			return 0, false
-		}
-	} else if g.startCtx != nil {
-		if g.startCtx.Err() != nil {
-			return 0, false
-		}
-	} else if time.Now().After(g.initDeadline) {
-		return 0, false
-	}
-	return epochCheckTicks, true
 }
 
 // CallInput is one request for a guest.
@@ -370,9 +376,10 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	start := time.Now()
 	c := newCall(ctx, in)
 	if !g.started {
-		g.started = true
-		go g.run()
+		g.launch()
 	}
+	stop := context.AfterFunc(ctx, func() { g.watch.cancel(c.id) })
+	defer stop()
 	select {
 	case g.calls <- c:
 	case <-g.done:
@@ -424,17 +431,23 @@ func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
 	c := newCall(ctx, in)
 	g.calls = make(chan *call, 2)
 	g.calls <- c
-	g.calls <- nil   // then recv returns -1
-	g.startCtx = ctx // the driver's start-up is part of the run
+	g.calls <- nil // then recv returns -1
+	// The driver's start-up is part of the run, and the guest serves only
+	// this request: the run's end stops it, whatever it runs.
+	stop := context.AfterFunc(ctx, g.watch.stop)
+	defer stop()
 	g.run()
 	return g.result(ctx, c, start, false)
 }
+
+// callIDs numbers calls for the epoch callback.
+var callIDs atomic.Int64
 
 func newCall(ctx context.Context, in CallInput) *call {
 	if in.Stdin == nil {
 		in.Stdin = exec.StdinFrom(nil)
 	}
-	return &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
+	return &call{id: callIDs.Add(1), ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{})}
 }
 
 // result reports how call c ended: its reply, or why the guest died.
@@ -451,9 +464,7 @@ func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned 
 	// The guest died (or is stuck): classify.
 	res.Died = true
 	if abandoned {
-		if g.quitted.CompareAndSwap(false, true) {
-			close(g.quit)
-		}
+		g.stop()
 		res.Outcome, res.Error = ctxOutcome(ctx)
 		return res
 	}
@@ -585,6 +596,15 @@ func guestOf(caller *wasmtime.Caller) *Guest {
 	return g.(*Guest)
 }
 
+// syncRun tells the epoch callback which request the guest serves now.
+func (g *Guest) syncRun() {
+	var id int64
+	if c := g.cur.Load(); c != nil {
+		id = c.id
+	}
+	g.watch.setRun(id)
+}
+
 // linker returns the image's linker, built once and shared by its guests:
 // a Linker per guest cost ~0.1 ms of CPU per start (WASI and six host
 // functions defined by reflection each time).
@@ -603,11 +623,17 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 		module, name string
 		fn           any
 	}{
+		// After recv and send the epoch callback learns which request
+		// (if any) the guest now serves.
 		{"wasmexec", "recv", func(c *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
-			return guestOf(c).hostRecv(c, ptr, capacity)
+			g := guestOf(c)
+			defer g.syncRun()
+			return g.hostRecv(c, ptr, capacity)
 		}},
 		{"wasmexec", "send", func(c *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
-			return guestOf(c).hostSend(c, ptr, n)
+			g := guestOf(c)
+			defer g.syncRun()
+			return g.hostSend(c, ptr, n)
 		}},
 		{"wasmexec", "write", func(c *wasmtime.Caller, fd, ptr, n int32) (int32, *wasmtime.Trap) {
 			return guestOf(c).hostWrite(c, fd, ptr, n)
@@ -620,14 +646,15 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 		{"wasi_snapshot_preview1", "poll_oneoff", func(c *wasmtime.Caller, in, out, nsubs, nevents int32) (int32, *wasmtime.Trap) {
 			return guestOf(c).pollOneoff(c, in, out, nsubs, nevents)
 		}},
-		{"wasi_snapshot_preview1", "clock_time_get", func(c *wasmtime.Caller, id int32, precision int64, out int32) int32 {
-			return guestOf(c).clockTimeGet(c, id, precision, out)
-		}},
 	}
 	for _, d := range defs {
 		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {
 			return nil, fmt.Errorf("define %s.%s: %w", d.module, d.name, err)
 		}
+	}
+	// clock_time_get is C (wasmexec_clock_time_get): no call into Go.
+	if err := defineClock(l); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -729,29 +756,6 @@ func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 	}
 	copy(dst, buf[:n])
 	return int32(n), nil
-}
-
-// monotonicBase anchors the guest-visible monotonic clock.
-var monotonicBase = time.Now()
-
-func monotonicNow() uint64 { return uint64(time.Since(monotonicBase)) }
-
-func (g *Guest) clockTimeGet(caller *wasmtime.Caller, id int32, _ int64, out int32) int32 {
-	var t uint64
-	switch id {
-	case 0: // realtime
-		t = uint64(time.Now().UnixNano())
-	case 1, 2, 3: // monotonic, process and thread CPU time: all monotonic here
-		t = monotonicNow()
-	default:
-		return errno.inval
-	}
-	dst := span(guestMemory(caller), out, 8)
-	if dst == nil {
-		return errno.fault
-	}
-	binary.LittleEndian.PutUint64(dst, t)
-	return errno.success
 }
 
 // pollOneoff implements WASI poll_oneoff for clock subscriptions (sleeps)
