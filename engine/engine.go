@@ -61,6 +61,19 @@ const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M"
 // exhausted" before Python's own recursion limit raises RecursionError.
 const maxWasmStack = 4 << 20
 
+// WasmtimeConfig returns the wasmtime configuration every Engine runs
+// guests with (engineConfigKey names it). A compiled module only loads into
+// an engine with the same configuration; cmd/wasmexec-bench uses it to
+// measure guests against bare wasmtime with the same settings.
+func WasmtimeConfig() *wasmtime.Config {
+	wc := wasmtime.NewConfig()
+	wc.SetConsumeFuel(true)
+	wc.SetEpochInterruption(true)
+	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
+	wc.SetMaxWasmStack(maxWasmStack)
+	return wc
+}
+
 // NewEngine creates the engine and starts its epoch ticker. Close stops it.
 func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.Logger == nil {
@@ -69,14 +82,9 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.CacheDir == "" {
 		return nil, fmt.Errorf("engine: CacheDir is required")
 	}
-	wc := wasmtime.NewConfig()
-	wc.SetConsumeFuel(true)
-	wc.SetEpochInterruption(true)
-	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
-	wc.SetMaxWasmStack(maxWasmStack)
 	e := &Engine{
 		cfg:    cfg,
-		wt:     wasmtime.NewEngineWithConfig(wc),
+		wt:     wasmtime.NewEngineWithConfig(WasmtimeConfig()),
 		log:    cfg.Logger,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
@@ -163,6 +171,8 @@ type Image struct {
 	// Snapshotted is true when module starts initialized (Init already ran)
 	// and warmed up (its entry served warmUpRequest once).
 	Snapshotted bool
+	// ModuleFile is the compiled module (in the cache) guests instantiate.
+	ModuleFile string
 
 	linkOnce sync.Once
 	link     *wasmtime.Linker // shared by the image's guests
@@ -194,7 +204,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	if spec.Snapshot {
 		mod, err := e.loadSnapshot(ctx, spec, dir, wasmPath, cacheFile(snapshotVersion))
 		if err == nil {
-			img.module, img.Snapshotted = mod, true
+			img.module, img.Snapshotted, img.ModuleFile = mod, true, cacheFile(snapshotVersion)
 		} else {
 			e.log.Error("snapshot failed; guests of this image will initialize at start", "image", spec.Name, "err", err)
 		}
@@ -209,7 +219,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		} else {
 			e.log.Info("guest image loaded from cache", "image", spec.Name, "cache", cachePath)
 		}
-		img.module = mod
+		img.module, img.ModuleFile = mod, cachePath
 	}
 	if img.Snapshotted {
 		if img.hot, err = img.learnHotPages(ctx); err != nil {

@@ -151,10 +151,11 @@ func guestRatio(t *table, srv *server) {
 }
 
 type result struct {
-	Outcome    string          `json:"outcome"`
-	Value      json.RawMessage `json:"value"`
-	DurationMs float64         `json:"durationMs"`
-	Error      *struct {
+	Outcome      string          `json:"outcome"`
+	Value        json.RawMessage `json:"value"`
+	DurationMs   float64         `json:"durationMs"`
+	FuelConsumed uint64          `json:"fuelConsumed"`
+	Error        *struct {
 		Code, Message string
 	} `json:"error"`
 }
