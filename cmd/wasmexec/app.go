@@ -81,7 +81,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxTimeoutMs, "max-timeout-ms", d.MaxTimeout.Milliseconds(), "largest timeoutMs a request may ask for")
 	fs.Int64Var(&o.memoryBytes, "memory-bytes", d.Default.MemoryBytes, "default guest memory limit")
 	fs.Int64Var(&o.maxMemoryBytes, "max-memory-bytes", d.Max.MemoryBytes, "largest limits.memoryBytes a request may ask for")
-	fs.Uint64Var(&o.fuel, "fuel", d.Default.Fuel, "default fuel per run (about 7.4e9 per CPU second)")
+	fs.Uint64Var(&o.fuel, "fuel", d.Default.Fuel, "default fuel per run (about 6.5e9 per CPU second, depending on the program)")
 	fs.Uint64Var(&o.maxFuel, "max-fuel", d.Max.Fuel, "largest limits.fuel a request may ask for")
 	fs.Int64Var(&o.outputBytes, "output-bytes", d.Default.OutputBytes, "default output limit per stream")
 	fs.Int64Var(&o.maxOutputBytes, "max-output-bytes", d.Max.OutputBytes, "largest limits.outputBytes a request may ask for")
