@@ -561,6 +561,11 @@ func containsAny(s string, subs ...string) bool {
 var errno = struct{ success, inval, fault, notsup int32 }{0, 28, 21, 58}
 
 func guestMemory(caller *wasmtime.Caller) []byte {
+	// A guest's memory export, looked up once at instantiation: a lookup
+	// through the caller makes an Extern with a finalizer at every call.
+	if g, ok := guests.Load(uintptr(unsafe.Pointer(contextPtr(caller)))); ok && g.(*Guest).mem != nil {
+		return g.(*Guest).mem.UnsafeData(caller)
+	}
 	ext := caller.GetExport("memory")
 	if ext == nil || ext.Memory() == nil {
 		return nil
