@@ -89,7 +89,7 @@ func run() error {
 	t.add("server RSS idle (MiB)", fmt.Sprintf("%.1f", srv.rssMiB()), "report")
 
 	if want("js") {
-		benchLanguage(&t, srv, "javascript", "1+1", "≤ 5 ms p50", "≥ 300/s at c=4")
+		benchLanguage(&t, srv, "javascript", "1+1", "≤ 5 ms p50", "≥ 1000/s at c=4")
 		guestRatio(&t, srv)
 	}
 	for _, s := range extraSections {
