@@ -84,8 +84,8 @@ func benchAuthCost(t *table, dataDir string) error {
 	// Alternate short runs so both servers see the same machine noise.
 	var o, k float64
 	for i := 0; i < 3; i++ {
-		a, _ := open.throughput("/v1/evaluate", body, 4, *duration/3)
-		b, _ := keyed.throughput("/v1/evaluate", body, 4, *duration/3)
+		a := open.throughput("/v1/evaluate", body, 4, *duration/3).rate
+		b := keyed.throughput("/v1/evaluate", body, 4, *duration/3).rate
 		o, k = o+a, k+b
 	}
 	t.add("one-shot throughput at c=4: open / with keys (req/s, cost %)", fmt.Sprintf("%.0f / %.0f (%+.1f%%)", o/3, k/3, 100*(o-k)/o), "≤ 3% cost")
