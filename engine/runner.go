@@ -499,6 +499,7 @@ func controlPayload(j *job) ([]byte, error) {
 	ctl.Inputs = j.req.Inputs
 	ctl.Args = j.req.Args
 	ctl.Cwd = j.req.Cwd
+	ctl.Live = j.opts.Log != nil
 	return json.Marshal(ctl)
 }
 

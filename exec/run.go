@@ -59,6 +59,10 @@ type ControlRequest struct {
 	Cwd          string          `json:"cwd,omitempty"`
 	FilePath     string          `json:"filePath,omitempty"`
 	TsconfigPath string          `json:"tsconfigPath,omitempty"`
+	// Live says readers follow the output while the run goes on (a
+	// process): the driver hands over every write at once instead of
+	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).
+	Live bool `json:"live,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.

@@ -256,7 +256,9 @@ func TestReplayMaxBytesOverHTTP(t *testing.T) {
 		log.Append(exec.Stdout, []byte(strings.Repeat(fmt.Sprint(i), n)))
 	}
 	ts := MustHistoryServer(t, fakeProcesses{log})
-	code := `for (const n of [10, 10, 10, 100, 10]) process.stdout.write('z'.repeat(n))`
+	// A pause between writes ends a chunk (the driver coalesces the
+	// writes of a one-shot run, docs/PROTOCOL.md): five events.
+	code := `for (const n of [10, 10, 10, 100, 10]) { process.stdout.write('z'.repeat(n)); await new Promise(r => setTimeout(r, 1)) }`
 	_, res := call(t, "POST", ts.URL+"/v1/execute", `{"language":"javascript","code":"`+code+`","output":{"retainEvents":true}}`)
 	stored := ts.URL + "/v1/executions/" + res["executionId"].(string) + "/output"
 

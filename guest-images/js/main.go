@@ -30,6 +30,9 @@ type request struct {
 	FilePath string `json:"filePath"`
 	// TsconfigPath names a workspace tsconfig.json for the run.
 	TsconfigPath string `json:"tsconfigPath"`
+	// Live: readers follow the output (a process); writes go through at
+	// once (host.go).
+	Live bool `json:"live"`
 }
 
 type errorData struct {
@@ -227,6 +230,7 @@ func (d *driver) begin(req *request) {
 	d.loop.reset()
 	d.stdin.reset()
 	d.mods.begin()
+	pending.live = req.Live
 	d.args = req.Args
 	d.file = req.Filename
 	if d.file == "" {
@@ -511,6 +515,7 @@ func (d *driver) safeString(v goja.Value, def string) (s string) {
 }
 
 func fatalf(format string, args ...any) {
+	flushOutput()
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
 }
