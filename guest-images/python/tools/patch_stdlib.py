@@ -17,7 +17,9 @@ catches: getaddrinfo/gethostbyname/gethostbyname_ex/gethostbyaddr/
 getnameinfo raise socket.gaierror (EAI_FAIL), socket.socket() and
 socket.socketpair() raise OSError (ENOTSUP), both with a message starting
 "no network in this sandbox"; so create_connection, http.client and
-urllib (URLError) fail with it too. gethostname() is "localhost" (so
+urllib (URLError) fail with it too; urllib's https:// (there is no ssl
+module) gives the same URLError instead of "unknown url type: https".
+gethostname() is "localhost" (so
 getfqdn and email.utils.make_msgid work). asyncio's loop.getaddrinfo and
 getnameinfo call them directly on WASI (it has no threads for the default
 executor, which gave "No module named 'concurrent.futures.thread'").
@@ -69,6 +71,21 @@ import warnings
         if sys.platform == "wasi":  # wasmexec: no threads, no executor
             return socket.getnameinfo(sockaddr, flags)
         return await self.run_in_executor(
+"""),
+    ],
+    "urllib/request.py": [
+        ("""    def unknown_open(self, req):
+        type = req.type
+        raise URLError('unknown url type: %s' % type)
+""", """    def unknown_open(self, req):
+        type = req.type
+        if type == "https" and sys.platform == "wasi":
+            # wasmexec: no ssl module because there is no network: say that.
+            try:
+                socket.getaddrinfo(req.host, 443)
+            except OSError as err:
+                raise URLError(err)
+        raise URLError('unknown url type: %s' % type)
 """),
     ],
     "socket.py": [
