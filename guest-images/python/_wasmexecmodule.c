@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wasi/libc-environ.h>
 
 extern char **environ;
@@ -299,9 +300,68 @@ static const char MSG_TOO_LARGE[] =
     "{\"status\":\"error\",\"error\":{\"code\":\"memory_limit\",\"name\":\"MemoryError\","
     "\"message\":\"the request does not fit in the guest's memory\"}}";
 
+/* Output is coalesced (docs/PROTOCOL.md): the standard streams' writes
+ * collect in out_buf and reach the host as one chunk (one event) when the
+ * stream changes, OUT_MAX bytes are waiting, the oldest waiting byte is
+ * OUT_AGE_NS old, or the driver is about to read stdin or answer. A host
+ * call and an event per print cost several µs; a chunk costs that once.
+ * A run whose readers follow it live (a process: out_live) writes through. */
+#define OUT_MAX (16 << 10)
+#define OUT_AGE_NS 2000000LL
+static char out_buf[OUT_MAX];
+static int32_t out_len = 0;
+static int32_t out_fd = 0;
+static long long out_since = 0;
+static int out_live = 0;
+
+static long long
+monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Hands the waiting output to the host (which traps the run when the
+ * output limit is exceeded: that does not return). */
+static int
+out_flush(void)
+{
+    if (out_len == 0) {
+        return 0;
+    }
+    int32_t n = out_len;
+    out_len = 0;
+    return wasmexec_write(out_fd, out_buf, n) < 0 ? -1 : 0;
+}
+
+static int
+out_write(int32_t fd, const char *p, int32_t len)
+{
+    if (out_len > 0 && (fd != out_fd || (int64_t)out_len + len > OUT_MAX)) {
+        if (out_flush() < 0) {
+            return -1;
+        }
+    }
+    if (out_live || len >= OUT_MAX) {
+        return wasmexec_write(fd, p, len) < 0 ? -1 : 0;
+    }
+    if (out_len == 0) {
+        out_fd = fd;
+        out_since = monotonic_ns();
+    }
+    memcpy(out_buf + out_len, p, (size_t)len);
+    out_len += len;
+    if (monotonic_ns() - out_since >= OUT_AGE_NS) {
+        return out_flush();
+    }
+    return 0;
+}
+
 static void
 send_static(const char *msg)
 {
+    out_flush();
     wasmexec_send(msg, (int32_t)strlen(msg));
 }
 
@@ -311,6 +371,7 @@ static void
 send_result(PyObject *res)
 {
     if (res != NULL && PyBytes_CheckExact(res) && PyBytes_GET_SIZE(res) <= INT32_MAX) {
+        out_flush();
         wasmexec_send(PyBytes_AS_STRING(res), (int32_t)PyBytes_GET_SIZE(res));
         return;
     }
@@ -990,9 +1051,9 @@ stdstream_write(StdStream *self, PyObject *arg)
         return NULL;
     }
     Py_ssize_t len = view.len > (1 << 30) ? (1 << 30) : view.len;
-    int32_t n = 0;
-    if (len > 0) {
-        n = wasmexec_write((int32_t)self->fd, view.buf, (int32_t)len);
+    int32_t n = (int32_t)len;
+    if (len > 0 && out_write((int32_t)self->fd, view.buf, (int32_t)len) < 0) {
+        n = -1;
     }
     PyBuffer_Release(&view);
     if (n < 0) {
@@ -1016,6 +1077,7 @@ stdstream_readinto(StdStream *self, PyObject *arg)
     Py_ssize_t cap = view.len > (1 << 24) ? (1 << 24) : view.len;   /* 16 MiB per call */
     int32_t got = 0;
     if (cap > 0) {
+        out_flush(); /* a prompt is seen before the read blocks */
         got = wasmexec_read(view.buf, (int32_t)cap);
     }
     PyBuffer_Release(&view);
@@ -1060,6 +1122,22 @@ static PyTypeObject StdStream_Type = {
     .tp_getset = stdstream_getset,
 };
 
+/* set_live(flag): whether the run's readers follow its output (no
+ * coalescing, see out_write). */
+static PyObject *
+wasmexec_set_live(PyObject *module, PyObject *arg)
+{
+    int live = PyObject_IsTrue(arg);
+    if (live < 0) {
+        return NULL;
+    }
+    if (out_flush() < 0) {
+        return NULL;
+    }
+    out_live = live;
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 wasmexec_raw_stream(PyObject *module, PyObject *arg)
 {
@@ -1096,6 +1174,8 @@ static PyMethodDef wasmexec_methods[] = {
      "freeze(value)\n\nJSON data with dicts and lists made read-only."},
     {"strip_hidden", wasmexec_strip_hidden, METH_O,
      "strip_hidden(exc)\n\nRemove the driver's frames from exc's tracebacks (and chained ones)."},
+    {"set_live", wasmexec_set_live, METH_O,
+     "set_live(flag)\n\nWhether the run's output is followed live (writes go through at once)."},
     {"raw_stream", wasmexec_raw_stream, METH_O,
      "raw_stream(fd)\n\nThe run's raw stdin (0), stdout (1) or stderr (2)."},
     {NULL, NULL, 0, NULL}
