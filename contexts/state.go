@@ -76,6 +76,7 @@ type execContext struct {
 	runs, resets  int64
 	failure       *exec.ErrorData
 	gone          chan struct{} // closed when deleted
+	hib           hibState      // hibernation and snapshots (hibernate.go)
 
 	// wsMu serializes workspace bookkeeping: file API calls, the pre-run
 	// snapshot and the post-run quota check.

@@ -576,3 +576,7 @@ func (r *Runner) RestoreGuest(ctx context.Context, spec exec.GuestSpec, state []
 	}
 	return g, nil
 }
+
+// StateRefused reports whether err is a *StateRefusedError
+// (exec.GuestRestorer).
+func (r *Runner) StateRefused(err error) bool { return IsStateRefused(err) }
