@@ -107,6 +107,22 @@ func (m *Manager) emit(typ, id string) {
 	}
 }
 
+// Hibernated counts the contexts whose guest is hibernated.
+func (m *Manager) Hibernated() int {
+	m.mu.Lock()
+	all := slices.Collect(maps.Values(m.ctxs))
+	m.mu.Unlock()
+	n := 0
+	for _, c := range all {
+		c.mu.Lock()
+		if c.hib.hibernated {
+			n++
+		}
+		c.mu.Unlock()
+	}
+	return n
+}
+
 // Hibernate captures the context's guest and drops it from memory; the
 // next run restores it. Errors: context_not_found, conflict (a run in
 // progress or queued, live processes in its workspace, a guest that can't
