@@ -296,7 +296,7 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	}
 	now := m.cfg.Now()
 	c := &execContext{
-		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes,
+		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes, tenant: exec.TenantID(ctx),
 		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
 	}
 	m.mu.Lock()

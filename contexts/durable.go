@@ -53,6 +53,7 @@ type recordMeta struct {
 	Env             map[string]string `json:"env,omitempty"`
 	MemoryBytes     int64             `json:"memoryBytes"`
 	Workspace       string            `json:"workspace"` // directory name under the workspaces root
+	Tenant          string            `json:"tenant,omitempty"`
 	CreatedMs       int64             `json:"createdMs"`
 	LastUsedMs      int64             `json:"lastUsedMs"`
 	LastStartedMs   int64             `json:"lastStartedMs,omitempty"`
@@ -75,7 +76,7 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 	}
 	c.mu.Lock()
 	meta := recordMeta{
-		ID: c.id, Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: filepath.Base(c.ws.Root),
+		ID: c.id, Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: filepath.Base(c.ws.Root), Tenant: c.tenant,
 		CreatedMs: ms(c.created), LastUsedMs: ms(c.lastUsed), LastStartedMs: ms(c.lastStarted), LastCompletedMs: ms(c.lastCompleted),
 		Runs: c.runs, Resets: c.resets, StateAsOfMs: ms(asOf),
 	}
@@ -251,7 +252,7 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 		if meta.LastCompletedMs > 0 {
 			c.lastCompleted = time.UnixMilli(meta.LastCompletedMs)
 		}
-		c.runs, c.resets = meta.Runs, meta.Resets
+		c.runs, c.resets, c.tenant = meta.Runs, meta.Resets, meta.Tenant
 	} else {
 		meta = nil
 		if reason == "" {
@@ -308,6 +309,20 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 		c.hib.notice = "restored fresh: its snapshot " + reason
 	}
 	return c, reason
+}
+
+// Owners returns the tenant of every context created by one (for the
+// server's tenancy guard after a restart).
+func (m *Manager) Owners() map[string]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]string{}
+	for id, c := range m.ctxs {
+		if c.tenant != "" {
+			out[id] = c.tenant
+		}
+	}
+	return out
 }
 
 // shutdown snapshots a context at a graceful shutdown and frees its guest,

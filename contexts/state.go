@@ -58,6 +58,7 @@ type execContext struct {
 	family   exec.Family
 	env      map[string]string
 	memory   int64
+	tenant   string // who created it (exec.TenantID), kept in its record
 	ws       *vfs.Workspace
 	created  time.Time
 

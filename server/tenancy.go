@@ -68,6 +68,11 @@ func Guard(cfg Config) Config {
 		return cfg
 	}
 	t := newTenancy()
+	for id, tn := range cfg.ContextOwners {
+		if tn != "" {
+			t.contexts[id] = tn
+		}
+	}
 	cfg.tenancy = t
 	if cfg.Runner != nil {
 		cfg.Runner = guardedRunner{cfg.Runner, t}

@@ -322,6 +322,9 @@ func (a *app) serverConfig() server.Config {
 	}
 	cfg.Events = a.events
 	cfg.ContextDeletions = cfg.Contexts != nil
+	if a.ctxs != nil {
+		cfg.ContextOwners = a.ctxs.Owners()
+	}
 	cfg = server.Guard(cfg)
 	if cfg.Contexts != nil {
 		f := cfg.ContextDeleted
