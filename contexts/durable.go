@@ -9,7 +9,7 @@ package contexts
 //	…                     the guest's captured state (engine: it names the
 //	                      image, wasmtime and engine configuration it
 //	                      depends on), or nothing before its first snapshot
-//	32 bytes              SHA-256 of everything before
+//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
 //
 // At start-up (New) every record is loaded as a hibernated context: the
 // guest comes back at its first run. A record that can't be read, or whose
@@ -20,7 +20,7 @@ package contexts
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
+	"hash/crc32"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -88,15 +88,10 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(recordMagic) + 4 + len(mb) + len(st) + sha256.Size)
-	buf.Write(recordMagic[:])
-	binary.Write(&buf, binary.LittleEndian, uint32(len(mb)))
-	buf.Write(mb)
-	buf.Write(st)
-	sum := sha256.Sum256(buf.Bytes())
-	buf.Write(sum[:])
-	if err := writeAtomic(m.recordPath(c.id), buf.Bytes()); err != nil {
+	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
+	head = append(head, mb...)
+	crc := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, st)
+	if err := writeAtomic(m.recordPath(c.id), head, st, binary.LittleEndian.AppendUint32(nil, crc)); err != nil {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
 		c.mu.Lock()
@@ -112,15 +107,24 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 // data dir), for /metrics.
 func (m *Manager) SnapshotErrors() int64 { return m.snapshotErrors.Load() }
 
-func writeAtomic(path string, data []byte) error {
+// castagnoli is the CRC of records (hardware-accelerated).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+const crcSize = 4
+
+// writeAtomic writes parts into path: a temporary file, fsync, rename,
+// fsync of the directory. A reader sees the old file or the new one.
+func writeAtomic(path string, parts ...[]byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	for _, data := range parts {
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
@@ -169,11 +173,11 @@ func (m *Manager) readRecord(id string) (*recordMeta, []byte, string) {
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {
-	if len(b) < len(recordMagic)+4+sha256.Size || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
+	if len(b) < len(recordMagic)+4+crcSize || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
 		return nil, nil, "is not a context record of this format (truncated or foreign)"
 	}
 	n := binary.LittleEndian.Uint32(b[len(recordMagic):])
-	body := b[:len(b)-sha256.Size]
+	body := b[:len(b)-crcSize]
 	rest := body[len(recordMagic)+4:]
 	var meta *recordMeta
 	if n <= maxRecordMeta && uint64(n) <= uint64(len(rest)) {
@@ -182,8 +186,7 @@ func parseRecord(b []byte) (*recordMeta, []byte, string) {
 			meta = &mt
 		}
 	}
-	sum := sha256.Sum256(body)
-	if !bytes.Equal(sum[:], b[len(b)-sha256.Size:]) {
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return meta, nil, "failed its checksum (corrupt or truncated)"
 	}
 	if meta == nil {

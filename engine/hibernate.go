@@ -23,7 +23,7 @@ package engine
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
+	"hash/crc32"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -321,14 +321,16 @@ func (g *Guest) encodeState() ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
+	out.Grow(len(stateMagic) + 8 + len(hdr) + 4*len(idx) + len(idx)*chunkSize/2 + 4096)
 	out.Write(stateMagic[:])
 	binary.Write(&out, binary.LittleEndian, uint32(stateFormat))
 	binary.Write(&out, binary.LittleEndian, uint32(len(hdr)))
 	out.Write(hdr)
-	zw, err := zstd.NewWriter(&out, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(stateWindow))
+	zw, err := getEncoder(&out)
 	if err != nil {
 		return nil, err
 	}
+	defer encoders.Put(zw)
 	ib := make([]byte, 4*len(idx))
 	for i, x := range idx {
 		binary.LittleEndian.PutUint32(ib[4*i:], x)
@@ -340,9 +342,51 @@ func (g *Guest) encodeState() ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(out.Bytes())
-	out.Write(sum[:])
+	out.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(out.Bytes(), castagnoli)))
 	return out.Bytes(), nil
+}
+
+// castagnoli is the CRC of states (hardware-accelerated); the compressed
+// payload carries zstd's own checksum as well.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+const crcSize = 4
+
+// encoders and decoders are reused: each holds a window's worth of buffers.
+var encoders, decoders sync.Pool
+
+func getEncoder(w io.Writer) (*zstd.Encoder, error) {
+	if e, ok := encoders.Get().(*zstd.Encoder); ok {
+		e.Reset(w)
+		return e, nil
+	}
+	return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(stateWindow))
+}
+
+func getDecoder(r io.Reader) (*zstd.Decoder, error) {
+	if d, ok := decoders.Get().(*zstd.Decoder); ok {
+		if err := d.Reset(r); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(stateWindow))
+}
+
+// checkEnvelope checks magic and checksum and returns the body after the
+// magic.
+func checkEnvelope(state []byte) ([]byte, error) {
+	if len(state) < len(stateMagic)+8+crcSize {
+		return nil, refused("truncated (%d bytes)", len(state))
+	}
+	if !bytes.Equal(state[:len(stateMagic)], stateMagic[:]) {
+		return nil, refused("not a guest state (bad magic)")
+	}
+	body := state[:len(state)-crcSize]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(state[len(body):]) {
+		return nil, refused("checksum mismatch (corrupt or truncated)")
+	}
+	return body[len(stateMagic):], nil
 }
 
 // globalBits is a global's value as raw bits.
@@ -391,11 +435,22 @@ func IsStateRefused(err error) bool {
 	return errors.As(err, &r)
 }
 
-// decodedState is a verified state, ready to be written into an instance.
+// decodedState is a verified state, ready to be written into an
+// instance: the chunks' data is still compressed, in zr, and decompressed
+// straight into the guest's memory (applyState).
 type decodedState struct {
 	h      stateHeader
 	chunks []uint32
-	data   []byte
+	zr     *zstd.Decoder
+}
+
+// release returns the decoder for reuse.
+func (d *decodedState) release() {
+	if d.zr != nil {
+		d.zr.Reset(nil)
+		decoders.Put(d.zr)
+		d.zr = nil
+	}
 }
 
 // StateInfo is what an encoded state says about itself.
@@ -411,17 +466,10 @@ func decodeState(img *Image, state []byte) (*decodedState, error) {
 	if len(state) > maxStateBytes {
 		return nil, refused("%d bytes, more than any guest state", len(state))
 	}
-	if len(state) < len(stateMagic)+8+sha256.Size {
-		return nil, refused("truncated (%d bytes)", len(state))
+	p, err := checkEnvelope(state)
+	if err != nil {
+		return nil, err
 	}
-	if !bytes.Equal(state[:len(stateMagic)], stateMagic[:]) {
-		return nil, refused("not a guest state (bad magic)")
-	}
-	body, sum := state[:len(state)-sha256.Size], state[len(state)-sha256.Size:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil, refused("checksum mismatch (corrupt or truncated)")
-	}
-	p := body[len(stateMagic):]
 	if v := binary.LittleEndian.Uint32(p); v != stateFormat {
 		return nil, refused("format version %d, this wasmexec reads %d", v, stateFormat)
 	}
@@ -451,40 +499,38 @@ func decodeState(img *Image, state []byte) (*decodedState, error) {
 	case h.Chunks < 0 || uint64(h.Chunks) > h.MemoryBytes/chunkSize+1:
 		return nil, refused("%d chunks for %d bytes of memory", h.Chunks, h.MemoryBytes)
 	}
-	zr, err := zstd.NewReader(bytes.NewReader(p[n:]), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(stateWindow))
+	zr, err := getDecoder(bytes.NewReader(p[n:]))
 	if err != nil {
 		return nil, refused("bad payload: %v", err)
 	}
-	defer zr.Close()
-	want := uint64(h.Chunks) * (chunkSize + 4)
-	raw := make([]byte, want)
+	d.zr = zr
+	raw := make([]byte, 4*h.Chunks)
 	if _, err := io.ReadFull(zr, raw); err != nil {
+		d.release()
 		return nil, refused("bad payload: %v", err)
 	}
 	d.chunks = make([]uint32, h.Chunks)
+	prev := -1
 	for i := range d.chunks {
 		c := binary.LittleEndian.Uint32(raw[4*i:])
-		if uint64(c)*chunkSize >= h.MemoryBytes {
-			return nil, refused("chunk %d is outside the memory", c)
+		if uint64(c)*chunkSize >= h.MemoryBytes || int(c) <= prev {
+			d.release()
+			return nil, refused("chunk %d is outside the memory or out of order", c)
 		}
-		d.chunks[i] = c
+		d.chunks[i], prev = c, int(c)
 	}
-	d.data = raw[4*h.Chunks:]
 	return &d, nil
 }
 
 // ReadStateInfo checks an encoded state's envelope (magic, checksum,
 // format) and returns what it says about itself.
 func ReadStateInfo(state []byte) (StateInfo, error) {
-	if len(state) < len(stateMagic)+8+sha256.Size || !bytes.Equal(state[:len(stateMagic)], stateMagic[:]) {
-		return StateInfo{}, refused("not a guest state")
+	body, err := checkEnvelope(state)
+	if err != nil {
+		return StateInfo{}, err
 	}
-	body, sum := state[:len(state)-sha256.Size], state[len(state)-sha256.Size:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return StateInfo{}, refused("checksum mismatch (corrupt or truncated)")
-	}
-	p := body[len(stateMagic)+8:]
-	n := binary.LittleEndian.Uint32(body[len(stateMagic)+4:])
+	p := body[8:]
+	n := binary.LittleEndian.Uint32(body[4:])
 	if uint64(n) > uint64(len(p)) {
 		return StateInfo{}, refused("truncated header")
 	}
@@ -518,10 +564,16 @@ func (g *Guest) applyState(d *decodedState) error {
 		}
 	}
 	mem := g.mem.UnsafeData(g.store)
-	for i, c := range d.chunks {
+	for _, c := range d.chunks {
 		off := int(c) * chunkSize
-		src := d.data[i*chunkSize : (i+1)*chunkSize]
-		copy(mem[off:min(off+chunkSize, len(mem))], src)
+		if _, err := io.ReadFull(d.zr, mem[off:off+chunkSize]); err != nil {
+			return refused("bad payload: %v", err)
+		}
+	}
+	// The end of the frame, where zstd checks its own checksum.
+	var one [1]byte
+	if n, err := d.zr.Read(one[:]); n != 0 || err != io.EOF {
+		return refused("bad payload: data after the last chunk")
 	}
 	globals, err := g.globalExports(b)
 	if err != nil {
@@ -557,6 +609,7 @@ func (img *Image) Restore(ctx context.Context, state []byte, opts GuestOptions) 
 		return nil, refused("captured with another environment")
 	}
 	opts.restore = d
+	defer d.release()
 	return img.Start(ctx, opts)
 }
 

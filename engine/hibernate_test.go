@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
@@ -211,5 +212,48 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 	var v any
 	if err := json.Unmarshal([]byte(evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "v")), &v); err != nil || v != float64(7) {
 		t.Fatalf("the good state: v = %v (%v)", v, err)
+	}
+}
+
+// BenchmarkHibernate measures capturing a kept guest between runs (suspend,
+// diff, compress, resume) and restoring one (instantiate, write memory and
+// globals, the driver's per-guest start), for a JS guest holding 20 MiB of
+// random (incompressible) data and a Python guest with a few modules imported.
+func BenchmarkHibernate(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		lang  exec.Language
+		setup string
+	}{
+		{"js-20MiB", exec.JavaScript, `globalThis.data = new Uint8Array(20 << 20);
+			const crypto = require("crypto"); for (let i = 0; i < 320; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`},
+		{"python", exec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			r := hibRunner(b, tc.lang)
+			g, _ := keptGuest(b, r, tc.lang)
+			evalIn(b, r, g, tc.lang, tc.setup)
+			var state []byte
+			var capture, restore time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				st, err := g.Capture(context.Background(), true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				capture += time.Since(t0)
+				state = st
+				t0 = time.Now()
+				back, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: b.TempDir()}, st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				restore += time.Since(t0)
+				back.Close()
+			}
+			b.ReportMetric(float64(capture.Microseconds())/float64(b.N)/1000, "ms/snapshot")
+			b.ReportMetric(float64(restore.Microseconds())/float64(b.N)/1000, "ms/restore")
+			b.ReportMetric(float64(len(state)), "snapshot-bytes")
+		})
 	}
 }
