@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"testing"
 	"time"
 
@@ -184,6 +186,14 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 		b[i] ^= 0x5a
 		return b
 	}
+	// A forged state: bytes changed and the checksum made to match, so
+	// the decompressor is the one that finds it out.
+	forged := func(i int) []byte {
+		b := flip(i)
+		body := b[:len(b)-4]
+		binary.LittleEndian.PutUint32(b[len(body):], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+		return b
+	}
 	for _, tc := range []struct {
 		name  string
 		state []byte
@@ -197,6 +207,9 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 		{"truncated", state[:len(state)/2]},
 		{"truncated to the header", state[:40]},
 		{"another image's state", pyState},
+		{"forged payload (early)", forged(len(state) - 4 - 100)},
+		{"forged payload (middle)", forged(len(state) / 2)},
+		{"forged header", forged(30)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, tc.state)
