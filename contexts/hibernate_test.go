@@ -318,3 +318,40 @@ func TestDurableIdleTTLAcrossRestart(t *testing.T) {
 		t.Fatalf("the record of an expired context: %v", err)
 	}
 }
+
+// A guest holding a file open is not captured: hibernation is refused
+// with the reason in the descriptor, and works once the file is closed.
+func TestHibernateOpenFiles(t *testing.T) {
+	if !hasPython() {
+		t.Skip("the Python guest image is not built")
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "files", Language: exec.Python})
+	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f = open('/workspace/held.txt', 'w')\nf.write('x')"})
+	_, err := m.Hibernate(context.Background(), "files")
+	wantCode(t, err, exec.EConflict)
+	if d := mustGet(t, m, "files"); d.Hibernated || !strings.Contains(d.Notice, "open file") {
+		t.Fatalf("descriptor with a file open: %+v", d)
+	}
+	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f.close()"})
+	mustHibernate(t, m, "files")
+	wantValue(t, MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "open('/workspace/held.txt').read()"}), `"x"`)
+}
+
+// A fork waits for the run in progress, like a run queued behind it, and
+// gets the state that run left.
+func TestForkWaitsItsTurn(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "slow"})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tryRun(m, "slow", exec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 1500) {} globalThis.finished = true"})
+	}()
+	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "slow").State == exec.ContextRunning })
+	if _, err := m.Fork(context.Background(), "slow", &exec.ForkSpec{ContextID: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	wantValue(t, MustRun(t, m, "after", exec.Request{Code: "globalThis.finished === true"}), "true")
+}
