@@ -20,11 +20,11 @@ package contexts
 import (
 	"bytes"
 	"context"
-	"hash/crc32"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"maps"
 	"os"

@@ -23,11 +23,11 @@ package engine
 import (
 	"bytes"
 	"context"
-	"hash/crc32"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"maps"
 	"math"
@@ -73,9 +73,9 @@ const suspendWait = 10 * time.Second
 
 // hibernation is a guest's side of the suspend handshake.
 type hibernation struct {
-	req        chan struct{} // taken by a parked recv, which returns recvSuspend
-	parked     chan struct{} // the entry returned after a suspend
-	resume     chan bool     // true: call the entry again; false: stop
+	req       chan struct{} // taken by a parked recv, which returns recvSuspend
+	parked    chan struct{} // the entry returned after a suspend
+	resume    chan bool     // true: call the entry again; false: stop
 	requested atomic.Bool
 }
 
