@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
+	"sort"
 	"testing"
 	"time"
 
@@ -247,26 +248,33 @@ func BenchmarkHibernate(b *testing.B) {
 			g, _ := keptGuest(b, r, tc.lang)
 			evalIn(b, r, g, tc.lang, tc.setup)
 			var state []byte
-			var capture, restore time.Duration
+			var capture, restore []float64
+			ws := b.TempDir()
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
 				st, err := g.Capture(context.Background(), true)
 				if err != nil {
 					b.Fatal(err)
 				}
-				capture += time.Since(t0)
+				capture = append(capture, float64(time.Since(t0).Microseconds())/1000)
 				state = st
 				t0 = time.Now()
-				back, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: b.TempDir()}, st)
+				back, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: ws}, st)
 				if err != nil {
 					b.Fatal(err)
 				}
-				restore += time.Since(t0)
+				restore = append(restore, float64(time.Since(t0).Microseconds())/1000)
 				back.Close()
 			}
-			b.ReportMetric(float64(capture.Microseconds())/float64(b.N)/1000, "ms/snapshot")
-			b.ReportMetric(float64(restore.Microseconds())/float64(b.N)/1000, "ms/restore")
+			b.ReportMetric(median(capture), "ms/snapshot-p50")
+			b.ReportMetric(median(restore), "ms/restore-p50")
 			b.ReportMetric(float64(len(state)), "snapshot-bytes")
 		})
 	}
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
