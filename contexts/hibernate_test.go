@@ -355,3 +355,26 @@ func TestForkWaitsItsTurn(t *testing.T) {
 	<-done
 	wantValue(t, MustRun(t, m, "after", exec.Request{Code: "globalThis.finished === true"}), "true")
 }
+
+// The tenant that created a context (or forked it) is kept in its record:
+// after a restart the server's tenancy guard gets it from Owners.
+func TestDurableOwners(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "acme"})
+	if _, err := a.Create(ctx, &exec.ContextSpec{ContextID: "mine", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Fork(exec.WithTenant(context.Background(), &exec.Tenant{ID: "other"}), "mine", &exec.ForkSpec{ContextID: "theirs"}); err != nil {
+		t.Fatal(err)
+	}
+	MustCreate(t, a, exec.ContextSpec{ContextID: "open"})
+	a.Close()
+	b := openDurable(t, r, d, contexts.Config{})
+	defer b.Close()
+	got := b.Owners()
+	if len(got) != 2 || got["mine"] != "acme" || got["theirs"] != "other" {
+		t.Fatalf("owners after a restart: %v", got)
+	}
+}
