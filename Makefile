@@ -58,6 +58,7 @@ test: prepare
 # start, store) and then the load run's table against the real server.
 bench: prepare
 	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./engine/ ./languages/ts/ | grep -E '^Benchmark'
+	go test -run '^$$' -bench 'Hibernate' -benchtime 20x ./engine/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'PythonIdleContextPrivateMemory' -benchtime 2x ./contexts/ | grep -E '^Benchmark'
 	go run ./cmd/wasmexec-bench

@@ -100,6 +100,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		if res != nil {
 			c.runs++
 			c.lastCompleted = now
+			c.hib.dirty = true
 		}
 		if c.state != exec.ContextRunning {
 			return // a reset or delete took over
@@ -123,6 +124,9 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		if err := m.pin(ctx, c, req.Language, family); err != nil {
 			return nil, false, err
 		}
+	}
+	if err := m.wake(ctx, c); err != nil {
+		return nil, false, err
 	}
 	if c.guest == nil || (!c.guest.Alive() && c.guest.ProtocolViolation() == "") {
 		// A guest dies only during a run; one found dead while parked is

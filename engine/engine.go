@@ -155,6 +155,10 @@ type ImageSpec struct {
 	// so guests start warm (Image.Warm). A driver whose entry runs once per
 	// guest leaves it false.
 	SnapshotWarmUp bool `json:"snapshotWarmUp"`
+	// Suspend says the driver honours recv's -2 (docs/PROTOCOL.md): it
+	// returns from Entry with its state intact and may be entered again,
+	// so a guest can be captured between runs (hibernate.go).
+	Suspend bool `json:"suspend"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -194,6 +198,8 @@ type Image struct {
 	// start and serve a small request, populated in every new guest (see
 	// prefault_linux.go).
 	hot []pageRun
+	// snapshotKey names the snapshot's inputs (captured states depend on it).
+	snapshotKey string
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
@@ -231,6 +237,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		}
 		img.module, img.Snapshotted, img.ModuleFile = mod, true, cacheFile(snapshotVersion+"|"+inputs)
 		img.Warm = spec.SnapshotWarmUp
+		img.snapshotKey = snapshotVersion + "|" + inputs
 	}
 	if img.module == nil {
 		cachePath := cacheFile("plain")

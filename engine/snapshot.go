@@ -13,7 +13,7 @@ import (
 
 // snapshotVersion is part of the cache key of snapshotted modules; bump it
 // when the snapshot format or procedure changes.
-const snapshotVersion = "snapshot-v2"
+const snapshotVersion = "snapshot-v3"
 
 // buildSnapshot runs the image's Init functions once in a throwaway
 // instance, then its entry for one warm-up request, and returns the module
@@ -205,6 +205,10 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			continue // dropped: replaced below (data) or must not run again (start)
 		case i == globalIdx:
 			s.payload = encodeGlobals(globals)
+		case i == exportIdx:
+			// The mutable globals stay exported: a guest is captured and
+			// restored through them (hibernate.go).
+			s.payload = instrumented[exportIdx].payload
 		case i == memIdx:
 			if s.payload, err = memorySection(s.payload, uint64(len(mem))/65536); err != nil {
 				return nil, err

@@ -122,6 +122,22 @@ type Guest interface {
 	Close()
 }
 
+// Capturer is a Guest that can be captured between runs (engine.Guest):
+// Capture returns its encoded state; with keep it goes on serving,
+// without it is closed. Errors: conflict (not capturable now: files open,
+// an image that can't suspend), internal.
+type Capturer interface {
+	Capture(ctx context.Context, keep bool) ([]byte, error)
+}
+
+// GuestRestorer is a Runner that can start a kept guest from a captured
+// state (engine.Runner). A state that doesn't fit (corrupt, another image
+// or engine) is an error for which StateRefused is true.
+type GuestRestorer interface {
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
+	StateRefused(err error) bool
+}
+
 // GuestSpec says how to start a kept guest.
 type GuestSpec struct {
 	Language    Language // the guest is of this language's family

@@ -123,6 +123,12 @@ func headerParam(name, desc string) obj {
 
 func body(b obj) obj { return obj{"requestBody": b} }
 
+// optionalBody is a request body a client may leave out.
+func optionalBody(b obj) obj {
+	b["required"] = false
+	return obj{"requestBody": b}
+}
+
 func sse(desc string) obj {
 	return obj{"description": desc, "content": obj{"text/event-stream": obj{"schema": obj{"type": "string", "description": desc}}}}
 }
@@ -180,7 +186,10 @@ func openAPIDoc() obj {
 			"200": jsonResponse("the completed install", obj{"allOf": []any{ref("Result"), object(obj{"installed": array(object(obj{"name": str(""), "version": str(""), "integrity": str(""), "path": str(""), "scripts": array(str("declared, not run"))}, "name", "version"))}, "installed")}}),
 			"409": errResponse("409"), "413": errResponse("413"),
 		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("name, name@range or name@tag")), "dev": boolean(""), "frozen": boolean("fail when the lock would change"), "timeoutMs": integer("")}))))},
-		"/v1/contexts/{id}/reset":        obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/reset":     obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/hibernate": obj{"post": op("hibernateContext", "Capture the context's guest and drop it from memory; the next run restores it", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/fork": obj{"post": op("forkContext", "A new context with this one's state and a copy of its workspace", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409"), "413": errResponse("413"), "429": errResponse("429")},
+			params(idParam), optionalBody(jsonBody(strictObject(obj{"contextId": str("1-64 of [A-Za-z0-9_-]; generated when absent")}))))},
 		"/v1/contexts/{id}/files":        obj{"get": op("listFiles", "List a workspace directory", obj{"200": jsonResponse("the entries", ref("FileList"))}, params(idParam, queryParam("dir", obj{"type": "string"})))},
 		"/v1/contexts/{id}/files/{path}": file,
 		"/v1/processes": obj{
@@ -253,6 +262,9 @@ func openAPIDoc() obj {
 			"createdAtMs": integer(""), "lastStartedAtMs": integer(""), "lastCompletedAtMs": integer(""), "idleExpiresAtMs": integer(""),
 			"memoryBytes": integer(""), "runs": integer(""), "resets": integer(""), "queued": integer(""),
 			"workspace": object(obj{"usedBytes": integer(""), "quotaBytes": integer("")}), "error": ref("ErrorData"),
+			"hibernated": boolean("the guest is not in memory; the next run restores it"), "snapshotBytes": integer(""),
+			"stateAsOfMs": integer("when the state that survives a restart was captured"), "restoredAtMs": integer(""),
+			"notice": str("why it is not hibernated or snapshotted, or why it came back fresh"),
 		}, "contextId", "language", "state", "createdAtMs"),
 		"FileEntry":    object(obj{"path": str("relative to /workspace"), "type": enum("", "file", "dir", "symlink", "other"), "size": integer(""), "modifiedAtMs": integer("")}, "path", "type", "size"),
 		"FileList":     object(obj{"dir": str(""), "entries": array(ref("FileEntry"))}, "dir", "entries"),

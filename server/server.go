@@ -53,6 +53,9 @@ type Config struct {
 	// ContextDeletions says the contexts manager reports every deletion
 	// through Config.ContextDeleted (idle expiry included).
 	ContextDeletions bool
+	// ContextOwners gives the tenant of each context that existed before
+	// the server started (durable contexts, contexts.Manager.Owners).
+	ContextOwners map[string]string
 	// tenancy and guarded are set by Guard.
 	tenancy *tenancy
 	guarded bool

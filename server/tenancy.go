@@ -68,6 +68,11 @@ func Guard(cfg Config) Config {
 		return cfg
 	}
 	t := newTenancy()
+	for id, tn := range cfg.ContextOwners {
+		if tn != "" {
+			t.contexts[id] = tn
+		}
+	}
 	cfg.tenancy = t
 	if cfg.Runner != nil {
 		cfg.Runner = guardedRunner{cfg.Runner, t}
@@ -320,6 +325,51 @@ func (g *guardedContexts) Reset(ctx context.Context, id string) (*exec.Context, 
 		return nil, err
 	}
 	return g.Contexts.Reset(ctx, id)
+}
+
+func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	if err := g.check(ctx, id); err != nil {
+		return nil, err
+	}
+	return g.Contexts.Hibernate(ctx, id)
+}
+
+// Fork is a Create for the tenant (its maxContexts quota, its workspace
+// bytes grow by the copy) of a context it owns.
+func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+	if err := g.check(ctx, id); err != nil {
+		return nil, err
+	}
+	tn := exec.TenantFrom(ctx)
+	if tn == nil {
+		return g.Contexts.Fork(ctx, id, spec)
+	}
+	if q := tn.Quotas.MaxContexts; q != nil {
+		mine, err := g.owned(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(mine)) >= *q {
+			return nil, quotaError("maxContexts", *q, "delete a context first")
+		}
+	}
+	src, err := g.Contexts.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if src.Workspace != nil {
+		if err := g.checkWorkspaces(ctx, src.Workspace.UsedBytes); err != nil {
+			return nil, err
+		}
+	}
+	c, err := g.Contexts.Fork(ctx, id, spec)
+	if err != nil {
+		return nil, err
+	}
+	g.t.mu.Lock()
+	g.t.contexts[c.ContextID] = tn.ID
+	g.t.mu.Unlock()
+	return c, nil
 }
 
 func (g *guardedContexts) Delete(ctx context.Context, id string) error {

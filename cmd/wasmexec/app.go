@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -72,6 +73,8 @@ type options struct {
 	tscheckWarmDOM bool
 	ctxQueueDepth  int
 	ctxIdleTTLMs   int64
+	ctxHibernateMs int64
+	ctxSnapshotMs  int64
 	procTimeoutMs  int64
 	procMaxTimeout int64
 	signalGraceMs  int64
@@ -130,6 +133,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
 	fs.Int64Var(&o.ctxIdleTTLMs, "context-idle-ttl-ms", 15*60*1000, "an unused context is deleted after this long")
+	fs.Int64Var(&o.ctxHibernateMs, "context-hibernate-after-ms", 60000, "an idle context's guest is captured and dropped from memory after this long; its next run restores it (0: never)")
+	fs.Int64Var(&o.ctxSnapshotMs, "context-snapshot-after-ms", 2000, "a context idle this long after a run has its state written to DATA_DIR/context-state, which survives restarts and crashes (0: only at hibernation and graceful shutdown)")
 	fs.Int64Var(&o.procTimeoutMs, "process-timeout-ms", 10*60*1000, "default wall-clock life of a process")
 	fs.Int64Var(&o.procMaxTimeout, "process-max-timeout-ms", 60*60*1000, "largest timeoutMs a process may ask for")
 	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
@@ -193,6 +198,8 @@ type app struct {
 	prom *metrics.Metrics
 	// contextDeleted publishes context.deleted (server.Config.ContextDeleted).
 	contextDeleted atomic.Pointer[func(string)]
+	// contextEvent publishes context.hibernated/restored (server.Config.ContextEvent).
+	contextEvent atomic.Pointer[func(string, string)]
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -352,11 +359,25 @@ func (a *app) load(ctx context.Context) error {
 	}
 	var procs *processes.Manager
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:      r,
-		Workspaces:  ctxWS,
-		IdleTTL:     time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
-		MaxContexts: a.opts.maxContexts,
-		QueueDepth:  a.opts.ctxQueueDepth,
+		Runner:         r,
+		Workspaces:     ctxWS,
+		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
+		MaxContexts:    a.opts.maxContexts,
+		QueueDepth:     a.opts.ctxQueueDepth,
+		StateDir:       filepath.Join(a.opts.dataDir, "context-state"),
+		HibernateAfter: time.Duration(a.opts.ctxHibernateMs) * time.Millisecond,
+		SnapshotAfter:  time.Duration(a.opts.ctxSnapshotMs) * time.Millisecond,
+		LiveProcesses: func(id string) int {
+			if procs == nil {
+				return 0
+			}
+			return procs.ContextProcesses(id)
+		},
+		OnEvent: func(typ, id string) {
+			if f := a.contextEvent.Load(); f != nil {
+				(*f)(typ, id)
+			}
+		},
 		OnDelete: func(id string) {
 			procs.KillContext(id)
 			if f := a.contextDeleted.Load(); f != nil {
@@ -620,6 +641,22 @@ func (a *app) instrument() {
 		l, _ := c.List(context.Background())
 		return float64(len(l))
 	})
+	ctxStat := func(f func(*contexts.Manager) float64) func() float64 {
+		return func() float64 {
+			a.mu.Lock()
+			c := a.ctxs
+			a.mu.Unlock()
+			if c == nil {
+				return 0
+			}
+			return f(c)
+		}
+	}
+	m.Gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", ctxStat(func(c *contexts.Manager) float64 { return float64(c.Hibernated()) }))
+	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "wasmexec_context_snapshot_errors_total",
+		Help: "Context snapshots that could not be written to the data dir (the context stays live; what was stored before is kept).",
+	}, ctxStat(func(c *contexts.Manager) float64 { return float64(c.SnapshotErrors()) })))
 	m.Gauge("wasmexec_processes_live", "Processes running.", func() float64 {
 		a.mu.Lock()
 		p := a.procs

@@ -322,10 +322,15 @@ func (a *app) serverConfig() server.Config {
 	}
 	cfg.Events = a.events
 	cfg.ContextDeletions = cfg.Contexts != nil
+	if a.ctxs != nil {
+		cfg.ContextOwners = a.ctxs.Owners()
+	}
 	cfg = server.Guard(cfg)
 	if cfg.Contexts != nil {
 		f := cfg.ContextDeleted
 		a.contextDeleted.Store(&f)
+		ev := cfg.ContextEvent
+		a.contextEvent.Store(&ev)
 	}
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg

@@ -36,7 +36,8 @@
  * anywhere but the driver.
  *
  * Host functions (import module "wasmexec"):
- *   recv(ptr, cap) -> n     block for the next request (-1: no more requests)
+ *   recv(ptr, cap) -> n     block for the next request (-1: no more requests,
+ *                           -2: suspend: return from wasmexec_serve, state kept)
  *   send(ptr, len)          deliver the result of the current request
  *   write(fd, ptr, len) -> n   append to the run's stdout (1) / stderr (2)
  *   read(ptr, cap) -> n     read the run's stdin (0: EOF)
@@ -80,6 +81,8 @@ extern PyTypeObject PyRawIOBase_Type;
  * State. */
 
 static int serving = 0;          /* prepare() has run */
+static int entered = 0;          /* inside wasmexec_serve */
+static int suspending = 0;       /* recv said -2: suspend (see wasmexec_serve) */
 static int in_user_code = 0;     /* inside call_user() */
 static int clearing_hooks = 0;   /* the driver removes trace/profile hooks */
 static int user_gc = 1;          /* the user's gc.isenabled() */
@@ -404,6 +407,7 @@ recv_request(PyObject **req)
     for (;;) {
         int32_t n = wasmexec_recv(recv_buf, recv_cap);
         if (n < 0) {
+            suspending = (n == -2);
             return 0;
         }
         if (n <= recv_cap && recv_buf != NULL) {
@@ -525,7 +529,8 @@ wasmexec_init(void)
     }
 }
 
-/* wasmexec_serve: the guest's entry (guest.json "entry"), once per guest.
+/* wasmexec_serve: the guest's entry (guest.json "entry"), once per guest,
+ * and again after each suspend.
  * Makes the guest's own environment visible (a snapshot holds the one it
  * was taken with), lets the driver refresh what is per guest (entropy,
  * os.environ, cwd, streams), then loops recv -> handler -> send until the
@@ -534,7 +539,6 @@ __attribute__((export_name("wasmexec_serve")))
 void
 wasmexec_serve(void)
 {
-    static int entered = 0;
     if (!serving || entered) {
         fail("wasmexec_serve (called before wasmexec_init, or twice)");
     }
@@ -580,6 +584,15 @@ wasmexec_serve(void)
         clear_hooks();
         send_result(res);
         Py_XDECREF(res);
+    }
+    if (suspending) {
+        /* Suspend (docs/PROTOCOL.md): the host captures the guest's memory
+         * now, with no frame of ours live, and calls wasmexec_serve again,
+         * in this instance or in a restored copy of it. Everything stays as
+         * it is; the next entry refreshes what is per guest (on_start). */
+        suspending = 0;
+        entered = 0;
+        return;
     }
     if (user_gc) {
         PyGC_Enable();
