@@ -152,8 +152,13 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	// JSON codecs built by reflection, the interpreter's first compile) are
 	// paid here and are part of the snapshot instead of being paid by
 	// every pre-started guest (see warmUp). Then recv says there are no
-	// more requests and the entry returns, as it does in a closed guest.
+	// more requests (or, to a driver that suspends, -2: suspend, so that
+	// its entry may be called again, as after a restore) and the entry
+	// returns.
 	if spec.Entry != "" && spec.SnapshotWarmUp {
+		if spec.Suspend {
+			ctl.done = recvSuspend
+		}
 		entry := inst.GetFunc(store, spec.Entry)
 		if entry == nil {
 			return nil, fmt.Errorf("entry function %q is not exported", spec.Entry)
@@ -227,6 +232,7 @@ type snapshotChannel struct {
 	warming bool
 	served  bool
 	reply   []byte
+	done    int32 // what recv says after the warm-up: -1, or recvSuspend
 }
 
 func (c *snapshotChannel) recv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
@@ -234,7 +240,7 @@ func (c *snapshotChannel) recv(caller *wasmtime.Caller, ptr, capacity int32) (in
 		return 0, wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init")
 	}
 	if c.served {
-		return -1, nil
+		return min(c.done, -1), nil
 	}
 	n := int32(len(warmUpRequest))
 	if n > capacity {
