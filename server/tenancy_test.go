@@ -35,7 +35,10 @@ type memHistory struct {
 	ids  []string
 }
 
-func (h *memHistory) save(_ context.Context, r *exec.Result, _ *exec.OutputLog) error {
+func (h *memHistory) save(ctx context.Context, r *exec.Result, _ *exec.OutputLog) error {
+	if r.Tenant == "" {
+		r.Tenant = exec.TenantID(ctx) // as the binary's persist does
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.byID[r.ExecutionID] = r
