@@ -143,6 +143,7 @@ func compareThroughput(a, b *server) comparison {
 		costs = append(costs, 100*(1-rates[b]/rates[a]))
 		cpuCosts = append(cpuCosts, 100*(cpu[b]/cpu[a]-1))
 		cpusA, cpusB = append(cpusA, cpu[a]), append(cpusB, cpu[b])
+		fmt.Fprintf(os.Stderr, "    pair %d: %.0f / %.0f req/s, %.3f / %.3f CPU ms per request\n", i+1, rates[a], rates[b], cpu[a], cpu[b])
 	}
 	c.cost, c.cpuCost = median(costs), median(cpuCosts)
 	c.cpuA, c.cpuB = median(cpusA), median(cpusB)
