@@ -102,7 +102,9 @@ func TestServeTenantsAcrossRestart(t *testing.T) {
 		t.Errorf("b's list of a's context: %s", got)
 	}
 	for _, id := range []string{oneShot, inContext, process} {
-		if s, _, raw := p.doKey(t, keyA, "GET", "/v1/executions/"+id, ""); s != 200 {
+		// Each record also keeps the request id of the request that ran
+		// it (a process's too: its run outlives the request).
+		if s, r, raw := p.doKey(t, keyA, "GET", "/v1/executions/"+id, ""); s != 200 || r["requestId"] == nil {
 			t.Errorf("a reads its %s after the restart: %d %s", id, s, raw)
 		}
 	}
