@@ -149,27 +149,37 @@ func (t *tenancy) startRun(ctx context.Context) (func(), error) {
 	} else {
 		st.running.Add(1)
 	}
-	if q := tn.Quotas.MaxRunsPerMinute; q != nil {
-		sec := t.now().Unix()
-		st.mu.Lock()
-		n, oldest := st.recentStarts(sec)
-		if n >= *q {
-			st.mu.Unlock()
-			st.running.Add(-1)
-			wait := int64(60)
-			if oldest != 0 {
-				wait = oldest + 60 - sec
-			}
-			return nil, &retryAfterError{exec.Errorf(exec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(max(wait, 1))}
-		}
-		b := &st.buckets[sec%60]
-		if b.sec != sec {
-			b.sec, b.n = sec, 0
-		}
-		b.n++
-		st.mu.Unlock()
+	if err := t.countStart(tn, st); err != nil {
+		st.running.Add(-1)
+		return nil, err
 	}
 	return st.end, nil
+}
+
+// countStart checks maxRunsPerMinute and counts one start (a run's, or a
+// process spawn's).
+func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
+	q := tn.Quotas.MaxRunsPerMinute
+	if q == nil {
+		return nil
+	}
+	sec := t.now().Unix()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n, oldest := st.recentStarts(sec)
+	if n >= *q {
+		wait := int64(60)
+		if oldest != 0 {
+			wait = oldest + 60 - sec
+		}
+		return &retryAfterError{exec.Errorf(exec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(max(wait, 1))}
+	}
+	b := &st.buckets[sec%60]
+	if b.sec != sec {
+		b.sec, b.n = sec, 0
+	}
+	b.n++
+	return nil
 }
 
 func (st *tenantState) end() { st.running.Add(-1) }
@@ -469,7 +479,9 @@ func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, erro
 // Processes: the Processes interface takes no ctx for most calls, so the
 // guard lives in the handlers (pidParam, spawnProcess, listProcesses).
 
-// spawn checks maxProcesses and owns the new process.
+// spawn checks maxProcesses and maxRunsPerMinute (a spawn starts code;
+// a process doesn't hold one of maxConcurrentRuns, maxProcesses bounds
+// those) and owns the new process.
 func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest) (*exec.Process, error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
@@ -488,6 +500,9 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 		if n >= *q {
 			return nil, quotaError("maxProcesses", *q, "a process of this tenant must exit first")
 		}
+	}
+	if err := t.countStart(tn, t.state(tn.ID)); err != nil {
+		return nil, err
 	}
 	d, err := p.Spawn(ctx, req)
 	if err != nil {

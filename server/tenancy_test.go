@@ -290,10 +290,13 @@ func TestTenantQuotas(t *testing.T) {
 		if ra := r.Header.Get("Retry-After"); ra == "1" || ra == "0" {
 			t.Logf("Retry-After %s (the window frees within a minute)", ra)
 		}
+		// A process spawn starts code too: it counts against the rate.
+		quota(t, as(t, globex, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`), "maxRunsPerMinute")
 	})
 	t.Run("zero allows nothing", func(t *testing.T) {
 		quota(t, as(t, zero, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), "maxRunsPerMinute")
 		quota(t, as(t, zero, "POST", url+"/v1/contexts", `{"language":"javascript"}`), "maxContexts")
+		quota(t, as(t, zero, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`), "maxProcesses")
 	})
 }
 
