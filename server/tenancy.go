@@ -41,7 +41,8 @@ type tenancy struct {
 }
 
 // maxOwnedProcesses bounds procExecs (processes spawned since the start;
-// a process's record, once stored, carries its tenant itself).
+// a process's record, once stored, carries its tenant itself) and, by
+// pruning those the manager no longer lists, processes.
 const maxOwnedProcesses = 1 << 16
 
 // tenantState counts one tenant's runs: those under way, and the starts of
@@ -508,7 +509,24 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 	if err != nil {
 		return nil, err
 	}
+	var known map[int64]bool
 	t.mu.Lock()
+	full := len(t.processes) >= maxOwnedProcesses
+	t.mu.Unlock()
+	if full { // rare: forget processes the manager forgot
+		known = map[int64]bool{}
+		for _, q := range p.List() {
+			known[q.PID] = true
+		}
+	}
+	t.mu.Lock()
+	if known != nil {
+		for pid := range t.processes {
+			if !known[pid] {
+				delete(t.processes, pid)
+			}
+		}
+	}
 	t.processes[d.PID] = tn.ID
 	if _, ok := t.procExecs[d.ExecutionID]; !ok {
 		t.procOrder = append(t.procOrder, d.ExecutionID)
