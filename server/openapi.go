@@ -220,7 +220,7 @@ func openAPIDoc() obj {
 		"Error":    object(obj{"code": obj{"type": "string", "description": "a stable code", "examples": errorCodes}, "message": str("a message safe to show")}, "code", "message"),
 		"Language": obj{"type": "string", "description": "javascript, typescript or python (in a context's descriptor, empty until its first run pins it)", "examples": []string{"javascript", "typescript", "python"}},
 		"Outcome":  enum("", "succeeded", "failed", "cancelled", "timed_out"),
-		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check"),
+		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check", "npm_install"),
 		"Limits":   limits,
 		"RunRequest": strictObject(obj{
 			"language": ref("Language"), "code": str("the source"), "contextId": str("run in this context"),

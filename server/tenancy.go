@@ -106,7 +106,11 @@ func Guard(cfg Config) Config {
 		cfg.Runner = guardedRunner{cfg.Runner, t}
 	}
 	if cfg.Contexts != nil {
-		cfg.Contexts = &guardedContexts{cfg.Contexts, t}
+		gc := &guardedContexts{cfg.Contexts, t}
+		cfg.Contexts = gc
+		if cfg.NPM != nil {
+			cfg.NPM = guardedNPM{cfg.NPM, gc}
+		}
 	}
 	if cfg.History != nil {
 		cfg.History = guardedHistory{cfg.History, t}
@@ -390,6 +394,24 @@ func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec
 		return nil, err
 	}
 	return g.Contexts.ListFiles(ctx, id, dir)
+}
+
+// guardedNPM installs into the tenant's own contexts only, and not while
+// its workspaces are over maxWorkspaceBytes (checked before, like a run:
+// what an install adds is known only once it is done).
+type guardedNPM struct {
+	NPM
+	c *guardedContexts
+}
+
+func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+	if err := g.c.check(ctx, contextID); err != nil {
+		return nil, err
+	}
+	if err := g.c.checkWorkspaces(ctx, 0); err != nil {
+		return nil, err
+	}
+	return g.NPM.Install(ctx, contextID, req)
 }
 
 // guardedHistory shows a tenant its own execution records only. The
