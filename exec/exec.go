@@ -98,6 +98,9 @@ type Result struct {
 	OutputTruncated bool            `json:"outputTruncated,omitempty"` // retained event log dropped events
 	Extra           json.RawMessage `json:"extra,omitempty"`           // kind-specific payload (e.g. typescript diagnostics)
 	RequestID       string          `json:"requestId,omitempty"`       // the X-Request-Id of the request that ran it
+	// Tenant is the tenant (API key's) the execution belongs to; "" on an
+	// open server. Not on the wire: the store keeps it to scope reads.
+	Tenant string `json:"-"`
 }
 
 // Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.

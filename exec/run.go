@@ -196,6 +196,10 @@ type RunOptions struct {
 	// Started is called exactly once: with nil when the run is under way
 	// (Run will return a result), or with the error Run is about to return.
 	Started func(error)
+	// QueuedAt is when the run began waiting for its turn (a context's
+	// queue), the start of its queue wait (a metric); zero: when Run is
+	// called.
+	QueuedAt time.Time
 	// Settle adjusts the result before it is persisted and returned (a
 	// context's quota rollback, a process's exit).
 	Settle func(*Result)

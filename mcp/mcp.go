@@ -8,9 +8,12 @@
 // JSON document the HTTP API returns where there is one).
 //
 // A service error (unknown context, bad argument, overload) is a tool
-// result with isError set and the text "<code>: <message>"; malformed
-// JSON-RPC, unknown tools and arguments that don't match a tool's input
-// schema are JSON-RPC errors answered by the SDK.
+// result with isError set and the text "<code>: <message>", and so are
+// arguments that don't match a tool's input schema (the 2025-11-25 spec:
+// the model can correct itself); unknown tools are JSON-RPC errors in a
+// 200 response, and messages the transport refuses (not JSON: -32700, an
+// unknown method: -32601, over the body limit and the rest: -32600) are a
+// 4xx with a JSON-RPC error without an id (rpcErrors).
 package mcp
 
 import (
@@ -58,14 +61,14 @@ func Handler(cfg Config) http.Handler {
 		cfg.BodyLimit = 16 << 20
 	}
 	s := NewServer(cfg)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
+	return rpcErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
 		Stateless:                    true,
 		JSONResponse:                 true,
 		Logger:                       cfg.Logger,
 		MaxRequestBodyBytes:          cfg.BodyLimit,
 		PropagateRequestCancellation: true,
 		DisableLocalhostProtection:   !cfg.RebindingProtection,
-	})
+	}))
 }
 
 // NewServer returns the MCP server with every tool added.

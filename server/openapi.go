@@ -160,7 +160,7 @@ func openAPIDoc() obj {
 		"/metrics":      obj{"get": op("metrics", "Prometheus metrics (text exposition format)", obj{"200": obj{"description": "metrics", "content": obj{"text/plain": obj{"schema": obj{"type": "string"}}}}})},
 		"/openapi.json": obj{"get": op("openapi", "This document", obj{"200": jsonResponse("the OpenAPI 3.1 document", obj{"type": "object"})})},
 		"/mcp": obj{
-			"post":   op("mcp", "Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST", obj{"200": obj{"description": "the JSON-RPC response", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}, "202": obj{"description": "a notification or response was accepted"}, "413": errResponse("413")}, body(jsonBody(obj{"type": "object", "description": "a JSON-RPC 2.0 message"}))),
+			"post":   op("mcp", "Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST", obj{"200": obj{"description": "the JSON-RPC response", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}, "202": obj{"description": "a notification or response was accepted"}, "400": rpcError("not JSON-RPC (-32700) or an unknown method (-32601)"), "403": rpcError("refused by the DNS-rebinding protection of an open server (-32600)"), "413": rpcError("over the body limit (-32600)")}, body(jsonBody(obj{"type": "object", "description": "a JSON-RPC 2.0 message"}))),
 			"get":    op("mcpStream", "The MCP server-to-client stream (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
 			"delete": op("mcpEnd", "End an MCP session (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
 		},
@@ -229,7 +229,7 @@ func openAPIDoc() obj {
 		"Error":    object(obj{"code": obj{"type": "string", "description": "a stable code", "examples": errorCodes}, "message": str("a message safe to show")}, "code", "message"),
 		"Language": obj{"type": "string", "description": "javascript, typescript or python (in a context's descriptor, empty until its first run pins it)", "examples": []string{"javascript", "typescript", "python"}},
 		"Outcome":  enum("", "succeeded", "failed", "cancelled", "timed_out"),
-		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check"),
+		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check", "npm_install"),
 		"Limits":   limits,
 		"RunRequest": strictObject(obj{
 			"language": ref("Language"), "code": str("the source"), "contextId": str("run in this context"),
@@ -311,4 +311,19 @@ func openAPIDoc() obj {
 		},
 		"security": []obj{{"bearer": []string{}}, {}},
 	}
+}
+
+// rpcError is an MCP transport error: a JSON-RPC error response without an
+// id (mcp/rpcerrors.go).
+func rpcError(what string) obj {
+	return obj{"description": "a JSON-RPC error without an id: " + what, "content": obj{"application/json": obj{"schema": obj{
+		"type": "object", "required": []string{"jsonrpc", "error"},
+		"properties": obj{
+			"jsonrpc": obj{"const": "2.0"},
+			"id":      obj{"type": "null"},
+			"error": obj{"type": "object", "required": []string{"code", "message"}, "properties": obj{
+				"code": obj{"type": "integer"}, "message": obj{"type": "string"},
+			}},
+		},
+	}}}}
 }

@@ -264,6 +264,9 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 	if r.RequestID == "" {
 		r.RequestID = exec.RequestIDFrom(ctx)
 	}
+	if r.Tenant == "" {
+		r.Tenant = exec.TenantID(ctx) // the store scopes reads by it
+	}
 	a.prom.ObserveRun(r, exec.TenantID(ctx))
 	if a.store == nil {
 		return nil
@@ -358,8 +361,9 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	var procs *processes.Manager
+	timed := timedRunner{r, a.prom}
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:         r,
+		Runner:         timed,
 		Workspaces:     ctxWS,
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
@@ -391,7 +395,7 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         r,
+		Runner:         timed,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
@@ -521,18 +525,37 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	start := time.Now()
+	return timedRunner{a.runner, a.prom}.Run(ctx, req, opts)
+}
+
+// timedRunner is the runner as one-shot runs (app.Run), contexts and
+// processes use it: it observes each run's queue wait, from when the run
+// began waiting (opts.QueuedAt: a context's queue; else the call) until it
+// is under way (a run slot, preparation and a guest: Started), by
+// language, kind and outcome.
+type timedRunner struct {
+	*engine.Runner
+	prom *metrics.Metrics
+}
+
+func (r timedRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+	start := opts.QueuedAt
+	if start.IsZero() {
+		start = time.Now()
+	}
 	var startedAt atomic.Int64
 	prev := opts.Started
 	opts.Started = func(err error) {
-		startedAt.Store(time.Now().UnixNano())
+		if err == nil {
+			startedAt.Store(time.Now().UnixNano())
+		}
 		if prev != nil {
 			prev(err)
 		}
 	}
-	res, err := a.runner.Run(ctx, req, opts)
+	res, err := r.Runner.Run(ctx, req, opts)
 	if t := startedAt.Load(); res != nil && t != 0 {
-		a.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
+		r.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
 	}
 	return res, err
 }
