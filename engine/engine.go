@@ -37,6 +37,8 @@ type EngineConfig struct {
 	// and engine configuration.
 	CacheDir string
 	Logger   *slog.Logger
+	// Extensions add to the spec of the image they name (extend.go).
+	Extensions map[string]ImageExtension
 }
 
 // Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch
@@ -155,6 +157,9 @@ type ImageSpec struct {
 	// so guests start warm (Image.Warm). A driver whose entry runs once per
 	// guest leaves it false.
 	SnapshotWarmUp bool `json:"snapshotWarmUp"`
+	// WorkspaceDirs are created in every guest's workspace before it
+	// starts (extend.go).
+	WorkspaceDirs []string `json:"workspaceDirs,omitempty"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -202,6 +207,9 @@ type Image struct {
 func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	spec, err := ReadImageSpec(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.extend(dir, &spec); err != nil {
 		return nil, err
 	}
 	wasmPath := filepath.Join(dir, spec.Wasm)

@@ -317,6 +317,11 @@ func (a *app) serverConfig() server.Config {
 			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
 		}
 	}
+	if a.ctxs != nil {
+		pip := a.pipService()
+		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) }
+		cfg.Pip = pip
+	}
 	if a.keys != nil {
 		cfg.Auth = a.keys
 	}
@@ -327,7 +332,7 @@ func (a *app) serverConfig() server.Config {
 		f := cfg.ContextDeleted
 		a.contextDeleted.Store(&f)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 

@@ -12,17 +12,41 @@ import (
 const ImageName = "python"
 
 // Driver is the exec.LanguageDriver for Python.
-type Driver struct{}
+type Driver struct {
+	// Packages stages a one-shot run's pip packages (pypi.Service); nil
+	// refuses them.
+	Packages exec.PackageStager
+}
 
 // Image implements exec.LanguageDriver.
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver. Evaluate has REPL semantics (the
 // value of a final expression statement); execute runs the code as
-// __main__ with args in sys.argv.
-func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
+// __main__ with args in sys.argv. A one-shot run's packages are staged
+// here, within the run's deadline, and copied into its workspace's
+// .python-packages.
+func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if req.Format != "" {
 		return nil, exec.Errorf(exec.EInvalid, "format applies to JavaScript and TypeScript only")
 	}
-	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py")}}, nil
+	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py")}}
+	if len(req.Packages) == 0 {
+		return p, nil
+	}
+	if req.ContextID != "" {
+		return nil, exec.Errorf(exec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/pip/install")
+	}
+	if d.Packages == nil {
+		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
+	}
+	seed, failure, err := d.Packages.StagePackages(ctx, req.Packages)
+	if err != nil {
+		return nil, err
+	}
+	if failure != nil {
+		return &exec.Prepared{Failure: failure}, nil
+	}
+	p.Seed = seed
+	return p, nil
 }
