@@ -395,6 +395,9 @@ func (c *Client) metadataOf(ctx context.Context, r *resolver, rel *release) (*me
 		return nil, failf(rel.name, "%s: METADATA does not parse: %v", rel.wheel.Filename, err)
 	}
 	md := &metadata{requires: hdr.Values("Requires-Dist")}
+	if n := strings.TrimSpace(hdr.Get("Name")); n != "" && Normalize(n) == rel.key {
+		rel.name = n
+	}
 	if rp := hdr.Get("Requires-Python"); rp != "" {
 		if set, err := ParseSpecifiers(rp); err == nil && !set.Contains(mustVersion(r.env["python_full_version"]), true) {
 			return nil, &softError{failf(rel.name, "%s %s requires Python %s; the guest is CPython 3.11", rel.name, rel.version, rp)}

@@ -19,7 +19,7 @@ type Requirement struct {
 // Key is the normalized project name (PEP 503).
 func (r Requirement) Key() string { return Normalize(r.Name) }
 
-var nameRE = regexp.MustCompile(`^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])`)
+var nameRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]|[A-Za-z0-9])`)
 var normRE = regexp.MustCompile(`[-_.]+`)
 
 // Normalize is the PEP 503 normalized form of a project name.

@@ -52,14 +52,14 @@ func ParseVersion(s string) (Version, error) {
 	switch {
 	case m[7] != "":
 		v.Post = atoi(m[7])
-	case m[9] != "":
-		v.Post = atoi(m[10])
+	case m[8] != "":
+		v.Post = atoi(m[9])
 	}
-	if m[12] != "" {
-		v.Dev = atoi(m[13])
+	if m[11] != "" {
+		v.Dev = atoi(m[12])
 	}
-	if m[14] != "" {
-		v.Local = strings.ToLower(strings.NewReplacer("-", ".", "_", ".").Replace(m[14]))
+	if m[13] != "" {
+		v.Local = strings.ToLower(strings.NewReplacer("-", ".", "_", ".").Replace(m[13]))
 	}
 	return v, nil
 }
