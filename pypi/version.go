@@ -250,6 +250,9 @@ func ParseSpecifiers(s string) (SpecifierSet, error) {
 			return nil, fmt.Errorf("%q is not a version specifier (an operator such as == or >= must come first)", part)
 		}
 		ver := strings.TrimSpace(part[len(op):])
+		if ver == "" {
+			return nil, fmt.Errorf("%q: no version after %s", part, op)
+		}
 		sp := Specifier{Op: op, Version: ver}
 		if op == "===" {
 			set = append(set, sp)
