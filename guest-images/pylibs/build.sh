@@ -95,7 +95,8 @@ done
 # another build, the test suites of the two largest packages.
 find "$B/site" -name '*.so' -delete
 find "$B/site" -name __pycache__ -prune -exec rm -rf {} +
-rm -rf "$B/site/sympy/"*/tests "$B/site/sympy/"*/*/tests "$B/site/sympy/"*/*/*/tests "$B/site/networkx/"*/tests "$B/site/networkx/"*/*/tests "$B/site/networkx/"*/*/*/tests
+find "$B/site/sympy" "$B/site/networkx" -depth -type d \( -name tests -o -name benchmarks \) -exec rm -rf {} +
+"$BUILD_PYTHON" "$HERE/patch_layer.py" "$B/site"
 # Links become copies: the layer holds regular files and directories only.
 find "$B/site" -type l | while read -r l; do t=$(readlink -f "$l"); rm "$l"; cp "$t" "$l"; done
 

@@ -35,6 +35,10 @@ for root, dirs, files in os.walk(src, followlinks=False):
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(real, dst)
         keys.append(key)
+# The tables pytz reads (tzdata.zi for the version, zone1970.tab).
+for f in ("tzdata.zi", "zone.tab", "zone1970.tab", "iso3166.tab"):
+    if (src / f).exists():
+        shutil.copyfile(src / f, zi / f)
 for d in [zi, *[p for p in zi.rglob("*") if p.is_dir()]]:
     (d / "__init__.py").write_text("")
 (pkg / "zones").write_text("\n".join(sorted(keys)) + "\n")
