@@ -96,6 +96,16 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	if r := run("import importlib, purefn\nimportlib.reload(purefn).VERSION"); string(r.Value) != `"1.1"` {
 		t.Fatalf("after the failure: %s %+v", r.Value, r.Error)
 	}
+	// An install past its timeoutMs is timed_out, the set unchanged.
+	ix.Stall.Store(true)
+	res, err = svc.Install(ctx, "py", &exec.PipInstallRequest{Packages: []string{"top"}, TimeoutMs: 300})
+	ix.Stall.Store(false)
+	if err != nil || res.Outcome != exec.TimedOut || !strings.Contains(res.Error.Message, "unchanged") {
+		t.Fatalf("stalled install: %v %+v", err, res)
+	}
+	if r := run("import purefn\npurefn.VERSION"); string(r.Value) != `"1.1"` {
+		t.Fatalf("after the timeout: %s %+v", r.Value, r.Error)
+	}
 	// A requirements file from the workspace.
 	if err := os.WriteFile(filepath.Join(ws, "requirements.txt"), []byte("# pinned\ntop==1.0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -174,6 +184,13 @@ func TestOneShotPackages(t *testing.T) {
 	if err != nil || res.Outcome != exec.Failed || res.Error.Code != "pip_install_failed" || !strings.Contains(res.Error.Message, "sdistonly") {
 		t.Fatalf("sdist-only: %v %+v", err, res)
 	}
+	// A download that doesn't finish ends with the run's deadline.
+	ix.Stall.Store(true)
+	res, err = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "1", Packages: []string{"purefn==1.0"}, TimeoutMs: 300}, exec.RunOptions{})
+	if err != nil || res.Outcome != exec.TimedOut {
+		t.Fatalf("stalled index: %v %+v", err, res)
+	}
+	ix.Stall.Store(false)
 	// A run without packages doesn't see another run's.
 	res, _ = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "import with_dep"}, exec.RunOptions{})
 	if res.Outcome != exec.Failed {

@@ -27,8 +27,11 @@ var versionRE = regexp.MustCompile(`(?i)^\s*v?(?:(?:([0-9]+)!)?([0-9]+(?:\.[0-9]
 
 // ParseVersion parses a PEP 440 version.
 func ParseVersion(s string) (Version, error) {
+	if len(s) > 200 {
+		return Version{}, fmt.Errorf("a version of %d characters is too long", len(s))
+	}
 	m := versionRE.FindStringSubmatch(s)
-	if m == nil || len(s) > 200 {
+	if m == nil {
 		return Version{}, fmt.Errorf("%q is not a PEP 440 version", s)
 	}
 	v := Version{Post: -1, Dev: -1}

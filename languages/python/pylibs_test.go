@@ -18,6 +18,8 @@ var layerSmoke = []struct{ name, code, want string }{
 	{"dateutil", "from dateutil import parser, relativedelta\nstr(parser.parse('2024-01-31') + relativedelta.relativedelta(months=1))", `"2024-02-29 00:00:00"`},
 	{"pytz", "import pytz, datetime\npytz.timezone('America/New_York').localize(datetime.datetime(2024, 7, 1, 12)).isoformat()", `"2024-07-01T12:00:00-04:00"`},
 	{"zoneinfo", "import zoneinfo, datetime\ndatetime.datetime(2024, 7, 1, 12, tzinfo=datetime.timezone.utc).astimezone(zoneinfo.ZoneInfo('Europe/Paris')).isoformat()", `"2024-07-01T14:00:00+02:00"`},
+	{"zoneinfo DST", "import zoneinfo, datetime\nny = zoneinfo.ZoneInfo('America/New_York')\n[datetime.datetime(2024, m, 1, 12, tzinfo=ny).utcoffset().total_seconds() / 3600 for m in (1, 7)]", `[-5,-4]`},
+	{"zoneinfo fold", "import zoneinfo, datetime\nd = datetime.datetime(2024, 10, 27, 2, 30, fold=1, tzinfo=zoneinfo.ZoneInfo('Europe/Paris'))\nd.astimezone(datetime.timezone.utc).isoformat()", `"2024-10-27T01:30:00+00:00"`},
 	{"tzdata", "import zoneinfo\n'Asia/Tokyo' in zoneinfo.available_timezones()", `true`},
 	{"six", "import six\nsix.PY3", `true`},
 	{"attrs", "import attr\n@attr.s(auto_attribs=True)\nclass P:\n    x: int\nattr.asdict(P(1))", `{"x":1}`},

@@ -42,6 +42,9 @@ type Index struct {
 	HTMLOnly atomic.Bool
 	// Downloads counts file downloads.
 	Downloads atomic.Int64
+	// Stall makes every request wait until its client gives up (an index
+	// that hangs).
+	Stall atomic.Bool
 	srv       *httptest.Server
 	mu        sync.Mutex
 	files     map[string][]entry // normalized project → files
@@ -137,6 +140,10 @@ func Wheel(tb testing.TB, d Dist) []byte {
 }
 
 func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
+	if ix.Stall.Load() {
+		<-r.Context().Done()
+		return
+	}
 	if name, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
 		ix.mu.Lock()
 		b, found := ix.blobs[name]
