@@ -45,10 +45,10 @@ type Index struct {
 	// Stall makes every request wait until its client gives up (an index
 	// that hangs).
 	Stall atomic.Bool
-	srv       *httptest.Server
-	mu        sync.Mutex
-	files     map[string][]entry // normalized project → files
-	blobs     map[string][]byte  // filename → bytes
+	srv   *httptest.Server
+	mu    sync.Mutex
+	files map[string][]entry // normalized project → files
+	blobs map[string][]byte  // filename → bytes
 }
 
 type entry struct {
