@@ -93,3 +93,18 @@ func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEnt
 	})
 	return es, err
 }
+
+// ReplaceDir lets the host replace the directory rel of context id's
+// workspace with one it staged inside the workspace (a package install):
+// under the workspace's lock, as a file call, it checks that the result
+// fits the workspace's limits (payload_too_large otherwise, nothing done)
+// and runs swap. Errors: context_not_found, payload_too_large, swap's.
+func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
+	return m.withWorkspace(id, func(c *execContext) error {
+		if err := c.ws.FitsReplacing(rel, "staged"); err != nil {
+			return err
+		}
+		c.snap = nil
+		return swap()
+	})
+}

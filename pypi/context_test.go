@@ -13,16 +13,21 @@ import (
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/pypi"
+	"github.com/wasmexec/wasmexec/pypi/pypitest"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func mustPython(t *testing.T, pkgs exec.PackageStager) (*engine.Runner, *contexts.Manager) {
+func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*engine.Runner, *contexts.Manager) {
 	t.Helper()
+	q := int64(0)
+	if len(quota) > 0 {
+		q = quota[0]
+	}
 	r := testenv.Runner(t, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(t, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{Packages: pkgs}},
 	})
-	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +200,30 @@ func TestOneShotPackages(t *testing.T) {
 	res, _ = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "import with_dep"}, exec.RunOptions{})
 	if res.Outcome != exec.Failed {
 		t.Fatal("a run without packages imported another run's")
+	}
+}
+
+// An install that would take the workspace over its quota fails naming
+// the quota, and the installed set and the context's runs are as before.
+func TestInstallOverTheWorkspaceQuota(t *testing.T) {
+	ix := standard(t)
+	ix.Add(t, pypitest.Dist{Project: "big", Version: "1.0", Files: map[string]string{"big.py": "# " + strings.Repeat("x", 2<<20) + "\n"}})
+	_, m := mustPython(t, nil, 1<<20)
+	svc := &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL, Workspace: m.WorkspaceDir, ReplaceDir: m.ReplaceDir}
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "q", Language: exec.Python}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Install(ctx, "q", &exec.PipInstallRequest{Packages: []string{"purefn==1.0"}})
+	if err != nil || res.Outcome != exec.Succeeded {
+		t.Fatalf("small install: %v %+v", err, res)
+	}
+	res, err = svc.Install(ctx, "q", &exec.PipInstallRequest{Packages: []string{"big"}})
+	if err != nil || res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "don't fit the context's workspace") {
+		t.Fatalf("big install: %v %+v", err, res.Error)
+	}
+	r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "q", Code: "import purefn, os\n[purefn.double(2), sorted(os.listdir('/workspace'))]"})
+	if err != nil || r.Outcome != exec.Succeeded || string(r.Value) != `[4,[".python-packages"]]` {
+		t.Fatalf("after: %v %s %+v", err, r.Value, r.Error)
 	}
 }

@@ -84,6 +84,9 @@ type Options struct {
 	Upgrade bool
 	// Progress, when set, receives one line per step.
 	Progress func(line string)
+	// Commit, when set, runs swap (which puts the new set in place of
+	// the site directory); it may refuse (e.g. the workspace's quota).
+	Commit func(swap func() error) error
 }
 
 // Installed is one package an install resolved.
@@ -220,7 +223,7 @@ func (c *Client) Install(ctx context.Context, site string, opts Options) ([]Inst
 	if len(all) > c.maxPackages() {
 		return nil, failf("", "the context would hold %d packages, over the limit of %d", len(all), c.maxPackages())
 	}
-	if err := c.commit(ctx, site, all); err != nil {
+	if err := c.commit(ctx, site, all, opts.Commit); err != nil {
 		return nil, err
 	}
 	return got, nil
@@ -241,7 +244,7 @@ func (c *Client) Build(dst string, pkgs []Installed) error {
 }
 
 // commit builds the new site directory beside site and swaps it in.
-func (c *Client) commit(ctx context.Context, site string, pkgs []Installed) error {
+func (c *Client) commit(ctx context.Context, site string, pkgs []Installed, wrap func(func() error) error) error {
 	parent := filepath.Dir(site)
 	stage, err := os.MkdirTemp(parent, ".pip-install-")
 	if err != nil {
@@ -255,18 +258,24 @@ func (c *Client) commit(ctx context.Context, site string, pkgs []Installed) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(site); err == nil {
-		// One atomic exchange where the kernel has it: the path never
-		// disappears, so a guest importing meanwhile sees one set or the
-		// other.
-		if err := unix.Renameat2(unix.AT_FDCWD, next, unix.AT_FDCWD, site, unix.RENAME_EXCHANGE); err == nil {
-			return nil
+	swap := func() error {
+		if _, err := os.Lstat(site); err == nil {
+			// One atomic exchange where the kernel has it: the path never
+			// disappears, so a guest importing meanwhile sees one set or
+			// the other.
+			if err := unix.Renameat2(unix.AT_FDCWD, next, unix.AT_FDCWD, site, unix.RENAME_EXCHANGE); err == nil {
+				return nil
+			}
+			if err := os.Rename(site, filepath.Join(stage, "old")); err != nil {
+				return err
+			}
 		}
-		if err := os.Rename(site, filepath.Join(stage, "old")); err != nil {
-			return err
-		}
+		return os.Rename(next, site)
 	}
-	return os.Rename(next, site)
+	if wrap == nil {
+		return swap()
+	}
+	return wrap(swap)
 }
 
 func (c *Client) wheelPath(sha string) string {

@@ -34,6 +34,10 @@ type Service struct {
 	// Workspace returns a context's workspace directory (exec.ENotFound
 	// for an unknown context).
 	Workspace func(contextID string) (string, error)
+	// ReplaceDir, when set, swaps the new set into a context's workspace
+	// (contexts.Manager.ReplaceDir: within the workspace's limits, as a
+	// file call); without it the swap is done directly.
+	ReplaceDir func(contextID, rel string, swap func() error) error
 	// Persist, when set, stores the completed record (history).
 	Persist func(ctx context.Context, r *exec.Result) error
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
@@ -221,10 +225,20 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 			}
 		}
 		var err error
-		installed, err = s.Client.Install(runCtx, filepath.Join(dir, SiteDir), Options{
+		opts := Options{
 			Requirements: reqs, Indexes: indexes, Upgrade: req.Upgrade,
 			Progress: func(line string) { out.WriteString(line + "\n") },
-		})
+		}
+		if s.ReplaceDir != nil {
+			opts.Commit = func(swap func() error) error {
+				err := s.ReplaceDir(contextID, SiteDir, swap)
+				if exec.ErrorCode(err) == exec.ETooLarge {
+					return &Error{Reason: "the packages don't fit the context's workspace: " + exec.ErrorMessage(err)}
+				}
+				return err
+			}
+		}
+		installed, err = s.Client.Install(runCtx, filepath.Join(dir, SiteDir), opts)
 		return err
 	}()
 	rec := &exec.Result{

@@ -707,7 +707,7 @@ func (a *app) pipService() *pypi.Service {
 		Allowed: a.opts.allowedIndexes(),
 	}
 	if a.ctxs != nil {
-		s.Workspace = a.ctxs.WorkspaceDir
+		s.Workspace, s.ReplaceDir = a.ctxs.WorkspaceDir, a.ctxs.ReplaceDir
 	}
 	return s
 }
