@@ -2,6 +2,8 @@ package contexts
 
 import (
 	"context"
+	"io/fs"
+	"path/filepath"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -105,6 +107,23 @@ func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
 			return err
 		}
 		c.snap = nil
-		return swap()
+		if err := swap(); err != nil {
+			return err
+		}
+		if c.inRun {
+			// Like uploads: never rolled back by the run in progress.
+			if c.runUploads == nil {
+				c.runUploads = map[string]bool{}
+			}
+			root := filepath.Join(c.ws.Root, rel)
+			filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
+				if err == nil {
+					r, _ := filepath.Rel(c.ws.Root, p)
+					c.runUploads[filepath.ToSlash(r)] = true
+				}
+				return nil
+			})
+		}
+		return nil
 	})
 }
