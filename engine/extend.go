@@ -76,10 +76,16 @@ func (e *Engine) extend(dir string, spec *ImageSpec) error {
 	return nil
 }
 
-// makeWorkspaceDirs creates the image's workspace directories in ws.
+// makeWorkspaceDirs creates the image's workspace directories in ws. One
+// the workspace already has as something else (the code's own file) is
+// left alone: the workspace is its owner's.
 func makeWorkspaceDirs(spec ImageSpec, ws string) error {
 	for _, d := range spec.WorkspaceDirs {
-		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+		p := filepath.Join(ws, d)
+		if _, err := os.Lstat(p); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
 			return fmt.Errorf("workspace directory %s: %w", d, err)
 		}
 	}
