@@ -302,7 +302,6 @@ var hexRE = func(s string) bool {
 // verifying it first when missing.
 func (c *Client) wheel(ctx context.Context, rel *release, log func(string)) (string, error) {
 	f := rel.wheel
-	id := rel.name + " " + rel.version.String()
 	if !hexRE(f.SHA256) {
 		return "", failf(rel.name, "the index gives no sha256 for %s; wasmexec installs verified wheels only", f.Filename)
 	}
@@ -360,7 +359,6 @@ func (c *Client) wheel(ctx context.Context, rel *release, log func(string)) (str
 		return "", err
 	}
 	log(fmt.Sprintf("downloaded %s (%d bytes, sha256 verified)", f.Filename, n))
-	_ = id
 	return dst, nil
 }
 
