@@ -181,6 +181,13 @@ func TestOneShotPackages(t *testing.T) {
 		if res.Outcome != exec.Succeeded || string(res.Value) != "20" {
 			t.Fatalf("run %d: %s %+v", i, res.Value, res.Error)
 		}
+		fetched := `"fetched":true`
+		if i > 0 {
+			fetched = `"fetched":false`
+		}
+		if !strings.Contains(string(res.Extra), fetched) || !strings.Contains(string(res.Extra), `"name":"with-dep","version":"1.0"`) {
+			t.Fatalf("run %d: extra %s", i, res.Extra)
+		}
 	}
 	if n := ix.Downloads.Load(); n != 2 {
 		t.Fatalf("%d downloads, want 2 (each wheel once)", n)

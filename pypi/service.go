@@ -288,52 +288,62 @@ func Failure(e *Error, suffix string) *exec.ErrorData {
 		Details: map[string]any{"package": e.Package, "reason": e.Reason}}
 }
 
-// StagePackages implements exec.PackageStager for one-shot Python runs:
-// the set is resolved and built once per cache (keyed by the requirements
-// as written and the default index: pin versions for a fixed set) and the
-// seed copies it into the run's workspace .python-packages. A failure of
-// the packages is code pip_install_failed.
+// StagePackages implements exec.PackageStager for one-shot Python runs
+// (see StageSet).
 func (s *Service) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+	seed, _, _, failure, err := s.StageSet(ctx, packages)
+	return seed, failure, err
+}
+
+// StageSet stages a one-shot run's packages: the set is resolved and
+// built once per cache (keyed by the requirements as written and the
+// default index: pin versions for a fixed set) and the seed copies it
+// into the run's workspace .python-packages. It also returns the set and
+// whether it had to be built now (fetched: the run waited for the index).
+// A failure of the packages is code pip_install_failed.
+func (s *Service) StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []exec.PipPackage, fetched bool, failure *exec.ErrorData, err error) {
 	reqs, err := parsePackages("packages", packages)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	set := append([]string(nil), packages...)
 	sort.Strings(set)
 	sum := sha256.Sum256([]byte(s.index() + "\n" + strings.Join(set, "\n")))
 	dst := filepath.Join(s.Client.CacheDir, "sets", hex.EncodeToString(sum[:]))
 	if _, err := os.Stat(filepath.Join(dst, ".complete")); err != nil {
+		fetched = true
 		pkgs, err := s.Client.Resolve(ctx, Options{Requirements: reqs, Indexes: []string{normIndex(s.index())}}, nil)
 		if err != nil {
 			var e *Error
 			if errors.As(err, &e) {
 				f := Failure(e, "")
 				f.Message = "packages: " + f.Message
-				return nil, f, nil
+				return nil, nil, true, f, nil
 			}
-			return nil, nil, err
+			return nil, nil, true, nil, err
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return nil, nil, err
+			return nil, nil, true, nil, err
 		}
 		tmp, err := os.MkdirTemp(filepath.Dir(dst), ".stage-")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, true, nil, err
 		}
 		defer os.RemoveAll(tmp)
 		if err := s.Client.Build(tmp, pkgs); err != nil {
-			return nil, nil, err
+			return nil, nil, true, nil, err
 		}
 		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-			return nil, nil, err
+			return nil, nil, true, nil, err
 		}
 		if err := os.Rename(tmp, dst); err != nil {
 			if _, serr := os.Stat(filepath.Join(dst, ".complete")); serr != nil {
-				return nil, nil, err
+				return nil, nil, true, nil, err
 			}
 		}
 	}
+	pkgs = readManifest(dst).Packages
 	return func(ctx context.Context, dir string) error {
 		return copyTree(dst, filepath.Join(dir, SiteDir))
-	}, nil, nil
+	}, pkgs, fetched, nil, nil
 }

@@ -4,6 +4,7 @@ package python
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -40,6 +41,25 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	if d.Packages == nil {
 		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
 	}
+	if st, ok := d.Packages.(SetStager); ok {
+		seed, pkgs, fetched, failure, err := st.StageSet(ctx, req.Packages)
+		if err != nil {
+			return nil, err
+		}
+		if failure != nil {
+			return &exec.Prepared{Failure: failure}, nil
+		}
+		p.Seed = seed
+		// The record says which packages the run had and whether it
+		// waited for the index to get them.
+		extra, _ := json.Marshal(map[string]any{"packages": map[string]any{"installed": pkgs, "fetched": fetched}})
+		p.Finish = func(r *exec.Result) {
+			if len(r.Extra) == 0 {
+				r.Extra = extra
+			}
+		}
+		return p, nil
+	}
 	seed, failure, err := d.Packages.StagePackages(ctx, req.Packages)
 	if err != nil {
 		return nil, err
@@ -49,4 +69,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	}
 	p.Seed = seed
 	return p, nil
+}
+
+// SetStager is a PackageStager that also reports the staged set
+// (pypi.Service): a one-shot run's record then has extra.packages
+// {installed: [{name, version, sha256}], fetched}, fetched saying the
+// run waited for the index.
+type SetStager interface {
+	StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []exec.PipPackage, fetched bool, failure *exec.ErrorData, err error)
 }
