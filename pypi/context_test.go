@@ -149,6 +149,11 @@ func TestInstallRequestErrors(t *testing.T) {
 		{exec.PipInstallRequest{}, "give packages or requirementsFile"},
 		{exec.PipInstallRequest{RequirementsFile: "../../etc/passwd"}, "requirementsFile must be a clean path"},
 		{exec.PipInstallRequest{Packages: []string{"x"}, TimeoutMs: -1}, "timeoutMs"},
+		// Sizes a client controls are capped where they enter.
+		{exec.PipInstallRequest{Packages: make([]string, 1001)}, "at most 1000 requirements"},
+		{exec.PipInstallRequest{Packages: []string{"x" + strings.Repeat("=", 3000)}}, "longer than 2000"},
+		{exec.PipInstallRequest{Packages: []string{"x"}, ExtraIndexURLs: make([]string, 17)}, "at most 16"},
+		{exec.PipInstallRequest{Packages: []string{"x"}, IndexURL: "http://" + strings.Repeat("a", 3000)}, "longer than 2048"},
 	} {
 		_, err := svc.Install(ctx, "c", &tc.req)
 		if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), tc.want) {
@@ -158,9 +163,15 @@ func TestInstallRequestErrors(t *testing.T) {
 	if ix.Downloads.Load() != 0 {
 		t.Fatal("a refused request fetched something")
 	}
+	// A requirements file over 1 MiB is a failed install naming it.
+	os.WriteFile(filepath.Join(ws, "huge.txt"), []byte(strings.Repeat("# filler\n", 200000)), 0o644)
+	res, err := svc.Install(ctx, "c", &exec.PipInstallRequest{RequirementsFile: "huge.txt"})
+	if err != nil || res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "over 1048576 bytes") {
+		t.Fatalf("huge requirements file: %v %+v", err, res)
+	}
 	// An allowed index (trailing slash or not) is fine; a symlink out of
 	// the workspace is a failed install naming the file.
-	res, err := svc.Install(ctx, "c", &exec.PipInstallRequest{RequirementsFile: "link.txt", IndexURL: "https://mirror.example/simple"})
+	res, err = svc.Install(ctx, "c", &exec.PipInstallRequest{RequirementsFile: "link.txt", IndexURL: "https://mirror.example/simple"})
 	if err != nil || res.Outcome != exec.Failed || res.Error.Details["package"] != "link.txt" {
 		t.Fatalf("symlinked requirements file: %v %+v", err, res)
 	}

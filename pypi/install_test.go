@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,4 +211,24 @@ func tree(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// An index page is read up to 32 MiB, whatever the index sends.
+func TestIndexPageCap(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		chunk := bytes.Repeat([]byte("<!-- padding -->"), 4096)
+		for i := 0; i < (33<<20)/len(chunk)+1; i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c := &pypi.Client{CacheDir: t.TempDir()}
+	_, err := c.Install(context.Background(), filepath.Join(t.TempDir(), pypi.SiteDir), pypi.Options{Requirements: reqs(t, "anything"), Indexes: []string{srv.URL}})
+	var e *pypi.Error
+	if !errors.As(err, &e) || e.Package != "anything" || !strings.Contains(e.Reason, "over 33554432 bytes") {
+		t.Fatalf("got %v", err)
+	}
 }
