@@ -10,7 +10,7 @@ SHELL := /bin/bash
 CACHE ?= $(or $(WASMEXEC_CACHE_DIR),$(HOME)/.cache/wasmexec)
 export WASMEXEC_CACHE_DIR := $(CACHE)
 export WASMEXEC_IMAGES_DIR := $(CURDIR)/build/images
-GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildcard guest-images/typescript/build.sh),typescript)
+GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildcard guest-images/pylibs/build.sh),pylibs) $(if $(wildcard guest-images/typescript/build.sh),typescript)
 BIN := bin/wasmexec
 GO_TEST_FLAGS ?=
 

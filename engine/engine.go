@@ -37,6 +37,8 @@ type EngineConfig struct {
 	// and engine configuration.
 	CacheDir string
 	Logger   *slog.Logger
+	// Extensions add to the spec of the image they name (extend.go).
+	Extensions map[string]ImageExtension
 }
 
 // Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch
@@ -159,6 +161,9 @@ type ImageSpec struct {
 	// returns from Entry with its state intact and may be entered again,
 	// so a guest can be captured between runs (hibernate.go).
 	Suspend bool `json:"suspend"`
+	// WorkspaceDirs are created in every guest's workspace before it
+	// starts (extend.go).
+	WorkspaceDirs []string `json:"workspaceDirs,omitempty"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -208,6 +213,9 @@ type Image struct {
 func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	spec, err := ReadImageSpec(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.extend(dir, &spec); err != nil {
 		return nil, err
 	}
 	wasmPath := filepath.Join(dir, spec.Wasm)

@@ -162,6 +162,10 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		}
 	}
 	if opts.Workspace != "" {
+		if err := makeWorkspaceDirs(img.Spec, opts.Workspace); err != nil {
+			store.Close()
+			return nil, err
+		}
 		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen workspace: %w", err)

@@ -97,6 +97,9 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			return nil, err
 		}
 	}
+	if err := makeWorkspaceDirs(spec, ws); err != nil {
+		return nil, err
+	}
 	if err := wasi.PreopenDir(ws, "/workspace"); err != nil {
 		return nil, err
 	}

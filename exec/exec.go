@@ -30,6 +30,7 @@ const (
 	KindProcess         Kind = "process"
 	KindTypeScriptCheck Kind = "typescript_check"
 	KindNPMInstall      Kind = "npm_install" // POST /v1/contexts/:id/npm/install
+	KindPipInstall      Kind = "pip_install" // POST /v1/contexts/:id/pip/install
 )
 
 // Outcome is how a run ended. A guest failure is an outcome, never a Go error.

@@ -33,8 +33,9 @@ type Request struct {
 	// tsconfig.json whose compilerOptions (paths, baseUrl, jsx, ...) apply
 	// to the files the guest converts and resolves.
 	TsconfigPath string `json:"tsconfigPath,omitempty"`
-	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
-	// installed into the run's workspace before it starts.
+	// Packages (one-shot runs) are npm packages (JavaScript, TypeScript)
+	// or PEP 508 requirements (Python) installed into the run's workspace
+	// before it starts.
 	Packages []string `json:"packages,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).

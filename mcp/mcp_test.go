@@ -47,7 +47,7 @@ func MustMCPServer(tb testing.TB) string {
 
 // mustMCPServerWith is MustMCPServer with an npm service (nil: none, so no
 // npm_install tool).
-func mustMCPServerWith(tb testing.TB, npm server.NPM) string {
+func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
 	tb.Helper()
 	r := testenv.Runner(tb, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
@@ -62,7 +62,11 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	h := mcp.Handler(mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20})
+	cfg := mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20}
+	if len(pip) > 0 {
+		cfg.Pip = pip[0](m)
+	}
+	h := mcp.Handler(cfg)
 	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, MCP: h}).Handler())
 	tb.Cleanup(srv.Close)
 	return srv.URL

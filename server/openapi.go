@@ -190,6 +190,10 @@ func openAPIDoc() obj {
 		"/v1/contexts/{id}/hibernate": obj{"post": op("hibernateContext", "Capture the context's guest and drop it from memory; the next run restores it", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
 		"/v1/contexts/{id}/fork": obj{"post": op("forkContext", "A new context with this one's state and a copy of its workspace", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409"), "413": errResponse("413"), "429": errResponse("429")},
 			params(idParam), optionalBody(jsonBody(strictObject(obj{"contextId": str("1-64 of [A-Za-z0-9_-]; generated when absent")}))))},
+		"/v1/contexts/{id}/pip/install": obj{"post": op("pipInstall", "Install Python packages (pure wheels from the allowed indexes, verified by sha256) into the context's workspace .python-packages, on the guest's sys.path (all or nothing); a completed pip_install record with installed", obj{
+			"200": jsonResponse("the completed install", obj{"allOf": []any{ref("Result"), object(obj{"installed": array(object(obj{"name": str(""), "version": str(""), "sha256": str("the wheel's")}, "name", "version", "sha256"))}, "installed")}}),
+			"409": errResponse("409"), "413": errResponse("413"),
+		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("PEP 508 requirement")), "requirementsFile": str("a workspace path"), "indexUrl": str("an allowed index"), "extraIndexUrls": array(str("allowed indexes")), "upgrade": boolean("prefer the newest versions"), "timeoutMs": integer("")}))))},
 		"/v1/contexts/{id}/files":        obj{"get": op("listFiles", "List a workspace directory", obj{"200": jsonResponse("the entries", ref("FileList"))}, params(idParam, queryParam("dir", obj{"type": "string"})))},
 		"/v1/contexts/{id}/files/{path}": file,
 		"/v1/processes": obj{

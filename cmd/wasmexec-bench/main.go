@@ -81,7 +81,11 @@ func run() error {
 	}
 	defer os.RemoveAll(dataDir)
 
-	srv, err := startServer(dataDir, nil)
+	index, err := benchIndex()
+	if err != nil {
+		return err
+	}
+	srv, err := startServer(dataDir, []string{"--python-index-url", index})
 	if err != nil {
 		return err
 	}

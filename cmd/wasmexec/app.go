@@ -29,6 +29,7 @@ import (
 	"github.com/wasmexec/wasmexec/metrics"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
+	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -39,6 +40,8 @@ type options struct {
 	dataDir        string
 	cacheDir       string
 	npmRegistry    string
+	pyIndexURL     string
+	pyAllowedIndex string
 	imagesDir      string
 	logLevel       string
 	timeoutMs      int64
@@ -99,6 +102,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
 	fs.StringVar(&o.npmRegistry, "npm-registry", npm.DefaultRegistry, "npm registry for POST /v1/contexts/:id/npm/install (packages are cached under CACHE_DIR/npm)")
+	fs.StringVar(&o.pyIndexURL, "python-index-url", pypi.DefaultIndex, "Python package index (PEP 503/691) for POST /v1/contexts/:id/pip/install and one-shot packages (wheels are cached under CACHE_DIR/pip)")
+	fs.StringVar(&o.pyAllowedIndex, "python-allowed-index-urls", "", "comma-separated other indexes a request's indexUrl/extraIndexUrls may name (any other is a 400)")
 	fs.StringVar(&o.imagesDir, "images-dir", "", "guest images, built by make guest-images (default: ./build/images, else the build/images of the repository this binary was built in)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
@@ -216,7 +221,9 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log})
+	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log, Extensions: map[string]engine.ImageExtension{
+		python.ImageName: engine.ImageExtension(python.ImageExtension(o.imagesDir)),
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +343,7 @@ func (a *app) load(ctx context.Context) error {
 		langs[exec.TypeScript] = tsDriver
 	}
 	if images[python.ImageName] != nil {
-		langs[exec.Python] = python.Driver{}
+		langs[exec.Python] = python.Driver{Packages: a.pipService()}
 	}
 	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images:               images,
@@ -748,6 +755,32 @@ func backgroundLibs(dom bool) [][]string {
 		return [][]string{{"es2022", "dom"}}
 	}
 	return [][]string{}
+}
+
+// pipService is the pip install service of contexts and one-shot
+// packages: --python-index-url and --python-allowed-index-urls, wheels
+// cached under CACHE_DIR/pip.
+func (a *app) pipService() *pypi.Service {
+	s := &pypi.Service{
+		Client:  &pypi.Client{CacheDir: filepath.Join(a.opts.cacheDir, "pip")},
+		Index:   a.opts.pyIndexURL,
+		Allowed: a.opts.allowedIndexes(),
+	}
+	if a.ctxs != nil {
+		s.Workspace, s.ReplaceDir = a.ctxs.WorkspaceDir, a.ctxs.ReplaceDir
+	}
+	return s
+}
+
+// allowedIndexes splits --python-allowed-index-urls.
+func (o *options) allowedIndexes() []string {
+	var out []string
+	for _, u := range strings.Split(o.pyAllowedIndex, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // npmClient is the npm client of installs and one-shot packages: the

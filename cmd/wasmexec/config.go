@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/wasmexec/wasmexec/pypi"
 	"io"
 	"net"
 	"os"
@@ -185,6 +186,12 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 		}
 	}
 
+	if err := pypi.ValidateIndexURLs(o.pyIndexURL); err != nil {
+		bad("python-index-url", o.pyIndexURL, "accepted an http(s) URL: %v", err)
+	}
+	if err := pypi.ValidateIndexURLs(o.allowedIndexes()...); err != nil {
+		bad("python-allowed-index-urls", o.pyAllowedIndex, "accepted comma-separated http(s) URLs: %v", err)
+	}
 	if o.dataDir == "" {
 		bad("data-dir", `""`, "a directory is required")
 	}

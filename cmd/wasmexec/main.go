@@ -317,6 +317,11 @@ func (a *app) serverConfig() server.Config {
 			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
 		}
 	}
+	if a.ctxs != nil {
+		pip := a.pipService()
+		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) }
+		cfg.Pip = pip
+	}
 	if a.keys != nil {
 		cfg.Auth = a.keys
 	}
@@ -332,7 +337,7 @@ func (a *app) serverConfig() server.Config {
 		ev := cfg.ContextEvent
 		a.contextEvent.Store(&ev)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 
