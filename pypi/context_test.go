@@ -126,6 +126,21 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	if r := run("import sys\n[p for p in sys.path if 'packages' in p]"); !strings.Contains(string(r.Value), "/workspace/.python-packages") {
 		t.Fatalf("sys.path: %s", r.Value)
 	}
+	// Issue 15 item 5: hibernated and restored, the context keeps its
+	// installed set (in its workspace) and what it imported.
+	if d, err := m.Hibernate(ctx, "py"); err != nil || !d.Hibernated {
+		t.Fatalf("hibernate: %v %+v", err, d)
+	}
+	if r := run("import with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != exec.Succeeded || string(r.Value) != "[1,8]" {
+		t.Fatalf("after restore: %s %+v", r.Value, r.Error)
+	}
+	// A reset (a fresh guest, workspace kept) imports them again.
+	if _, err := m.Reset(ctx, "py"); err != nil {
+		t.Fatal(err)
+	}
+	if r := run("import picky, with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != exec.Succeeded || string(r.Value) != "[1,8]" {
+		t.Fatalf("after reset: %s %+v", r.Value, r.Error)
+	}
 }
 
 // The request's own mistakes are 400s, before anything is fetched: an
