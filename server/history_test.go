@@ -308,8 +308,17 @@ func TestReplayMaxBytesOverHTTP(t *testing.T) {
 // bound plus one write.
 func TestOutputCoalescedIntoChunks(t *testing.T) {
 	ts := MustHistoryServer(t, fakeProcesses{})
-	code := `for (let i = 0; i < 3000; i++) console.log('line ' + i); console.error('err'); console.log('x'.repeat(40000)); console.log('end')`
-	_, res := call(t, "POST", ts.URL+"/v1/execute", `{"language":"javascript","code":"`+code+`","output":{"retainEvents":true}}`)
+	for _, tc := range []struct{ lang, code string }{
+		{"javascript", `for (let i = 0; i < 3000; i++) console.log('line ' + i); console.error('err'); console.log('x'.repeat(40000)); console.log('end')`},
+		{"python", "import sys\nfor i in range(3000): print('line', i)\nprint('err', file=sys.stderr)\nprint('x' * 40000)\nprint('end')"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) { checkCoalesced(t, ts.URL, tc.lang, tc.code) })
+	}
+}
+
+func checkCoalesced(t *testing.T, base, lang, code string) {
+	body, _ := json.Marshal(map[string]any{"language": lang, "code": code, "output": map[string]any{"retainEvents": true}})
+	_, res := call(t, "POST", base+"/v1/execute", string(body))
 	if res["outcome"] != "succeeded" {
 		t.Fatalf("run: %v", res)
 	}
@@ -318,7 +327,7 @@ func TestOutputCoalescedIntoChunks(t *testing.T) {
 	events := 0
 	after := ""
 	for {
-		status, m := call(t, "GET", ts.URL+"/v1/executions/"+res["executionId"].(string)+"/output?limit=1000&after="+after, "")
+		status, m := call(t, "GET", base+"/v1/executions/"+res["executionId"].(string)+"/output?limit=1000&after="+after, "")
 		if status != 200 {
 			t.Fatalf("replay: %d %v", status, m)
 		}

@@ -306,9 +306,11 @@ static const char MSG_TOO_LARGE[] =
 /* Output is coalesced (docs/PROTOCOL.md): the standard streams' writes
  * collect in out_buf and reach the host as one chunk (one event) when the
  * stream changes, OUT_MAX bytes are waiting, the oldest waiting byte is
- * OUT_AGE_NS old, or the driver is about to read stdin or answer. A host
- * call and an event per print cost several µs; a chunk costs that once.
- * A run whose readers follow it live (a process: out_live) writes through. */
+ * OUT_AGE_NS old, the stream is flushed (print(..., flush=True)), or the
+ * driver is about to read stdin or answer. A host call and an event per
+ * print cost several µs; a chunk costs that once. A run whose readers
+ * follow it live (a process: out_live) is line-buffered instead: a write
+ * that ends a line goes out with it. */
 #define OUT_MAX (16 << 10)
 #define OUT_AGE_NS 2000000LL
 static char out_buf[OUT_MAX];
@@ -346,7 +348,7 @@ out_write(int32_t fd, const char *p, int32_t len)
             return -1;
         }
     }
-    if (out_live || len >= OUT_MAX) {
+    if (len >= OUT_MAX) {
         return wasmexec_write(fd, p, len) < 0 ? -1 : 0;
     }
     if (out_len == 0) {
@@ -355,7 +357,7 @@ out_write(int32_t fd, const char *p, int32_t len)
     }
     memcpy(out_buf + out_len, p, (size_t)len);
     out_len += len;
-    if (monotonic_ns() - out_since >= OUT_AGE_NS) {
+    if (out_live ? memchr(p, '\n', (size_t)len) != NULL : monotonic_ns() - out_since >= OUT_AGE_NS) {
         return out_flush();
     }
     return 0;
@@ -1076,6 +1078,17 @@ stdstream_write(StdStream *self, PyObject *arg)
     return PyLong_FromLong((long)n);
 }
 
+/* flush(): hand the coalesced output to the host now. */
+static PyObject *
+stdstream_flush(StdStream *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->fd != 0 && out_flush() < 0) {
+        PyErr_SetString(PyExc_OSError, "wasmexec write failed");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 stdstream_readinto(StdStream *self, PyObject *arg)
 {
@@ -1116,6 +1129,7 @@ static PyMethodDef stdstream_methods[] = {
     {"isatty", (PyCFunction)stdstream_isatty, METH_NOARGS, NULL},
     {"fileno", (PyCFunction)stdstream_fileno, METH_NOARGS, NULL},
     {"write", (PyCFunction)stdstream_write, METH_O, NULL},
+    {"flush", (PyCFunction)stdstream_flush, METH_NOARGS, NULL},
     {"readinto", (PyCFunction)stdstream_readinto, METH_O, NULL},
     {NULL, NULL, 0, NULL}
 };

@@ -59,7 +59,6 @@ _strip_hidden = _wasmexec.strip_hidden
 _raw_stream = _wasmexec.raw_stream
 _set_live = _wasmexec.set_live
 _TextIOWrapper = _io.TextIOWrapper
-_BufferedWriter = _io.BufferedWriter
 _BufferedReader = _io.BufferedReader
 _modules = sys.modules
 _chdir = posix.chdir
@@ -83,10 +82,14 @@ _stdout = _stderr = None
 
 def _reset_streams():
     global _stdout, _stderr
-    _stdout = _TextIOWrapper(_BufferedWriter(_raw_stream(1), 8192), encoding="utf-8",
-                             errors="surrogateescape", newline="\n", line_buffering=True)
-    _stderr = _TextIOWrapper(_BufferedWriter(_raw_stream(2), 8192), encoding="utf-8",
-                             errors="backslashreplace", newline="\n", line_buffering=True)
+    # Text goes straight to the C raw streams (write_through, no Python
+    # buffer, no flush per line), which coalesce it into chunks in order
+    # across the two streams (_wasmexecmodule.c, out_write): a flush per
+    # line through BufferedWriter cost more than the print itself.
+    _stdout = _TextIOWrapper(_raw_stream(1), encoding="utf-8",
+                             errors="surrogateescape", newline="\n", write_through=True)
+    _stderr = _TextIOWrapper(_raw_stream(2), encoding="utf-8",
+                             errors="backslashreplace", newline="\n", write_through=True)
     stdin = _TextIOWrapper(_BufferedReader(_raw_stream(0), 8192),
                            encoding="utf-8", errors="surrogateescape")
     sys.stdout = sys.__stdout__ = _stdout
