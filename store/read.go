@@ -100,12 +100,12 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 	}
 	now := s.nowMs()
 	r, _, expiresAt, _, err := scanResult(s.r.QueryRowContext(ctx,
-		"SELECT "+resultColumns+" FROM executions WHERE id = ?", id))
+		s.q("SELECT "+resultColumns+" FROM executions WHERE id = ?"), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, s.missing(ctx, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: get %s: %w", id, err)
+		return nil, s.dbError("get "+id, err)
 	}
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)
@@ -117,12 +117,12 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 // otherwise it was never stored (or its tombstone was trimmed).
 func (s *Store) missing(ctx context.Context, id string) error {
 	var reason string
-	err := s.r.QueryRowContext(ctx, "SELECT reason FROM tombstones WHERE id = ?", id).Scan(&reason)
+	err := s.r.QueryRowContext(ctx, s.q("SELECT reason FROM tombstones WHERE id = ?"), id).Scan(&reason)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return exec.Errorf(exec.ENotFound, "execution %s not found", id)
 	case err != nil:
-		return fmt.Errorf("store: look up tombstone of %s: %w", id, err)
+		return s.dbError("look up the tombstone of "+id, err)
 	}
 	return expiredError(id, reason)
 }
@@ -231,10 +231,10 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		}
 	}
 	args = append(args, limit+1)
-	rows, err := s.r.QueryContext(ctx, "SELECT "+resultColumns+" FROM executions WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY seq DESC LIMIT ?", args...)
+	rows, err := s.r.QueryContext(ctx, s.q("SELECT "+resultColumns+" FROM executions WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY seq DESC LIMIT ?"), args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: list: %w", err)
+		return nil, s.dbError("list", err)
 	}
 	defer rows.Close()
 	page := &ListPage{Executions: []*exec.Result{}}
@@ -257,7 +257,7 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		lastSeq = seq
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list: %w", err)
+		return nil, s.dbError("list", err)
 	}
 	if page.HasMore {
 		page.NextCursor = encodeListCursor(lastSeq)
@@ -330,16 +330,16 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	now := s.nowMs()
 	// One statement, so the record, its first sequence and the events come
 	// from one snapshot even if the sweeper deletes the record meanwhile.
-	rows, err := s.r.QueryContext(ctx, `SELECT x.expires_at_ms, x.output_truncated, x.events_retained,
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT x.expires_at_ms, x.output_truncated, x.events_retained,
 			(SELECT min(sequence) FROM events WHERE exec_seq = x.seq),
 			ev.sequence, ev.pid, ev.channel, ev.chunk, ev.timestamp_ms
 		FROM executions x
 		LEFT JOIN events ev ON ev.exec_seq = x.seq AND ev.sequence > ?
 		WHERE x.id = ?
 		ORDER BY ev.sequence
-		LIMIT ?`, int64(from), id, limit+1)
+		LIMIT ?`), int64(from), id, limit+1)
 	if err != nil {
-		return nil, fmt.Errorf("store: output %s: %w", id, err)
+		return nil, s.dbError("output "+id, err)
 	}
 	defer rows.Close()
 	var (
@@ -376,7 +376,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: output %s: %w", id, err)
+		return nil, s.dbError("output "+id, err)
 	}
 	if !found {
 		return nil, s.missing(ctx, id)

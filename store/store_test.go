@@ -101,7 +101,7 @@ func TestOpenSetsPragmasAndMigrates(t *testing.T) {
 		}
 		return vs
 	}
-	ms, err := loadMigrations(migrationFS)
+	ms, err := loadMigrations(migrationFS, sqliteMigrations)
 	if err != nil || len(ms) == 0 {
 		t.Fatalf("loadMigrations: %v, %d", err, len(ms))
 	}
