@@ -69,7 +69,7 @@ func migrate(ctx context.Context, db migrator, dir string, now time.Time) error 
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
 		version       INTEGER PRIMARY KEY,
 		name          TEXT    NOT NULL,
-		applied_at_ms INTEGER NOT NULL
+		applied_at_ms BIGINT  NOT NULL
 	)`); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
