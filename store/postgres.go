@@ -129,7 +129,12 @@ func (s *Store) migratePostgres(ctx context.Context) error {
 func (s *Store) closePostgres() error {
 	s.pg.lmu.Lock()
 	if s.pg.lconn != nil {
-		s.pg.lconn.Close() // back to the pool, which closes it below: the session and its lock end
+		// Release at once, so a Store opened next takes over without
+		// waiting for the server to end this session.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		s.pg.lconn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", sweepLockKey)
+		cancel()
+		s.pg.lconn.Close()
 		s.pg.lconn = nil
 	}
 	s.pg.lmu.Unlock()

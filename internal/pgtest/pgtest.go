@@ -221,7 +221,8 @@ func (c *Cluster) CreateDatabase(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	// FILE_COPY: for a small template, faster than the default WAL_LOG.
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" STRATEGY FILE_COPY"); err != nil {
 		return "", err
 	}
 	return c.URL(name), nil
