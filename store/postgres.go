@@ -330,3 +330,16 @@ func isConnectionError(err error) bool {
 	}
 	return true
 }
+
+// Ping checks that the store can be reached: for PostgreSQL a round trip
+// to the server (exec.EUnavailable when it fails), for SQLite only that
+// the Store is open.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.checkOpen(); err != nil {
+		return err
+	}
+	if s.pg == nil {
+		return nil
+	}
+	return s.dbError("ping", s.r.PingContext(ctx))
+}
