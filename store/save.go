@@ -151,6 +151,21 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 	added := 0
 	minExpiry := int64(math.MaxInt64)
 	for _, p := range batch {
+		if s.pg != nil {
+			// No savepoint needed: a duplicate id inserts nothing
+			// (ON CONFLICT DO NOTHING) instead of aborting the transaction.
+			switch err := s.insertRecord(ctx, tx, p.rec); {
+			case errors.Is(err, errDuplicate):
+				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id)}
+			case err != nil:
+				fail(err)
+				return
+			default:
+				added++
+				minExpiry = min(minExpiry, p.rec.expiresAt)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, "SAVEPOINT one"); err != nil {
 			fail(err)
 			return
@@ -195,6 +210,9 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 		s.wakeSweeper()
 	}
 }
+
+// errDuplicate: PostgreSQL found the id already stored.
+var errDuplicate = errors.New("duplicate execution id")
 
 // record is a validated execution ready to insert.
 type record struct {
@@ -257,7 +275,11 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 func (s *Store) insertRecord(ctx context.Context, tx *sql.Tx, rec record) error {
 	var seq int64
 	if s.pg != nil {
-		if err := tx.QueryRowContext(ctx, s.q(insertExecutionSQL+" RETURNING seq"), rec.args...).Scan(&seq); err != nil {
+		err := tx.QueryRowContext(ctx, s.q(insertExecutionSQL+" ON CONFLICT (id) DO NOTHING RETURNING seq"), rec.args...).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errDuplicate
+		}
+		if err != nil {
 			return err
 		}
 	} else {

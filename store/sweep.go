@@ -214,6 +214,19 @@ func (s *Store) evictOverCap(ctx context.Context) (int, error) {
 // evictTx removes the n oldest completions inside tx, tombstoning their ids.
 // The caller holds the write lock and adjusts the count.
 func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int, error) {
+	if s.pg != nil {
+		// One statement (one round trip) picks, deletes and tombstones.
+		var deleted int
+		if err := tx.QueryRowContext(ctx, `WITH victims AS (
+				SELECT seq FROM executions ORDER BY completed_at_ms, seq LIMIT $1),
+			del AS (DELETE FROM executions WHERE seq IN (SELECT seq FROM victims) RETURNING id),
+			tomb AS (INSERT INTO tombstones (id, removed_at_ms, reason) SELECT id, $2::bigint, $3::text FROM del
+				ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, n = excluded.n)
+			SELECT count(*) FROM del`, n, now, reasonEvicted).Scan(&deleted); err != nil {
+			return 0, err
+		}
+		return deleted, s.trimTombstones(ctx, tx)
+	}
 	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT) FROM executions ORDER BY completed_at_ms, seq LIMIT ?`), now, reasonEvicted, n); err != nil {
 		return 0, err
 	}
