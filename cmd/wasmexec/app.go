@@ -177,8 +177,8 @@ type app struct {
 	ws     *vfs.Manager
 	store  *store.Store
 
-	mu      sync.Mutex
-	runner  *engine.Runner
+	mu     sync.Mutex
+	runner *engine.Runner
 	// guarded is runner behind the store guard (storeguard.go): what the
 	// server, contexts and processes run through.
 	guarded exec.Runner
