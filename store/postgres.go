@@ -61,6 +61,9 @@ const (
 	migrateLockKey int64 = 0x7761736d65786564
 )
 
+// pgWriteTimeout bounds one group commit in PostgreSQL.
+const pgWriteTimeout = 30 * time.Second
+
 // pgMaxConns bounds the pool of one Store: its writes are serialized by
 // wsem (one connection), the rest serve reads.
 const pgMaxConns = 8
@@ -319,9 +322,10 @@ func (s *Store) dbError(what string, err error) error {
 // server, as opposed to an error the server returned for a statement: a
 // PgError of class 08 (connection exception) or 57P0x (the server is
 // shutting down or starting), or any error that is not the server's and
-// not a cancelled context (dial, EOF, a closed connection).
+// not a cancelled context (dial, EOF, a closed connection, a server that
+// did not answer before a deadline).
 func isConnectionError(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) {
 		return false
 	}
 	var pe *pgconn.PgError

@@ -125,6 +125,14 @@ func (s *Store) commitQueued() {
 // savepoint, so a duplicate id fails only its own Save.
 func (s *Store) commitBatch(batch []*pendingSave) {
 	ctx := context.Background()
+	if s.pg != nil {
+		// A server that stops answering (a partition, not a refused
+		// connection) fails the batch instead of holding every Save:
+		// its records are then not reported as stored.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, pgWriteTimeout)
+		defer cancel()
+	}
 	fail := func(err error) {
 		for _, p := range batch {
 			if p.err == nil {
