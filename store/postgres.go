@@ -35,8 +35,9 @@ import (
 //     never interleave.
 //   - Sweeping: one sweeper across the cluster. Each Store's sweep loop runs
 //     a sweep only while it holds a session advisory lock (sweepLockKey) on
-//     a connection it keeps; the others try again every SweepInterval, so
-//     when the holder's process dies (its session ends) another takes over.
+//     a connection it keeps; the others try again every followerRetry (2 s),
+//     so when the holder's process dies (its session ends) another takes
+//     over.
 //     The cap is also enforced by every Save, so it never depends on the
 //     sweeper.
 //   - Migrations run under another advisory lock, so nodes starting at once

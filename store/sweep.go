@@ -12,6 +12,10 @@ import (
 // backlog never holds the write lock for long.
 const sweepBatch = 1000
 
+// followerRetry is how often a PostgreSQL Store that is not the sweeper
+// tries to take the sweeper lock.
+const followerRetry = 2 * time.Second
+
 // Tombstone reasons.
 const (
 	reasonExpired = "expired"
@@ -36,8 +40,10 @@ func (s *Store) sweepLoop() {
 		wait := s.cfg.SweepInterval
 		if lead, err := s.leadSweeps(ctx); err != nil || !lead {
 			// PostgreSQL: another node sweeps (or the database is
-			// unreachable); try to take over after SweepInterval, sooner
-			// after an error.
+			// unreachable); try to take over every followerRetry (one
+			// small query), so a sweeper that stopped or died is
+			// replaced within that.
+			wait = min(wait, followerRetry)
 			if err != nil {
 				if s.stopping() {
 					return
