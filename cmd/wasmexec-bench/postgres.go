@@ -59,14 +59,10 @@ func benchPostgres(t *table, sqlite *server, dataDir string) error {
 	body := `{"language":"javascript","code":"1+1"}`
 	var onPG, onAsync, onSQLite, onFull []float64
 	for range 3 {
-		n, _ := pg.throughput("/v1/evaluate", body, 4, *duration)
-		onPG = append(onPG, n)
-		n, _ = pgAsync.throughput("/v1/evaluate", body, 4, *duration)
-		onAsync = append(onAsync, n)
-		n, _ = sqlite.throughput("/v1/evaluate", body, 4, *duration)
-		onSQLite = append(onSQLite, n)
-		n, _ = full.throughput("/v1/evaluate", body, 4, *duration)
-		onFull = append(onFull, n)
+		onPG = append(onPG, pg.throughput("/v1/evaluate", body, 4, *duration).rate)
+		onAsync = append(onAsync, pgAsync.throughput("/v1/evaluate", body, 4, *duration).rate)
+		onSQLite = append(onSQLite, sqlite.throughput("/v1/evaluate", body, 4, *duration).rate)
+		onFull = append(onFull, full.throughput("/v1/evaluate", body, 4, *duration).rate)
 	}
 	p, s, f := pct(onPG, 50), pct(onSQLite, 50), pct(onFull, 50)
 	t.add("JS throughput c=4: postgres / sqlite normal / sqlite full (req/s)", fmt.Sprintf("%.0f / %.0f / %.0f", p, s, f), "report")
