@@ -75,7 +75,7 @@ func Start(fsync bool) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "wasmexec-pg-")
+	dir, err := os.MkdirTemp(tempBase(), "wasmexec-pg-")
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,11 @@ func Start(fsync bool) (*Cluster, error) {
 	init.Dir = dir
 	if out, err := init.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
+		hint := ""
+		if c.cred != nil {
+			hint = fmt.Sprintf(" (it runs as the user nobody: every directory above %s must be searchable by it; set TMPDIR to one that is, e.g. /tmp)", dir)
+		}
+		return nil, fmt.Errorf("initdb%s: %w\n%s", hint, err, out)
 	}
 	if c.Port, err = freePort(); err != nil {
 		os.RemoveAll(dir)
@@ -115,6 +119,25 @@ func Start(fsync bool) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// tempBase is os.TempDir(), or /tmp when running as root and some
+// directory on the way to os.TempDir() is not searchable by others (the
+// server runs as nobody and must reach its data directory).
+func tempBase() string {
+	base := os.TempDir()
+	if os.Geteuid() != 0 {
+		return base
+	}
+	for d := base; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return "/tmp"
+		}
+		if d == filepath.Dir(d) {
+			return base
+		}
+	}
 }
 
 func freePort() (int, error) {
