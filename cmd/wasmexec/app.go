@@ -359,9 +359,10 @@ func (a *app) load(ctx context.Context) error {
 	}
 	// Every run goes through the store guard (when there is a store): a
 	// result is reported only after its record is committed.
-	var guarded exec.Runner = r
+	var guarded, spawner exec.Runner = r, r
 	if a.store != nil {
-		guarded = &storeGuard{Runner: r, st: a.store}
+		g := &storeGuard{Runner: r, st: a.store}
+		guarded, spawner = g, spawnGate{g}
 	}
 	ctxWS, err := vfs.NewManagerLimits(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceLimits())
 	if err != nil {
@@ -388,7 +389,7 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         guarded,
+		Runner:         spawner,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,

@@ -46,7 +46,8 @@ func TestServePostgresDownAtStart(t *testing.T) {
 // and the body.
 func post(tb testing.TB, base, path, body string) (int, string, string) {
 	tb.Helper()
-	resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+	hc := &http.Client{Timeout: time.Minute}
+	resp, err := hc.Post(base+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -97,6 +98,11 @@ func TestServePostgres(t *testing.T) {
 		if strings.Contains(body, `"outcome"`) {
 			t.Fatalf("a result was reported while it could not be stored: %s", body)
 		}
+	}
+
+	// A new process is refused too (it would end without a record).
+	if status, retry, body := post(t, n1.base, "/v1/processes", `{"language":"javascript","code":"1"}`); status != 503 || retry == "" {
+		t.Fatalf("process with the database down: %d Retry-After %q %s", status, retry, body)
 	}
 
 	if err := c.StartServer(); err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/wasmexec/wasmexec/store"
 )
 
-// storeGuard wraps the runner handed to the server, the contexts and the
-// processes, and keeps the store's promise: a completion is reported only
-// once its record is committed.
+// storeGuard wraps the runner handed to the server and the contexts (the
+// processes get spawnGate), and keeps the store's promise: a completion is
+// reported only once its record is committed.
 //
 //   - A run whose record could not be stored (persist failed) is answered
 //     with that error instead of its result: 503 unavailable (with
@@ -40,7 +40,7 @@ type persistSlot struct{ err error }
 type persistSlotKey struct{}
 
 func (g *storeGuard) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	if err := g.check(ctx); err != nil {
+	if err := g.refuse(ctx, opts); err != nil {
 		return nil, err
 	}
 	slot := &persistSlot{}
@@ -49,6 +49,16 @@ func (g *storeGuard) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 		return nil, g.failed(res, slot.err)
 	}
 	return res, err
+}
+
+// refuse is check for a run about to start: a refusal is also reported
+// through opts.Started, which Run must call exactly once.
+func (g *storeGuard) refuse(ctx context.Context, opts exec.RunOptions) error {
+	err := g.check(ctx)
+	if err != nil && opts.Started != nil {
+		opts.Started(err)
+	}
+	return err
 }
 
 // check returns the store's failure while it is marked down.
@@ -82,6 +92,19 @@ func (g *storeGuard) failed(res *exec.Result, err error) error {
 		return &exec.Error{Code: exec.EUnavailable, Message: fmt.Sprintf("execution %s completed but its record could not be stored, so its result is not reported: %s", res.ExecutionID, exec.ErrorMessage(err)), Err: err}
 	}
 	return fmt.Errorf("execution %s completed but its record could not be stored: %w", res.ExecutionID, err)
+}
+
+// spawnGate is the guard as the processes see it: a new process is
+// refused (503) while the store is down, but a process that ran is always
+// reported as exited (its record may be missing: persist logged why), so
+// that its slot and waiters are released.
+type spawnGate struct{ *storeGuard }
+
+func (g spawnGate) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+	if err := g.refuse(ctx, opts); err != nil {
+		return nil, err
+	}
+	return g.Runner.Run(ctx, req, opts)
 }
 
 // notePersist hands persist's error to the guarded Run that caused it.
