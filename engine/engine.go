@@ -37,6 +37,8 @@ type EngineConfig struct {
 	// and engine configuration.
 	CacheDir string
 	Logger   *slog.Logger
+	// Extensions add to the spec of the image they name (extend.go).
+	Extensions map[string]ImageExtension
 }
 
 // Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch
@@ -155,6 +157,13 @@ type ImageSpec struct {
 	// so guests start warm (Image.Warm). A driver whose entry runs once per
 	// guest leaves it false.
 	SnapshotWarmUp bool `json:"snapshotWarmUp"`
+	// Suspend says the driver honours recv's -2 (docs/PROTOCOL.md): it
+	// returns from Entry with its state intact and may be entered again,
+	// so a guest can be captured between runs (hibernate.go).
+	Suspend bool `json:"suspend"`
+	// WorkspaceDirs are created in every guest's workspace before it
+	// starts (extend.go).
+	WorkspaceDirs []string `json:"workspaceDirs,omitempty"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -194,6 +203,8 @@ type Image struct {
 	// start and serve a small request, populated in every new guest (see
 	// prefault_linux.go).
 	hot []pageRun
+	// snapshotKey names the snapshot's inputs (captured states depend on it).
+	snapshotKey string
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
@@ -202,6 +213,9 @@ type Image struct {
 func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	spec, err := ReadImageSpec(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.extend(dir, &spec); err != nil {
 		return nil, err
 	}
 	wasmPath := filepath.Join(dir, spec.Wasm)
@@ -231,6 +245,7 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		}
 		img.module, img.Snapshotted, img.ModuleFile = mod, true, cacheFile(snapshotVersion+"|"+inputs)
 		img.Warm = spec.SnapshotWarmUp
+		img.snapshotKey = snapshotVersion + "|" + inputs
 	}
 	if img.module == nil {
 		cachePath := cacheFile("plain")

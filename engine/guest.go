@@ -35,6 +35,8 @@ type GuestOptions struct {
 	// outside the control channel (runtime fatal errors, GODEBUG traces).
 	// For debugging only: the file is not size-limited.
 	DebugStderrFile string
+
+	restore *decodedState // Image.Restore: written over the fresh instance
 }
 
 // initFuel is the fuel a driver may burn starting up, before its first
@@ -51,7 +53,9 @@ type Guest struct {
 	img   *Image
 	store *wasmtime.Store
 	mem   *wasmtime.Memory
+	inst  *wasmtime.Instance
 	start *wasmtime.Func   // the entry: _start, or a reactor's serve function
+	hib   *hibernation     // the suspend handshake (hibernate.go)
 	inits []*wasmtime.Func // reactor init functions, unless snapshotted
 	opts  GuestOptions
 
@@ -139,6 +143,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		quit:  make(chan struct{}),
 		ready: make(chan struct{}),
 		done:  make(chan struct{}),
+		hib:   newHibernation(),
 	}
 	store := wasmtime.NewStore(e.wt)
 	g.store = store
@@ -157,6 +162,10 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		}
 	}
 	if opts.Workspace != "" {
+		if err := makeWorkspaceDirs(img.Spec, opts.Workspace); err != nil {
+			store.Close()
+			return nil, err
+		}
 		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen workspace: %w", err)
@@ -197,6 +206,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		}
 		return nil, fmt.Errorf("instantiate %s: %w", img.Spec.Name, err)
 	}
+	g.inst = inst
 	if ext := inst.GetExport(store, "memory"); ext != nil {
 		g.mem = ext.Memory()
 		prefault(g.mem.UnsafeData(store), img.hot)
@@ -224,6 +234,14 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		store.Close()
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
+	if opts.restore != nil {
+		if err := g.applyState(opts.restore); err != nil {
+			g.unregister()
+			g.watch.free()
+			store.Close()
+			return nil, err
+		}
+	}
 	if err := g.startShim(); err != nil {
 		g.unregister()
 		g.watch.free()
@@ -247,6 +265,9 @@ func (g *Guest) run() {
 	}
 	if err == nil {
 		err = g.callEntry(g.start)
+		for err == nil && g.afterEntry() { // suspended, then resumed
+			err = g.callEntry(g.start)
+		}
 	}
 	g.exitErr = err
 	g.unregister()
@@ -850,6 +871,8 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		case c = <-g.calls:
 		case <-g.quit:
 			return -1, nil
+		case <-g.hib.req:
+			return g.suspendRecv(caller), nil
 		}
 		if c == nil { // RunOnce's one request was served
 			return -1, nil

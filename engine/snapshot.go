@@ -13,7 +13,7 @@ import (
 
 // snapshotVersion is part of the cache key of snapshotted modules; bump it
 // when the snapshot format or procedure changes.
-const snapshotVersion = "snapshot-v2"
+const snapshotVersion = "snapshot-v3"
 
 // buildSnapshot runs the image's Init functions once in a throwaway
 // instance, then its entry for one warm-up request, and returns the module
@@ -97,6 +97,9 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			return nil, err
 		}
 	}
+	if err := makeWorkspaceDirs(spec, ws); err != nil {
+		return nil, err
+	}
 	if err := wasi.PreopenDir(ws, "/workspace"); err != nil {
 		return nil, err
 	}
@@ -152,8 +155,13 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	// JSON codecs built by reflection, the interpreter's first compile) are
 	// paid here and are part of the snapshot instead of being paid by
 	// every pre-started guest (see warmUp). Then recv says there are no
-	// more requests and the entry returns, as it does in a closed guest.
+	// more requests (or, to a driver that suspends, -2: suspend, so that
+	// its entry may be called again, as after a restore) and the entry
+	// returns.
 	if spec.Entry != "" && spec.SnapshotWarmUp {
+		if spec.Suspend {
+			ctl.done = recvSuspend
+		}
 		entry := inst.GetFunc(store, spec.Entry)
 		if entry == nil {
 			return nil, fmt.Errorf("entry function %q is not exported", spec.Entry)
@@ -205,6 +213,10 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			continue // dropped: replaced below (data) or must not run again (start)
 		case i == globalIdx:
 			s.payload = encodeGlobals(globals)
+		case i == exportIdx:
+			// The mutable globals stay exported: a guest is captured and
+			// restored through them (hibernate.go).
+			s.payload = instrumented[exportIdx].payload
 		case i == memIdx:
 			if s.payload, err = memorySection(s.payload, uint64(len(mem))/65536); err != nil {
 				return nil, err
@@ -223,6 +235,7 @@ type snapshotChannel struct {
 	warming bool
 	served  bool
 	reply   []byte
+	done    int32 // what recv says after the warm-up: -1, or recvSuspend
 }
 
 func (c *snapshotChannel) recv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
@@ -230,7 +243,7 @@ func (c *snapshotChannel) recv(caller *wasmtime.Caller, ptr, capacity int32) (in
 		return 0, wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init")
 	}
 	if c.served {
-		return -1, nil
+		return min(c.done, -1), nil
 	}
 	n := int32(len(warmUpRequest))
 	if n > capacity {

@@ -33,8 +33,9 @@ type Request struct {
 	// tsconfig.json whose compilerOptions (paths, baseUrl, jsx, ...) apply
 	// to the files the guest converts and resolves.
 	TsconfigPath string `json:"tsconfigPath,omitempty"`
-	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
-	// installed into the run's workspace before it starts.
+	// Packages (one-shot runs) are npm packages (JavaScript, TypeScript)
+	// or PEP 508 requirements (Python) installed into the run's workspace
+	// before it starts.
 	Packages []string `json:"packages,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
@@ -122,6 +123,22 @@ type Guest interface {
 	Close()
 }
 
+// Capturer is a Guest that can be captured between runs (engine.Guest):
+// Capture returns its encoded state; with keep it goes on serving,
+// without it is closed. Errors: conflict (not capturable now: files open,
+// an image that can't suspend), internal.
+type Capturer interface {
+	Capture(ctx context.Context, keep bool) ([]byte, error)
+}
+
+// GuestRestorer is a Runner that can start a kept guest from a captured
+// state (engine.Runner). A state that doesn't fit (corrupt, another image
+// or engine) is an error for which StateRefused is true.
+type GuestRestorer interface {
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
+	StateRefused(err error) bool
+}
+
 // GuestSpec says how to start a kept guest.
 type GuestSpec struct {
 	Language    Language // the guest is of this language's family
@@ -180,6 +197,10 @@ type RunOptions struct {
 	// Started is called exactly once: with nil when the run is under way
 	// (Run will return a result), or with the error Run is about to return.
 	Started func(error)
+	// QueuedAt is when the run began waiting for its turn (a context's
+	// queue), the start of its queue wait (a metric); zero: when Run is
+	// called.
+	QueuedAt time.Time
 	// Settle adjusts the result before it is persisted and returned (a
 	// context's quota rollback, a process's exit).
 	Settle func(*Result)

@@ -10,7 +10,8 @@ import (
 // Delete removes the stored record of execution id and its events. Only
 // completed executions are ever stored, so Delete never touches running
 // work. A deleted id is unknown afterwards (exec.ENotFound), like one never
-// stored: no tombstone is kept.
+// stored: no tombstone is kept. With a tenant in ctx, another tenant's id
+// is not_found (as for Get).
 //
 // Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
 // expired (including past its expiry but not yet swept) or was evicted,
@@ -32,12 +33,16 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return s.dbError("delete "+id, err)
 	}
 	var expiresAt int64
-	err = tx.QueryRowContext(ctx, s.q("SELECT expires_at_ms FROM executions WHERE id = ?"), id).Scan(&expiresAt)
+	var tenant string
+	err = tx.QueryRowContext(ctx, s.q("SELECT expires_at_ms, tenant FROM executions WHERE id = ?"), id).Scan(&expiresAt, &tenant)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s.missing(ctx, id)
 	}
 	if err != nil {
 		return s.dbError("delete "+id, err)
+	}
+	if !visible(ctx, tenant) {
+		return notFound(id)
 	}
 	if expiresAt <= s.nowMs() {
 		return expiredError(id, reasonExpired) // the sweeper removes it

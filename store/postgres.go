@@ -218,13 +218,13 @@ func (s *Store) committed(delta int) {
 }
 
 // tombstoneSQL inserts (or replaces) tombstones from sel, a SELECT of (id,
-// removed_at_ms, reason).
+// removed_at_ms, reason, tenant).
 func (s *Store) tombstoneSQL(sel string) string {
 	if s.pg == nil {
-		return "INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason) " + sel
+		return "INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason, tenant) " + sel
 	}
-	return s.q("INSERT INTO tombstones (id, removed_at_ms, reason) " + sel +
-		" ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, n = excluded.n")
+	return s.q("INSERT INTO tombstones (id, removed_at_ms, reason, tenant) " + sel +
+		" ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, tenant = excluded.tenant, n = excluded.n")
 }
 
 // tombstoneOrder is the column that orders removals: SQLite's rowid, n in

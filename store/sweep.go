@@ -152,7 +152,7 @@ func (s *Store) sweepExpiredBatch(ctx context.Context) (int, error) {
 	}
 	now := s.nowMs()
 	// Both statements pick the same rows: same filter, total order, limit.
-	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, expires_at_ms, CAST(? AS TEXT) FROM executions WHERE expires_at_ms <= ?
+	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, expires_at_ms, CAST(? AS TEXT), tenant FROM executions WHERE expires_at_ms <= ?
 		ORDER BY expires_at_ms, seq LIMIT ?`), reasonExpired, now, sweepBatch); err != nil {
 		return 0, err
 	}
@@ -225,15 +225,15 @@ func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int,
 		var deleted int
 		if err := tx.QueryRowContext(ctx, `WITH victims AS (
 				SELECT seq FROM executions ORDER BY completed_at_ms, seq LIMIT $1),
-			del AS (DELETE FROM executions WHERE seq IN (SELECT seq FROM victims) RETURNING id),
-			tomb AS (INSERT INTO tombstones (id, removed_at_ms, reason) SELECT id, $2::bigint, $3::text FROM del
-				ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, n = excluded.n)
+			del AS (DELETE FROM executions WHERE seq IN (SELECT seq FROM victims) RETURNING id, tenant),
+			tomb AS (INSERT INTO tombstones (id, removed_at_ms, reason, tenant) SELECT id, $2::bigint, $3::text, tenant FROM del
+				ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, tenant = excluded.tenant, n = excluded.n)
 			SELECT count(*) FROM del`, n, now, reasonEvicted).Scan(&deleted); err != nil {
 			return 0, err
 		}
 		return deleted, s.trimTombstones(ctx, tx)
 	}
-	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT) FROM executions ORDER BY completed_at_ms, seq LIMIT ?`), now, reasonEvicted, n); err != nil {
+	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), tenant FROM executions ORDER BY completed_at_ms, seq LIMIT ?`), now, reasonEvicted, n); err != nil {
 		return 0, err
 	}
 	// At the cap every Save evicts one record: "seq = (…)" costs a third

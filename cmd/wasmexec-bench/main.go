@@ -28,7 +28,7 @@ var (
 	imagesDir = flag.String("images-dir", "build/images", "guest images")
 	duration  = flag.Duration("duration", 3*time.Second, "length of each throughput run")
 	samples   = flag.Int("samples", 300, "sequential requests per latency measurement")
-	only      = flag.String("only", "", "comma-separated sections to run (js,python,ts,store,pool,postgres); empty: all")
+	only      = flag.String("only", "", "comma-separated sections to run (js, and those registered by the other files: python, ts, store, pool, frontdoor, authcost, postgres, ...); empty: all")
 )
 
 func main() {
@@ -81,7 +81,11 @@ func run() error {
 	}
 	defer os.RemoveAll(dataDir)
 
-	srv, err := startServer(dataDir, nil)
+	index, err := benchIndex()
+	if err != nil {
+		return err
+	}
+	srv, err := startServer(dataDir, []string{"--python-index-url", index})
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,8 @@ cat > "$out/guest.json" <<'JSON'
   "init": ["_initialize", "wasmexec_init"],
   "entry": "wasmexec_serve",
   "snapshot": true,
-  "snapshotWarmUp": true
+  "snapshotWarmUp": true,
+  "suspend": true
 }
 JSON
 echo "==> [js] $(du -h "$out/js.wasm" | cut -f1) js.wasm"
