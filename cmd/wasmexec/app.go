@@ -385,7 +385,7 @@ func (a *app) load(ctx context.Context) error {
 	// result is reported only after its record is committed.
 	var guarded, spawner exec.Runner = timed, timed
 	if a.store != nil {
-		g := &storeGuard{Runner: timed, st: a.store}
+		g := &storeGuard{timedRunner: timed, st: a.store}
 		guarded, spawner = g, spawnGate{g}
 	}
 	ctxs, err := contexts.New(contexts.Config{

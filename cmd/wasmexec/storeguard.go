@@ -22,7 +22,10 @@ import (
 //     with Retry-After at once, without running, until a ping reaches the
 //     store again (at most one ping per storeRecheck).
 type storeGuard struct {
-	exec.Runner
+	// timedRunner, not exec.Runner: the engine's optional capabilities
+	// (exec.GuestRestorer, which contexts find by type assertion) must
+	// stay visible through the guard.
+	timedRunner
 	st *store.Store
 
 	mu        sync.Mutex
@@ -44,7 +47,7 @@ func (g *storeGuard) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 		return nil, err
 	}
 	slot := &persistSlot{}
-	res, err := g.Runner.Run(context.WithValue(ctx, persistSlotKey{}, slot), req, opts)
+	res, err := g.timedRunner.Run(context.WithValue(ctx, persistSlotKey{}, slot), req, opts)
 	if err == nil && slot.err != nil {
 		return nil, g.failed(res, slot.err)
 	}
@@ -104,7 +107,7 @@ func (g spawnGate) Run(ctx context.Context, req *exec.Request, opts exec.RunOpti
 	if err := g.refuse(ctx, opts); err != nil {
 		return nil, err
 	}
-	return g.Runner.Run(ctx, req, opts)
+	return g.timedRunner.Run(ctx, req, opts)
 }
 
 // notePersist hands persist's error to the guarded Run that caused it.
@@ -113,3 +116,9 @@ func notePersist(ctx context.Context, err error) {
 		slot.err = err
 	}
 }
+
+// The guard keeps the runner's optional capabilities.
+var (
+	_ exec.GuestRestorer = (*storeGuard)(nil)
+	_ exec.GuestRestorer = spawnGate{}
+)
