@@ -14,7 +14,7 @@ GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildca
 BIN := bin/wasmexec
 GO_TEST_FLAGS ?=
 
-.PHONY: all build run test bench check fuzz guest-images prepare clean FORCE
+.PHONY: all build run test bench check fuzz guest-images prepare postgres clean FORCE
 
 all: build
 
@@ -32,6 +32,13 @@ guest-images:
 prepare: build guest-images
 	$(BIN) prepare --images-dir build/images
 
+# postgres installs Debian's PostgreSQL server when it is missing (apt-get,
+# as root; scripts/install-postgres.sh says what it does): the tests and
+# the benchmark of the PostgreSQL store start a throwaway cluster of it.
+# Where it cannot be installed those tests skip, saying why.
+postgres:
+	@scripts/install-postgres.sh
+
 run: prepare
 	$(BIN) serve --images-dir build/images
 
@@ -46,7 +53,7 @@ PLAIN_PKGS := ./cmd/wasmexec ./guest-images ./vfs
 FIRST_PKGS := ./languages/ts/tscheck ./store
 TEST := WASMEXEC_REQUIRE_IMAGES=1 go test -vet=off -count=1 -timeout 40m $(GO_TEST_FLAGS)
 RACE_PKGS = $(FIRST_PKGS) $(filter-out $(FIRST_PKGS) $(PLAIN_PKGS),$(patsubst github.com/wasmexec/wasmexec/%,./%,$(shell go list ./...)))
-test: prepare
+test: prepare postgres
 	@plain=$$(mktemp); \
 	echo "$(TEST) $(PLAIN_PKGS), alongside:"; \
 	$(TEST) $(PLAIN_PKGS) >$$plain 2>&1 & pid=$$!; \
@@ -57,7 +64,7 @@ test: prepare
 # bench prints Go micro-benchmarks (guest start, transpile, checker worker
 # start, store, the front door open vs with keys) and then the load run's
 # table against the real server (BENCH_FLAGS='-only authcost': one section).
-bench: prepare
+bench: prepare postgres
 	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./engine/ ./languages/ts/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'Hibernate' -benchtime 20x ./engine/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'

@@ -97,19 +97,25 @@ func bulkInsert(tb testing.TB, s *Store, prefix string, n, eventsPer int, comple
 		if err != nil {
 			tb.Fatal(err)
 		}
+		if _, err := s.lockCount(ctx, tx); err != nil {
+			tb.Fatal(err)
+		}
 		end := min(start+perTx, n)
 		for i := start; i < end; i++ {
 			rec, err := s.prepare(newResult(fmt.Sprintf("%s-%09d", prefix, i), completed), events, false, completed.UnixMilli())
 			if err != nil {
 				tb.Fatal(err)
 			}
-			if err := insertRecord(ctx, tx, rec); err != nil {
+			if err := s.insertRecord(ctx, tx, rec); err != nil {
 				tb.Fatal(err)
 			}
+		}
+		if err := s.addCount(ctx, tx, end-start); err != nil {
+			tb.Fatal(err)
 		}
 		if err := tx.Commit(); err != nil {
 			tb.Fatal(err)
 		}
-		s.count += end - start
+		s.committed(end - start)
 	}
 }

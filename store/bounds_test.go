@@ -14,79 +14,83 @@ import (
 // A cursor for 2^64-1 is after every stored event: an empty page, not
 // truncated, the same cursor back.
 func TestOutputAfterTheLargestCursor(t *testing.T) {
-	s := MustOpen(t, Config{Now: newFakeClock().Now, manualSweep: true})
-	for _, tc := range []struct {
-		id        string
-		events    []exec.Event
-		truncated bool
-	}{{"full", makeEvents(1, 5), false}, {"dropped", makeEvents(3, 3), true}} {
-		if err := s.Save(context.Background(), newResult(tc.id, t0), tc.events, tc.truncated); err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t, Config{Now: newFakeClock().Now, manualSweep: true})
+		for _, tc := range []struct {
+			id        string
+			events    []exec.Event
+			truncated bool
+		}{{"full", makeEvents(1, 5), false}, {"dropped", makeEvents(3, 3), true}} {
+			if err := s.Save(context.Background(), newResult(tc.id, t0), tc.events, tc.truncated); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Output(context.Background(), tc.id, "c3w5e11264sgsf", 0)
+			if err != nil || r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
+				t.Fatalf("%s: %+v %v", tc.id, r, err)
+			}
 		}
-		r, err := s.Output(context.Background(), tc.id, "c3w5e11264sgsf", 0)
-		if err != nil || r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
-			t.Fatalf("%s: %+v %v", tc.id, r, err)
-		}
-	}
+	})
 }
 
 // What one record stores is bounded whatever the run returned: six runs
 // returning 40 MiB values (plus 40 MiB of stdout, a 40 MiB error message
 // and 40 MiB of extra) used to make a 240 MiB history page.
 func TestSaveBoundsARecord(t *testing.T) {
-	ctx := context.Background()
-	s := MustOpen(t, Config{Now: newFakeClock().Now, manualSweep: true})
-	big := strings.Repeat("v", 40<<20)
-	value := json.RawMessage(`"` + big + `"`)
-	accents := "v" + strings.Repeat("é", 20<<20) // a 1 MiB cut falls inside an é
-	for i := range 6 {
-		r := newResult(fmt.Sprint("x", i), t0)
-		r.Value, r.Stdout, r.Stderr = value, &big, &accents
-		r.StdoutTruncated = false
-		r.Error.Message, r.Error.Stack, r.Error.Name = big, big, big
-		r.Extra = value
-		r.Code = big
-		MustSave(t, s, r, nil)
-	}
-	// Each record keeps ~2 MiB (1 MiB of stdout and of stderr): pages of
-	// at most 8 MiB, every record once.
-	n := 0
-	for after := ""; ; {
-		page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
-		if err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open(t, Config{Now: newFakeClock().Now, manualSweep: true})
+		big := strings.Repeat("v", 40<<20)
+		value := json.RawMessage(`"` + big + `"`)
+		accents := "v" + strings.Repeat("é", 20<<20) // a 1 MiB cut falls inside an é
+		for i := range 6 {
+			r := newResult(fmt.Sprint("x", i), t0)
+			r.Value, r.Stdout, r.Stderr = value, &big, &accents
+			r.StdoutTruncated = false
+			r.Error.Message, r.Error.Stack, r.Error.Name = big, big, big
+			r.Extra = value
+			r.Code = big
+			MustSave(t, s, r, nil)
 		}
-		b, _ := json.Marshal(page)
-		if len(page.Executions) == 0 || len(b) > DefaultMaxPageBytes {
-			t.Fatalf("a page of %d records, %d bytes", len(page.Executions), len(b))
+		// Each record keeps ~2 MiB (1 MiB of stdout and of stderr): pages of
+		// at most 8 MiB, every record once.
+		n := 0
+		for after := ""; ; {
+			page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(page)
+			if len(page.Executions) == 0 || len(b) > DefaultMaxPageBytes {
+				t.Fatalf("a page of %d records, %d bytes", len(page.Executions), len(b))
+			}
+			n += len(page.Executions)
+			if !page.HasMore {
+				break
+			}
+			after = page.NextCursor
 		}
-		n += len(page.Executions)
-		if !page.HasMore {
-			break
+		if n != 6 {
+			t.Fatalf("paged %d records", n)
 		}
-		after = page.NextCursor
-	}
-	if n != 6 {
-		t.Fatalf("paged %d records", n)
-	}
-	r := MustGet(t, s, "x0")
-	switch {
-	case r.Value != nil || !r.ValueTruncated:
-		t.Fatalf("value kept: %d bytes, truncated %v", len(r.Value), r.ValueTruncated)
-	case len(*r.Stdout) != DefaultMaxStreamBytes || !r.StdoutTruncated:
-		t.Fatalf("stdout %d bytes, truncated %v", len(*r.Stdout), r.StdoutTruncated)
-	case len(*r.Stderr) != DefaultMaxStreamBytes-1 || !r.StderrTruncated || !utf8.ValidString(*r.Stderr):
-		t.Fatalf("stderr %d bytes, truncated %v (cut on a rune boundary)", len(*r.Stderr), r.StderrTruncated)
-	case r.Error.Details["truncated"] != true || r.Error.Details["line"] != 1.0 || len(r.Error.Message) == 0 || len(r.Error.Name) > maxErrorNameBytes:
-		t.Fatalf("error %.100v", r.Error)
-	case string(r.Extra) != fmt.Sprintf(`{"truncated":true,"bytes":%d}`, len(value)):
-		t.Fatalf("extra %.100s", r.Extra)
-	case len(r.Code) != DefaultMaxCodeBytes:
-		t.Fatalf("code %d bytes", len(r.Code))
-	}
-	if eb, _ := json.Marshal(r.Error); len(eb) > DefaultMaxErrorBytes {
-		t.Fatalf("error JSON %d bytes", len(eb))
-	}
+		r := MustGet(t, s, "x0")
+		switch {
+		case r.Value != nil || !r.ValueTruncated:
+			t.Fatalf("value kept: %d bytes, truncated %v", len(r.Value), r.ValueTruncated)
+		case len(*r.Stdout) != DefaultMaxStreamBytes || !r.StdoutTruncated:
+			t.Fatalf("stdout %d bytes, truncated %v", len(*r.Stdout), r.StdoutTruncated)
+		case len(*r.Stderr) != DefaultMaxStreamBytes-1 || !r.StderrTruncated || !utf8.ValidString(*r.Stderr):
+			t.Fatalf("stderr %d bytes, truncated %v (cut on a rune boundary)", len(*r.Stderr), r.StderrTruncated)
+		case r.Error.Details["truncated"] != true || r.Error.Details["line"] != 1.0 || len(r.Error.Message) == 0 || len(r.Error.Name) > maxErrorNameBytes:
+			t.Fatalf("error %.100v", r.Error)
+		case string(r.Extra) != fmt.Sprintf(`{"truncated":true,"bytes":%d}`, len(value)):
+			t.Fatalf("extra %.100s", r.Extra)
+		case len(r.Code) != DefaultMaxCodeBytes:
+			t.Fatalf("code %d bytes", len(r.Code))
+		}
+		if eb, _ := json.Marshal(r.Error); len(eb) > DefaultMaxErrorBytes {
+			t.Fatalf("error JSON %d bytes", len(eb))
+		}
+	})
 }
 
 // The error cap holds even when every byte needs escaping in JSON.
@@ -114,49 +118,51 @@ func TestCapErrorEscapes(t *testing.T) {
 // (counting JSON escapes); a record larger than the budget comes alone;
 // paging still sees every record once.
 func TestListPageBudget(t *testing.T) {
-	ctx := context.Background()
-	const budget = 1 << 20
-	s := MustOpen(t, Config{Now: newFakeClock().Now, manualSweep: true, MaxPageBytes: budget, MaxValueBytes: 4 << 20, MaxStreamBytes: 4 << 20})
-	mk := func(id string, value, stdout int, fill string) {
-		r := newResult(id, t0)
-		r.Value = json.RawMessage(`"` + strings.Repeat("v", value) + `"`)
-		out := strings.Repeat(fill, stdout)
-		r.Stdout = &out
-		MustSave(t, s, r, nil)
-	}
-	for i := range 6 {
-		mk(fmt.Sprint("a", i), 400<<10, 0, "x") // 2 fit in a page
-	}
-	mk("huge", 2<<20, 0, "x")      // alone
-	mk("escaped", 0, 100<<10, "<") // 600 KiB of JSON: alone too
-	mk("escaped2", 0, 100<<10, "\x00")
-	var (
-		seen  []string
-		sizes []int
-	)
-	after := ""
-	for {
-		page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
-		if err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		const budget = 1 << 20
+		s := b.open(t, Config{Now: newFakeClock().Now, manualSweep: true, MaxPageBytes: budget, MaxValueBytes: 4 << 20, MaxStreamBytes: 4 << 20})
+		mk := func(id string, value, stdout int, fill string) {
+			r := newResult(id, t0)
+			r.Value = json.RawMessage(`"` + strings.Repeat("v", value) + `"`)
+			out := strings.Repeat(fill, stdout)
+			r.Stdout = &out
+			MustSave(t, s, r, nil)
 		}
-		b, _ := json.Marshal(page.Executions)
-		if len(page.Executions) == 0 || (len(page.Executions) > 1 && len(b) > budget) {
-			t.Fatalf("page of %d records, %d bytes", len(page.Executions), len(b))
+		for i := range 6 {
+			mk(fmt.Sprint("a", i), 400<<10, 0, "x") // 2 fit in a page
 		}
-		for _, r := range page.Executions {
-			seen = append(seen, r.ExecutionID)
+		mk("huge", 2<<20, 0, "x")      // alone
+		mk("escaped", 0, 100<<10, "<") // 600 KiB of JSON: alone too
+		mk("escaped2", 0, 100<<10, "\x00")
+		var (
+			seen  []string
+			sizes []int
+		)
+		after := ""
+		for {
+			page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(page.Executions)
+			if len(page.Executions) == 0 || (len(page.Executions) > 1 && len(b) > budget) {
+				t.Fatalf("page of %d records, %d bytes", len(page.Executions), len(b))
+			}
+			for _, r := range page.Executions {
+				seen = append(seen, r.ExecutionID)
+			}
+			sizes = append(sizes, len(page.Executions))
+			if !page.HasMore {
+				break
+			}
+			after = page.NextCursor
 		}
-		sizes = append(sizes, len(page.Executions))
-		if !page.HasMore {
-			break
+		if got := strings.Join(seen, ","); got != "escaped2,escaped,huge,a5,a4,a3,a2,a1,a0" {
+			t.Fatalf("paged %s", got)
 		}
-		after = page.NextCursor
-	}
-	if got := strings.Join(seen, ","); got != "escaped2,escaped,huge,a5,a4,a3,a2,a1,a0" {
-		t.Fatalf("paged %s", got)
-	}
-	if fmt.Sprint(sizes) != "[1 1 1 2 2 2]" {
-		t.Fatalf("page sizes %v", sizes)
-	}
+		if fmt.Sprint(sizes) != "[1 1 1 2 2 2]" {
+			t.Fatalf("page sizes %v", sizes)
+		}
+	})
 }

@@ -24,14 +24,22 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("store: delete %s: %w", id, err)
 	}
 	defer s.unlockWrite()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.dbError("delete "+id, err)
+	}
+	defer tx.Rollback()
+	if _, err := s.lockCount(ctx, tx); err != nil {
+		return s.dbError("delete "+id, err)
+	}
 	var expiresAt int64
 	var tenant string
-	err := s.w.QueryRowContext(ctx, "SELECT expires_at_ms, tenant FROM executions WHERE id = ?", id).Scan(&expiresAt, &tenant)
+	err = tx.QueryRowContext(ctx, s.q("SELECT expires_at_ms, tenant FROM executions WHERE id = ?"), id).Scan(&expiresAt, &tenant)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s.missing(ctx, id)
 	}
 	if err != nil {
-		return fmt.Errorf("store: delete %s: %w", id, err)
+		return s.dbError("delete "+id, err)
 	}
 	if !visible(ctx, tenant) {
 		return notFound(id)
@@ -39,14 +47,20 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if expiresAt <= s.nowMs() {
 		return expiredError(id, reasonExpired) // the sweeper removes it
 	}
-	res, err := s.w.ExecContext(ctx, "DELETE FROM executions WHERE id = ?", id) // events cascade
+	res, err := tx.ExecContext(ctx, s.q("DELETE FROM executions WHERE id = ?"), id) // events cascade
 	if err != nil {
-		return fmt.Errorf("store: delete %s: %w", id, err)
+		return s.dbError("delete "+id, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("store: delete %s: %w", id, err)
+		return s.dbError("delete "+id, err)
 	}
-	s.count -= int(n)
+	if err := s.addCount(ctx, tx, -int(n)); err != nil {
+		return s.dbError("delete "+id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.dbError("delete "+id, err)
+	}
+	s.committed(-int(n))
 	return nil
 }

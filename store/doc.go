@@ -1,7 +1,28 @@
-// Package store keeps the record of completed executions in SQLite: the
-// exec.Result of each run, its retained output events, and tombstones for ids
-// that have expired or been evicted. It is the only package that imports
-// github.com/mattn/go-sqlite3.
+// Package store keeps the record of completed executions: the exec.Result
+// of each run, its retained output events, and tombstones for ids that have
+// expired or been evicted. It holds them in SQLite (Config.Path, the
+// default) or PostgreSQL (Config.URL), and is the only package that imports
+// github.com/mattn/go-sqlite3 or github.com/jackc/pgx/v5.
+//
+// # Two backends, one Store
+//
+// Both backends are the one Store type with the same methods (Save, Get,
+// List, Output, Delete, Stats, Ping, Close) and the same code for
+// everything but the SQL dialect, the record count and the locks
+// (postgres.go lists the differences). So every rule below holds for
+// both, and one test suite runs over both (forEachBackend in the tests).
+// Each backend has its own numbered migrations, with the same numbers for
+// the same change: migrations/NNNN_*.sql (SQLite) and
+// migrations/postgres/NNNN_*.sql; a new column needs both.
+//
+// What only PostgreSQL adds: several Stores (nodes) may share one
+// database. Every write transaction first locks the row store_state(id=1),
+// which holds the record count: writers on all nodes are serialized, so
+// the cap is exact and insertion ids (seq) become visible in order, which
+// keeps List cursors stable across nodes. One node at a time sweeps (a
+// session advisory lock). The sections below speak of SQLite's file; for
+// PostgreSQL, "the file" is the database and "the lock file" does not
+// exist.
 //
 // # What is stored
 //
@@ -56,6 +77,13 @@
 // checkpoints the WAL into the main file (wal_checkpoint(TRUNCATE)); an
 // unclean stop only leaves a longer WAL for the next Open to replay.
 //
+// PostgreSQL: Save returns nil after COMMIT returned; with the server's
+// default synchronous_commit=on its commit record is flushed to the
+// server's WAL by then. A connection lost before that is an error
+// (exec.EUnavailable), and the completion is not reported as stored; the
+// transaction then either committed or not, and a retry of the same id
+// gets exec.EConflict if it had.
+//
 // One Store owns its file: Open takes an exclusive lock on "<path>.lock" and
 // fails if another Store (in this or another process) holds it. That keeps
 // the in-memory record count (used by the cap) exact. The lock is released by
@@ -84,6 +112,7 @@
 //
 // Methods return *exec.Error with exec.ENotFound, exec.EExpired,
 // exec.EInvalid, exec.EConflict (Save of an id already stored) or
-// exec.EUnavailable (the store is closed). Anything else is an internal
-// failure of the store, wrapped with context.
+// exec.EUnavailable (the store is closed, or PostgreSQL cannot be reached:
+// the message names its URL with the password redacted). Anything else is
+// an internal failure of the store, wrapped with context.
 package store

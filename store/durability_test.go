@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
-	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -30,7 +30,7 @@ const crashChildRecords = 100000 // far more than it gets to save before the kil
 // killed. Any failure exits with status 2.
 func crashChild(path string) {
 	ctx := context.Background()
-	s, err := Open(ctx, Config{Path: path, CompletedTTL: time.Hour, MaxCompleted: 10 * crashChildRecords, Logger: discardLogger()})
+	s, err := Open(ctx, crashConfig(path))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
@@ -50,6 +50,18 @@ func crashChild(path string) {
 	os.Exit(0)
 }
 
+// crashConfig is the Config of the crash test's store at loc: a SQLite path
+// or a PostgreSQL URL.
+func crashConfig(loc string) Config {
+	cfg := Config{CompletedTTL: time.Hour, MaxCompleted: 10 * crashChildRecords, Logger: discardLogger()}
+	if strings.HasPrefix(loc, "postgres://") {
+		cfg.URL = loc
+	} else {
+		cfg.Path = loc
+	}
+	return cfg
+}
+
 // TestKill9Durability runs a child that saves records and reports each one
 // after Save returned, SIGKILLs it mid-stream, reopens the file and checks
 // that every reported record is there, whole. It does so three times on the
@@ -58,13 +70,16 @@ func TestKill9Durability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns child processes")
 	}
-	path := filepath.Join(t.TempDir(), "crash.db")
-	var all []string
-	for round, killAfter := range []int{150, 37, 300} {
-		ids := runCrashChild(t, path, fmt.Sprintf("round%d", round), killAfter)
-		all = append(all, ids...)
-		checkCrashSurvivors(t, path, all)
-	}
+	forEachBackend(t, func(t *testing.T, b backend) {
+		loc := b.fresh(t)
+		path := loc.Path + loc.URL
+		var all []string
+		for round, killAfter := range []int{150, 37, 300} {
+			ids := runCrashChild(t, path, fmt.Sprintf("round%d", round), killAfter)
+			all = append(all, ids...)
+			checkCrashSurvivors(t, path, all)
+		}
+	})
 }
 
 // runCrashChild starts a child saving into path, SIGKILLs it after it has
@@ -115,7 +130,7 @@ func runCrashChild(t *testing.T, path, prefix string, killAfter int) []string {
 // stored with all its events and that nothing is half-written.
 func checkCrashSurvivors(t *testing.T, path string, ids []string) {
 	t.Helper()
-	s := MustOpen(t, Config{Path: path, CompletedTTL: time.Hour, MaxCompleted: 10 * crashChildRecords})
+	s := MustOpen(t, crashConfig(path))
 	defer s.Close()
 	ctx := context.Background()
 	for _, id := range ids {
@@ -143,6 +158,9 @@ func checkCrashSurvivors(t *testing.T, path string, ids []string) {
 	// Every stored record has all its events: no half-written transaction.
 	if got, want := rawCount(t, s, "events"), 10*n; got != want {
 		t.Fatalf("%d events for %d records, want %d", got, n, want)
+	}
+	if s.pg != nil {
+		return
 	}
 	var check string
 	if err := s.r.QueryRow("PRAGMA quick_check").Scan(&check); err != nil || check != "ok" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/pgtest"
 )
 
 func TestMain(m *testing.M) {
@@ -23,7 +24,58 @@ func TestMain(m *testing.M) {
 		crashChild(path)
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
+}
+
+// backend is one of the store's two backends, for the tests that run
+// against both (forEachBackend).
+type backend struct {
+	name string
+	// fresh returns a Config that locates a new, empty store: a Path for
+	// SQLite, the URL of a new database on the shared test cluster for
+	// PostgreSQL.
+	fresh func(tb testing.TB) Config
+}
+
+var backends = []backend{
+	{"sqlite", func(tb testing.TB) Config {
+		return Config{Path: filepath.Join(tb.TempDir(), "data", "executions.db")}
+	}},
+	{"postgres", func(tb testing.TB) Config { return Config{URL: pgtest.NewDatabase(tb)} }},
+}
+
+// forEachBackend runs f as a subtest per backend. The PostgreSQL subtest
+// skips, saying why, only where no PostgreSQL server can be started.
+func forEachBackend(t *testing.T, f func(t *testing.T, b backend)) {
+	t.Helper()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { f(t, b) })
+	}
+}
+
+// open opens a store of this backend: at cfg's location if it has one
+// (from an earlier fresh), else at a fresh one.
+func (b backend) open(tb testing.TB, cfg Config) *Store {
+	tb.Helper()
+	if cfg.Path == "" && cfg.URL == "" {
+		loc := b.fresh(tb)
+		cfg.Path, cfg.URL = loc.Path, loc.URL
+	}
+	return MustOpen(tb, cfg)
+}
+
+// at returns cfg located where loc is.
+func at(loc, cfg Config) Config {
+	cfg.Path, cfg.URL = loc.Path, loc.URL
+	return cfg
+}
+
+// where names a store's location in messages: its Path or redacted URL.
+func where(cfg Config) string {
+	if cfg.URL != "" {
+		return RedactURL(cfg.URL)
+	}
+	return cfg.Path
 }
 
 // t0 is the fake clock's start: a round Unix millisecond.
@@ -61,7 +113,7 @@ func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Disca
 // set, with a silent logger, and closes it at cleanup.
 func MustOpen(tb testing.TB, cfg Config) *Store {
 	tb.Helper()
-	if cfg.Path == "" {
+	if cfg.Path == "" && cfg.URL == "" {
 		cfg.Path = filepath.Join(tb.TempDir(), "data", "executions.db")
 	}
 	if cfg.Logger == nil {
@@ -69,7 +121,7 @@ func MustOpen(tb testing.TB, cfg Config) *Store {
 	}
 	s, err := Open(context.Background(), cfg)
 	if err != nil {
-		tb.Fatalf("Open(%s): %v", cfg.Path, err)
+		tb.Fatalf("Open(%s): %v", where(cfg), err)
 	}
 	tb.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -150,6 +202,16 @@ func makeEvents(first, n int) []exec.Event {
 		evs[i] = exec.Event{PID: 7, Sequence: seq, Channel: ch, Chunk: []byte(fmt.Sprintf("line %d of the program output\n", seq)), TimestampMs: t0.UnixMilli() + int64(seq)}
 	}
 	return evs
+}
+
+// storedCount is the store's own record count (Stats).
+func storedCount(tb testing.TB, s *Store) int {
+	tb.Helper()
+	n, _, err := s.Stats(context.Background())
+	if err != nil {
+		tb.Fatalf("Stats: %v", err)
+	}
+	return n
 }
 
 // rawCount counts rows of table directly, expired or not.

@@ -15,105 +15,113 @@ import (
 // Delete removes a completed record and its events; the id is unknown
 // afterwards, and the cap's count follows.
 func TestDelete(t *testing.T) {
-	clock := newFakeClock()
-	s := MustOpen(t, Config{Now: clock.Now})
-	ctx := context.Background()
-	MustSave(t, s, newResult("gone", t0), makeEvents(1, 5))
-	MustSave(t, s, newResult("kept", t0), makeEvents(1, 2))
+	forEachBackend(t, func(t *testing.T, b backend) {
+		clock := newFakeClock()
+		s := b.open(t, Config{Now: clock.Now})
+		ctx := context.Background()
+		MustSave(t, s, newResult("gone", t0), makeEvents(1, 5))
+		MustSave(t, s, newResult("kept", t0), makeEvents(1, 2))
 
-	wantCode(t, "Delete(gone)", s.Delete(ctx, "gone"), "")
-	_, err := s.Get(ctx, "gone")
-	wantCode(t, "Get after Delete", err, exec.ENotFound)
-	_, err = s.Output(ctx, "gone", "", 0)
-	wantCode(t, "Output after Delete", err, exec.ENotFound)
-	wantCode(t, "second Delete", s.Delete(ctx, "gone"), exec.ENotFound)
-	wantCode(t, "Delete(never)", s.Delete(ctx, "never"), exec.ENotFound)
-	if n := rawCount(t, s, "events"); n != 2 {
-		t.Fatalf("%d events left, want the 2 of the kept record", n)
-	}
-	if n, _, err := s.Stats(ctx); err != nil || n != 1 {
-		t.Fatalf("Stats = %d, %v; want 1 record", n, err)
-	}
-	MustGet(t, s, "kept")
+		wantCode(t, "Delete(gone)", s.Delete(ctx, "gone"), "")
+		_, err := s.Get(ctx, "gone")
+		wantCode(t, "Get after Delete", err, exec.ENotFound)
+		_, err = s.Output(ctx, "gone", "", 0)
+		wantCode(t, "Output after Delete", err, exec.ENotFound)
+		wantCode(t, "second Delete", s.Delete(ctx, "gone"), exec.ENotFound)
+		wantCode(t, "Delete(never)", s.Delete(ctx, "never"), exec.ENotFound)
+		if n := rawCount(t, s, "events"); n != 2 {
+			t.Fatalf("%d events left, want the 2 of the kept record", n)
+		}
+		if n, _, err := s.Stats(ctx); err != nil || n != 1 {
+			t.Fatalf("Stats = %d, %v; want 1 record", n, err)
+		}
+		MustGet(t, s, "kept")
 
-	clock.Add(DefaultCompletedTTL + 1)
-	wantCode(t, "Delete(expired)", s.Delete(ctx, "kept"), exec.EExpired)
+		clock.Add(DefaultCompletedTTL + 1)
+		wantCode(t, "Delete(expired)", s.Delete(ctx, "kept"), exec.EExpired)
+	})
 }
 
 // Replaying a run that kept no events is not an empty page (which reads as
 // "no output"): execution_output_not_retained.
 func TestOutputNotRetained(t *testing.T) {
-	s := MustOpen(t, Config{Now: newFakeClock().Now})
-	ctx := context.Background()
-	r := newResult("quiet", t0)
-	r.EventsRetained = false
-	MustSave(t, s, r, nil)
-	_, err := s.Output(ctx, "quiet", "", 0)
-	wantCode(t, "Output(not retained)", err, exec.ENotRetained)
+	forEachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t, Config{Now: newFakeClock().Now})
+		ctx := context.Background()
+		r := newResult("quiet", t0)
+		r.EventsRetained = false
+		MustSave(t, s, r, nil)
+		_, err := s.Output(ctx, "quiet", "", 0)
+		wantCode(t, "Output(not retained)", err, exec.ENotRetained)
 
-	r = newResult("silent", t0) // retained, and wrote nothing
-	MustSave(t, s, r, nil)
-	rep, err := s.Output(ctx, "silent", "", 0)
-	if err != nil || len(rep.Events) != 0 || rep.HasMore {
-		t.Fatalf("Output(retained, no events) = %+v, %v; want an empty page", rep, err)
-	}
+		r = newResult("silent", t0) // retained, and wrote nothing
+		MustSave(t, s, r, nil)
+		rep, err := s.Output(ctx, "silent", "", 0)
+		if err != nil || len(rep.Events) != 0 || rep.HasMore {
+			t.Fatalf("Output(retained, no events) = %+v, %v; want an empty page", rep, err)
+		}
+	})
 }
 
 // A process's exit outcomes (exited, signalled) select process records by
 // the run outcomes they stand for; timed_out is the same word in both.
 func TestListProcessOutcomes(t *testing.T) {
-	s := MustOpen(t, Config{Now: newFakeClock().Now})
-	ctx := context.Background()
-	save := func(id string, kind exec.Kind, o exec.Outcome) {
-		r := newResult(id, t0)
-		r.Kind, r.Outcome = kind, o
-		MustSave(t, s, r, nil)
-	}
-	save("p-ok", exec.KindProcess, exec.Succeeded)
-	save("p-exit1", exec.KindProcess, exec.Failed)
-	save("p-killed", exec.KindProcess, exec.Cancelled)
-	save("p-late", exec.KindProcess, exec.TimedOut)
-	save("e-ok", exec.KindEvaluate, exec.Succeeded)
-	save("e-cancel", exec.KindEvaluate, exec.Cancelled)
-	for _, tt := range []struct {
-		name, outcome string
-		want          string
-	}{
-		{"exited", "exited", "p-exit1 p-ok"},
-		{"signalled", "signalled", "p-killed"},
-		{"timed_out", "timed_out", "p-late"},
-		{"succeeded", "succeeded", "e-ok p-ok"},
-		{"cancelled", "cancelled", "e-cancel p-killed"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			page, err := s.List(ctx, ListFilter{Outcome: tt.outcome})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, r := range page.Executions {
-				ids = append(ids, r.ExecutionID)
-			}
-			if got := strings.Join(ids, " "); got != tt.want {
-				t.Fatalf("outcome=%s lists %q, want %q", tt.outcome, got, tt.want)
-			}
-		})
-	}
+	forEachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t, Config{Now: newFakeClock().Now})
+		ctx := context.Background()
+		save := func(id string, kind exec.Kind, o exec.Outcome) {
+			r := newResult(id, t0)
+			r.Kind, r.Outcome = kind, o
+			MustSave(t, s, r, nil)
+		}
+		save("p-ok", exec.KindProcess, exec.Succeeded)
+		save("p-exit1", exec.KindProcess, exec.Failed)
+		save("p-killed", exec.KindProcess, exec.Cancelled)
+		save("p-late", exec.KindProcess, exec.TimedOut)
+		save("e-ok", exec.KindEvaluate, exec.Succeeded)
+		save("e-cancel", exec.KindEvaluate, exec.Cancelled)
+		for _, tt := range []struct {
+			name, outcome string
+			want          string
+		}{
+			{"exited", "exited", "p-exit1 p-ok"},
+			{"signalled", "signalled", "p-killed"},
+			{"timed_out", "timed_out", "p-late"},
+			{"succeeded", "succeeded", "e-ok p-ok"},
+			{"cancelled", "cancelled", "e-cancel p-killed"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				page, err := s.List(ctx, ListFilter{Outcome: tt.outcome})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ids []string
+				for _, r := range page.Executions {
+					ids = append(ids, r.ExecutionID)
+				}
+				if got := strings.Join(ids, " "); got != tt.want {
+					t.Fatalf("outcome=%s lists %q, want %q", tt.outcome, got, tt.want)
+				}
+			})
+		}
+	})
 }
 
 // The store keeps the first MaxCodeBytes of the code and says when it cut.
 func TestCodeTruncated(t *testing.T) {
-	s := MustOpen(t, Config{MaxCodeBytes: 4096, Now: newFakeClock().Now})
-	short, long := newResult("short", t0), newResult("long", t0)
-	long.Code = strings.Repeat("x", 5000)
-	MustSave(t, s, short, nil)
-	MustSave(t, s, long, nil)
-	if r := MustGet(t, s, "short"); r.Code != short.Code || r.CodeTruncated {
-		t.Fatalf("short: code %q, truncated %v", r.Code, r.CodeTruncated)
-	}
-	if r := MustGet(t, s, "long"); len(r.Code) != 4096 || !r.CodeTruncated {
-		t.Fatalf("long: %d bytes of code, truncated %v; want 4096, true", len(r.Code), r.CodeTruncated)
-	}
+	forEachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t, Config{MaxCodeBytes: 4096, Now: newFakeClock().Now})
+		short, long := newResult("short", t0), newResult("long", t0)
+		long.Code = strings.Repeat("x", 5000)
+		MustSave(t, s, short, nil)
+		MustSave(t, s, long, nil)
+		if r := MustGet(t, s, "short"); r.Code != short.Code || r.CodeTruncated {
+			t.Fatalf("short: code %q, truncated %v", r.Code, r.CodeTruncated)
+		}
+		if r := MustGet(t, s, "long"); len(r.Code) != 4096 || !r.CodeTruncated {
+			t.Fatalf("long: %d bytes of code, truncated %v; want 4096, true", len(r.Code), r.CodeTruncated)
+		}
+	})
 }
 
 // The README says what the default TTL is where it promises that history

@@ -12,8 +12,14 @@ import (
 	"time"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
+
+// The migrations of each backend: the same numbers for the same change.
+const (
+	sqliteMigrations   = "migrations"
+	postgresMigrations = "migrations/postgres"
+)
 
 // migration is one embedded file migrations/NNNN_name.sql.
 type migration struct {
@@ -22,16 +28,16 @@ type migration struct {
 	sql     string
 }
 
-// loadMigrations reads the embedded migrations in version order. Versions
+// loadMigrations reads the migrations in dir in version order. Versions
 // start at 1 and have no gaps or duplicates.
-func loadMigrations(fsys fs.FS) ([]migration, error) {
-	names, err := fs.Glob(fsys, "migrations/*.sql")
+func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
+	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		return nil, err
 	}
 	var ms []migration
 	for _, name := range names {
-		base := strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql")
+		base := strings.TrimSuffix(strings.TrimPrefix(name, dir+"/"), ".sql")
 		num, _, _ := strings.Cut(base, "_")
 		v, err := strconv.Atoi(num)
 		if err != nil || v <= 0 {
@@ -55,15 +61,15 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 // migrate applies the embedded migrations that the migrations table does not
 // list yet, each in its own transaction with its bookkeeping row. A database
 // written by a newer binary (a version this one does not know) is an error.
-func migrate(ctx context.Context, db *sql.DB, now time.Time) error {
-	ms, err := loadMigrations(migrationFS)
+func migrate(ctx context.Context, db migrator, dir string, now time.Time) error {
+	ms, err := loadMigrations(migrationFS, dir)
 	if err != nil {
 		return err
 	}
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
 		version       INTEGER PRIMARY KEY,
 		name          TEXT    NOT NULL,
-		applied_at_ms INTEGER NOT NULL
+		applied_at_ms BIGINT  NOT NULL
 	)`); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
@@ -82,7 +88,15 @@ func migrate(ctx context.Context, db *sql.DB, now time.Time) error {
 	return nil
 }
 
-func applyMigration(ctx context.Context, db *sql.DB, m migration, now time.Time) error {
+// migrator is a *sql.DB or, for PostgreSQL, the *sql.Conn that holds the
+// migration lock.
+type migrator interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+func applyMigration(ctx context.Context, db migrator, m migration, now time.Time) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
@@ -91,7 +105,7 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration, now time.Time)
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO migrations (version, name, applied_at_ms) VALUES (?, ?, ?)",
+	if _, err := tx.ExecContext(ctx, "INSERT INTO migrations (version, name, applied_at_ms) VALUES ($1, $2, $3)",
 		m.version, m.name, now.UnixMilli()); err != nil {
 		return fmt.Errorf("migration %s: record: %w", m.name, err)
 	}

@@ -102,12 +102,12 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 	}
 	now := s.nowMs()
 	r, _, expiresAt, _, err := scanResult(s.r.QueryRowContext(ctx,
-		"SELECT "+resultColumns+" FROM executions WHERE id = ?", id))
+		s.q("SELECT "+resultColumns+" FROM executions WHERE id = ?"), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, s.missing(ctx, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: get %s: %w", id, err)
+		return nil, s.dbError("get "+id, err)
 	}
 	if !visible(ctx, r.Tenant) {
 		return nil, notFound(id)
@@ -122,12 +122,12 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 // otherwise it was never stored (or its tombstone was trimmed).
 func (s *Store) missing(ctx context.Context, id string) error {
 	var reason, tenant string
-	err := s.r.QueryRowContext(ctx, "SELECT reason, tenant FROM tombstones WHERE id = ?", id).Scan(&reason, &tenant)
+	err := s.r.QueryRowContext(ctx, s.q("SELECT reason, tenant FROM tombstones WHERE id = ?"), id).Scan(&reason, &tenant)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return notFound(id)
 	case err != nil:
-		return fmt.Errorf("store: look up tombstone of %s: %w", id, err)
+		return s.dbError("look up the tombstone of "+id, err)
 	case !visible(ctx, tenant):
 		return notFound(id)
 	}
@@ -253,10 +253,10 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		}
 	}
 	args = append(args, limit+1)
-	rows, err := s.r.QueryContext(ctx, "SELECT "+resultColumns+" FROM executions WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY seq DESC LIMIT ?", args...)
+	rows, err := s.r.QueryContext(ctx, s.q("SELECT "+resultColumns+" FROM executions WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY seq DESC LIMIT ?"), args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: list: %w", err)
+		return nil, s.dbError("list", err)
 	}
 	defer rows.Close()
 	page := &ListPage{Executions: []*exec.Result{}}
@@ -279,7 +279,7 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		lastSeq = seq
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list: %w", err)
+		return nil, s.dbError("list", err)
 	}
 	if page.HasMore {
 		page.NextCursor = encodeListCursor(lastSeq)
@@ -352,16 +352,16 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	now := s.nowMs()
 	// One statement, so the record, its first sequence and the events come
 	// from one snapshot even if the sweeper deletes the record meanwhile.
-	rows, err := s.r.QueryContext(ctx, `SELECT x.tenant, x.expires_at_ms, x.output_truncated, x.events_retained,
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT x.tenant, x.expires_at_ms, x.output_truncated, x.events_retained,
 			(SELECT min(sequence) FROM events WHERE exec_seq = x.seq),
 			ev.sequence, ev.pid, ev.channel, ev.chunk, ev.timestamp_ms
 		FROM executions x
 		LEFT JOIN events ev ON ev.exec_seq = x.seq AND ev.sequence > ?
 		WHERE x.id = ?
 		ORDER BY ev.sequence
-		LIMIT ?`, int64(from), id, limit+1)
+		LIMIT ?`), int64(from), id, limit+1)
 	if err != nil {
-		return nil, fmt.Errorf("store: output %s: %w", id, err)
+		return nil, s.dbError("output "+id, err)
 	}
 	defer rows.Close()
 	var (
@@ -399,7 +399,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: output %s: %w", id, err)
+		return nil, s.dbError("output "+id, err)
 	}
 	if !found {
 		return nil, s.missing(ctx, id)

@@ -125,10 +125,18 @@ func (s *Store) commitQueued() {
 // savepoint, so a duplicate id fails only its own Save.
 func (s *Store) commitBatch(batch []*pendingSave) {
 	ctx := context.Background()
+	if s.pg != nil {
+		// A server that stops answering (a partition, not a refused
+		// connection) fails the batch instead of holding every Save:
+		// its records are then not reported as stored.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, pgWriteTimeout)
+		defer cancel()
+	}
 	fail := func(err error) {
 		for _, p := range batch {
 			if p.err == nil {
-				p.err = fmt.Errorf("store: save %s: %w", p.id, err)
+				p.err = s.dbError("save "+p.id, err)
 			}
 		}
 	}
@@ -143,49 +151,76 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 		return
 	}
 	defer tx.Rollback()
+	count, err := s.lockCount(ctx, tx)
+	if err != nil {
+		fail(err)
+		return
+	}
 	added := 0
 	minExpiry := int64(math.MaxInt64)
 	for _, p := range batch {
+		if s.pg != nil {
+			// No savepoint needed: a duplicate id inserts nothing
+			// (ON CONFLICT DO NOTHING) instead of aborting the transaction.
+			switch err := s.insertRecord(ctx, tx, p.rec); {
+			case errors.Is(err, errDuplicate):
+				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id)}
+			case err != nil:
+				fail(err)
+				return
+			default:
+				added++
+				minExpiry = min(minExpiry, p.rec.expiresAt)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, "SAVEPOINT one"); err != nil {
 			fail(err)
 			return
 		}
-		if err := insertRecord(ctx, tx, p.rec); err != nil {
-			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO one"); rerr != nil {
+		if err := s.insertRecord(ctx, tx, p.rec); err != nil {
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT one"); rerr != nil {
 				fail(rerr)
 				return
 			}
 			var se sqlite3.Error
-			if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+			if (errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique) || isUniqueViolation(err) {
 				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id), Err: err}
 			} else {
-				p.err = fmt.Errorf("store: save %s: %w", p.id, err)
+				p.err = s.dbError("save "+p.id, err)
 			}
 		} else {
 			added++
 			minExpiry = min(minExpiry, p.rec.expiresAt)
 		}
-		if _, err := tx.ExecContext(ctx, "RELEASE one"); err != nil {
+		if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT one"); err != nil {
 			fail(err)
 			return
 		}
 	}
 	evicted := 0
-	if over := s.count + added - s.cfg.MaxCompleted; over > 0 {
+	if over := count + added - s.cfg.MaxCompleted; over > 0 {
 		if evicted, err = s.evictTx(ctx, tx, over, batch[len(batch)-1].now); err != nil {
 			fail(err)
 			return
 		}
 	}
+	if err := s.addCount(ctx, tx, added-evicted); err != nil {
+		fail(err)
+		return
+	}
 	if err := tx.Commit(); err != nil {
 		fail(err)
 		return
 	}
-	s.count += added - evicted
+	s.committed(added - evicted)
 	if minExpiry < s.plannedMs.Load() {
 		s.wakeSweeper()
 	}
 }
+
+// errDuplicate: PostgreSQL found the id already stored.
+var errDuplicate = errors.New("duplicate execution id")
 
 // record is a validated execution ready to insert.
 type record struct {
@@ -245,19 +280,29 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 }
 
 // insertRecord inserts rec and its events inside tx.
-func insertRecord(ctx context.Context, tx *sql.Tx, rec record) error {
-	res, err := tx.ExecContext(ctx, insertExecutionSQL, rec.args...)
-	if err != nil {
-		return err
+func (s *Store) insertRecord(ctx context.Context, tx *sql.Tx, rec record) error {
+	var seq int64
+	if s.pg != nil {
+		err := tx.QueryRowContext(ctx, s.q(insertExecutionSQL+" ON CONFLICT (id) DO NOTHING RETURNING seq"), rec.args...).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errDuplicate
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		res, err := tx.ExecContext(ctx, insertExecutionSQL, rec.args...)
+		if err != nil {
+			return err
+		}
+		if seq, err = res.LastInsertId(); err != nil {
+			return err
+		}
 	}
-	seq, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	return insertEvents(ctx, tx, seq, rec.events)
+	return s.insertEvents(ctx, tx, seq, rec.events)
 }
 
-func insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []exec.Event) error {
+func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []exec.Event) error {
 	args := make([]any, 0, 6*min(len(events), eventsPerInsert))
 	for len(events) > 0 {
 		n := min(len(events), eventsPerInsert)
@@ -269,7 +314,7 @@ func insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []exec.Even
 			}
 			args = append(args, seq, int64(e.Sequence), e.PID, string(e.Channel), chunk, e.TimestampMs)
 		}
-		if _, err := tx.ExecContext(ctx, insertEventsSQL[n], args...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(insertEventsSQL[n]), args...); err != nil {
 			return fmt.Errorf("insert events: %w", err)
 		}
 		events = events[n:]

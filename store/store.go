@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +57,12 @@ type Config struct {
 
 	// Path of the SQLite file. Its directory is created if missing.
 	Path string
+	// URL, instead of Path, keeps the store in PostgreSQL:
+	// postgres://user:password@host:port/database?sslmode=… (any
+	// parameter pgx accepts). Sync does not apply: every commit is durable
+	// as the server's synchronous_commit says (on by default). Several
+	// Stores, in one process or many, may share one database.
+	URL string
 	// CompletedTTL is how long a record lives after its completion
 	// (default 300000 ms). Granularity is one millisecond.
 	CompletedTTL time.Duration
@@ -146,8 +153,12 @@ func (c Config) withDefaults() Config {
 // *exec.Error with code exec.EInvalid.
 func (c Config) Validate() error {
 	switch {
-	case c.Path == "":
-		return exec.Errorf(exec.EInvalid, "store: Path is required")
+	case c.Path == "" && c.URL == "":
+		return exec.Errorf(exec.EInvalid, "store: Path (SQLite) or URL (PostgreSQL) is required")
+	case c.Path != "" && c.URL != "":
+		return exec.Errorf(exec.EInvalid, "store: set Path (SQLite) or URL (PostgreSQL), not both")
+	case c.URL != "" && !strings.HasPrefix(c.URL, "postgres://") && !strings.HasPrefix(c.URL, "postgresql://"):
+		return exec.Errorf(exec.EInvalid, "store: URL must start with postgres:// or postgresql://, got %q", RedactURL(c.URL))
 	case c.Sync != "" && c.Sync != "full" && c.Sync != "normal":
 		return exec.Errorf(exec.EInvalid, "store: Sync must be full or normal, got %q", c.Sync)
 	case c.CompletedTTL < 0:
@@ -172,21 +183,26 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Store is the SQLite record of completed executions. Its methods are safe
-// for concurrent use.
+// Store is the record of completed executions, in SQLite (Config.Path) or
+// PostgreSQL (Config.URL). Both backends share this type and its code;
+// what differs (SQL dialect, who counts the records, locking) is chosen
+// by the pg field (see postgres.go). Its methods are safe for concurrent use.
 type Store struct {
 	cfg  Config
-	path string // absolute
+	path string // absolute (SQLite) or the redacted URL (PostgreSQL)
 	log  *slog.Logger
 
-	w    *sql.DB // one connection: every write goes through it
-	r    *sql.DB // read-only pool
+	w    *sql.DB // SQLite: one connection, every write goes through it; PostgreSQL: the pool
+	r    *sql.DB // SQLite: a read-only pool; PostgreSQL: the same pool as w
 	lock *os.File
 
-	// wsem serializes write transactions (a channel so waiting respects ctx)
-	// and guards count.
+	// pg is set when the store lives in PostgreSQL.
+	pg *pgState
+
+	// wsem serializes this Store's write transactions (a channel so
+	// waiting respects ctx) and guards count.
 	wsem  chan struct{}
-	count int // rows in executions
+	count int // SQLite: rows in executions (PostgreSQL counts in store_state)
 
 	// plannedMs is when the sweeper next wakes (Unix ms). Save wakes it
 	// earlier when it stores a record expiring before that.
@@ -212,10 +228,17 @@ const busyTimeoutMs = 5000
 // Open opens (creating if needed) the store at cfg.Path, applies pending
 // migrations and starts the sweeper. A corrupt file, an unwritable location
 // or a file already opened by another Store is an error naming the path.
+//
+// With Config.URL it opens the PostgreSQL database instead (openPostgres):
+// a database that cannot be reached is an error naming the URL with its
+// password redacted.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.URL != "" {
+		return openPostgres(ctx, cfg)
 	}
 	path, err := filepath.Abs(cfg.Path)
 	if err != nil {
@@ -276,7 +299,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if mode != "wal" {
 		return nil, fmt.Errorf("store: open %s: journal_mode is %q, want wal (is the filesystem able to hold a WAL?)", path, mode)
 	}
-	if err := migrate(ctx, s.w, cfg.Now()); err != nil {
+	if err := migrate(ctx, s.w, sqliteMigrations, cfg.Now()); err != nil {
 		return nil, openError(path, err)
 	}
 	if err := probeWritable(ctx, s.w); err != nil {
@@ -367,6 +390,9 @@ func (s *Store) Close() error {
 // closeHandles closes whatever Open managed to open, checkpointing the WAL
 // first when asked (not after a failed Open: the file may be the problem).
 func (s *Store) closeHandles(checkpoint bool) error {
+	if s.pg != nil {
+		return s.closePostgres()
+	}
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
@@ -388,7 +414,8 @@ func (s *Store) closeHandles(checkpoint bool) error {
 	return nil
 }
 
-// Path returns the absolute path of the database file.
+// Path returns the absolute path of the database file, or for PostgreSQL
+// the URL with its password redacted.
 func (s *Store) Path() string { return s.path }
 
 // Stats returns the number of stored records (including expired ones not yet
@@ -398,6 +425,9 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Stats(ctx context.Context) (count int, sizeBytes int64, err error) {
 	if err := s.checkOpen(); err != nil {
 		return 0, 0, err
+	}
+	if s.pg != nil {
+		return s.statsPostgres(ctx)
 	}
 	var pages, free, pageSize int64
 	err = s.r.QueryRowContext(ctx, `SELECT

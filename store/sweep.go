@@ -12,6 +12,10 @@ import (
 // backlog never holds the write lock for long.
 const sweepBatch = 1000
 
+// followerRetry is how often a PostgreSQL Store that is not the sweeper
+// tries to take the sweeper lock.
+const followerRetry = 2 * time.Second
+
 // Tombstone reasons.
 const (
 	reasonExpired = "expired"
@@ -34,7 +38,20 @@ func (s *Store) sweepLoop() {
 		// have seen its record.
 		s.plannedMs.Store(math.MaxInt64)
 		wait := s.cfg.SweepInterval
-		if _, _, err := s.sweep(ctx); err != nil {
+		if lead, err := s.leadSweeps(ctx); err != nil || !lead {
+			// PostgreSQL: another node sweeps (or the database is
+			// unreachable); try to take over every followerRetry (one
+			// small query), so a sweeper that stopped or died is
+			// replaced within that.
+			wait = min(wait, followerRetry)
+			if err != nil {
+				if s.stopping() {
+					return
+				}
+				s.log.Warn("sweep: take the sweeper lock", "store", s.path, "err", err)
+				wait = min(wait, time.Second)
+			}
+		} else if _, _, err := s.sweep(ctx); err != nil {
 			if s.stopping() {
 				return
 			}
@@ -125,21 +142,23 @@ func (s *Store) sweepExpiredBatch(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer s.unlockWrite()
-	now := s.nowMs()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	// Both statements pick the same rows: same filter, total order, limit.
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason, tenant)
-		SELECT id, expires_at_ms, ?, tenant FROM executions WHERE expires_at_ms <= ?
-		ORDER BY expires_at_ms, seq LIMIT ?`, reasonExpired, now, sweepBatch); err != nil {
+	if _, err := s.lockCount(ctx, tx); err != nil {
 		return 0, err
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE seq IN (
+	now := s.nowMs()
+	// Both statements pick the same rows: same filter, total order, limit.
+	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, expires_at_ms, CAST(? AS TEXT), tenant FROM executions WHERE expires_at_ms <= ?
+		ORDER BY expires_at_ms, seq LIMIT ?`), reasonExpired, now, sweepBatch); err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM executions WHERE seq IN (
 		SELECT seq FROM executions WHERE expires_at_ms <= ?
-		ORDER BY expires_at_ms, seq LIMIT ?)`, now, sweepBatch)
+		ORDER BY expires_at_ms, seq LIMIT ?)`), now, sweepBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -153,10 +172,13 @@ func (s *Store) sweepExpiredBatch(ctx context.Context) (int, error) {
 	if err := s.trimTombstones(ctx, tx); err != nil {
 		return 0, err
 	}
+	if err := s.addCount(ctx, tx, -int(n)); err != nil {
+		return 0, err
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	s.count -= int(n)
+	s.committed(-int(n))
 	return int(n), nil
 }
 
@@ -165,31 +187,53 @@ func (s *Store) evictOverCap(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer s.unlockWrite()
-	over := min(s.count-s.cfg.MaxCompleted, sweepBatch)
-	if over <= 0 {
-		return 0, nil
+	if s.pg == nil && s.count <= s.cfg.MaxCompleted {
+		return 0, nil // nothing to do, without a transaction
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
+	count, err := s.lockCount(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	over := min(count-s.cfg.MaxCompleted, sweepBatch)
+	if over <= 0 {
+		return 0, nil
+	}
 	n, err := s.evictTx(ctx, tx, over, s.nowMs())
 	if err != nil {
+		return 0, err
+	}
+	if err := s.addCount(ctx, tx, -n); err != nil {
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	s.count -= n
+	s.committed(-n)
 	return n, nil
 }
 
 // evictTx removes the n oldest completions inside tx, tombstoning their ids.
-// The caller holds the write lock and adjusts s.count after commit.
+// The caller holds the write lock and adjusts the count.
 func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason, tenant)
-		SELECT id, ?, ?, tenant FROM executions ORDER BY completed_at_ms, seq LIMIT ?`, now, reasonEvicted, n); err != nil {
+	if s.pg != nil {
+		// One statement (one round trip) picks, deletes and tombstones.
+		var deleted int
+		if err := tx.QueryRowContext(ctx, `WITH victims AS (
+				SELECT seq FROM executions ORDER BY completed_at_ms, seq LIMIT $1),
+			del AS (DELETE FROM executions WHERE seq IN (SELECT seq FROM victims) RETURNING id, tenant),
+			tomb AS (INSERT INTO tombstones (id, removed_at_ms, reason, tenant) SELECT id, $2::bigint, $3::text, tenant FROM del
+				ON CONFLICT (id) DO UPDATE SET removed_at_ms = excluded.removed_at_ms, reason = excluded.reason, tenant = excluded.tenant, n = excluded.n)
+			SELECT count(*) FROM del`, n, now, reasonEvicted).Scan(&deleted); err != nil {
+			return 0, err
+		}
+		return deleted, s.trimTombstones(ctx, tx)
+	}
+	if _, err := tx.ExecContext(ctx, s.tombstoneSQL(`SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), tenant FROM executions ORDER BY completed_at_ms, seq LIMIT ?`), now, reasonEvicted, n); err != nil {
 		return 0, err
 	}
 	// At the cap every Save evicts one record: "seq = (…)" costs a third
@@ -200,7 +244,7 @@ func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int,
 		q = `DELETE FROM executions WHERE seq = (
 		SELECT seq FROM executions ORDER BY completed_at_ms, seq LIMIT ?)`
 	}
-	res, err := tx.ExecContext(ctx, q, n)
+	res, err := tx.ExecContext(ctx, s.q(q), n)
 	if err != nil {
 		return 0, err
 	}
@@ -215,10 +259,12 @@ func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int,
 }
 
 // trimTombstones keeps at most MaxTombstones, dropping the oldest. Rowids
-// grow with insertion, so the newest MaxTombstones rowids are a range below
-// max(rowid); ids tombstoned twice leave gaps, which only keeps fewer.
+// (n in PostgreSQL) grow with insertion, so the newest MaxTombstones are a
+// range below the largest; ids tombstoned twice leave gaps, which only
+// keeps fewer.
 func (s *Store) trimTombstones(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `DELETE FROM tombstones
-		WHERE rowid <= (SELECT max(rowid) FROM tombstones) - ?`, s.cfg.MaxTombstones)
+	o := s.tombstoneOrder()
+	_, err := tx.ExecContext(ctx, s.q(`DELETE FROM tombstones
+		WHERE `+o+` <= (SELECT max(`+o+`) FROM tombstones) - ?`), s.cfg.MaxTombstones)
 	return err
 }

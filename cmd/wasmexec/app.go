@@ -66,6 +66,8 @@ type options struct {
 	liveWarning    int
 	maxProcesses   int
 	storeEnabled   bool
+	storeKind      string // sqlite | postgres | none
+	storeURL       string
 	dbPath         string
 	maxContexts    int
 	tscheckWorkers int
@@ -127,7 +129,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxCompleted, "execution-max-completed-executions", 1024, "how many completed executions are kept")
 	fs.IntVar(&o.liveWarning, "execution-live-warning-threshold", 64, "warn when more executions are live")
 	fs.IntVar(&o.maxProcesses, "max-processes", 32, "live processes at once")
-	fs.BoolVar(&o.storeEnabled, "store", true, "keep completed executions in SQLite")
+	o.storeEnabled = true
+	fs.StringVar(&o.storeKind, "store", "sqlite", "where completed executions are kept: sqlite (the --db file), postgres (the database at --store-url, which several nodes may share) or none")
+	fs.StringVar(&o.storeURL, "store-url", "", "PostgreSQL URL for --store postgres: postgres://user:password@host:port/database?sslmode=… (logged with the password redacted)")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
 	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
@@ -183,8 +187,11 @@ type app struct {
 	ws     *vfs.Manager
 	store  *store.Store
 
-	mu      sync.Mutex
-	runner  *engine.Runner
+	mu     sync.Mutex
+	runner *engine.Runner
+	// guarded is runner behind the store guard (storeguard.go): what the
+	// server, contexts and processes run through.
+	guarded exec.Runner
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
@@ -247,13 +254,17 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 		if path == "" {
 			path = filepath.Join(o.dataDir, "wasmexec.db")
 		}
-		st, err := store.Open(context.Background(), store.Config{
+		cfg := store.Config{
 			Path:         path,
 			CompletedTTL: time.Duration(o.completedTTLMs) * time.Millisecond,
 			MaxCompleted: o.maxCompleted,
 			Sync:         o.storeSync,
 			Logger:       log,
-		})
+		}
+		if o.storeKind == "postgres" {
+			cfg.Path, cfg.URL = "", o.storeURL
+		}
+		st, err := store.Open(context.Background(), cfg)
 		if err != nil {
 			e.Close()
 			mgr.Close()
@@ -266,7 +277,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 }
 
 // persist is the runner's OnComplete hook: a completion is durable in
-// SQLite before it is reported to the client.
+// the store (SQLite or PostgreSQL) before it is reported to the client.
 func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
 	if r.RequestID == "" {
 		r.RequestID = exec.RequestIDFrom(ctx)
@@ -286,6 +297,7 @@ func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) 
 	start := time.Now()
 	err := a.store.Save(ctx, r, events, truncated)
 	a.prom.ObserveStoreWrite(time.Since(start))
+	notePersist(ctx, err)
 	return err
 }
 
@@ -369,8 +381,15 @@ func (a *app) load(ctx context.Context) error {
 	}
 	var procs *processes.Manager
 	timed := timedRunner{r, a.prom}
+	// Every run goes through the store guard (when there is a store): a
+	// result is reported only after its record is committed.
+	var guarded, spawner exec.Runner = timed, timed
+	if a.store != nil {
+		g := &storeGuard{timedRunner: timed, st: a.store}
+		guarded, spawner = g, spawnGate{g}
+	}
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:         timed,
+		Runner:         guarded,
 		Workspaces:     ctxWS,
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
@@ -402,7 +421,7 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         timed,
+		Runner:         spawner,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
@@ -418,7 +437,7 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	a.mu.Lock()
-	a.images, a.runner, a.ctxs, a.procs = images, r, ctxs, procs
+	a.images, a.runner, a.guarded, a.ctxs, a.procs = images, r, guarded, ctxs, procs
 	a.mu.Unlock()
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
@@ -532,7 +551,7 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	return timedRunner{a.runner, a.prom}.Run(ctx, req, opts)
+	return a.guarded.Run(ctx, req, opts)
 }
 
 // timedRunner is the runner as one-shot runs (app.Run), contexts and

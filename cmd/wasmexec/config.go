@@ -17,6 +17,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/store"
 )
 
 // envName maps a flag to its environment variable by the fixed rule of
@@ -212,6 +213,23 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	case "normal", "full":
 	default:
 		bad("store-sync", o.storeSync, "accepted normal or full")
+	}
+	switch o.storeKind {
+	case "sqlite", "true":
+		o.storeKind = "sqlite"
+		if o.storeURL != "" {
+			bad("store-url", store.RedactURL(o.storeURL), "applies to --store postgres only (the store is sqlite)")
+		}
+	case "postgres":
+		if o.storeURL == "" {
+			bad("store", o.storeKind, "needs --store-url postgres://user:password@host:port/database (or WASMEXEC_STORE_URL)")
+		} else if err := (store.Config{URL: o.storeURL}).Validate(); err != nil {
+			bad("store-url", store.RedactURL(o.storeURL), "accepted postgres://… or postgresql://… URLs")
+		}
+	case "none", "false":
+		o.storeKind, o.storeEnabled = "none", false
+	default:
+		bad("store", o.storeKind, "accepted sqlite, postgres or none")
 	}
 
 	// Limits: defaults within their maxima.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -183,6 +184,10 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"zero fuel", []string{"--fuel=0"}, "", []string{"--fuel=0", "accepted 1.."}},
 		{"zero queue", []string{"--max-queued=0"}, "", []string{"--max-queued=0", "1 or more"}},
 		{"store sync", []string{"--store-sync=sometimes"}, "", []string{"--store-sync=sometimes", "normal or full"}},
+		{"store kind", []string{"--store=mysql"}, "", []string{"--store=mysql", "sqlite, postgres or none"}},
+		{"postgres without a url", []string{"--store", "postgres"}, "", []string{"--store=postgres", "needs --store-url", "WASMEXEC_STORE_URL"}},
+		{"store url not postgres", []string{"--store", "postgres"}, "WASMEXEC_STORE_URL=mysql://u:hunter2@h/db", []string{"--store-url=mysql://u:xxxxx@h/db (from WASMEXEC_STORE_URL)", "postgres://"}},
+		{"store url with sqlite", []string{"--store-url", "postgres://u:hunter2@h/db"}, "", []string{"--store-url=postgres://u:xxxxx@h/db", "--store postgres only"}},
 		{"address", []string{"--addr=localhost"}, "", []string{"--addr=localhost", "HOST:PORT"}},
 		{"checker memory", []string{"--tscheck-memory-bytes=1"}, "", []string{"--tscheck-memory-bytes=1", "0 (no cap)"}},
 		{"process timeout", []string{"--process-timeout-ms=7200000"}, "", []string{"--process-timeout-ms=7200000", "--process-max-timeout-ms"}},
