@@ -25,6 +25,10 @@ type ContextSpec struct {
 	Language  Language          `json:"language"`
 	Env       map[string]string `json:"env,omitempty"`
 	Limits    Limits            `json:"limits"`
+	// Network is the default network of the context's runs (a run may
+	// give its own); Secrets are fixed for the context's life, like Env.
+	Network *Network          `json:"network,omitempty"`
+	Secrets map[string]Secret `json:"secrets,omitempty"`
 }
 
 // Context is a context descriptor: GET /v1/contexts/:id.
