@@ -321,13 +321,13 @@ var specialV4 = []netip.Prefix{
 }
 
 var specialV6 = []netip.Prefix{
-	netip.MustParsePrefix("64:ff9b::/96"),  // NAT64: checked by its embedded IPv4 below
+	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64: checked by its embedded IPv4 below
 	netip.MustParsePrefix("64:ff9b:1::/48"), // local NAT64
-	netip.MustParsePrefix("100::/64"),      // discard
-	netip.MustParsePrefix("2001::/23"),     // IETF protocol assignments (Teredo, ...)
-	netip.MustParsePrefix("2001:db8::/32"), // documentation
-	netip.MustParsePrefix("2002::/16"),     // 6to4
-	netip.MustParsePrefix("fec0::/10"),     // site-local
+	netip.MustParsePrefix("100::/64"),       // discard
+	netip.MustParsePrefix("2001::/23"),      // IETF protocol assignments (Teredo, ...)
+	netip.MustParsePrefix("2001:db8::/32"),  // documentation
+	netip.MustParsePrefix("2002::/16"),      // 6to4
+	netip.MustParsePrefix("fec0::/10"),      // site-local
 }
 
 // Public reports whether a is a globally routable unicast address: not
@@ -659,4 +659,18 @@ func validToken(s string) bool {
 		}
 	}
 	return true
+}
+
+type sessionKey struct{}
+
+// NewContext returns ctx carrying s (the run's session, for the engine's
+// host function).
+func NewContext(ctx context.Context, s *Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+// FromContext returns the session in ctx, or nil.
+func FromContext(ctx context.Context) *Session {
+	s, _ := ctx.Value(sessionKey{}).(*Session)
+	return s
 }
