@@ -50,6 +50,10 @@ type Context struct {
 	// Queued is the number of requests waiting behind the running one.
 	Queued    int             `json:"queued"`
 	Workspace *WorkspaceUsage `json:"workspace,omitempty"`
+	// Network is the default network of its runs; Secrets names its
+	// secrets (never their values).
+	Network *Network `json:"network,omitempty"`
+	Secrets []string `json:"secrets,omitempty"`
 	// Error says why a failed context failed.
 	Error *ErrorData `json:"error,omitempty"`
 	// Hibernated: the guest is not in memory; its state is in a snapshot
