@@ -96,6 +96,9 @@ func ParsePattern(raw string) (Pattern, error) {
 	default:
 		p.ports = []int{80, 443}
 	}
+	if strings.HasSuffix(host, "*.") {
+		return bad("not a host name")
+	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	switch {
 	case host == "":
