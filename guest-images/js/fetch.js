@@ -18,12 +18,18 @@
     return v;
   }
 
+  // A Headers' list of [lower-case name, value], read by fetch and Response.
+  let listOf;
+
   class Headers {
+    #list = [];
+    static {
+      listOf = (h) => h.#list;
+    }
     constructor(init) {
-      defProp(this, '_list', { value: [], writable: true });
       if (init == null) return;
       if (init instanceof Headers) {
-        for (const [k, v] of init._list) this._list.push([k, v]);
+        for (const [k, v] of init.#list) this.#list.push([k, v]);
       } else if (typeof init === 'object' && typeof init[Symbol.iterator] === 'function') {
         for (const pair of init) {
           const p = Array.from(pair);
@@ -36,18 +42,18 @@
         throw new TE('Headers: init must be an object, an array of pairs or Headers');
       }
     }
-    append(n, v) { this._list.push([normName(n), normValue(v)]); }
-    set(n, v) { n = normName(n); v = normValue(v); this._list = this._list.filter(e => e[0] !== n); this._list.push([n, v]); }
-    delete(n) { n = normName(n); this._list = this._list.filter(e => e[0] !== n); }
-    has(n) { n = normName(n); return this._list.some(e => e[0] === n); }
+    append(n, v) { this.#list.push([normName(n), normValue(v)]); }
+    set(n, v) { n = normName(n); v = normValue(v); this.#list = this.#list.filter(e => e[0] !== n); this.#list.push([n, v]); }
+    delete(n) { n = normName(n); this.#list = this.#list.filter(e => e[0] !== n); }
+    has(n) { n = normName(n); return this.#list.some(e => e[0] === n); }
     get(n) {
       n = normName(n);
-      const vs = this._list.filter(e => e[0] === n).map(e => e[1]);
+      const vs = this.#list.filter(e => e[0] === n).map(e => e[1]);
       return vs.length ? vs.join(', ') : null;
     }
-    getSetCookie() { return this._list.filter(e => e[0] === 'set-cookie').map(e => e[1]); }
+    getSetCookie() { return this.#list.filter(e => e[0] === 'set-cookie').map(e => e[1]); }
     *entries() {
-      const names = [...new Set(this._list.map(e => e[0]))].sort();
+      const names = [...new Set(this.#list.map(e => e[0]))].sort();
       for (const n of names) yield [n, this.get(n)];
     }
     *keys() { for (const [k] of this.entries()) yield k; }
@@ -62,13 +68,26 @@
     return String(body);
   }
 
+  let fromHost;
+
   class Response {
+    #body = null;
+    #used = false;
+    static {
+      // A response as the host returned it (any status, its headers as is).
+      fromHost = (r) => {
+        const res = new Response(null, { statusText: r.statusText, url: r.url, redirected: r.redirected });
+        res.status = r.status;
+        listOf(res.headers).push(...r.headers);
+        res.#body = r.body;
+        return res;
+      };
+    }
     constructor(body, init) {
       init = init || {};
       const status = init.status === undefined ? 200 : init.status | 0;
       if (status < 200 || status > 599) throw new RangeError('Response status must be 200-599');
-      defProp(this, '_body', { value: toBody(body), writable: true });
-      defProp(this, '_used', { value: false, writable: true });
+      this.#body = toBody(body);
       this.status = status;
       this.statusText = init.statusText === undefined ? '' : String(init.statusText);
       this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
@@ -78,19 +97,19 @@
       this.body = null;
     }
     get ok() { return this.status >= 200 && this.status < 300; }
-    get bodyUsed() { return this._used; }
-    _take() {
-      if (this._used) return P.reject(new TE('Body has already been consumed.'));
-      this._used = true;
-      return P.resolve(this._body);
+    get bodyUsed() { return this.#used; }
+    #take() {
+      if (this.#used) return P.reject(new TE('Body has already been consumed.'));
+      this.#used = true;
+      return P.resolve(this.#body);
     }
-    text() { return this._take().then(b => b == null ? '' : native.text(b)); }
+    text() { return this.#take().then(b => b == null ? '' : native.text(b)); }
     json() { return this.text().then(t => parse(t)); }
-    arrayBuffer() { return this._take().then(b => b == null ? new AB(0) : native.bytes(b)); }
+    arrayBuffer() { return this.#take().then(b => b == null ? new AB(0) : native.bytes(b)); }
     bytes() { return this.arrayBuffer().then(b => new Uint8Array(b)); }
     clone() {
-      if (this._used) throw new TE('Body has already been consumed.');
-      return new Response(this._body, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers), url: this.url, redirected: this.redirected });
+      if (this.#used) throw new TE('Body has already been consumed.');
+      return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers), url: this.url, redirected: this.redirected });
     }
     static json(data, init) {
       const h = new Headers(init && init.headers);
@@ -121,17 +140,12 @@
       native.defer(() => {
         let r;
         try {
-          r = native.request(method, url, headers._list, body, redirect);
+          r = native.request(method, url, listOf(headers), body, redirect);
         } catch (e) {
           reject(e);
           return;
         }
-        const h = new Headers();
-        for (const [k, v] of r.headers) h._list.push([k, v]);
-        const res = new Response(null, { status: 200, statusText: r.statusText, headers: h, url: r.url, redirected: r.redirected });
-        res.status = r.status; // 1xx-5xx as the server said (3xx with redirect: manual)
-        res._body = r.body;
-        resolve(res);
+        resolve(fromHost(r));
       });
     });
   }
