@@ -575,7 +575,7 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	if int64(len(data)) > room {
 		return finish(fail("the response of %s is over the run's response budget (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
 	}
-	r := &Response{Status: resp.StatusCode, StatusText: strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode))), URL: s.scrub(u.String()), Body: s.scrubBytes(data)}
+	r := &Response{Status: resp.StatusCode, StatusText: s.scrub(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: s.scrub(u.String()), Body: s.scrubBytes(data)}
 	keys := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
 		keys = append(keys, k)
