@@ -618,6 +618,11 @@ func (s *Session) record(r exec.NetworkRequest) {
 // recordURL is the URL as a record keeps it: the guest's (placeholders,
 // not values), scrubbed anyway, at most maxRecordedURL bytes.
 func (s *Session) recordURL(u *url.URL) string {
+	if u.User != nil { // never recorded (and refused)
+		c := *u
+		c.User = nil
+		u = &c
+	}
 	v := s.scrub(u.String())
 	if len(v) > maxRecordedURL {
 		v = v[:maxRecordedURL] + "…"

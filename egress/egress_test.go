@@ -186,10 +186,14 @@ func TestAllowDeny(t *testing.T) {
 	wantRefused(t, MustDo(t, s, egress.Request{URL: "ftp://127.0.0.1/"}), "scheme")
 	wantRefused(t, MustDo(t, s, egress.Request{URL: "http://[::1"}), "invalid URL")
 	wantRefused(t, MustDo(t, s, egress.Request{Method: "TRACE", URL: srv.URL}), "not allowed")
+	wantRefused(t, MustDo(t, s, egress.Request{URL: srv.URL, Headers: [][2]string{{"X-A", "a\r\nHost: evil"}}}), "invalid request header")
+	wantRefused(t, MustDo(t, s, egress.Request{URL: srv.URL, Headers: [][2]string{{"X A", "b"}}}), "invalid request header")
+	wantRefused(t, MustDo(t, s, egress.Request{URL: srv.URL, Headers: make([][2]string, egress.MaxHeaders+1)}), "request headers")
+	wantRefused(t, MustDo(t, s, egress.Request{URL: "http://user:pw@" + strings.TrimPrefix(srv.URL, "http://")}), "credentials")
 	wantRefused(t, MustDo(t, s, egress.Request{Method: "POST", URL: srv.URL, Body: make([]byte, egress.MaxRequestBodyBytes+1)}), "request body")
 
 	recs := s.Records()
-	if len(recs) != 3 || recs[0].Status != 200 || recs[0].Method != "POST" || recs[0].Bytes != 10 || recs[1].Error == "" {
+	if len(recs) != 4 || strings.Contains(recs[3].URL, "pw") || recs[0].Status != 200 || recs[0].Method != "POST" || recs[0].Bytes != 10 || recs[1].Error == "" {
 		t.Fatalf("records: %+v", recs)
 	}
 
