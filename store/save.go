@@ -53,7 +53,8 @@ var insertEventsSQL = func() []string {
 // their first MaxStreamBytes each (StdoutTruncated, StderrTruncated), the
 // code its first MaxCodeBytes, the error at most MaxErrorBytes of JSON
 // ("truncated": true in its details when cut) and the extra payload at
-// most MaxExtraBytes (else {"truncated": true, "bytes": N}).
+// most MaxExtraBytes (else {"truncated": true, "bytes": N}), and the
+// network record at most MaxExtraBytes of JSON (its first requests).
 //
 // r must be finished work: a non-empty ExecutionID, Kind and Language and a
 // terminal Outcome (succeeded, failed, cancelled, timed_out); the store never
