@@ -31,7 +31,7 @@ func TestServeNetwork(t *testing.T) {
 
 	body, _ := json.Marshal(map[string]any{
 		"language": "javascript", "output": map[string]any{"retainEvents": true},
-		"code":    fmt.Sprintf(`const r = await fetch(%q, {headers: {Authorization: "Bearer " + process.env.TOKEN}}); await r.text()`, srv.URL+"/x"),
+		"code":    fmt.Sprintf(`console.log("before"); const r = await fetch(%q, {headers: {Authorization: "Bearer " + process.env.TOKEN}}); await r.text()`, srv.URL+"/x"),
 		"network": map[string]any{"allow": []string{srv.URL}},
 		"secrets": map[string]any{"TOKEN": map[string]any{"value": value, "hosts": []string{srv.URL}}},
 	})
@@ -56,6 +56,10 @@ func TestServeNetwork(t *testing.T) {
 		}
 		if !strings.Contains(string(b), want) {
 			t.Fatalf("%s: %s\nwant %s", path, b, want)
+		}
+		// Output written before the request comes before its event.
+		if i := strings.Index(string(b), `"chunk":"before\n"`); strings.HasSuffix(path, "/output") && (i < 0 || i > strings.Index(string(b), `"channel":"network"`)) {
+			t.Fatalf("events out of order: %s", b)
 		}
 	}
 	if strings.Contains(p.logs.String(), value) {

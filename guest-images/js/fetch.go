@@ -41,6 +41,7 @@ func hostRequest(meta []byte, body []byte) (fetchMeta, []byte, string) {
 	req := make([]byte, 4, 4+len(meta)+len(body))
 	binary.LittleEndian.PutUint32(req, uint32(len(meta)))
 	req = append(append(req, meta...), body...)
+	flushOutput() // the driver is about to block: output written before the request goes first
 	n := hostFetch(unsafe.Pointer(&req[0]), int32(len(req)), unsafe.Pointer(&fetchBuf[0]), int32(len(fetchBuf)))
 	if n < 0 {
 		return fetchMeta{}, nil, "the host did not answer the request"
