@@ -106,5 +106,19 @@ func benchNetwork(t *table, _ *server, dataDir string) error {
 	g, d := pct(runs, 50), pct(goRuns, 50)
 	t.add("network: 100 sequential fetches in one run, median run / Go (ms)", fmt.Sprintf("%.1f / %.1f", g, d), "report")
 	t.add("network: fetches per second in one run / Go on one connection", fmt.Sprintf("%.0f / %.0f", k/g*1000, k/d*1000), "report")
+
+	// Python: 100 sequential urlopen calls in one run.
+	pc, _ := json.Marshal(fmt.Sprintf("import urllib.request\nn = 0\nfor i in range(%d):\n    n += len(urllib.request.urlopen(%q).read())\nn", k, url))
+	py := fmt.Sprintf(`{"language":"python","code":%s,%s}`, pc, network)
+	var pyRuns []float64
+	for i := 0; i < 7; i++ {
+		r, err := srv.post("/v1/evaluate", py)
+		if err != nil || string(r.Value) != fmt.Sprint(k*1024) {
+			return fmt.Errorf("python: 100 urlopen: %v %+v", err, r)
+		}
+		pyRuns = append(pyRuns, r.DurationMs)
+	}
+	p := pct(pyRuns, 50)
+	t.add("network: Python, 100 sequential urlopen in one run, median run (ms)", fmt.Sprintf("%.1f (%.0f/s)", p, k/p*1000), "report")
 	return nil
 }

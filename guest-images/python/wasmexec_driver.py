@@ -615,117 +615,115 @@ def _chdir_workspace():
 # URLError with the host's reason) and what is built on them work.
 # Redirects are the caller's (http.client never follows them; urllib's
 # handler does, and the host checks each hop as a new request).
+#
+# User code reaches these classes (they are http.client's), so, like the
+# stdlib guard, they are built in a namespace of their own: their
+# functions' __globals__ lead to that namespace (its own builtins, C
+# objects, http.client), never to the driver's. What user code can do
+# there it could do by calling the C fetch itself, which the host polices.
 
-_host_fetch = getattr(_wasmexec, "fetch", None)
+_NETWORK_SOURCE = r"""
+def install(hc, host_fetch, BytesIO, make_encoder, encode_basestring, make_scanner, Namespace):
+    def no_default(o):
+        raise TypeError("not JSON serializable")
+    encode = make_encoder(None, no_default, encode_basestring, None, ":", ",", False, False, False)
+    scan = make_scanner(Namespace(strict=True, object_hook=None, object_pairs_hook=None,
+                                  parse_float=float, parse_int=int, parse_constant=float))
 
+    def u32(n):
+        return bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, (n >> 24) & 0xFF))
 
-def _u32(n):
-    return bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, (n >> 24) & 0xFF))
+    def dechunk(body):
+        out = bytearray()
+        i = 0
+        while True:
+            j = body.find(b"\r\n", i)
+            if j < 0:
+                raise OSError("malformed chunked request body")
+            size = int(body[i:j].split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                return bytes(out)
+            out += body[j + 2:j + 2 + size]
+            i = j + 2 + size + 2
 
+    def exchange(scheme, host, port, raw):
+        # One HTTP/1.1 request, as http.client formatted it, through the
+        # host; the response as HTTP/1.1 bytes for http.client to parse.
+        head, sep, body = bytes(raw).partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, target = lines[0].split(" ")[:2]
+        headers = []
+        chunked = False
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name, value = name.strip(), value.strip()
+            low = name.lower()
+            if low == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+            if low in ("host", "content-length", "transfer-encoding", "connection"):
+                continue
+            headers.append([name, value])
+        if chunked:
+            body = dechunk(body)
+        if target.startswith("http://") or target.startswith("https://"):
+            url = target
+        else:
+            h = "[%s]" % host if ":" in host else host
+            url = "%s://%s:%d%s" % (scheme, h, port, target)
+        meta = "".join(encode({"method": method, "url": url, "headers": headers, "redirect": "manual"}, 0))
+        meta = meta.encode("utf-8", "surrogateescape")
+        out = host_fetch(u32(len(meta)) + meta + body)
+        n = out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24)
+        resp, _ = scan(out[4:4 + n].decode("utf-8"), 0)
+        if resp.get("error"):
+            raise OSError(resp["error"])
+        data = out[4 + n:]
+        lines = ["HTTP/1.1 %d %s" % (resp.get("status", 0), resp.get("statusText") or "")]
+        for name, value in resp.get("headers") or ():
+            if name not in ("content-length", "transfer-encoding", "connection"):
+                lines.append("%s: %s" % (name, value))
+        lines.append("Content-Length: %d" % len(data))
+        lines.append("Connection: close")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + data
 
-def _from_u32(b):
-    return b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)
+    class HostSocket:
+        # What http.client writes its request to and reads its response from.
+        def __init__(self):
+            self.sent = bytearray()
+            self.response = None
 
+        def sendall(self, data):
+            self.sent += data
 
-def _dechunk(body):
-    out = bytearray()
-    i = 0
-    while True:
-        j = body.find(b"\r\n", i)
-        if j < 0:
-            raise OSError("malformed chunked request body")
-        size = int(body[i:j].split(b";")[0].strip() or b"0", 16)
-        if size == 0:
-            return bytes(out)
-        out += body[j + 2:j + 2 + size]
-        i = j + 2 + size + 2
+        def makefile(self, mode="rb", *args, **kwargs):
+            return BytesIO(self.response or b"")
 
+        def close(self):
+            pass
 
-def _host_request(scheme, host, port, raw):
-    """Send one HTTP/1.1 request (as http.client formatted it) through the
-    host; returns the response as HTTP/1.1 bytes for http.client to parse."""
-    if _host_fetch is None:
-        raise OSError("network requests are not supported by this host")
-    head, sep, body = bytes(raw).partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    method, target = lines[0].split(" ")[:2]
-    headers = []
-    chunked = False
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        name, value = name.strip(), value.strip()
-        low = name.lower()
-        if low == "transfer-encoding" and "chunked" in value.lower():
-            chunked = True
-        if low in ("host", "content-length", "transfer-encoding", "connection"):
-            continue
-        headers.append([name, value])
-    if chunked:
-        body = _dechunk(body)
-    if target.startswith("http://") or target.startswith("https://"):
-        url = target
-    else:
-        h = "[%s]" % host if ":" in host else host
-        url = "%s://%s:%d%s" % (scheme, h, port, target)
-    meta = _json_dumps_bytes({"method": method, "url": url, "headers": headers, "redirect": "manual"})
-    out = _host_fetch(_u32(len(meta)) + meta + body)
-    n = _from_u32(out)
-    resp = _json_loads(out[4:4 + n].decode("utf-8"))
-    if resp.get("error"):
-        raise OSError(resp["error"])
-    data = out[4 + n:]
-    status = resp.get("status", 0)
-    lines = ["HTTP/1.1 %d %s" % (status, resp.get("statusText") or "")]
-    for name, value in resp.get("headers") or ():
-        if name not in ("content-length", "transfer-encoding", "connection"):
-            lines.append("%s: %s" % (name, value))
-    lines.append("Content-Length: %d" % len(data))
-    lines.append("Connection: close")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + data
-
-
-class _HostSocket:
-    """What http.client writes its request to and reads its response from."""
-
-    def __init__(self):
-        self.sent = bytearray()
-        self.response = None
-
-    def sendall(self, data):
-        self.sent += data
-
-    def makefile(self, mode="rb", *args, **kwargs):
-        return _io.BytesIO(self.response or b"")
-
-    def close(self):
-        pass
-
-
-def _install_network():
-    import http.client as hc
     Base = hc.HTTPConnection
 
     class HTTPConnection(Base):
-        """http.client.HTTPConnection over the host's fetch (no sockets)."""
+        # http.client.HTTPConnection over the host's fetch (no sockets).
         _scheme = "http"
 
         def connect(self):
-            self.sock = _HostSocket()
+            self.sock = HostSocket()
 
         def putrequest(self, method, url, *args, **kwargs):
-            if self.sock is not None and type(self.sock) is _HostSocket and self.sock.response is not None:
+            if type(self.sock) is HostSocket and self.sock.response is not None:
                 self.sock = None     # a new request: a new exchange
             return Base.putrequest(self, method, url, *args, **kwargs)
 
         def _exchange(self):
             sock = self.sock
-            if type(sock) is _HostSocket and sock.response is None:
-                sock.response = _host_request(self._scheme, self.host, self.port, sock.sent)
+            if type(sock) is HostSocket and sock.response is None:
+                sock.response = exchange(self._scheme, self.host, self.port, sock.sent)
 
         def endheaders(self, message_body=None, *, encode_chunked=False):
             Base.endheaders(self, message_body, encode_chunked=encode_chunked)
             sock = self.sock
-            if type(sock) is _HostSocket:
+            if type(sock) is HostSocket:
                 head, _, body = bytes(sock.sent).partition(b"\r\n\r\n")
                 want = 0
                 for line in head.split(b"\r\n")[1:]:
@@ -740,8 +738,8 @@ def _install_network():
             return Base.getresponse(self)
 
     class HTTPSConnection(HTTPConnection):
-        """HTTPS through the host, which verifies the server's certificate
-        against its own roots (context and check_hostname are ignored)."""
+        # HTTPS through the host, which verifies the server's certificate
+        # against its own roots (context and check_hostname are ignored).
         _scheme = "https"
         default_port = hc.HTTPS_PORT
 
@@ -754,6 +752,19 @@ def _install_network():
     hc.HTTPSConnection = HTTPSConnection
     if "HTTPSConnection" not in hc.__all__:
         hc.__all__.append("HTTPSConnection")
+"""
+
+
+def _install_network():
+    host_fetch = getattr(_wasmexec, "fetch", None)
+    if host_fetch is None:
+        return      # an older host ABI: no network support
+    import http.client
+    ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_network"}
+    exec(compile(_NETWORK_SOURCE, "<wasmexec network>", "exec"), ns)
+    ns["install"](http.client, host_fetch, _io.BytesIO, _json.make_encoder,
+                  _json.encode_basestring, _json.make_scanner, _SimpleNamespace)
+    del ns["install"]
 
 
 # The stdlib imported at init, so that the snapshot holds it (README.md,

@@ -122,3 +122,27 @@ out`, srv.URL, port)
 		t.Fatalf("the result holds the secret: %s", b)
 	}
 }
+
+// The http.client replacement is reachable from user code; it must not
+// lead to the driver's globals (which would let code answer for later
+// requests), only to a namespace of its own.
+func TestPythonNetworkIsolated(t *testing.T) {
+	r := MustNetRunner(t, egress.Config{Allow: []string{"127.0.0.1:*"}})
+	res := MustRun(t, r, exec.Request{Code: `
+import http.client, gc
+leaks = []
+for cls in (http.client.HTTPConnection, http.client.HTTPSConnection):
+    for k, v in list(vars(cls).items()):
+        g = getattr(v, "__globals__", None)
+        if g is not None and ("_serve_one" in g or "_modules" in g):
+            leaks.append(k)
+        for cell in getattr(v, "__closure__", None) or ():
+            c = cell.cell_contents
+            if getattr(c, "__globals__", {}).get("_serve_one") is not None:
+                leaks.append(k + " closure")
+leaks`})
+	wantOutcome(t, res, exec.Succeeded, "")
+	if string(res.Value) != "[]" {
+		t.Fatalf("driver globals reachable through: %s", res.Value)
+	}
+}
