@@ -56,6 +56,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -294,9 +295,13 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	if err := exec.ValidateEnv(spec.Env); err != nil {
 		return nil, err
 	}
+	if err := m.cfg.Runner.Policy().CheckNetwork(spec.Network, spec.Secrets, spec.Env); err != nil {
+		return nil, err
+	}
 	now := m.cfg.Now()
 	c := &execContext{
 		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes, tenant: exec.TenantID(ctx),
+		network: spec.Network, secrets: maps.Clone(spec.Secrets),
 		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
 	}
 	m.mu.Lock()
@@ -403,7 +408,12 @@ func (m *Manager) describe(c *execContext) *exec.Context {
 		MemoryBytes: c.memory, Runs: c.runs, Resets: c.resets, Queued: len(c.waiters),
 		Hibernated: c.hib.hibernated, SnapshotBytes: c.hib.snapBytes, Notice: c.hib.notice,
 		StateAsOfMs: ms(c.hib.stateAsOf), RestoredAtMs: ms(c.hib.restoredAt),
+		Network: c.network,
 	}
+	for name := range c.secrets {
+		d.Secrets = append(d.Secrets, name)
+	}
+	sort.Strings(d.Secrets)
 	if c.failure != nil {
 		f := *c.failure
 		d.Error = &f
@@ -519,7 +529,7 @@ func (m *Manager) replaceGuest(c *execContext) error {
 
 // startGuest starts a guest for c in its workspace.
 func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, error) {
-	return m.cfg.Runner.StartGuest(ctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root})
+	return m.cfg.Runner.StartGuest(ctx, exec.GuestSpec{Language: c.language, Env: exec.SecretEnv(c.env, c.secrets), MemoryBytes: c.memory, Workspace: c.ws.Root})
 }
 
 // discard closes a guest off the caller's path (a stuck guest takes up to

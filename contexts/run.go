@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -32,6 +33,13 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	}
 	if len(req.Env) > 0 && !maps.Equal(req.Env, c.env) {
 		return nil, exec.Errorf(exec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
+	}
+	if len(req.Secrets) > 0 && !maps.EqualFunc(req.Secrets, c.secrets, sameSecret) {
+		return nil, exec.Errorf(exec.EInvalid, "secrets are fixed when a context is created; omit them in runs of context %s", c.id)
+	}
+	req.Secrets = c.secrets
+	if req.Network == nil {
+		req.Network = c.network
 	}
 	if req.Limits.MemoryBytes != 0 && req.Limits.MemoryBytes != c.memory {
 		return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes is fixed when a context is created (%d for context %s); omit it in runs", c.memory, c.id)
@@ -319,4 +327,8 @@ func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result)
 	if res.Kind == exec.KindExecute && res.ExitCode == 0 {
 		res.ExitCode = 1
 	}
+}
+
+func sameSecret(a, b exec.Secret) bool {
+	return a.Value == b.Value && slices.Equal(a.Hosts, b.Hosts)
 }

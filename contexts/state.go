@@ -58,7 +58,9 @@ type execContext struct {
 	family   exec.Family
 	env      map[string]string
 	memory   int64
-	tenant   string // who created it (exec.TenantID), kept in its record
+	tenant   string                 // who created it (exec.TenantID), kept in its record
+	network  *exec.Network          // the default of its runs
+	secrets  map[string]exec.Secret // fixed: their placeholders are in the guest's env
 	ws       *vfs.Workspace
 	created  time.Time
 

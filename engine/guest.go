@@ -806,6 +806,7 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 	write := guardWrite("write", (*Guest).hostWrite)
 	read := guardRecv("read", (*Guest).hostRead)
 	poll := guardPoll("poll_oneoff", (*Guest).pollOneoff)
+	fetch := guardPoll("fetch", (*Guest).hostFetch)
 	defs := []struct {
 		module, name string
 		fn           any
@@ -821,6 +822,9 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 		}},
 		{"wasmexec", "read", func(c *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
 			return read(guestOf(c), c, ptr, capacity)
+		}},
+		{"wasmexec", "fetch", func(c *wasmtime.Caller, req, reqLen, resp, respCap int32) (int32, *wasmtime.Trap) {
+			return fetch(guestOf(c), c, req, reqLen, resp, respCap) // fetch.go
 		}},
 		// poll_oneoff is the only WASI call that sleeps; ours sleeps
 		// interruptibly so deadlines and cancellation reach a sleeping guest.

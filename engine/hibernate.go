@@ -242,6 +242,7 @@ func (b *imageBase) load(img *Image) error {
 		"send":  func(int32, int32) *wasmtime.Trap { return trap() },
 		"write": func(int32, int32, int32) (int32, *wasmtime.Trap) { return 0, trap() },
 		"read":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, trap() },
+		"fetch": func(int32, int32, int32, int32) (int32, *wasmtime.Trap) { return 0, trap() },
 	} {
 		if err := l.FuncWrap("wasmexec", name, fn); err != nil {
 			store.Close()

@@ -170,6 +170,7 @@ const (
 	opFdClose
 	opPoke
 	opReaddir
+	opFetch
 )
 
 // wantTrap checks that res is the guest dying of a trap whose message
@@ -249,6 +250,13 @@ func TestHostABIHostileArguments(t *testing.T) {
 		{name: "poll subscriptions past the end", steps: []step{{op: opPoll, args: []uint32{0xFFFFFF00, 0x4000, 1, 0x5000}}}, want: 21},
 		{name: "poll events past the end", steps: []step{{op: opPoll, args: []uint32{0x3000, 0xFFFFFFF0, 1, 0x5000}}}, want: 21},
 		{name: "poll count past the end", steps: []step{{op: opPoll, args: []uint32{0x3000, 0x4000, 1, 0xFFFFFFFE}}}, want: 21},
+		{name: "fetch request past the end", steps: []step{{op: opFetch, args: []uint32{0xFFFFFFF0, 0x20, 0x3000, 0x1000}}}, trap: "fetch request out of bounds"},
+		{name: "fetch request of 4 GiB", steps: []step{{op: opFetch, args: []uint32{0, 0xFFFFFFFF, 0x3000, 0x1000}}}, want: 40},
+		{name: "fetch of garbage", steps: []step{{op: opFetch, args: []uint32{0x3000, 0x100, 0x4000, 0x1000}}}, want: 39},
+		{name: "fetch response past the end", steps: []step{{op: opFetch, args: []uint32{0x3000, 0x100, 0xFFFFFFF0, 0x1000}}}, trap: "fetch response buffer out of bounds"},
+		{name: "fetch response kept when too large", steps: []step{{op: opFetch, args: []uint32{0x3000, 0x100, 0x4000, 4}}}, want: 39},
+		{name: "fetch take with nothing kept", steps: []step{{op: opFetch, args: []uint32{0, 0, 0x4000, 0x1000}}}, want: -1},
+		{name: "fetch with a 4 GiB capacity", steps: []step{{op: opFetch, args: []uint32{0x3000, 0x100, 0x4000, 0xFFFFFFFF}}}, want: 39},
 		{name: "poll of an expired clock", steps: []step{{op: opPoll, args: []uint32{0x3000, 0x4000, 1, 0x5000}}}, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

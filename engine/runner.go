@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -59,6 +60,9 @@ type RunnerConfig struct {
 	// LiveWarningThreshold logs a warning when more runs are live.
 	LiveWarningThreshold int
 	Logger               *slog.Logger
+	// Network makes guests' HTTP requests (issue 18); nil: no network. It
+	// is also the Policy's network ceiling unless that is set.
+	Network *egress.Egress
 }
 
 // Runner is the run lifecycle (exec.Runner): every one-shot run, context
@@ -81,6 +85,9 @@ var _ exec.Runner = (*Runner)(nil)
 func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	if err := cfg.Policy.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Network != nil && cfg.Policy.Network == nil {
+		cfg.Policy.Network = cfg.Network
 	}
 	if cfg.MaxConcurrent <= 0 {
 		cfg.MaxConcurrent = DefaultMaxConcurrent
@@ -219,6 +226,9 @@ func (r *Runner) validate(req *exec.Request, opts exec.RunOptions) (*job, error)
 		return nil, exec.Errorf(exec.EInvalid, "output.capture must be one of all, stderr, none")
 	}
 	if err := exec.ValidateEnv(req.Env); err != nil {
+		return nil, err
+	}
+	if err := r.cfg.Policy.CheckNetwork(req.Network, req.Secrets, req.Env); err != nil {
 		return nil, err
 	}
 	if int64(len(req.Stdin)) > r.cfg.Policy.MaxStdinBytes {
@@ -468,6 +478,9 @@ func (r *Runner) execute(ctx context.Context, j *job, g *Guest, owned bool) (*ex
 	if stdin == nil {
 		stdin = exec.StdinFrom([]byte(j.req.Stdin))
 	}
+	sess := r.session(j, log)
+	defer sess.Close()
+	ctx = egress.NewContext(ctx, sess)
 	payload, err := controlPayload(j)
 	if err != nil {
 		res.Outcome, res.Error = exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Message: "encode request: " + err.Error()}
@@ -484,6 +497,7 @@ func (r *Runner) execute(ctx context.Context, j *job, g *Guest, owned bool) (*ex
 		}
 	}
 	out.Fill(res)
+	res.Network = sess.Records()
 	if log != nil {
 		log.Close()
 		_, res.OutputTruncated = log.Snapshot()
@@ -491,6 +505,21 @@ func (r *Runner) execute(ctx context.Context, j *job, g *Guest, owned bool) (*ex
 	}
 	stamp(res, j.started)
 	return res, log
+}
+
+// session is the run's network session (egress; the host function is in fetch.go).
+func (r *Runner) session(j *job, log *exec.OutputLog) *egress.Session {
+	s, err := r.cfg.Network.NewSession(j.req.Network, j.req.Secrets)
+	if err != nil { // checked by validate
+		s, _ = (*egress.Egress)(nil).NewSession(nil, nil)
+	}
+	if log != nil {
+		s.OnRecord = func(n exec.NetworkRequest) {
+			b, _ := json.Marshal(n)
+			log.Append(exec.NetworkChannel, b)
+		}
+	}
+	return s
 }
 
 // controlPayload encodes the driver request of a job.
@@ -567,12 +596,13 @@ func (r *Runner) guestFor(ctx context.Context, j *job) (g *Guest, owned bool, er
 		}
 		return g, false, nil
 	}
-	if p := r.pools[j.img.Spec.Name]; p != nil && j.opts.Workspace == "" && len(j.req.Env) == 0 && j.limits.MemoryBytes == r.cfg.Policy.Default.MemoryBytes {
+	env := exec.SecretEnv(j.req.Env, j.req.Secrets) // secrets' placeholders
+	if p := r.pools[j.img.Spec.Name]; p != nil && j.opts.Workspace == "" && len(env) == 0 && j.limits.MemoryBytes == r.cfg.Policy.Default.MemoryBytes {
 		if g := p.take(); g != nil {
 			return g, true, nil
 		}
 	}
-	g, err = r.newGuest(ctx, j.img, j.req.Env, j.limits.MemoryBytes, j.opts.Workspace, false)
+	g, err = r.newGuest(ctx, j.img, env, j.limits.MemoryBytes, j.opts.Workspace, false)
 	return g, err == nil, err
 }
 

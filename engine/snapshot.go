@@ -127,8 +127,9 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	for name, fn := range map[string]any{
 		"recv":  ctl.recv,
 		"send":  ctl.send,
-		"write": func(_ int32, _ int32, n int32) (int32, *wasmtime.Trap) { return n, nil }, // dropped
-		"read":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, nil },              // EOF
+		"write": func(_ int32, _ int32, n int32) (int32, *wasmtime.Trap) { return n, nil },   // dropped
+		"read":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, nil },                // EOF
+		"fetch": func(int32, int32, int32, int32) (int32, *wasmtime.Trap) { return -1, nil }, // no network
 	} {
 		if err := linker.FuncWrap("wasmexec", name, fn); err != nil {
 			return nil, err

@@ -25,6 +25,10 @@ type ContextSpec struct {
 	Language  Language          `json:"language"`
 	Env       map[string]string `json:"env,omitempty"`
 	Limits    Limits            `json:"limits"`
+	// Network is the default network of the context's runs (a run may
+	// give its own); Secrets are fixed for the context's life, like Env.
+	Network *Network          `json:"network,omitempty"`
+	Secrets map[string]Secret `json:"secrets,omitempty"`
 }
 
 // Context is a context descriptor: GET /v1/contexts/:id.
@@ -46,6 +50,10 @@ type Context struct {
 	// Queued is the number of requests waiting behind the running one.
 	Queued    int             `json:"queued"`
 	Workspace *WorkspaceUsage `json:"workspace,omitempty"`
+	// Network is the default network of its runs; Secrets names its
+	// secrets (never their values).
+	Network *Network `json:"network,omitempty"`
+	Secrets []string `json:"secrets,omitempty"`
 	// Error says why a failed context failed.
 	Error *ErrorData `json:"error,omitempty"`
 	// Hibernated: the guest is not in memory; its state is in a snapshot

@@ -102,6 +102,9 @@ type Result struct {
 	// Tenant is the tenant (API key's) the execution belongs to; "" on an
 	// open server. Not on the wire: the store keeps it to scope reads.
 	Tenant string `json:"-"`
+	// Network lists the HTTP requests the run made through the host
+	// (issue 18), in order; absent when it made none.
+	Network []NetworkRequest `json:"network,omitempty"`
 }
 
 // Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.

@@ -43,6 +43,9 @@ type Policy struct {
 	DefaultTimeout time.Duration
 	MaxTimeout     time.Duration
 	MaxStdinBytes  int64
+	// Network checks runs' network allow-lists and secrets against the
+	// operator's ceiling; nil: the network is off for everyone.
+	Network NetworkCeiling
 }
 
 // DefaultPolicy returns defaults equal to the maxima of DESIGN.md.

@@ -58,6 +58,10 @@ type SpawnRequest struct {
 	TimeoutMs int64             `json:"timeoutMs,omitempty"`
 	Limits    Limits            `json:"limits"`
 	Format    string            `json:"format,omitempty"` // JS/TS only
+	// Network and Secrets as for a run (a process in a context does not
+	// inherit the context's).
+	Network *Network          `json:"network,omitempty"`
+	Secrets map[string]Secret `json:"secrets,omitempty"`
 }
 
 // Process is a process descriptor: GET /v1/processes/:pid.

@@ -37,6 +37,12 @@ type Request struct {
 	// or PEP 508 requirements (Python) installed into the run's workspace
 	// before it starts.
 	Packages []string `json:"packages,omitempty"`
+	// Network opens the run to the hosts it allows (within the operator's
+	// ceiling); nil: no network (in a context: the context's).
+	Network *Network `json:"network,omitempty"`
+	// Secrets are values the guest sees only as placeholders in its
+	// environment (see Secret). In a context they are fixed at creation.
+	Secrets map[string]Secret `json:"secrets,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`

@@ -112,6 +112,7 @@ type RunCodeInput struct {
 	Stdin     string            `json:"stdin,omitempty" jsonschema:"standard input"`
 	Args      []string          `json:"args,omitempty" jsonschema:"program arguments (execute)"`
 	TimeoutMs int64             `json:"timeoutMs,omitempty" jsonschema:"wall-clock timeout in milliseconds (at most the server's maximum)"`
+	Network   []string          `json:"network,omitempty" jsonschema:"hosts the code may reach over HTTP(S) through the host (fetch, urllib), e.g. api.example.com or *.example.org; within the server's --network-allow"`
 }
 
 // RunCodeOutput is the structured result of run_code: the execution record
@@ -135,6 +136,9 @@ func (t *tools) runCode(ctx context.Context, _ *sdk.CallToolRequest, in RunCodeI
 	req := exec.Request{
 		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID,
 		Files: in.Files, Stdin: in.Stdin, Args: in.Args, TimeoutMs: in.TimeoutMs,
+	}
+	if len(in.Network) > 0 {
+		req.Network = &exec.Network{Allow: in.Network}
 	}
 	switch in.Mode {
 	case "", "evaluate":

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -60,8 +61,9 @@ type env struct {
 
 // options for MustEnv.
 type envOpts struct {
-	cfg    processes.Config
-	python bool
+	cfg     processes.Config
+	python  bool
+	network *egress.Egress // nil: no network
 }
 
 // MustEnv starts a Runner with the real JS guest (and Python when asked),
@@ -81,7 +83,7 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
 	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
-		Workspaces: wm, OnComplete: done.hook, PoolSize: -1,
+		Workspaces: wm, OnComplete: done.hook, PoolSize: -1, Network: o.network,
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -17,7 +17,7 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id, tenant`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id, tenant, network`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -33,17 +33,18 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 	var (
 		kind, lang, outcome         string
 		errJSON, value, code, extra []byte
+		network                     []byte
 		stdout, stderr              sql.NullString
 		fuel, codeBytes             int64
 	)
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID, &r.Tenant)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID, &r.Tenant, &network)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}
-	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) +
+	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) + jsonBytes(network) +
 		jsonBytes([]byte(stdout.String)) + jsonBytes([]byte(stderr.String))
 	r.Kind, r.Language, r.Outcome = exec.Kind(kind), exec.Language(lang), exec.Outcome(outcome)
 	r.FuelConsumed = uint64(fuel)
@@ -58,6 +59,11 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 	}
 	if len(extra) > 0 {
 		r.Extra = json.RawMessage(extra)
+	}
+	if len(network) > 0 {
+		if err := json.Unmarshal(network, &r.Network); err != nil {
+			return nil, 0, 0, 0, fmt.Errorf("execution %s: decode network: %w", r.ExecutionID, err)
+		}
 	}
 	if stdout.Valid {
 		r.Stdout = &stdout.String

@@ -22,8 +22,8 @@ const insertExecutionSQL = `INSERT INTO executions (
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
 	code_sha256, code, code_bytes, events_retained, output_truncated, extra,
-	expires_at_ms, value_truncated, request_id, tenant
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	expires_at_ms, value_truncated, request_id, tenant, network
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // eventsPerInsert is how many events one multi-row INSERT carries.
 const eventsPerInsert = 64
@@ -53,7 +53,8 @@ var insertEventsSQL = func() []string {
 // their first MaxStreamBytes each (StdoutTruncated, StderrTruncated), the
 // code its first MaxCodeBytes, the error at most MaxErrorBytes of JSON
 // ("truncated": true in its details when cut) and the extra payload at
-// most MaxExtraBytes (else {"truncated": true, "bytes": N}).
+// most MaxExtraBytes (else {"truncated": true, "bytes": N}), and the
+// network record at most MaxExtraBytes of JSON (its first requests).
 //
 // r must be finished work: a non-empty ExecutionID, Kind and Language and a
 // terminal Outcome (succeeded, failed, cancelled, timed_out); the store never
@@ -273,7 +274,7 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 		r.EventsRetained || len(events) > 0 || eventsTruncated || dropped,
 		r.OutputTruncated || eventsTruncated || dropped,
 		nullBytes(extra),
-		expires, valueTruncated, r.RequestID, r.Tenant,
+		expires, valueTruncated, r.RequestID, r.Tenant, nullBytes(capNetwork(r.Network, s.cfg.MaxExtraBytes)),
 	}
 
 	return rec, nil
@@ -467,4 +468,17 @@ func stringBytes(p *string) any {
 		return nil
 	}
 	return []byte(*p)
+}
+
+// capNetwork encodes a run's network record in at most max bytes, keeping
+// its first requests (each is small: URLs are cut at 2 KiB by egress).
+func capNetwork(n []exec.NetworkRequest, max int) []byte {
+	for len(n) > 0 {
+		b, err := json.Marshal(n)
+		if err == nil && len(b) <= max {
+			return b
+		}
+		n = n[:len(n)/2]
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/auth"
+	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 
@@ -88,6 +89,10 @@ type options struct {
 	authKeysFile   string
 	insecureOpen   bool
 	eventsWindow   int
+	// Network (issue 18).
+	networkAllow            string
+	networkMaxRequests      int
+	networkMaxResponseBytes int64
 	// shutdownGraceMs is how long in-flight work may take to finish after
 	// SIGINT/SIGTERM before it is cancelled.
 	shutdownGraceMs int64
@@ -151,6 +156,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.authKeysFile, "auth-keys-file", "", "API keys and tenants (JSON, see README); without it the server is open and listens only on loopback; reloaded on SIGHUP")
 	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
+	fs.StringVar(&o.networkAllow, "network-allow", "", "comma-separated patterns runs may open the network to (host[:port], *.domain, scheme://host:port, IP or CIDR; private addresses only when named by IP); empty: no network for anyone")
+	fs.IntVar(&o.networkMaxRequests, "network-max-requests", egress.DefaultMaxRequests, "HTTP requests per run (each redirect hop counts)")
+	fs.Int64Var(&o.networkMaxResponseBytes, "network-max-response-bytes", egress.DefaultMaxResponseBytes, "response body bytes per run, all requests together")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
 }
@@ -357,7 +365,12 @@ func (a *app) load(ctx context.Context) error {
 	if images[python.ImageName] != nil {
 		langs[exec.Python] = python.Driver{Packages: a.pipService()}
 	}
+	network, err := a.opts.egress()
+	if err != nil {
+		return err
+	}
 	r, err := engine.NewRunner(engine.RunnerConfig{
+		Network:              network,
 		Images:               images,
 		Languages:            langs,
 		Policy:               a.opts.policy(),
@@ -806,4 +819,24 @@ func (o *options) allowedIndexes() []string {
 // --npm-registry, its packages cached under CACHE_DIR/npm.
 func (a *app) npmClient() *npm.Client {
 	return &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+}
+
+// egress builds the guests' network from --network-* (nil: no network).
+func (o *options) egress() (*egress.Egress, error) {
+	return egress.New(egress.Config{
+		Allow:            splitPatterns(o.networkAllow),
+		MaxRequests:      o.networkMaxRequests,
+		MaxResponseBytes: o.networkMaxResponseBytes,
+	})
+}
+
+// splitPatterns splits a comma-separated list, dropping empty items.
+func splitPatterns(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

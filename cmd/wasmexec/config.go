@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -267,6 +268,13 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	atLeast("queue-timeout-ms", o.queueTimeoutMs, 1, "")
 	atLeast("pool-size", int64(o.poolSize), 0, " (0: no pre-started guests)")
 	atLeast("retain-bytes", o.retainBytes, 1, "")
+
+	// Network.
+	if _, err := egress.ParseList(splitPatterns(o.networkAllow)); err != nil {
+		bad("network-allow", o.networkAllow, "%s", exec.ErrorMessage(err))
+	}
+	atLeast("network-max-requests", int64(o.networkMaxRequests), 1, "")
+	between("network-max-response-bytes", o.networkMaxResponseBytes, 1, egress.MaxResponseBytesLimit, "")
 
 	// History.
 	atLeast("execution-completed-ttl-ms", o.completedTTLMs, 1, "")

@@ -194,6 +194,8 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"shutdown grace", []string{"--shutdown-grace-ms=-1"}, "", []string{"--shutdown-grace-ms=-1", "accepted 0.."}},
 		{"no images", []string{"--images-dir", data}, "", []string{"--images-dir=" + data, "no guest images", "make guest-images"}},
 		{"not a number", []string{"--timeout-ms=soon"}, "", []string{`invalid value "soon" for flag -timeout-ms`}},
+		{"network pattern", nil, "WASMEXEC_NETWORK_ALLOW=api.example.com,ftp://x", []string{"--network-allow=api.example.com,ftp://x (from WASMEXEC_NETWORK_ALLOW)", `"ftp://x"`, "http or https"}},
+		{"network requests", []string{"--network-max-requests=0"}, "", []string{"--network-max-requests=0", "1 or more"}},
 		{"stray argument", []string{"now"}, "", []string{`unexpected argument "now"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,11 +32,13 @@
 ;;  19  fd_close(a)
 ;;  20  i32.store(a, b)
 ;;  21  fd_readdir(a, b, c, 0, 0x2004)
+;;  22  fetch(a, b, c, d)
 (module
   (import "wasmexec" "recv" (func $recv (param i32 i32) (result i32)))
   (import "wasmexec" "send" (func $send (param i32 i32)))
   (import "wasmexec" "write" (func $write (param i32 i32 i32) (result i32)))
   (import "wasmexec" "read" (func $read (param i32 i32) (result i32)))
+  (import "wasmexec" "fetch" (func $fetch (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "clock_time_get" (func $clock (param i32 i64 i32) (result i32)))
   (import "wasi_snapshot_preview1" "poll_oneoff" (func $poll (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_renumber" (func $renumber (param i32 i32) (result i32)))
@@ -128,6 +130,8 @@
         (i32.store (local.get $a) (local.get $b))))
       (if (i32.eq (local.get $op) (i32.const 21)) (then
         (local.set $r (call $readdir (local.get $a) (local.get $b) (local.get $c) (i64.const 0) (i32.const 0x2004)))))
+      (if (i32.eq (local.get $op) (i32.const 22)) (then
+        (local.set $r (call $fetch (local.get $a) (local.get $b) (local.get $c) (local.get $d)))))
       (i32.store (i32.const 0x2000) (local.get $r))
       (call $send (i32.const 0x2000) (i32.const 8))
       (br $next)))

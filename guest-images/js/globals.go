@@ -61,6 +61,7 @@ func (d *driver) installGlobals() {
 
 	d.loop.install(g)
 	d.installFS(g)
+	d.installFetch(g)
 
 	stdin := vm.NewObject()
 	must(stdin.Set("readLine", func() goja.Value {

@@ -49,7 +49,7 @@ func send(msg []byte) {
 // Output is coalesced: console writes collect in pending and reach the
 // host as one chunk (one event) when the stream changes, pendingMax bytes
 // are waiting, the oldest waiting byte is pendingAge old, or the driver is
-// about to block or answer (send, read, a timer's sleep, exit). A host
+// about to block or answer (send, read, a timer's sleep, a fetch, exit). A host
 // call and an event per console.log cost ~10 µs; a chunk costs that once.
 // A reader sees output at most pendingAge late while the guest computes,
 // and at once when it waits (an interactive process's prompt, then read).

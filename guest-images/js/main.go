@@ -146,6 +146,7 @@ func newDriver() *driver {
 	// esbuild builds tables on its first transform: do it here, before
 	// the image's snapshot, so no run pays for it.
 	_, _ = transformESM("import a from 'a';\nexport const b = await import('b');\n", "warm.mts")
+	d.warmFetch()
 	return d
 }
 

@@ -68,6 +68,8 @@ WASMEXEC_IMPORT("recv") extern int32_t wasmexec_recv(void *ptr, int32_t cap);
 WASMEXEC_IMPORT("send") extern void wasmexec_send(const void *ptr, int32_t len);
 WASMEXEC_IMPORT("write") extern int32_t wasmexec_write(int32_t fd, const void *ptr, int32_t len);
 WASMEXEC_IMPORT("read") extern int32_t wasmexec_read(void *ptr, int32_t cap);
+WASMEXEC_IMPORT("fetch") extern int32_t wasmexec_fetch(const void *req, int32_t req_len,
+                                                      void *resp, int32_t resp_cap);
 
 /* The bottom of the C stack (wasm-ld, --stack-first: address 0). */
 extern unsigned char __stack_low;
@@ -1184,9 +1186,63 @@ wasmexec_raw_stream(PyObject *module, PyObject *arg)
     return (PyObject *)s;
 }
 
+/* ------------------------------------------------------------------------
+ * Network: one HTTP request made by the host (docs/PROTOCOL.md "Network").
+ * The driver formats the request and parses the response; this only moves
+ * the bytes. The host blocks until the response (or ends the run). */
+
+#define FETCH_FIRST_CAP (64 * 1024)
+
+static PyObject *
+wasmexec_fetch_py(PyObject *self, PyObject *arg)
+{
+    Py_buffer req;
+    if (PyObject_GetBuffer(arg, &req, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    if (req.len <= 0 || req.len > INT32_MAX) {
+        PyBuffer_Release(&req);
+        PyErr_SetString(PyExc_ValueError, "fetch: bad request size");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, FETCH_FIRST_CAP);
+    if (out == NULL) {
+        PyBuffer_Release(&req);
+        return NULL;
+    }
+    int32_t n = wasmexec_fetch(req.buf, (int32_t)req.len, PyBytes_AS_STRING(out), FETCH_FIRST_CAP);
+    PyBuffer_Release(&req);
+    if (n < 0) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_OSError, "the host did not answer the network request");
+        return NULL;
+    }
+    if (n <= FETCH_FIRST_CAP) {
+        if (_PyBytes_Resize(&out, n) < 0) {
+            return NULL;
+        }
+        return out;
+    }
+    /* Too large for the first buffer: the host keeps it until we take it. */
+    Py_DECREF(out);
+    out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (wasmexec_fetch(NULL, 0, PyBytes_AS_STRING(out), n) != n) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_OSError, "the host lost the network response");
+        return NULL;
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------------------ */
 
 static PyMethodDef wasmexec_methods[] = {
+    {"fetch", wasmexec_fetch_py, METH_O,
+     "fetch(request_bytes) -> response_bytes\n\nOne HTTP request made by the host (the driver's "
+     "http.client replacement formats and parses both)."},
     {"prepare", wasmexec_prepare, METH_VARARGS,
      "prepare(handler, start, end)\n\nOnce, at the end of init: the host's requests will be "
      "answered with handler(request_bytes) -> result_bytes; start(environ) runs first in "

@@ -606,6 +606,167 @@ def _chdir_workspace():
                 pass
 
 
+# Network (docs/PROTOCOL.md "Network"): the guest has no sockets; the host
+# makes each HTTP(S) request (_wasmexec.fetch), under the run's allow-list.
+# http.client.HTTPConnection and HTTPSConnection are replaced, before
+# anything imports urllib.request, by classes that keep http.client's own
+# request formatting and response parsing and exchange the bytes with the
+# host instead of a socket: http.client, urllib.request.urlopen (errors:
+# URLError with the host's reason) and what is built on them work.
+# Redirects are the caller's (http.client never follows them; urllib's
+# handler does, and the host checks each hop as a new request).
+#
+# User code reaches these classes (they are http.client's), so, like the
+# stdlib guard, they are built in a namespace of their own: their
+# functions' __globals__ lead to that namespace (its own builtins, C
+# objects, http.client), never to the driver's. What user code can do
+# there it could do by calling the C fetch itself, which the host polices.
+
+_NETWORK_SOURCE = r"""
+def install(hc, host_fetch, BytesIO, make_encoder, encode_basestring, make_scanner, Namespace):
+    def no_default(o):
+        raise TypeError("not JSON serializable")
+    encode = make_encoder(None, no_default, encode_basestring, None, ":", ",", False, False, False)
+    scan = make_scanner(Namespace(strict=True, object_hook=None, object_pairs_hook=None,
+                                  parse_float=float, parse_int=int, parse_constant=float))
+
+    def u32(n):
+        return bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, (n >> 24) & 0xFF))
+
+    def dechunk(body):
+        out = bytearray()
+        i = 0
+        while True:
+            j = body.find(b"\r\n", i)
+            if j < 0:
+                raise OSError("malformed chunked request body")
+            size = int(body[i:j].split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                return bytes(out)
+            out += body[j + 2:j + 2 + size]
+            i = j + 2 + size + 2
+
+    def exchange(scheme, host, port, raw):
+        # One HTTP/1.1 request, as http.client formatted it, through the
+        # host; the response as HTTP/1.1 bytes for http.client to parse.
+        head, sep, body = bytes(raw).partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, target = lines[0].split(" ")[:2]
+        headers = []
+        chunked = False
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name, value = name.strip(), value.strip()
+            low = name.lower()
+            if low == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+            if low in ("host", "content-length", "transfer-encoding", "connection"):
+                continue
+            headers.append([name, value])
+        if chunked:
+            body = dechunk(body)
+        if target.startswith("http://") or target.startswith("https://"):
+            url = target
+        else:
+            h = "[%s]" % host if ":" in host else host
+            url = "%s://%s:%d%s" % (scheme, h, port, target)
+        meta = "".join(encode({"method": method, "url": url, "headers": headers, "redirect": "manual"}, 0))
+        meta = meta.encode("utf-8", "surrogateescape")
+        out = host_fetch(u32(len(meta)) + meta + body)
+        n = out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24)
+        resp, _ = scan(out[4:4 + n].decode("utf-8"), 0)
+        if resp.get("error"):
+            raise OSError(resp["error"])
+        data = out[4 + n:]
+        lines = ["HTTP/1.1 %d %s" % (resp.get("status", 0), resp.get("statusText") or "")]
+        for name, value in resp.get("headers") or ():
+            if name not in ("content-length", "transfer-encoding", "connection"):
+                lines.append("%s: %s" % (name, value))
+        lines.append("Content-Length: %d" % len(data))
+        lines.append("Connection: close")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + data
+
+    class HostSocket:
+        # What http.client writes its request to and reads its response from.
+        def __init__(self):
+            self.sent = bytearray()
+            self.response = None
+
+        def sendall(self, data):
+            self.sent += data
+
+        def makefile(self, mode="rb", *args, **kwargs):
+            return BytesIO(self.response or b"")
+
+        def close(self):
+            pass
+
+    Base = hc.HTTPConnection
+
+    class HTTPConnection(Base):
+        # http.client.HTTPConnection over the host's fetch (no sockets).
+        _scheme = "http"
+
+        def connect(self):
+            self.sock = HostSocket()
+
+        def putrequest(self, method, url, *args, **kwargs):
+            if type(self.sock) is HostSocket and self.sock.response is not None:
+                self.sock = None     # a new request: a new exchange
+            return Base.putrequest(self, method, url, *args, **kwargs)
+
+        def _exchange(self):
+            sock = self.sock
+            if type(sock) is HostSocket and sock.response is None:
+                sock.response = exchange(self._scheme, self.host, self.port, sock.sent)
+
+        def endheaders(self, message_body=None, *, encode_chunked=False):
+            Base.endheaders(self, message_body, encode_chunked=encode_chunked)
+            sock = self.sock
+            if type(sock) is HostSocket:
+                head, _, body = bytes(sock.sent).partition(b"\r\n\r\n")
+                want = 0
+                for line in head.split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        want = int(value.strip() or b"0")
+                if len(body) >= want or b"chunked" in head.lower():
+                    self._exchange()   # errors surface from request(), as a connection error would
+
+        def getresponse(self):
+            self._exchange()
+            return Base.getresponse(self)
+
+    class HTTPSConnection(HTTPConnection):
+        # HTTPS through the host, which verifies the server's certificate
+        # against its own roots (context and check_hostname are ignored).
+        _scheme = "https"
+        default_port = hc.HTTPS_PORT
+
+        def __init__(self, host, port=None, key_file=None, cert_file=None, timeout=hc.socket._GLOBAL_DEFAULT_TIMEOUT,
+                     source_address=None, *, context=None, check_hostname=None, blocksize=8192):
+            HTTPConnection.__init__(self, host, port, timeout, source_address, blocksize)
+
+    HTTPConnection.__module__ = HTTPSConnection.__module__ = "http.client"
+    hc.HTTPConnection = HTTPConnection
+    hc.HTTPSConnection = HTTPSConnection
+    if "HTTPSConnection" not in hc.__all__:
+        hc.__all__.append("HTTPSConnection")
+"""
+
+
+def _install_network():
+    host_fetch = getattr(_wasmexec, "fetch", None)
+    if host_fetch is None:
+        return      # an older host ABI: no network support
+    import http.client
+    ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_network"}
+    exec(compile(_NETWORK_SOURCE, "<wasmexec network>", "exec"), ns)
+    ns["install"](http.client, host_fetch, _io.BytesIO, _json.make_encoder,
+                  _json.encode_basestring, _json.make_scanner, _SimpleNamespace)
+    del ns["install"]
+
+
 # The stdlib imported at init, so that the snapshot holds it (README.md,
 # "Snapshot"): what agents' code imports most, and what the driver itself
 # needs to format an error (traceback, linecache) or run top-level await.
@@ -642,6 +803,10 @@ def init():
     """The image's init (called from C, wasmexec_init): everything that is
     the same for every guest. The engine snapshots the memory after it."""
     global _reseed
+    try:
+        _install_network()
+    except ImportError:
+        pass        # no http.client: the guest has no network support at all
     for name in PREIMPORTED:
         __import__(name)
     _reseed = _modules["random"]._inst.seed

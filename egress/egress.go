@@ -1,0 +1,681 @@
+// Package egress is the network policy of guests (issue 18): guests have
+// no sockets; the host makes each HTTP(S) request on a guest's behalf, with
+// Go's net/http, for the hosts the run's allow-list names.
+//
+// The rules, in the order a request meets them:
+//
+//   - A run's allow-list (network.allow) must lie within the operator's
+//     ceiling (--network-allow; empty: no network for anyone): checked when
+//     the request arrives, invalid_argument naming the pattern.
+//   - Each request (and each redirect hop) must be http or https to a
+//     scheme/host/port some pattern of the run's list allows.
+//   - Host names are resolved by the host; every address a connection goes
+//     to is checked after resolution (and again, by the dialer, on the
+//     socket's own address): a loopback, private, link-local, CGNAT,
+//     multicast, unspecified or other special-purpose address is refused
+//     unless a pattern of the run's list names it as an IP literal or CIDR
+//     block. So an allowed name that resolves (or re-resolves) to 127.0.0.1
+//     or 169.254.169.254 is refused.
+//   - Secrets are substituted for their placeholders in request headers and
+//     the URL query, only in requests to their hosts; their values are
+//     replaced by the placeholders in everything returned to the guest and
+//     in every record.
+//   - Caps: requests per run, response bytes per run, the request body,
+//     response headers, redirects, requests in flight on the server.
+//
+// Each Session has its own transport: connections are never shared between
+// runs, so a connection one run was allowed to open can't serve another.
+package egress
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxRequests      = 256
+	DefaultMaxResponseBytes = 16 << 20
+	// MaxRequestBodyBytes caps one request's body.
+	MaxRequestBodyBytes = 8 << 20
+	// MaxResponseBytesLimit is the largest --network-max-response-bytes (a
+	// response travels to a 32-bit guest in one piece).
+	MaxResponseBytesLimit = 1 << 30
+	// DefaultMaxConcurrent bounds requests in flight on the whole server.
+	DefaultMaxConcurrent = 64
+	// MaxRedirects bounds the redirect hops one fetch follows.
+	MaxRedirects = 20
+	// MaxHeaders bounds the headers of one request.
+	MaxHeaders = 128
+	// MaxResponseHeaderBytes bounds a response's headers.
+	MaxResponseHeaderBytes = 64 << 10
+	// maxRecordedURL is how much of a URL a record keeps.
+	maxRecordedURL = 2048
+)
+
+// Resolver resolves host names (net.DefaultResolver; tests substitute
+// their own to make a public-looking name resolve to 127.0.0.1).
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Config is the operator's network settings.
+type Config struct {
+	// Allow is the ceiling (--network-allow): the patterns runs may ask
+	// for. Empty: the network is off for everyone.
+	Allow []string
+	// MaxRequests per run (--network-max-requests), each redirect hop one.
+	MaxRequests int
+	// MaxResponseBytes per run, all response bodies together
+	// (--network-max-response-bytes).
+	MaxResponseBytes int64
+	// MaxConcurrent requests in flight on the whole server.
+	MaxConcurrent int
+	// Resolver resolves names (nil: net.DefaultResolver).
+	Resolver Resolver
+	// RootCAs verifies servers (nil: the system's roots). Tests only.
+	RootCAs *x509.CertPool
+}
+
+// Egress is the host side of guest networking: the ceiling and caps.
+type Egress struct {
+	cfg     Config
+	ceiling List
+	sem     chan struct{}
+}
+
+var _ exec.NetworkCeiling = (*Egress)(nil)
+
+// New validates cfg (invalid_argument for a bad pattern or cap).
+func New(cfg Config) (*Egress, error) {
+	ceiling, err := ParseList(cfg.Allow)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MaxRequests == 0 {
+		cfg.MaxRequests = DefaultMaxRequests
+	}
+	if cfg.MaxResponseBytes == 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if cfg.MaxRequests < 0 {
+		return nil, exec.Errorf(exec.EInvalid, "--network-max-requests must be positive")
+	}
+	if cfg.MaxResponseBytes < 0 || cfg.MaxResponseBytes > MaxResponseBytesLimit {
+		return nil, exec.Errorf(exec.EInvalid, "--network-max-response-bytes must be 1..%d", MaxResponseBytesLimit)
+	}
+	if cfg.Resolver == nil {
+		cfg.Resolver = net.DefaultResolver
+	}
+	return &Egress{cfg: cfg, ceiling: ceiling, sem: make(chan struct{}, cfg.MaxConcurrent)}, nil
+}
+
+// Enabled reports whether the ceiling allows anything.
+func (e *Egress) Enabled() bool { return e != nil && len(e.ceiling) > 0 }
+
+// Config returns the settings (defaults filled in).
+func (e *Egress) Config() Config { return e.cfg }
+
+// CheckNetwork implements exec.NetworkCeiling.
+func (e *Egress) CheckNetwork(n *exec.Network, secrets map[string]exec.Secret) error {
+	if n != nil {
+		l, err := ParseList(n.Allow)
+		if err != nil {
+			return err
+		}
+		if !e.Enabled() && len(l) > 0 {
+			return exec.Errorf(exec.EInvalid, "network.allow %q: the network is disabled on this server (--network-allow is empty)", l[0].Raw)
+		}
+		if err := l.Within(e.ceiling); err != nil {
+			return err
+		}
+	}
+	for name, s := range secrets {
+		if _, err := ParseList(s.Hosts); err != nil {
+			return exec.Errorf(exec.EInvalid, "secrets.%s.hosts: %s", name, exec.ErrorMessage(err))
+		}
+	}
+	return nil
+}
+
+// secret is one secret of a session, its hosts parsed.
+type secret struct {
+	name, value, placeholder string
+	hosts                    List
+}
+
+// Session is one run's use of the network: its allow-list, secrets,
+// counters and record. Do is called by one goroutine at a time (the
+// guest's); Records may be called from others.
+type Session struct {
+	e         *Egress
+	allow     List
+	secrets   []secret
+	transport *http.Transport
+	// OnRecord, when set, is told of each request as it completes (the
+	// run's retained output gets a network event).
+	OnRecord func(exec.NetworkRequest)
+
+	mu        sync.Mutex
+	records   []exec.NetworkRequest
+	requests  int
+	respBytes int64
+
+	// Pending is the engine's: a response too large for the guest's
+	// buffer, kept until the guest takes it.
+	Pending []byte
+}
+
+// NewSession starts a run's session; n and secrets were checked by
+// CheckNetwork. A run without network gets a session that refuses every
+// request, saying why.
+func (e *Egress) NewSession(n *exec.Network, secrets map[string]exec.Secret) (*Session, error) {
+	s := &Session{e: e}
+	if n != nil {
+		l, err := ParseList(n.Allow)
+		if err != nil {
+			return nil, err
+		}
+		s.allow = l
+	}
+	names := make([]string, 0, len(secrets))
+	for name := range secrets {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sec := secrets[name]
+		hosts, err := ParseList(sec.Hosts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range hosts {
+			if hosts[i].scheme == "" {
+				hosts[i].scheme = "https" // never in clear text unless the pattern says http://
+			}
+		}
+		s.secrets = append(s.secrets, secret{name: name, value: sec.Value, placeholder: exec.SecretPlaceholder(name), hosts: hosts})
+	}
+	// Longer values first, so one value containing another is scrubbed whole.
+	sort.SliceStable(s.secrets, func(i, j int) bool { return len(s.secrets[i].value) > len(s.secrets[j].value) })
+	if e != nil && len(s.allow) > 0 {
+		s.transport = e.newTransport(s.allow)
+	}
+	return s, nil
+}
+
+// Close drops the session's idle connections.
+func (s *Session) Close() {
+	if s.transport != nil {
+		s.transport.CloseIdleConnections()
+	}
+}
+
+// Records returns the requests made so far.
+func (s *Session) Records() []exec.NetworkRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.records)
+}
+
+func (e *Egress) newTransport(allow List) *http.Transport {
+	dialer := &net.Dialer{
+		Timeout: 30 * time.Second,
+		// The last word: the address the socket connects to, whatever
+		// resolved it.
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("egress: unexpected address %q", address)
+			}
+			if !addrAllowed(allow, ap.Addr(), int(ap.Port())) {
+				return fmt.Errorf("%s is a private or special-purpose address the allow-list does not name", ap.Addr())
+			}
+			return nil
+		},
+	}
+	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, portStr, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		port, _ := strconv.Atoi(portStr)
+		var addrs []netip.Addr
+		if a, err := netip.ParseAddr(host); err == nil {
+			addrs = []netip.Addr{a}
+		} else {
+			addrs, err = e.cfg.Resolver.LookupNetIP(ctx, "ip", host)
+			if err != nil {
+				return nil, fmt.Errorf("resolve %s: %w", host, err)
+			}
+		}
+		var refused []string
+		var lastErr error
+		for _, a := range addrs {
+			a = a.Unmap()
+			if !addrAllowed(allow, a, port) {
+				refused = append(refused, a.String())
+				continue
+			}
+			c, err := dialer.DialContext(ctx, network, netip.AddrPortFrom(a, uint16(port)).String())
+			if err == nil {
+				return c, nil
+			}
+			lastErr = err
+		}
+		if lastErr != nil {
+			return nil, lastErr
+		}
+		if len(refused) > 0 {
+			return nil, fmt.Errorf("%s resolves to %s: a private or special-purpose address the allow-list does not name", host, strings.Join(refused, ", "))
+		}
+		return nil, fmt.Errorf("%s has no addresses", host)
+	}
+	return &http.Transport{
+		Proxy:                  nil, // never the host's HTTP_PROXY
+		DialContext:            dial,
+		TLSClientConfig:        &tls.Config{RootCAs: e.cfg.RootCAs, MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2:      true,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+		MaxIdleConnsPerHost:    4,
+		IdleConnTimeout:        30 * time.Second,
+		TLSHandshakeTimeout:    15 * time.Second,
+	}
+}
+
+// addrAllowed: a public address, or one the allow-list names by IP.
+func addrAllowed(allow List, a netip.Addr, port int) bool {
+	return Public(a) || allow.NamesAddr(a, port)
+}
+
+var specialV4 = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"), // CGNAT
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
+	netip.MustParsePrefix("240.0.0.0/4"), // and 255.255.255.255
+}
+
+var specialV6 = []netip.Prefix{
+	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64: checked by its embedded IPv4 below
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local NAT64
+	netip.MustParsePrefix("100::/64"),       // discard
+	netip.MustParsePrefix("2001::/23"),      // IETF protocol assignments (Teredo, ...)
+	netip.MustParsePrefix("2001:db8::/32"),  // documentation
+	netip.MustParsePrefix("2002::/16"),      // 6to4
+	netip.MustParsePrefix("fec0::/10"),      // site-local
+}
+
+// Public reports whether a is a globally routable unicast address: not
+// loopback (127/8, ::1), private (10/8, 172.16/12, 192.168/16, fc00::/7),
+// link-local (169.254/16 with the cloud metadata address, fe80::/10),
+// CGNAT, multicast, unspecified, documentation or another special block.
+func Public(a netip.Addr) bool {
+	a = a.Unmap()
+	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
+		return false
+	}
+	special := specialV6
+	if a.Is4() {
+		special = specialV4
+	}
+	for _, p := range special {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// Request is a guest's request.
+type Request struct {
+	Method  string      `json:"method"`
+	URL     string      `json:"url"`
+	Headers [][2]string `json:"headers"`
+	// Redirect is follow (default), manual (return the 3xx) or error.
+	Redirect string `json:"redirect"`
+	Body     []byte `json:"-"`
+}
+
+// Response is what the guest gets back: a response, or Error.
+type Response struct {
+	Status     int         `json:"status,omitempty"`
+	StatusText string      `json:"statusText,omitempty"`
+	URL        string      `json:"url,omitempty"`
+	Redirected bool        `json:"redirected,omitempty"`
+	Headers    [][2]string `json:"headers,omitempty"`
+	Body       []byte      `json:"-"`
+	// Error says why the request failed (the guest's TypeError/URLError).
+	Error string `json:"error,omitempty"`
+}
+
+// ErrInterrupted is returned by Do when the run's ctx ended (deadline,
+// cancel, context reset or delete) during the request.
+var ErrInterrupted = errors.New("egress: the run ended during the request")
+
+func fail(format string, args ...any) *Response {
+	return &Response{Error: fmt.Sprintf(format, args...)}
+}
+
+// forbiddenMethods are refused, as by fetch.
+var forbiddenMethods = map[string]bool{"CONNECT": true, "TRACE": true, "TRACK": true}
+
+// droppedHeaders are set by the transport, never by the guest.
+var droppedHeaders = map[string]bool{
+	"Host": true, "Content-Length": true, "Transfer-Encoding": true, "Connection": true, "Keep-Alive": true,
+	"Upgrade": true, "Te": true, "Trailer": true, "Proxy-Authorization": true, "Proxy-Connection": true,
+}
+
+// Do performs req (following redirects per req.Redirect), each hop checked
+// and recorded. A refusal or failure is a Response with Error; the error
+// is ErrInterrupted, only when ctx ended.
+func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
+	if len(s.allow) == 0 {
+		return fail("network access is not enabled for this run (network.allow is empty)"), nil
+	}
+	if int64(len(req.Body)) > MaxRequestBodyBytes {
+		return fail("the request body is %d bytes; at most %d", len(req.Body), MaxRequestBodyBytes), nil
+	}
+	method := strings.ToUpper(req.Method)
+	if method == "" {
+		method = http.MethodGet
+	}
+	if !validToken(method) || forbiddenMethods[method] {
+		return fail("method %q is not allowed", req.Method), nil
+	}
+	if len(req.Headers) > MaxHeaders {
+		return fail("%d request headers; at most %d", len(req.Headers), MaxHeaders), nil
+	}
+	header := http.Header{}
+	for _, h := range req.Headers {
+		if !validToken(h[0]) || strings.ContainsAny(h[1], "\r\n\x00") {
+			return fail("invalid request header %q", s.scrub(h[0])), nil
+		}
+		k := http.CanonicalHeaderKey(h[0])
+		if droppedHeaders[k] || strings.HasPrefix(k, "Proxy-") {
+			continue
+		}
+		header.Add(k, h[1])
+	}
+	switch req.Redirect {
+	case "", "follow", "manual", "error":
+	default:
+		return fail("redirect must be follow, manual or error"), nil
+	}
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return fail("invalid URL: %s", s.scrub(err.Error())), nil
+	}
+	body := req.Body
+	for hop := 0; ; hop++ {
+		resp, next, err := s.hop(ctx, method, u, header, body)
+		if err != nil || resp.Error != "" || next == nil {
+			if resp != nil && hop > 0 {
+				resp.Redirected = true
+			}
+			return resp, err
+		}
+		switch req.Redirect {
+		case "manual":
+			return resp, nil
+		case "error":
+			return fail("redirected to %s (redirect: error)", s.scrub(next.String())), nil
+		}
+		if hop+1 > MaxRedirects {
+			return fail("more than %d redirects", MaxRedirects), nil
+		}
+		// fetch's rules: 303 (and 301/302 after a POST) become a GET
+		// without a body; 307/308 repeat the request.
+		if resp.Status == http.StatusSeeOther && method != http.MethodHead || (resp.Status == 301 || resp.Status == 302) && method == http.MethodPost {
+			method, body = http.MethodGet, nil
+			for _, k := range []string{"Content-Type", "Content-Encoding", "Content-Language", "Content-Location"} {
+				header.Del(k)
+			}
+		}
+		u = next
+	}
+}
+
+// hop makes one request. next is the redirect target when the response
+// is a redirect with a Location.
+func (s *Session) hop(ctx context.Context, method string, u *url.URL, header http.Header, body []byte) (*Response, *url.URL, error) {
+	// Every attempt counts, refused ones too: the record stays bounded.
+	s.mu.Lock()
+	if s.requests >= s.e.cfg.MaxRequests {
+		s.mu.Unlock()
+		return fail("the run made its %d requests (the server's --network-max-requests)", s.e.cfg.MaxRequests), nil, nil
+	}
+	s.requests++
+	room := s.e.cfg.MaxResponseBytes - s.respBytes
+	s.mu.Unlock()
+
+	start := time.Now()
+	rec := exec.NetworkRequest{Method: method, URL: s.recordURL(u)}
+	finish := func(r *Response) *Response {
+		rec.Error = r.Error
+		rec.Ms = time.Since(start).Milliseconds()
+		s.record(rec)
+		return r
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return finish(fail("scheme %q is not allowed (http and https only)", u.Scheme)), nil, nil
+	}
+	if u.User != nil {
+		return finish(fail("URLs with credentials are not supported; use an Authorization header")), nil, nil
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "" {
+		return finish(fail("the URL has no host")), nil, nil
+	}
+	port := 80
+	if u.Scheme == "https" {
+		port = 443
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return finish(fail("invalid port %q", p)), nil, nil
+		}
+		port = n
+	}
+	if !s.allow.Match(u.Scheme, host, port) {
+		return finish(fail("%s://%s is not in the run's network allow-list", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)))), nil, nil
+	}
+	// Secrets go only to their hosts, the guest's placeholders elsewhere.
+	out := u
+	h := header.Clone()
+	for _, sec := range s.secrets {
+		if !sec.hosts.Match(u.Scheme, host, port) {
+			continue
+		}
+		used := false
+		for k, vs := range h {
+			for i, v := range vs {
+				if strings.Contains(v, sec.placeholder) {
+					h[k][i], used = strings.ReplaceAll(v, sec.placeholder, sec.value), true
+				}
+			}
+		}
+		if strings.Contains(out.RawQuery, sec.placeholder) {
+			c := *out
+			c.RawQuery = strings.ReplaceAll(c.RawQuery, sec.placeholder, url.QueryEscape(sec.value))
+			out, used = &c, true
+		}
+		if used {
+			rec.Secrets = append(rec.Secrets, sec.name)
+		}
+	}
+	sort.Strings(rec.Secrets)
+
+	select {
+	case s.e.sem <- struct{}{}:
+		defer func() { <-s.e.sem }()
+	case <-ctx.Done():
+		finish(&Response{Error: "interrupted: the run ended"})
+		return nil, nil, ErrInterrupted
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, out.String(), bytes.NewReader(body))
+	if err != nil {
+		return finish(fail("invalid request: %s", s.scrub(err.Error()))), nil, nil
+	}
+	if body == nil {
+		hr.Body, hr.ContentLength = http.NoBody, 0
+	}
+	hr.Header = h
+	if hr.Header.Get("User-Agent") == "" {
+		hr.Header.Set("User-Agent", "wasmexec-guest")
+	}
+	resp, err := s.transport.RoundTrip(hr)
+	if err != nil {
+		if ctx.Err() != nil {
+			finish(&Response{Error: "interrupted: the run ended"})
+			return nil, nil, ErrInterrupted
+		}
+		return finish(fail("request to %s failed: %s", s.scrub(rec.URL), s.scrub(err.Error()))), nil, nil
+	}
+	defer resp.Body.Close()
+	rec.Status = resp.StatusCode
+	data, err := io.ReadAll(io.LimitReader(resp.Body, room+1))
+	rec.Bytes = int64(len(data))
+	s.mu.Lock()
+	s.respBytes += int64(len(data))
+	s.mu.Unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			finish(&Response{Error: "interrupted: the run ended"})
+			return nil, nil, ErrInterrupted
+		}
+		return finish(fail("reading the response of %s failed: %s", s.scrub(rec.URL), s.scrub(err.Error()))), nil, nil
+	}
+	if int64(len(data)) > room {
+		return finish(fail("the response of %s is over the run's response budget (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
+	}
+	r := &Response{Status: resp.StatusCode, StatusText: s.scrub(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: s.scrub(u.String()), Body: s.scrubBytes(data)}
+	keys := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range resp.Header[k] {
+			r.Headers = append(r.Headers, [2]string{strings.ToLower(k), s.scrub(v)})
+		}
+	}
+	var next *url.URL
+	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
+		if n, err := u.Parse(s.scrub(loc)); err == nil {
+			next = n
+		} else {
+			return finish(fail("redirect to an invalid URL: %s", s.scrub(err.Error()))), nil, nil
+		}
+	}
+	return finish(r), next, nil
+}
+
+func isRedirect(code int) bool {
+	switch code {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+func (s *Session) record(r exec.NetworkRequest) {
+	s.mu.Lock()
+	s.records = append(s.records, r)
+	on := s.OnRecord
+	s.mu.Unlock()
+	if on != nil {
+		on(r)
+	}
+}
+
+// recordURL is the URL as a record keeps it: the guest's (placeholders,
+// not values), scrubbed anyway, at most maxRecordedURL bytes.
+func (s *Session) recordURL(u *url.URL) string {
+	if u.User != nil { // never recorded (and refused)
+		c := *u
+		c.User = nil
+		u = &c
+	}
+	v := s.scrub(u.String())
+	if len(v) > maxRecordedURL {
+		v = v[:maxRecordedURL] + "…"
+	}
+	return v
+}
+
+// scrub replaces every secret value in v by its placeholder.
+func (s *Session) scrub(v string) string {
+	for _, sec := range s.secrets {
+		if strings.Contains(v, sec.value) {
+			v = strings.ReplaceAll(v, sec.value, sec.placeholder)
+		}
+		if q := url.QueryEscape(sec.value); q != sec.value && strings.Contains(v, q) {
+			v = strings.ReplaceAll(v, q, sec.placeholder)
+		}
+	}
+	return v
+}
+
+func (s *Session) scrubBytes(b []byte) []byte {
+	for _, sec := range s.secrets {
+		if bytes.Contains(b, []byte(sec.value)) {
+			b = bytes.ReplaceAll(b, []byte(sec.value), []byte(sec.placeholder))
+		}
+	}
+	return b
+}
+
+// validToken reports whether s is an HTTP token (method, header name).
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+type sessionKey struct{}
+
+// NewContext returns ctx carrying s (the run's session, for the engine's
+// host function).
+func NewContext(ctx context.Context, s *Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+// FromContext returns the session in ctx, or nil.
+func FromContext(ctx context.Context) *Session {
+	s, _ := ctx.Value(sessionKey{}).(*Session)
+	return s
+}
