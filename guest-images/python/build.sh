@@ -94,7 +94,6 @@ fi
 [ $# -eq 1 ] && [ -n "$1" ] || die "usage: $0 OUTDIR"
 mkdir -p "$1" || die "cannot create $1"
 OUTDIR="$(cd "$1" && pwd)"
-T0=$SECONDS
 
 # ---------------------------------------------------------------------------
 mkdir -p "$WORK"
@@ -106,6 +105,7 @@ if command -v flock >/dev/null 2>&1; then
         flock 9
     fi
 fi
+T0=$SECONDS
 
 # The build tree is scratch: removed when the build ends; a failed build
 # keeps only its logs (the error message points at them).
@@ -151,6 +151,11 @@ else
     step "building the compiled CPython tree (base $KEY; reused until base.sh's inputs change)"
     build_base
     cd "$HERE"
+    # What the image stage never reads: sources of other platforms, the
+    # docs, the tests (not in the zip) and libpython (re-archived anyway,
+    # as the driver's objects are new).
+    rm -rf "$PYSRC/Doc" "$PYSRC/Mac" "$PYSRC/PC" "$PYSRC/Lib/test" \
+        "$PYSRC/builddir/wasi/libpython3.11.a"
     touch "$B/.complete"
     rm -rf "$BASE"
     mv "$B" "$BASE"
