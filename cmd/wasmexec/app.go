@@ -172,6 +172,9 @@ type app struct {
 	engine *engine.Engine
 	ws     *vfs.Manager
 	store  *store.Store
+	// npm is the npm client (npmClient), made once.
+	npmOnce sync.Once
+	npm     *npm.Client
 
 	mu      sync.Mutex
 	runner  *engine.Runner
@@ -692,6 +695,10 @@ func backgroundLibs(dom bool) [][]string {
 
 // npmClient is the npm client of installs and one-shot packages: the
 // --npm-registry, its packages cached under CACHE_DIR/npm.
+// One client serves both, so they share its packument cache.
 func (a *app) npmClient() *npm.Client {
-	return &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+	a.npmOnce.Do(func() {
+		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+	})
+	return a.npm
 }
