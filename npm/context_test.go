@@ -71,9 +71,9 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 	var saved []*exec.Result
 	svc := &npm.Service{
-		Client:    &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
-		Hold: hold(m),
-		Persist:   func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
+		Client:  &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
+		Hold:    hold(m),
+		Persist: func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
 	}
 	res, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
 	if err != nil {

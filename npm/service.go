@@ -25,7 +25,6 @@ type Service struct {
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
 	// MaxTimeout caps timeoutMs (default 10 min).
 	DefaultTimeout, MaxTimeout time.Duration
-
 }
 
 // Workspace is a context's workspace as an install sees it.
