@@ -39,6 +39,22 @@ type Request struct {
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
+	// Tsconfig is the text of the TsconfigPath file when it is not in
+	// Files (a context reads it from its workspace), for the host's
+	// transpile of TypeScript code; "" when there is none.
+	Tsconfig string `json:"-"`
+}
+
+// TsconfigText returns the text of req's TsconfigPath file as the host
+// knows it: from Files, else Tsconfig; "" when there is none.
+func (req *Request) TsconfigText() string {
+	if req.TsconfigPath == "" {
+		return ""
+	}
+	if t, ok := req.Files[req.TsconfigPath]; ok {
+		return t
+	}
+	return req.Tsconfig
 }
 
 // OutputOptions say what a run returns and keeps of its output.

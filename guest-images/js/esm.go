@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"regexp"
 	"strings"
 
@@ -52,6 +54,10 @@ func loaderFor(file string) api.Loader {
 // transformESM converts src (named file) to CommonJS. A failure is a
 // syntax error with esbuild's 1-based line and 0-based byte column.
 func transformESM(src, file string) (*transformed, *api.Message) {
+	key := conversionKey(src, file)
+	if t, ok := conversions.get(key); ok {
+		return t, nil
+	}
 	r := api.Transform(src, api.TransformOptions{
 		TsconfigRaw: tsconfigRaw,
 		Loader:      loaderFor(file),
@@ -60,8 +66,11 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 		Target:      api.ESNext,
 		Sourcefile:  file,
 		Sourcemap:   api.SourceMapInline,
-		Supported:   map[string]bool{"dynamic-import": false},
-		LogLevel:    api.LogLevelSilent,
+		// The map serves positions only: without the sources goja parses
+		// a fraction of it.
+		SourcesContent: api.SourcesContentExclude,
+		Supported:      map[string]bool{"dynamic-import": false},
+		LogLevel:       api.LogLevelSilent,
 	})
 	if len(r.Errors) > 0 {
 		return nil, &r.Errors[0]
@@ -78,7 +87,63 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	// The exports assignment esbuild puts first is an expression statement:
 	// in a cell that declares only, it would be the completion value.
 	t.code = exportsAssignment.ReplaceAllString(code, "void ($1);")
+	conversions.put(key, t)
 	return t, nil
+}
+
+// Conversions are cached by what they depend on (the source, its file name
+// and the run's tsconfig), so a context that runs the same cell again, or
+// reloads a module whose file was rewritten as it was, converts nothing:
+// an esbuild transform costs a guest ~3 ms whatever the size of the code.
+// The cache holds at most maxConversionBytes of converted code, the oldest
+// going first.
+const maxConversionBytes = 16 << 20
+
+type conversionCache struct {
+	byKey map[[32]byte]*transformed
+	order [][32]byte
+	bytes int
+}
+
+var conversions = conversionCache{byKey: map[[32]byte]*transformed{}}
+
+func conversionKey(src, file string) [32]byte {
+	h := sha256.New()
+	for _, s := range []string{file, tsconfigRaw, src} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+func (c *conversionCache) get(k [32]byte) (*transformed, bool) {
+	t, ok := c.byKey[k]
+	return t, ok
+}
+
+func (c *conversionCache) put(k [32]byte, t *transformed) {
+	size := len(t.code) + len(t.sourceMap)
+	if size > maxConversionBytes {
+		return
+	}
+	if _, ok := c.byKey[k]; ok {
+		return
+	}
+	c.byKey[k] = t
+	c.order = append(c.order, k)
+	c.bytes += size
+	for c.bytes > maxConversionBytes {
+		old := c.order[0]
+		c.order = c.order[1:]
+		if o := c.byKey[old]; o != nil {
+			c.bytes -= len(o.code) + len(o.sourceMap)
+			delete(c.byKey, old)
+		}
+	}
 }
 
 var exportsAssignment = regexp.MustCompile(`(?m)^(module\.exports = __toCommonJS\([\w$]+\));$`)

@@ -45,12 +45,23 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		}
 		return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{Control: js.Control(req, "", req.FilePath)})
 	}
+	filename := cmp.Or(req.Filename, DefaultFilename)
+	tsconfig := req.TsconfigText()
+	if tsconfig != "" {
+		tc, err := ParseTsconfig(tsconfig)
+		if err != nil {
+			return &exec.Prepared{Failure: &exec.ErrorData{Code: exec.CodeException, Name: "Error", Message: "tsconfigPath: " + req.TsconfigPath + " does not parse as JSON: " + err.Error()}}, nil
+		}
+		if tc.CompilerOptions.JSX != "" && filename == DefaultFilename {
+			filename = "main.tsx" // jsx applies to code named .tsx
+		}
+	}
 	var p *Program
 	var err error
 	if d.Workers != nil {
-		p, err = d.Workers.Transpile(ctx, req.Code, cmp.Or(req.Filename, DefaultFilename))
+		p, err = d.Workers.TranspileWith(ctx, req.Code, filename, tsconfig)
 	} else {
-		p, err = Transpile(req.Code, cmp.Or(req.Filename, DefaultFilename))
+		p, err = TranspileWith(req.Code, filename, tsconfig)
 	}
 	if err != nil {
 		var se *SyntaxError

@@ -60,6 +60,7 @@ type Workers struct {
 type workerRequest struct {
 	Code     string `json:"code"`
 	Filename string `json:"filename"`
+	Tsconfig string `json:"tsconfig,omitempty"`
 }
 
 // workerMessage is what a worker sends: "ready" once at start, then one
@@ -140,13 +141,19 @@ func (w *Workers) Close() error { return w.pool.Close() }
 // MaxSourceBytes; an error wrapping ctx.Err() when ctx ends first;
 // exec.EUnavailable once the workers are closed or not started.
 func (w *Workers) Transpile(ctx context.Context, code, filename string) (*Program, error) {
+	return w.TranspileWith(ctx, code, filename, "")
+}
+
+// TranspileWith is Transpile under a tsconfig.json's compilerOptions (see
+// the package's TranspileWith).
+func (w *Workers) TranspileWith(ctx context.Context, code, filename, tsconfig string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
 	}
 	if err := checkSize(code); err != nil {
 		return nil, err
 	}
-	req := workerRequest{Code: code, Filename: filename}
+	req := workerRequest{Code: code, Filename: filename, Tsconfig: tsconfig}
 	for attempt := 0; ; attempt++ {
 		wk, err := w.pool.Acquire(ctx)
 		if err != nil {
@@ -250,7 +257,7 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		var m workerMessage
-		p, err := Transpile(req.Code, req.Filename)
+		p, err := TranspileWith(req.Code, req.Filename, req.Tsconfig)
 		var se *SyntaxError
 		var te *TranspileError
 		switch {
