@@ -325,6 +325,11 @@ func (a *app) load(ctx context.Context) error {
 			a.tsWorkers = w
 			a.mu.Unlock()
 			tsDriver.Workers = w
+			// ES modules a run brings are converted in the same workers,
+			// ahead of the guest (languages/ts/modules.go).
+			conv := &ts.ModuleConverter{Workers: w}
+			tsDriver.Modules = conv
+			langs[exec.JavaScript] = js.Driver{Packages: pkgs, Modules: conv}
 		}
 		langs[exec.TypeScript] = tsDriver
 	}

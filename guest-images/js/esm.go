@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"regexp"
 	"strings"
 
@@ -58,6 +59,11 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	if t, ok := conversions.get(key); ok {
 		return t, nil
 	}
+	if code, ok := shippedByKey[key]; ok {
+		t := fromEsbuild(code)
+		conversions.put(key, t)
+		return t, nil
+	}
 	r := api.Transform(src, api.TransformOptions{
 		TsconfigRaw: tsconfigRaw,
 		Loader:      loaderFor(file),
@@ -75,7 +81,14 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	if len(r.Errors) > 0 {
 		return nil, &r.Errors[0]
 	}
-	code := string(r.Code)
+	t := fromEsbuild(string(r.Code))
+	conversions.put(key, t)
+	return t, nil
+}
+
+// fromEsbuild splits esbuild's CommonJS output into code and source map
+// comment, and makes it fit for a cell (see transformed).
+func fromEsbuild(code string) *transformed {
 	t := &transformed{}
 	if i := strings.LastIndex(code, sourceMapPrefix); i >= 0 {
 		t.sourceMap = strings.TrimRight(code[i:], "\n")
@@ -86,12 +99,35 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	}
 	// The exports assignment esbuild puts first is an expression statement:
 	// in a cell that declares only, it would be the completion value.
-	t.code = exportsAssignment.ReplaceAllString(code, "void ($1);")
-	conversions.put(key, t)
-	return t, nil
+	t.code = shareHelpers(exportsAssignment.ReplaceAllString(code, "void ($1);"))
+	return t
 }
 
-// Conversions are cached by what they depend on (the source, its file name
+// shipped is a conversion the host made ahead (exec.Conversion).
+type shipped struct {
+	Key  string `json:"key"`
+	Code string `json:"code"`
+}
+
+// addShipped keeps the host's conversions of this request: each is used
+// (and then cached like the guest's own) when the guest is about to
+// convert a source with its key.
+func addShipped(list []shipped) {
+	clear(shippedByKey)
+	for _, c := range list {
+		b, err := hex.DecodeString(c.Key)
+		if err != nil || len(b) != 32 {
+			continue
+		}
+		shippedByKey[[32]byte(b)] = c.Code
+	}
+}
+
+// shippedByKey holds the request's shipped conversions, unprocessed.
+var shippedByKey = map[[32]byte]string{}
+
+// Conversions are cached by what they depend on (exec.ConversionKey on the
+// host computes the same key) (the source, its file name
 // and the run's tsconfig), so a context that runs the same cell again, or
 // reloads a module whose file was rewritten as it was, converts nothing:
 // an esbuild transform costs a guest ~3 ms whatever the size of the code.

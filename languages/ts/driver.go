@@ -19,6 +19,9 @@ type Driver struct {
 	Workers *Workers
 	// Packages stages a one-shot run's npm packages; nil refuses them.
 	Packages exec.PackageStager
+	// Modules, when set, converts the run's ES modules on the host ahead
+	// of the guest (see ModuleConverter).
+	Modules js.ModuleConverter
 }
 
 // Image implements exec.LanguageDriver.
@@ -43,7 +46,11 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		if err := js.ValidateFilePath(req); err != nil {
 			return nil, err
 		}
-		return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{Control: js.Control(req, "", req.FilePath)})
+		p := &exec.Prepared{Control: js.Control(req, "", req.FilePath)}
+		if d.Modules != nil {
+			p.Control.Conversions = d.Modules.ConvertRun(ctx, req.Files, "", "", req.TsconfigText())
+		}
+		return js.StagePackages(ctx, d.Packages, req, p)
 	}
 	filename := cmp.Or(req.Filename, DefaultFilename)
 	tsconfig := req.TsconfigText()
@@ -74,8 +81,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		}
 		return nil, err
 	}
+	ctl := js.Control(req, p.JS, p.Filename)
+	if d.Modules != nil {
+		ctl.Conversions = d.Modules.ConvertRun(ctx, req.Files, p.JS, p.Filename, tsconfig)
+	}
 	return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{
-		Control: js.Control(req, p.JS, p.Filename),
+		Control: ctl,
 		Finish: func(r *exec.Result) {
 			if r.Error != nil {
 				r.Error = p.MapErrorData(r.Error)

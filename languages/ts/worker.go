@@ -61,6 +61,8 @@ type workerRequest struct {
 	Code     string `json:"code"`
 	Filename string `json:"filename"`
 	Tsconfig string `json:"tsconfig,omitempty"`
+	// Module asks for ConvertModule instead of a transpile.
+	Module bool `json:"module,omitempty"`
 }
 
 // workerMessage is what a worker sends: "ready" once at start, then one
@@ -153,7 +155,14 @@ func (w *Workers) TranspileWith(ctx context.Context, code, filename, tsconfig st
 	if err := checkSize(code); err != nil {
 		return nil, err
 	}
-	req := workerRequest{Code: code, Filename: filename, Tsconfig: tsconfig}
+	return w.run(ctx, workerRequest{Code: code, Filename: filename, Tsconfig: tsconfig})
+}
+
+// run sends req to a worker and awaits its answer.
+func (w *Workers) run(ctx context.Context, req workerRequest) (*Program, error) {
+	if err := checkSize(req.Code); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		wk, err := w.pool.Acquire(ctx)
 		if err != nil {
@@ -257,7 +266,15 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		var m workerMessage
-		p, err := TranspileWith(req.Code, req.Filename, req.Tsconfig)
+		var p *Program
+		var err error
+		if req.Module {
+			var js string
+			js, err = ConvertModule(req.Code, req.Filename, req.Tsconfig)
+			p = &Program{JS: js, Filename: req.Filename}
+		} else {
+			p, err = TranspileWith(req.Code, req.Filename, req.Tsconfig)
+		}
 		var se *SyntaxError
 		var te *TranspileError
 		switch {
