@@ -2,6 +2,7 @@ package ts_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,5 +67,39 @@ func TestModulesConvertedOnTheHost(t *testing.T) {
 	}
 	if r := run(with, exec.TypeScript, "", "import { g } from './util.ts';\nconst n: number = g(5);\nn"); r.Outcome != exec.Succeeded || string(r.Value) != "5" {
 		t.Fatalf("TypeScript cell: %s %s %+v", r.Outcome, r.Value, r.Error)
+	}
+}
+
+// What one run gets converted on the host is bounded whatever the request
+// brings: at most 64 files, none over 1 MiB, 8 MiB shipped in all; a cell
+// that loads nothing ships nothing; code esbuild refuses is left out.
+func TestConvertRunBounds(t *testing.T) {
+	conv := &ts.ModuleConverter{}
+	ctx := context.Background()
+	many := map[string]string{}
+	for i := range 100 {
+		many[fmt.Sprintf("m%03d.mjs", i)] = fmt.Sprintf("export const v%d = %d;\n", i, i)
+	}
+	if got := conv.ConvertRun(ctx, many, "", "", ""); len(got) != 64 {
+		t.Fatalf("100 files: %d conversions, want 64", len(got))
+	}
+	big := map[string]string{"big.mjs": "export const s = '" + strings.Repeat("x", 1<<20) + "';\n", "ok.mjs": "export const a = 1;\n", "bad.mjs": "export const = 1;\n", "plain.js": "module.exports = 1;\n", "data.json": "{}"}
+	got := conv.ConvertRun(ctx, big, "", "", "")
+	if len(got) != 1 || got[0].Key != exec.ConversionKey("/workspace/ok.mjs", "", "export const a = 1;\n") {
+		t.Fatalf("got %d conversions, want only ok.mjs's", len(got))
+	}
+	var wide = map[string]string{}
+	for i := range 20 {
+		wide[fmt.Sprintf("w%02d.mjs", i)] = fmt.Sprintf("export const s%d = '%s';\n", i, strings.Repeat("y", 900<<10))
+	}
+	total := 0
+	for _, c := range conv.ConvertRun(ctx, wide, "", "", "") {
+		total += len(c.Code)
+	}
+	if total > 8<<20 {
+		t.Fatalf("shipped %d bytes, over 8 MiB", total)
+	}
+	if got := conv.ConvertRun(ctx, map[string]string{"a.mjs": "export const a = 1;\n"}, "1 + 1", "main.js", ""); len(got) != 0 {
+		t.Fatalf("a cell that loads nothing shipped %d conversions", len(got))
 	}
 }
