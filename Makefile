@@ -10,7 +10,7 @@ SHELL := /bin/bash
 CACHE ?= $(or $(WASMEXEC_CACHE_DIR),$(HOME)/.cache/wasmexec)
 export WASMEXEC_CACHE_DIR := $(CACHE)
 export WASMEXEC_IMAGES_DIR := $(CURDIR)/build/images
-GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildcard guest-images/typescript/build.sh),typescript)
+GUESTS := js $(if $(wildcard guest-images/python/build.sh),python) $(if $(wildcard guest-images/pylibs/build.sh),pylibs) $(if $(wildcard guest-images/typescript/build.sh),typescript)
 BIN := bin/wasmexec
 GO_TEST_FLAGS ?=
 
@@ -55,12 +55,15 @@ test: prepare
 	wait $$pid || rc=$$?; cat $$plain; rm -f $$plain; exit $$rc
 
 # bench prints Go micro-benchmarks (guest start, transpile, checker worker
-# start, store) and then the load run's table against the real server.
+# start, store, the front door open vs with keys) and then the load run's
+# table against the real server (BENCH_FLAGS='-only authcost': one section).
 bench: prepare
 	go test -run '^$$' -bench 'GuestStart|Transpile$$' -benchtime 200x ./engine/ ./languages/ts/ | grep -E '^Benchmark'
+	go test -run '^$$' -bench 'Hibernate' -benchtime 20x ./engine/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'WorkerColdStart|Sweep100k' -benchtime 1x ./languages/ts/tscheck/ ./store/ | grep -E '^Benchmark'
 	go test -run '^$$' -bench 'PythonIdleContextPrivateMemory' -benchtime 2x ./contexts/ | grep -E '^Benchmark'
-	go run ./cmd/wasmexec-bench
+	go test -run '^$$' -bench 'FrontDoor' -benchtime 20000x -cpu 1 ./server/ | grep -E '^Benchmark'
+	go run ./cmd/wasmexec-bench $(BENCH_FLAGS)
 
 # fuzz runs every fuzz target for FUZZTIME each (make test runs their seed
 # corpora only). FUZZTIME=5m make fuzz for a longer run.

@@ -17,8 +17,12 @@
 //
 // A key is given in plain text ("key") or as the hex SHA-256 of its text
 // ("sha256"); either way only the hash is kept in memory. An absent quota
-// is unlimited; a quota of 0 allows nothing. Tokens are checked by hashing
-// them and comparing against every key's hash in constant time.
+// is unlimited; a quota of 0 allows nothing. A token is checked by hashing
+// it, finding its SHA-256 digest in a map of the keys' digests, and
+// comparing the digest found with the token's in constant time: the time
+// taken depends on the digest only (which reveals nothing about a key),
+// never on how many of a key's characters a guess got right, and not on
+// the number of keys.
 package auth
 
 import (
@@ -58,7 +62,7 @@ type key struct {
 }
 
 type keySet struct {
-	keys    []key
+	keys    map[[sha256.Size]byte]*key // by digest
 	tenants map[string]*exec.Tenant
 }
 
@@ -105,7 +109,7 @@ func parse(b []byte) (*keySet, error) {
 	if len(f.Keys) == 0 {
 		return nil, errors.New("no keys")
 	}
-	set := &keySet{tenants: map[string]*exec.Tenant{}}
+	set := &keySet{keys: map[[sha256.Size]byte]*key{}, tenants: map[string]*exec.Tenant{}}
 	for id, q := range f.Tenants {
 		if !tenantID.MatchString(id) {
 			return nil, fmt.Errorf("tenant name %q: use 1-64 of [A-Za-z0-9_.-]", id)
@@ -117,7 +121,6 @@ func parse(b []byte) (*keySet, error) {
 		}
 		set.tenants[id] = &exec.Tenant{ID: id, Quotas: q}
 	}
-	seen := map[[sha256.Size]byte]bool{}
 	for i, e := range f.Keys {
 		t := set.tenants[e.Tenant]
 		if t == nil {
@@ -141,30 +144,27 @@ func parse(b []byte) (*keySet, error) {
 		default:
 			return nil, fmt.Errorf("key %d: key or sha256 is required", i+1)
 		}
-		if seen[h] {
+		if set.keys[h] != nil {
 			return nil, fmt.Errorf("key %d is given twice", i+1)
 		}
-		seen[h] = true
-		set.keys = append(set.keys, key{hash: h, tenant: t})
+		set.keys[h] = &key{hash: h, tenant: t}
 	}
 	return set, nil
 }
 
-// Authenticate returns the tenant of token, or nil. Every key's hash is
-// compared, in constant time, whichever matches.
+// Authenticate returns the tenant of token, or nil: the key with the
+// token's SHA-256 digest, its digest compared again in constant time.
 func (k *Keys) Authenticate(token string) *exec.Tenant {
 	set := k.set.Load()
 	if set == nil || token == "" {
 		return nil
 	}
 	h := sha256.Sum256([]byte(token))
-	var found *exec.Tenant
-	for i := range set.keys {
-		if subtle.ConstantTimeCompare(h[:], set.keys[i].hash[:]) == 1 {
-			found = set.keys[i].tenant
-		}
+	e := set.keys[h]
+	if e == nil || subtle.ConstantTimeCompare(h[:], e.hash[:]) != 1 {
+		return nil
 	}
-	return found
+	return e.tenant
 }
 
 // Count returns how many tenants and keys are loaded.

@@ -1,6 +1,7 @@
 package auth_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,12 +72,25 @@ func TestAuthenticate(t *testing.T) {
 	}
 }
 
+// BenchmarkAuthenticate: a token is found by its digest, so the cost is
+// one SHA-256 whatever the number of keys.
 func BenchmarkAuthenticate(b *testing.B) {
-	k, err := auth.Load(mustWrite(b, `{"tenants":{"a":{}},"keys":[{"tenant":"a","key":"plain-key-0123456789"}]}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		k.Authenticate("plain-key-0123456789")
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
+			var keys []string
+			for i := 0; i < n; i++ {
+				keys = append(keys, fmt.Sprintf(`{"tenant":"a","key":"plain-key-%010d"}`, i))
+			}
+			k, err := auth.Load(mustWrite(b, `{"tenants":{"a":{}},"keys":[`+strings.Join(keys, ",")+`]}`))
+			if err != nil {
+				b.Fatal(err)
+			}
+			last := fmt.Sprintf("plain-key-%010d", n-1)
+			for b.Loop() {
+				if k.Authenticate(last) == nil {
+					b.Fatal("no tenant")
+				}
+			}
+		})
 	}
 }

@@ -58,6 +58,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -103,6 +104,24 @@ type Config struct {
 	// processes running in that workspace.
 	OnDelete func(contextID string)
 	Logger   *slog.Logger
+
+	// HibernateAfter drops the guest of a context idle this long from
+	// memory (hibernated); its next run restores it. 0: never.
+	HibernateAfter time.Duration
+	// StateDir keeps a record of every context (durable.go): contexts are
+	// listed again after a restart, with the state of their last snapshot.
+	// "": contexts live only in memory (a hibernated guest's state too).
+	StateDir string
+	// SnapshotAfter writes the state of a context idle this long after a
+	// run into its record (with StateDir). 0: only at hibernation and
+	// shutdown.
+	SnapshotAfter time.Duration
+	// LiveProcesses, when set, counts the processes running in a context's
+	// workspace: such a context is not hibernated or snapshotted.
+	LiveProcesses func(contextID string) int
+	// OnEvent, when set, is told of hibernations and restores
+	// (EventHibernated, EventRestored).
+	OnEvent func(typ, contextID string)
 }
 
 // Manager owns the execution contexts of a server. It is safe for
@@ -117,6 +136,8 @@ type Manager struct {
 
 	stop chan struct{}
 	wg   sync.WaitGroup // sweeper, background guest replacement and discards
+
+	snapshotErrors atomic.Int64 // record writes that failed
 }
 
 // New validates cfg, removes stale workspaces and starts the idle loop.
@@ -143,7 +164,11 @@ func New(cfg Config) (*Manager, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, stop: make(chan struct{})}
-	if n, err := cfg.Workspaces.RemoveStale(workspacePrefix); err != nil {
+	keep, err := m.loadRecords()
+	if err != nil {
+		return nil, err
+	}
+	if n, err := cfg.Workspaces.RemoveStaleExcept(workspacePrefix, keep); err != nil {
 		m.log.Warn("remove stale context workspaces", "err", err)
 	} else if n > 0 {
 		m.log.Info("removed stale context workspaces", "count", n)
@@ -151,6 +176,10 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.IdleTTL > 0 {
 		m.wg.Add(1)
 		go m.sweeper()
+	}
+	if every := hibernatorInterval(cfg); every > 0 {
+		m.wg.Add(1)
+		go m.hibernator(every)
 	}
 	return m, nil
 }
@@ -167,6 +196,15 @@ func (m *Manager) Close() {
 	all := slices.Collect(maps.Values(m.ctxs))
 	m.mu.Unlock()
 	close(m.stop)
+	if m.cfg.StateDir != "" { // durable: snapshot and keep them
+		var wg sync.WaitGroup
+		for _, c := range all {
+			wg.Go(func() { m.shutdown(c) })
+		}
+		wg.Wait()
+		m.wg.Wait()
+		return
+	}
 	var wg sync.WaitGroup
 	for _, c := range all {
 		wg.Go(func() { m.delete(c, "close") })
@@ -222,6 +260,16 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 // context_conflict (the id exists), overloaded (MaxContexts), unavailable,
 // internal (the guest failed to start).
 func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+	return m.create(ctx, spec, func(ctx context.Context, c *execContext) (exec.Guest, error) {
+		if c.family.Name == "" {
+			return nil, nil
+		}
+		return m.startGuest(ctx, c)
+	})
+}
+
+// create makes a context whose first guest setup returns (nil: none yet).
+func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func(context.Context, *execContext) (exec.Guest, error)) (*exec.Context, error) {
 	id := spec.ContextID
 	if id == "" {
 		id = exec.NewID("ctx")
@@ -248,7 +296,7 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	}
 	now := m.cfg.Now()
 	c := &execContext{
-		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes,
+		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes, tenant: exec.TenantID(ctx),
 		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
 	}
 	m.mu.Lock()
@@ -286,10 +334,7 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	}
 	c.ws = ws
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
-	var g exec.Guest
-	if family.Name != "" {
-		g, err = m.startGuest(sctx, c)
-	}
+	g, err := setup(sctx, c)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -301,6 +346,10 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 	c.mu.Lock()
 	c.creating = false
 	c.mu.Unlock()
+	if m.cfg.StateDir != "" {
+		// Listed again after a restart, fresh until its first snapshot.
+		m.writeRecord(c, nil, time.Time{})
+	}
 	c.release()
 	m.log.Debug("context created", "contextId", id, "language", spec.Language)
 	return m.describe(c), nil
@@ -352,6 +401,8 @@ func (m *Manager) describe(c *execContext) *exec.Context {
 		ContextID: c.id, Language: c.language, State: c.state,
 		CreatedAtMs: ms(c.created), LastStartedAtMs: ms(c.lastStarted), LastCompletedAtMs: ms(c.lastCompleted),
 		MemoryBytes: c.memory, Runs: c.runs, Resets: c.resets, Queued: len(c.waiters),
+		Hibernated: c.hib.hibernated, SnapshotBytes: c.hib.snapBytes, Notice: c.hib.notice,
+		StateAsOfMs: ms(c.hib.stateAsOf), RestoredAtMs: ms(c.hib.restoredAt),
 	}
 	if c.failure != nil {
 		f := *c.failure
@@ -431,6 +482,9 @@ func (m *Manager) replaceGuest(c *execContext) error {
 		m.discard(c.guest)
 		c.guest = nil
 	}
+	c.mu.Lock()
+	c.hib.hibernated, c.hib.pending, c.hib.fromRecord, c.hib.dirty = false, nil, false, true
+	c.mu.Unlock()
 	if c.family.Name == "" { // unpinned: no guest until its first run
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -529,6 +583,7 @@ func (m *Manager) teardown(c *execContext, why string) {
 	if m.cfg.OnDelete != nil && visible {
 		m.cfg.OnDelete(c.id)
 	}
+	m.removeRecord(c.id)
 	c.wsMu.Lock()
 	if c.ws != nil {
 		if err := c.ws.Remove(); err != nil {

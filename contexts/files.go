@@ -2,6 +2,8 @@ package contexts
 
 import (
 	"context"
+	"io/fs"
+	"path/filepath"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -116,4 +118,36 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 	}
 	m.touch(c)
 	return c.ws, c.release, nil
+}
+
+// ReplaceDir lets the host replace the directory rel of context id's
+// workspace with one it staged inside the workspace (a package install):
+// under the workspace's lock, as a file call, it checks that the result
+// fits the workspace's limits (payload_too_large otherwise, nothing done)
+// and runs swap. Errors: context_not_found, payload_too_large, swap's.
+func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
+	return m.withWorkspace(id, func(c *execContext) error {
+		if err := c.ws.FitsReplacing(rel, "staged"); err != nil {
+			return err
+		}
+		c.snap = nil
+		if err := swap(); err != nil {
+			return err
+		}
+		if c.inRun {
+			// Like uploads: never rolled back by the run in progress.
+			if c.runUploads == nil {
+				c.runUploads = map[string]bool{}
+			}
+			root := filepath.Join(c.ws.Root, rel)
+			filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
+				if err == nil {
+					r, _ := filepath.Rel(c.ws.Root, p)
+					c.runUploads[filepath.ToSlash(r)] = true
+				}
+				return nil
+			})
+		}
+		return nil
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -42,10 +43,11 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 			return nil, exec.Errorf(exec.EInvalid, "files: a file path is required")
 		}
 	}
+	queued := time.Now()
 	if err := c.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
 		return nil, err
 	}
-	res, replace, err := m.run(ctx, c, req, family)
+	res, replace, err := m.run(ctx, c, req, family, queued)
 	if !replace {
 		c.release()
 		return res, err
@@ -64,7 +66,7 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 // run is one run in c, the context's slot held; the run lifecycle takes a
 // global run slot. replace says the guest must be replaced (it is then
 // already discarded and the state is resetting).
-func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, family exec.Family) (res *exec.Result, replace bool, err error) {
+func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, family exec.Family, queued time.Time) (res *exec.Result, replace bool, err error) {
 	c.mu.Lock()
 	if c.state == exec.ContextDeleting { // deleted while this run took its turn
 		c.mu.Unlock()
@@ -100,6 +102,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		if res != nil {
 			c.runs++
 			c.lastCompleted = now
+			c.hib.dirty = true
 		}
 		if c.state != exec.ContextRunning {
 			return // a reset or delete took over
@@ -123,6 +126,9 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		if err := m.pin(ctx, c, req.Language, family); err != nil {
 			return nil, false, err
 		}
+	}
+	if err := m.wake(ctx, c); err != nil {
+		return nil, false, err
 	}
 	if c.guest == nil || (!c.guest.Alive() && c.guest.ProtocolViolation() == "") {
 		// A guest dies only during a run; one found dead while parked is
@@ -153,6 +159,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		Guest:       c.guest,
 		ExecutionID: hooks.ExecutionID,
 		Started:     hooks.Started,
+		QueuedAt:    queued,
 		Seed: func(ctx context.Context) error {
 			s, err := m.beforeRun(ctx, c, req.Files)
 			snap, seeded = s, err == nil

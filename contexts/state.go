@@ -58,6 +58,7 @@ type execContext struct {
 	family   exec.Family
 	env      map[string]string
 	memory   int64
+	tenant   string // who created it (exec.TenantID), kept in its record
 	ws       *vfs.Workspace
 	created  time.Time
 
@@ -76,6 +77,7 @@ type execContext struct {
 	runs, resets  int64
 	failure       *exec.ErrorData
 	gone          chan struct{} // closed when deleted
+	hib           hibState      // hibernation and snapshots (hibernate.go)
 
 	// wsMu serializes workspace bookkeeping: file API calls, the pre-run
 	// snapshot and the post-run quota check.

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
+
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // wasmtimeVersion is part of every compiled-module cache key: serialized
@@ -25,8 +27,8 @@ const wasmtimeVersion = "wasmtime-go/v25.0.0"
 // EpochTick is how often the engine's epoch advances. A running guest is
 // checked for its deadline and cancellation every epochCheckTicks ticks.
 const (
-	EpochTick       = time.Millisecond
-	epochCheckTicks = 5
+	EpochTick       = 5 * time.Millisecond
+	epochCheckTicks = 1
 )
 
 // EngineConfig configures an Engine.
@@ -35,6 +37,8 @@ type EngineConfig struct {
 	// and engine configuration.
 	CacheDir string
 	Logger   *slog.Logger
+	// Extensions add to the spec of the image they name (extend.go).
+	Extensions map[string]ImageExtension
 }
 
 // Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch
@@ -62,6 +66,20 @@ const engineConfigKey = "fuel=1;epoch=1;opt=speed;stack=4M;tailcall=0;simd=0;thr
 // exhausted" before Python's own recursion limit raises RecursionError.
 const maxWasmStack = 4 << 20
 
+// WasmtimeConfig returns the wasmtime configuration every Engine runs
+// guests with (engineConfigKey names it). A compiled module only loads into
+// an engine with the same configuration; cmd/wasmexec-bench uses it to
+// measure guests against bare wasmtime with the same settings.
+func WasmtimeConfig() *wasmtime.Config {
+	wc := wasmtime.NewConfig()
+	wc.SetConsumeFuel(true)
+	wc.SetEpochInterruption(true)
+	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
+	wc.SetMaxWasmStack(maxWasmStack)
+	hardenConfig(wc)
+	return wc
+}
+
 // NewEngine creates the engine and starts its epoch ticker. Close stops it.
 func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.Logger == nil {
@@ -70,15 +88,9 @@ func NewEngine(cfg EngineConfig) (*Engine, error) {
 	if cfg.CacheDir == "" {
 		return nil, fmt.Errorf("engine: CacheDir is required")
 	}
-	wc := wasmtime.NewConfig()
-	wc.SetConsumeFuel(true)
-	wc.SetEpochInterruption(true)
-	wc.SetCraneliftOptLevel(wasmtime.OptLevelSpeed)
-	wc.SetMaxWasmStack(maxWasmStack)
-	hardenConfig(wc)
 	e := &Engine{
 		cfg:    cfg,
-		wt:     wasmtime.NewEngineWithConfig(wc),
+		wt:     wasmtime.NewEngineWithConfig(WasmtimeConfig()),
 		log:    cfg.Logger,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
@@ -140,6 +152,18 @@ type ImageSpec struct {
 	// Snapshot runs Init once at image load and bakes the resulting memory
 	// and globals into the module, so guests start initialized.
 	Snapshot bool `json:"snapshot"`
+	// SnapshotWarmUp says the entry may be called again after it returned
+	// (its recv got -1): the snapshot then also serves one warm-up request,
+	// so guests start warm (Image.Warm). A driver whose entry runs once per
+	// guest leaves it false.
+	SnapshotWarmUp bool `json:"snapshotWarmUp"`
+	// Suspend says the driver honours recv's -2 (docs/PROTOCOL.md): it
+	// returns from Entry with its state intact and may be entered again,
+	// so a guest can be captured between runs (hibernate.go).
+	Suspend bool `json:"suspend"`
+	// WorkspaceDirs are created in every guest's workspace before it
+	// starts (extend.go).
+	WorkspaceDirs []string `json:"workspaceDirs,omitempty"`
 }
 
 // ReadImageSpec reads dir/guest.json.
@@ -166,8 +190,21 @@ type Image struct {
 	engine *Engine
 	module *wasmtime.Module
 	views  map[string]string // preopen → its read-only view (readonly.go)
-	// Snapshotted is true when module starts initialized (Init already ran).
-	Snapshotted bool
+	// Snapshotted is true when module starts initialized (Init already ran),
+	// and Warm when it also served warmUpRequest once (SnapshotWarmUp).
+	Snapshotted, Warm bool
+	// ModuleFile is the compiled module (in the cache) guests instantiate.
+	ModuleFile string
+
+	linkOnce sync.Once
+	link     *wasmtime.Linker // shared by the image's guests
+	linkErr  error
+	// hot are the memory pages a guest of a snapshotted image writes to
+	// start and serve a small request, populated in every new guest (see
+	// prefault_linux.go).
+	hot []pageRun
+	// snapshotKey names the snapshot's inputs (captured states depend on it).
+	snapshotKey string
 }
 
 // LoadImage loads the image in dir: from the compiled-module cache when
@@ -176,6 +213,9 @@ type Image struct {
 func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	spec, err := ReadImageSpec(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.extend(dir, &spec); err != nil {
 		return nil, err
 	}
 	wasmPath := filepath.Join(dir, spec.Wasm)
@@ -203,7 +243,9 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot guest image %s: %w", spec.Name, err)
 		}
-		img.module, img.Snapshotted = mod, true
+		img.module, img.Snapshotted, img.ModuleFile = mod, true, cacheFile(snapshotVersion+"|"+inputs)
+		img.Warm = spec.SnapshotWarmUp
+		img.snapshotKey = snapshotVersion + "|" + inputs
 	}
 	if img.module == nil {
 		cachePath := cacheFile("plain")
@@ -215,13 +257,38 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 		} else {
 			e.log.Info("guest image loaded from cache", "image", spec.Name, "cache", cachePath)
 		}
-		img.module = mod
+		img.module, img.ModuleFile = mod, cachePath
+	}
+	if img.Snapshotted {
+		if img.hot, err = img.learnHotPages(ctx); err != nil {
+			e.log.Warn("could not learn the pages guests write; guests start without them populated", "image", spec.Name, "err", err)
+		}
 	}
 	e.readOnlyPreopens(img)
 	e.mu.Lock()
 	e.images[spec.Name] = img
 	e.mu.Unlock()
 	return img, nil
+}
+
+// learnHotPages runs the warm-up request in a throwaway guest and returns
+// the pages it wrote.
+func (img *Image) learnHotPages(ctx context.Context) ([]pageRun, error) {
+	ws, err := os.MkdirTemp("", "wasmexec-learn-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(ws)
+	g, err := img.instantiate(GuestOptions{Workspace: ws})
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	res := g.RunOnce(ctx, CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
+	if res.Response == nil {
+		return nil, fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
+	}
+	return writtenPages(g.mem.UnsafeData(g.store))
 }
 
 func (e *Engine) compile(ctx context.Context, name, wasmPath, cachePath string) (*wasmtime.Module, error) {

@@ -35,6 +35,8 @@ type GuestOptions struct {
 	// outside the control channel (runtime fatal errors, GODEBUG traces).
 	// For debugging only: the file is not size-limited.
 	DebugStderrFile string
+
+	restore *decodedState // Image.Restore: written over the fresh instance
 }
 
 // initFuel is the fuel a driver may burn starting up, before its first
@@ -51,7 +53,9 @@ type Guest struct {
 	img   *Image
 	store *wasmtime.Store
 	mem   *wasmtime.Memory
+	inst  *wasmtime.Instance
 	start *wasmtime.Func   // the entry: _start, or a reactor's serve function
+	hib   *hibernation     // the suspend handshake (hibernate.go)
 	inits []*wasmtime.Func // reactor init functions, unless snapshotted
 	opts  GuestOptions
 
@@ -62,13 +66,15 @@ type Guest struct {
 	done    chan struct{} // closed when _start returned
 	exitErr error
 
-	cur           atomic.Pointer[call]
-	pending       *call                  // delivered by recv but too large for its buffer
-	violation     atomic.Pointer[string] // why the host stopped a driver that broke the protocol
-	initDeadline  time.Time
-	removeWatcher func()
+	cur        atomic.Pointer[call]
+	pending    *call                  // delivered by recv but too large for its buffer
+	violation  atomic.Pointer[string] // why the host stopped a driver that broke the protocol
+	watch      *watch                 // what the epoch callback checks
+	startTimer *time.Timer
+	unregister func() // from guests, once no host call can come
 
 	mu            sync.Mutex // one Call at a time; guards store release
+	started       bool       // the driver was started (run), under mu
 	storeFreed    bool
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
@@ -82,6 +88,7 @@ type Guest struct {
 // do nothing but call recv) still belongs to the call: its deadline, fuel
 // and output.
 type call struct {
+	id       int64 // for the epoch callback (watch.setRun)
 	ctx      context.Context
 	payload  []byte
 	fuel     uint64
@@ -99,6 +106,29 @@ type call struct {
 // Start instantiates the image and runs its driver until it waits for the
 // first request. A guest that dies while starting is an error.
 func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) {
+	g, err := img.instantiate(opts)
+	if err != nil {
+		return nil, err
+	}
+	g.launch()
+
+	select {
+	case <-g.ready:
+		return g, nil
+	case <-g.done:
+		err := g.exitErr
+		g.Close()
+		return nil, fmt.Errorf("guest %s died while starting: %v", img.Spec.Name, err)
+	case <-ctx.Done():
+		g.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// instantiate creates the guest's store and instance without running any
+// of its code: RunOnce then runs it for one request on the caller's
+// goroutine (Call and Close also accept such a guest).
+func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	e := img.engine
 	if opts.MemoryBytes <= 0 {
 		opts.MemoryBytes = exec.DefaultLimits().MemoryBytes
@@ -107,13 +137,13 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		opts.StartTimeout = 10 * time.Second
 	}
 	g := &Guest{
-		img:          img,
-		opts:         opts,
-		calls:        make(chan *call),
-		quit:         make(chan struct{}),
-		ready:        make(chan struct{}),
-		done:         make(chan struct{}),
-		initDeadline: time.Now().Add(opts.StartTimeout),
+		img:   img,
+		opts:  opts,
+		calls: make(chan *call),
+		quit:  make(chan struct{}),
+		ready: make(chan struct{}),
+		done:  make(chan struct{}),
+		hib:   newHibernation(),
 	}
 	store := wasmtime.NewStore(e.wt)
 	g.store = store
@@ -132,6 +162,10 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		}
 	}
 	if opts.Workspace != "" {
+		if err := makeWorkspaceDirs(img.Spec, opts.Workspace); err != nil {
+			store.Close()
+			return nil, err
+		}
 		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen workspace: %w", err)
@@ -149,25 +183,33 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		return nil, fmt.Errorf("set fuel: fuel is not enabled")
 	}
 	store.SetEpochDeadline(epochCheckTicks)
-	g.removeWatcher = installEpochCallback(store, g)
+	if g.watch = installWatch(store); g.watch == nil {
+		store.Close()
+		return nil, fmt.Errorf("install the epoch callback: out of memory")
+	}
+	g.unregister = registerGuest(store, g)
 
-	linker, err := g.linker()
+	linker, err := img.linker()
 	if err != nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		return nil, err
 	}
 	inst, err := linker.Instantiate(store, img.module)
 	if err != nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		if isMemoryLimitError(err) {
 			return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
 		}
 		return nil, fmt.Errorf("instantiate %s: %w", img.Spec.Name, err)
 	}
+	g.inst = inst
 	if ext := inst.GetExport(store, "memory"); ext != nil {
 		g.mem = ext.Memory()
+		prefault(g.mem.UnsafeData(store), img.hot)
 	}
 	entry := img.Spec.Entry
 	if entry == "" {
@@ -178,7 +220,8 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		for _, name := range img.Spec.Init {
 			fn := inst.GetFunc(store, name)
 			if fn == nil {
-				g.removeWatcher()
+				g.unregister()
+				g.watch.free()
 				store.Close()
 				return nil, fmt.Errorf("guest %s exports no init function %s", img.Spec.Name, name)
 			}
@@ -186,29 +229,27 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 		}
 	}
 	if g.start == nil || g.mem == nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
+	if opts.restore != nil {
+		if err := g.applyState(opts.restore); err != nil {
+			g.unregister()
+			g.watch.free()
+			store.Close()
+			return nil, err
+		}
+	}
 	if err := g.startShim(); err != nil {
-		g.removeWatcher()
+		g.unregister()
+		g.watch.free()
 		store.Close()
 		return nil, err
 	}
 	e.live.Add(1)
-	go g.run()
-
-	select {
-	case <-g.ready:
-		return g, nil
-	case <-g.done:
-		err := g.exitErr
-		g.Close()
-		return nil, fmt.Errorf("guest %s died while starting: %v", img.Spec.Name, err)
-	case <-ctx.Done():
-		g.Close()
-		return nil, ctx.Err()
-	}
+	return g, nil
 }
 
 func isMemoryLimitError(err error) bool {
@@ -224,11 +265,26 @@ func (g *Guest) run() {
 	}
 	if err == nil {
 		err = g.callEntry(g.start)
+		for err == nil && g.afterEntry() { // suspended, then resumed
+			err = g.callEntry(g.start)
+		}
 	}
 	g.exitErr = err
-	g.removeWatcher()
+	g.unregister()
+	if g.startTimer != nil {
+		g.startTimer.Stop()
+	}
 	g.img.engine.live.Add(-1)
 	close(g.done)
+}
+
+// launch starts the driver on its own goroutine (Start, and Call on a
+// guest never started); its start-up, until the first recv, may take
+// opts.StartTimeout. g.mu is held or the guest not yet shared.
+func (g *Guest) launch() {
+	g.started = true
+	g.startTimer = time.AfterFunc(g.opts.StartTimeout, func() { g.watch.cancel(-1) })
+	go g.run()
 }
 
 // guestEnv builds the guest environment: safe defaults, then the image's,
@@ -276,11 +332,15 @@ func (g *Guest) Done() <-chan struct{} { return g.done }
 // one is interrupted at its next epoch check or blocking host call. It
 // waits briefly for the driver to finish, then frees the store.
 func (g *Guest) Close() {
-	if g.quitted.CompareAndSwap(false, true) {
-		close(g.quit)
-	}
+	g.stop()
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if !g.started { // instantiated, never run: nothing to wait for
+		g.started = true
+		g.unregister()
+		g.img.engine.live.Add(-1)
+		close(g.done)
+	}
 	select {
 	case <-g.done:
 		g.freeStore()
@@ -299,29 +359,19 @@ func (g *Guest) Close() {
 func (g *Guest) freeStore() {
 	if !g.storeFreed {
 		g.storeFreed = true
+		g.watch.free()
 		g.store.Close()
 	}
 }
 
-// onEpoch is asked every few epoch ticks while guest code runs.
-func (g *Guest) onEpoch() (uint64, bool) {
-	c := g.cur.Load()
-	if c != nil && closed(c.replied) {
-		// On its way back to recv: not interrupted (by a deadline, cancel
-		// or Close) for parkGrace, then stopped.
-		return epochCheckTicks, time.Since(c.answered) < parkGrace
+// stop tells the driver to stop: a blocked host call returns or traps, and
+// running guest code traps at its next epoch check (after the grace a
+// driver that has answered has to get back to recv, see parkGrace).
+func (g *Guest) stop() {
+	if g.quitted.CompareAndSwap(false, true) {
+		close(g.quit)
+		g.watch.stop()
 	}
-	if g.quitted.Load() {
-		return 0, false
-	}
-	if c != nil {
-		if c.ctx.Err() != nil {
-			return 0, false
-		}
-	} else if time.Now().After(g.initDeadline) {
-		return 0, false
-	}
-	return epochCheckTicks, true
 }
 
 // CallInput is one request for a guest.
@@ -383,16 +433,12 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	start := time.Now()
-	if in.Stdin == nil {
-		in.Stdin = exec.StdinFrom(nil)
+	c := newCall(ctx, in)
+	if !g.started {
+		g.launch()
 	}
-	if in.MaxReply <= 0 {
-		in.MaxReply = ReplyEnvelopeBytes
-		if in.Output != nil {
-			in.MaxReply += in.Output.Limit()
-		}
-	}
-	c := &call{ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output, replied: make(chan struct{}), parked: make(chan struct{}), maxReply: in.MaxReply}
+	stop := context.AfterFunc(ctx, func() { g.watch.cancel(c.id) })
+	defer stop()
 	select {
 	case g.calls <- c:
 	case <-g.done:
@@ -411,6 +457,66 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	if !abandoned && closed(c.replied) {
 		abandoned = !g.await(ctx, c.parked)
 	}
+	return g.result(ctx, c, start, abandoned)
+}
+
+// RunOnce runs one request in a guest that was instantiated and never
+// started, on the calling goroutine: the driver starts, takes the request
+// from recv, replies, learns from its next recv that no request follows
+// and returns; the guest is dead afterwards. This is the one-shot path:
+// Start and Call hand every request and reply between the caller's thread
+// and the guest's (a goroutine locked to its thread while parked in recv),
+// and those hand-offs and the scheduling around them cost more CPU than
+// a small run itself. The deadline and cancellation reach the guest as in
+// Call (epoch checks, and every blocking host call a guest can make is
+// ours and watches them); what RunOnce can't do is abandon a guest stuck
+// elsewhere, since the caller is the guest's thread. On a guest already
+// started, RunOnce is Call.
+func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
+	g.mu.Lock()
+	if g.started {
+		g.mu.Unlock()
+		return g.Call(ctx, in)
+	}
+	defer g.mu.Unlock()
+	start := time.Now()
+	if ctx.Err() != nil {
+		o, ed := ctxOutcome(ctx)
+		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+	}
+	g.started = true
+	c := newCall(ctx, in)
+	g.calls = make(chan *call, 2)
+	g.calls <- c
+	g.calls <- nil // then recv returns -1
+	// The driver's start-up is part of the run, and the guest serves only
+	// this request: the run's end stops it, whatever it runs (but a driver
+	// that has answered still gets parkGrace to return).
+	stop := context.AfterFunc(ctx, g.stop)
+	defer stop()
+	g.run()
+	return g.result(ctx, c, start, false)
+}
+
+// callIDs numbers calls for the epoch callback.
+var callIDs atomic.Int64
+
+func newCall(ctx context.Context, in CallInput) *call {
+	if in.Stdin == nil {
+		in.Stdin = exec.StdinFrom(nil)
+	}
+	if in.MaxReply <= 0 {
+		in.MaxReply = ReplyEnvelopeBytes
+		if in.Output != nil {
+			in.MaxReply += in.Output.Limit()
+		}
+	}
+	return &call{id: callIDs.Add(1), ctx: ctx, payload: in.Payload, fuel: in.Fuel, stdin: in.Stdin, out: in.Output,
+		replied: make(chan struct{}), parked: make(chan struct{}), maxReply: in.MaxReply}
+}
+
+// result reports how call c ended: its reply, or why the guest died.
+func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) CallResult {
 	res := CallResult{Duration: time.Since(start)}
 	if closed(c.parked) {
 		res.Response = c.response
@@ -420,8 +526,8 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 	}
 	// The guest died (or is stuck): classify.
 	res.Died = true
-	if abandoned && g.quitted.CompareAndSwap(false, true) {
-		close(g.quit)
+	if abandoned {
+		g.stop()
 	}
 	if closed(c.replied) {
 		// It answered, then did not come back for the next request (it
@@ -614,6 +720,15 @@ func containsAny(s string, subs ...string) bool {
 
 var errno = struct{ success, inval, fault, notsup int32 }{0, 28, 21, 58}
 
+// memory is the guest's linear memory as seen from one of its host calls,
+// through the Memory looked up once at instantiation: a lookup through the
+// caller makes an Extern with a finalizer at every call.
+func (g *Guest) memory(caller *wasmtime.Caller) []byte {
+	return g.mem.UnsafeData(caller)
+}
+
+// guestMemory is the memory of a caller without a Guest (the snapshot's
+// throwaway instance).
 func guestMemory(caller *wasmtime.Caller) []byte {
 	ext := caller.GetExport("memory")
 	if ext == nil || ext.Memory() == nil {
@@ -630,35 +745,113 @@ func span(mem []byte, ptr, n int32) []byte {
 
 func interrupted() *wasmtime.Trap { return wasmtime.NewTrap("wasmexec: run interrupted") }
 
-func (g *Guest) linker() (*wasmtime.Linker, error) {
-	l := wasmtime.NewLinker(g.img.engine.wt)
+// guests finds the Guest a host function call belongs to: the host
+// functions are defined once per image (linker), so they look their guest
+// up by the caller's store context, registered from the guest's
+// instantiation to the return of its entry (no host call can come after
+// that).
+var guests sync.Map // uintptr (*C.wasmtime_context_t) → *Guest
+
+func registerGuest(s *wasmtime.Store, g *Guest) (unregister func()) {
+	key := storeKey(s)
+	guests.Store(key, g)
+	var once sync.Once
+	return func() { once.Do(func() { guests.CompareAndDelete(key, g) }) }
+}
+
+// guestOf returns the guest whose host function caller is calling.
+func guestOf(caller *wasmtime.Caller) *Guest {
+	g, _ := guests.Load(storeKey(caller))
+	return g.(*Guest)
+}
+
+// syncRun tells the epoch callback which request the guest serves now,
+// and whether it is on its way back to recv after answering (parkGrace).
+func (g *Guest) syncRun() {
+	var id int64
+	parking := false
+	if c := g.cur.Load(); c != nil {
+		id = c.id
+		parking = closed(c.replied)
+	}
+	g.watch.setRun(id, parking, parkGrace)
+}
+
+// linker returns the image's linker, built once and shared by its guests:
+// a Linker per guest cost ~0.1 ms of CPU per start (WASI and the host
+// functions defined by reflection each time).
+func (img *Image) linker() (*wasmtime.Linker, error) {
+	img.linkOnce.Do(func() { img.link, img.linkErr = newLinker(img.engine.wt) })
+	return img.link, img.linkErr
+}
+
+// newLinker defines WASI and the host functions. Each host function finds
+// its guest by the caller (guestOf) and runs guarded (hostabi.go).
+func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
+	l := wasmtime.NewLinker(e)
 	if err := l.DefineWasi(); err != nil {
 		return nil, fmt.Errorf("define wasi: %w", err)
 	}
 	l.AllowShadowing(true)
+	// After recv and send the epoch callback learns which request (if any)
+	// the guest now serves.
+	recv := guardRecv("recv", func(g *Guest, c *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+		defer g.syncRun()
+		return g.hostRecv(c, ptr, capacity)
+	})
+	send := guardSend("send", func(g *Guest, c *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
+		defer g.syncRun()
+		return g.hostSend(c, ptr, n)
+	})
+	write := guardWrite("write", (*Guest).hostWrite)
+	read := guardRecv("read", (*Guest).hostRead)
+	poll := guardPoll("poll_oneoff", (*Guest).pollOneoff)
 	defs := []struct {
 		module, name string
 		fn           any
 	}{
-		{"wasmexec", "recv", g.guardRecv("recv", g.hostRecv)},
-		{"wasmexec", "send", g.guardSend("send", g.hostSend)},
-		{"wasmexec", "write", g.guardWrite("write", g.hostWrite)},
-		{"wasmexec", "read", g.guardRecv("read", g.hostRead)},
+		{"wasmexec", "recv", func(c *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+			return recv(guestOf(c), c, ptr, capacity)
+		}},
+		{"wasmexec", "send", func(c *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
+			return send(guestOf(c), c, ptr, n)
+		}},
+		{"wasmexec", "write", func(c *wasmtime.Caller, fd, ptr, n int32) (int32, *wasmtime.Trap) {
+			return write(guestOf(c), c, fd, ptr, n)
+		}},
+		{"wasmexec", "read", func(c *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+			return read(guestOf(c), c, ptr, capacity)
+		}},
 		// poll_oneoff is the only WASI call that sleeps; ours sleeps
 		// interruptibly so deadlines and cancellation reach a sleeping guest.
-		{"wasi_snapshot_preview1", "poll_oneoff", g.guardPoll("poll_oneoff", g.pollOneoff)},
-		{"wasi_snapshot_preview1", "clock_time_get", g.guardClock("clock_time_get", g.clockTimeGet)},
+		{"wasi_snapshot_preview1", "poll_oneoff", func(c *wasmtime.Caller, in, out, nsubs, nevents int32) (int32, *wasmtime.Trap) {
+			return poll(guestOf(c), c, in, out, nsubs, nevents)
+		}},
 		// Replaced to keep guests away from wasmtime 25 bugs (wasmhardening.go).
-		{"wasi_snapshot_preview1", "fd_renumber", g.fdRenumber},
-		{"wasi_snapshot_preview1", "path_symlink", g.pathSymlink},
-		{"wasi_snapshot_preview1", "path_open", g.pathOpen},
-		{"wasi_snapshot_preview1", "fd_close", g.fdClose},
-		{"wasi_snapshot_preview1", "fd_readdir", g.fdReaddir},
+		{"wasi_snapshot_preview1", "fd_renumber", func(c *wasmtime.Caller, from, to int32) int32 {
+			return guestOf(c).fdRenumber(c, from, to)
+		}},
+		{"wasi_snapshot_preview1", "path_symlink", func(c *wasmtime.Caller, oldPath, oldLen, fd, newPath, newLen int32) int32 {
+			return guestOf(c).pathSymlink(c, oldPath, oldLen, fd, newPath, newLen)
+		}},
+		{"wasi_snapshot_preview1", "path_open", func(c *wasmtime.Caller, dirfd, lookup, path, pathLen, oflags int32, rightsBase, rightsInheriting int64, fdflags, out int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathOpen(c, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
+		}},
+		{"wasi_snapshot_preview1", "fd_close", func(c *wasmtime.Caller, fd int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).fdClose(c, fd)
+		}},
+		{"wasi_snapshot_preview1", "fd_readdir", func(c *wasmtime.Caller, fd, buf, bufLen int32, cookie int64, used int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).fdReaddir(c, fd, buf, bufLen, cookie, used)
+		}},
 	}
 	for _, d := range defs {
 		if err := l.FuncWrap(d.module, d.name, d.fn); err != nil {
 			return nil, fmt.Errorf("define %s.%s: %w", d.module, d.name, err)
 		}
+	}
+	// clock_time_get is C (wasmexec_clock_time_get): no call into Go.
+	if err := defineClock(l); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -678,6 +871,11 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		case c = <-g.calls:
 		case <-g.quit:
 			return -1, nil
+		case <-g.hib.req:
+			return g.suspendRecv(caller), nil
+		}
+		if c == nil { // RunOnce's one request was served
+			return -1, nil
 		}
 		if !setFuel(caller, c.fuel) {
 			return 0, wasmtime.NewTrap("wasmexec: set fuel failed")
@@ -689,7 +887,7 @@ func (g *Guest) hostRecv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 	if uint32(n) > uint32(capacity) {
 		return n, nil
 	}
-	dst := span(guestMemory(caller), ptr, n)
+	dst := span(g.memory(caller), ptr, n)
 	if dst == nil {
 		return 0, wasmtime.NewTrap("wasmexec: recv buffer out of bounds")
 	}
@@ -706,7 +904,7 @@ func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 	if closed(c.replied) {
 		return g.violate("a second send for one request")
 	}
-	src := span(guestMemory(caller), ptr, n)
+	src := span(g.memory(caller), ptr, n)
 	if src == nil {
 		return wasmtime.NewTrap("wasmexec: send buffer out of bounds")
 	}
@@ -747,7 +945,7 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 	default:
 		return -1, nil
 	}
-	src := span(guestMemory(caller), ptr, n)
+	src := span(g.memory(caller), ptr, n)
 	if src == nil {
 		return 0, wasmtime.NewTrap("wasmexec: write buffer out of bounds")
 	}
@@ -777,35 +975,12 @@ func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 	if err != nil {
 		return 0, interrupted()
 	}
-	dst := span(guestMemory(caller), ptr, int32(n)) // memory may have moved: fetch after blocking
+	dst := span(g.memory(caller), ptr, int32(n)) // memory may have moved: fetch after blocking
 	if dst == nil {
 		return 0, wasmtime.NewTrap("wasmexec: read buffer out of bounds")
 	}
 	copy(dst, buf[:n])
 	return int32(n), nil
-}
-
-// monotonicBase anchors the guest-visible monotonic clock.
-var monotonicBase = time.Now()
-
-func monotonicNow() uint64 { return uint64(time.Since(monotonicBase)) }
-
-func (g *Guest) clockTimeGet(caller *wasmtime.Caller, id int32, _ int64, out int32) int32 {
-	var t uint64
-	switch id {
-	case 0: // realtime
-		t = uint64(time.Now().UnixNano())
-	case 1, 2, 3: // monotonic, process and thread CPU time: all monotonic here
-		t = monotonicNow()
-	default:
-		return errno.inval
-	}
-	dst := span(guestMemory(caller), out, 8)
-	if dst == nil {
-		return errno.fault
-	}
-	binary.LittleEndian.PutUint64(dst, t)
-	return errno.success
 }
 
 // pollOneoff implements WASI poll_oneoff for clock subscriptions (sleeps)
@@ -819,7 +994,7 @@ func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int3
 	if nsubs <= 0 || nsubs > maxSubs {
 		return errno.inval, nil
 	}
-	mem := guestMemory(caller)
+	mem := g.memory(caller)
 	subs := span(mem, in, nsubs*subSize)
 	if subs == nil || span(mem, out, nsubs*evSize) == nil || span(mem, nevents, 4) == nil {
 		return errno.fault, nil
@@ -877,7 +1052,7 @@ func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int3
 		}
 		now = monotonicNow()
 	}
-	mem = guestMemory(caller)
+	mem = g.memory(caller)
 	evs := span(mem, out, nsubs*evSize)
 	n := int32(0)
 	for _, s := range list {

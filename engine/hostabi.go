@@ -43,41 +43,35 @@ func (g *Guest) hostPanicked(name string, trap **wasmtime.Trap) {
 	*trap = wasmtime.NewTrap("wasmexec: internal error in host function " + name)
 }
 
-// The guarded forms of the host function shapes the linker defines. A
-// function whose own signature can't return a trap gets one here.
+// The guarded forms of the host function shapes the linker defines: each
+// takes the guest the call belongs to (guestOf) and turns a panic into a
+// trap (hostPanicked).
 
-func (g *Guest) guardRecv(name string, f func(*wasmtime.Caller, int32, int32) (int32, *wasmtime.Trap)) func(*wasmtime.Caller, int32, int32) (int32, *wasmtime.Trap) {
-	return func(c *wasmtime.Caller, a, b int32) (r int32, trap *wasmtime.Trap) {
+func guardRecv(name string, f func(*Guest, *wasmtime.Caller, int32, int32) (int32, *wasmtime.Trap)) func(*Guest, *wasmtime.Caller, int32, int32) (int32, *wasmtime.Trap) {
+	return func(g *Guest, c *wasmtime.Caller, a, b int32) (r int32, trap *wasmtime.Trap) {
 		defer g.hostPanicked(name, &trap)
-		return f(c, a, b)
+		return f(g, c, a, b)
 	}
 }
 
-func (g *Guest) guardSend(name string, f func(*wasmtime.Caller, int32, int32) *wasmtime.Trap) func(*wasmtime.Caller, int32, int32) *wasmtime.Trap {
-	return func(c *wasmtime.Caller, a, b int32) (trap *wasmtime.Trap) {
+func guardSend(name string, f func(*Guest, *wasmtime.Caller, int32, int32) *wasmtime.Trap) func(*Guest, *wasmtime.Caller, int32, int32) *wasmtime.Trap {
+	return func(g *Guest, c *wasmtime.Caller, a, b int32) (trap *wasmtime.Trap) {
 		defer g.hostPanicked(name, &trap)
-		return f(c, a, b)
+		return f(g, c, a, b)
 	}
 }
 
-func (g *Guest) guardWrite(name string, f func(*wasmtime.Caller, int32, int32, int32) (int32, *wasmtime.Trap)) func(*wasmtime.Caller, int32, int32, int32) (int32, *wasmtime.Trap) {
-	return func(c *wasmtime.Caller, a, b, n int32) (r int32, trap *wasmtime.Trap) {
+func guardWrite(name string, f func(*Guest, *wasmtime.Caller, int32, int32, int32) (int32, *wasmtime.Trap)) func(*Guest, *wasmtime.Caller, int32, int32, int32) (int32, *wasmtime.Trap) {
+	return func(g *Guest, c *wasmtime.Caller, a, b, n int32) (r int32, trap *wasmtime.Trap) {
 		defer g.hostPanicked(name, &trap)
-		return f(c, a, b, n)
+		return f(g, c, a, b, n)
 	}
 }
 
-func (g *Guest) guardClock(name string, f func(*wasmtime.Caller, int32, int64, int32) int32) func(*wasmtime.Caller, int32, int64, int32) (int32, *wasmtime.Trap) {
-	return func(c *wasmtime.Caller, id int32, precision int64, out int32) (r int32, trap *wasmtime.Trap) {
+func guardPoll(name string, f func(*Guest, *wasmtime.Caller, int32, int32, int32, int32) (int32, *wasmtime.Trap)) func(*Guest, *wasmtime.Caller, int32, int32, int32, int32) (int32, *wasmtime.Trap) {
+	return func(g *Guest, c *wasmtime.Caller, a, b, n, m int32) (r int32, trap *wasmtime.Trap) {
 		defer g.hostPanicked(name, &trap)
-		return f(c, id, precision, out), nil
-	}
-}
-
-func (g *Guest) guardPoll(name string, f func(*wasmtime.Caller, int32, int32, int32, int32) (int32, *wasmtime.Trap)) func(*wasmtime.Caller, int32, int32, int32, int32) (int32, *wasmtime.Trap) {
-	return func(c *wasmtime.Caller, a, b, n, m int32) (r int32, trap *wasmtime.Trap) {
-		defer g.hostPanicked(name, &trap)
-		return f(c, a, b, n, m)
+		return f(g, c, a, b, n, m)
 	}
 }
 

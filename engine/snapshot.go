@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,14 +13,15 @@ import (
 
 // snapshotVersion is part of the cache key of snapshotted modules; bump it
 // when the snapshot format or procedure changes.
-const snapshotVersion = "snapshot-v1"
+const snapshotVersion = "snapshot-v3"
 
 // buildSnapshot runs the image's Init functions once in a throwaway
-// instance and returns the module rewritten so that its initial memory and
-// globals are the state after them (what wizer does for Rust guests). A
-// guest of the rewritten module starts already initialized: its entry
-// function is called directly, and instantiation maps the initialized
-// memory copy-on-write instead of running the language runtime's start-up.
+// instance, then its entry for one warm-up request, and returns the module
+// rewritten so that its initial memory and globals are the state after
+// them (what wizer does for Rust guests). A guest of the rewritten module
+// starts already initialized and warm: its entry function is called
+// directly, and instantiation maps the initialized memory copy-on-write
+// instead of running the language runtime's start-up.
 //
 // The throwaway instance sees the same WASI layout as real guests (argv,
 // image preopens, then /workspace) because runtimes record it during init;
@@ -95,6 +97,9 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			return nil, err
 		}
 	}
+	if err := makeWorkspaceDirs(spec, ws); err != nil {
+		return nil, err
+	}
 	if err := wasi.PreopenDir(ws, "/workspace"); err != nil {
 		return nil, err
 	}
@@ -118,14 +123,12 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	if err := linker.DefineWasi(); err != nil {
 		return nil, err
 	}
-	trap := func(string) *wasmtime.Trap {
-		return wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init")
-	}
+	ctl := &snapshotChannel{}
 	for name, fn := range map[string]any{
-		"recv":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, trap("recv") },
-		"send":  func(int32, int32) *wasmtime.Trap { return trap("send") },
-		"write": func(int32, int32, int32) (int32, *wasmtime.Trap) { return 0, trap("write") },
-		"read":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, trap("read") },
+		"recv":  ctl.recv,
+		"send":  ctl.send,
+		"write": func(_ int32, _ int32, n int32) (int32, *wasmtime.Trap) { return n, nil }, // dropped
+		"read":  func(int32, int32) (int32, *wasmtime.Trap) { return 0, nil },              // EOF
 	} {
 		if err := linker.FuncWrap("wasmexec", name, fn); err != nil {
 			return nil, err
@@ -148,7 +151,31 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 		return nil, err
 	}
 
-	// 3. Write the state back as the module's initial state.
+	// 3. Serve the warm-up request once, so its first-request costs (Go's
+	// JSON codecs built by reflection, the interpreter's first compile) are
+	// paid here and are part of the snapshot instead of being paid by
+	// every pre-started guest (see warmUp). Then recv says there are no
+	// more requests (or, to a driver that suspends, -2: suspend, so that
+	// its entry may be called again, as after a restore) and the entry
+	// returns.
+	if spec.Entry != "" && spec.SnapshotWarmUp {
+		if spec.Suspend {
+			ctl.done = recvSuspend
+		}
+		entry := inst.GetFunc(store, spec.Entry)
+		if entry == nil {
+			return nil, fmt.Errorf("entry function %q is not exported", spec.Entry)
+		}
+		ctl.warming = true
+		if _, err := entry.Call(store); err != nil {
+			return nil, fmt.Errorf("serve the warm-up request for the snapshot: %w", err)
+		}
+		if err := ctl.check(); err != nil {
+			return nil, err
+		}
+	}
+
+	// 4. Write the state back as the module's initial state.
 	memExt := inst.GetExport(store, "memory")
 	if memExt == nil || memExt.Memory() == nil {
 		return nil, fmt.Errorf("module exports no memory")
@@ -186,6 +213,10 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			continue // dropped: replaced below (data) or must not run again (start)
 		case i == globalIdx:
 			s.payload = encodeGlobals(globals)
+		case i == exportIdx:
+			// The mutable globals stay exported: a guest is captured and
+			// restored through them (hibernate.go).
+			s.payload = instrumented[exportIdx].payload
 		case i == memIdx:
 			if s.payload, err = memorySection(s.payload, uint64(len(mem))/65536); err != nil {
 				return nil, err
@@ -195,6 +226,54 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	}
 	out = insertDataSections(out, data, nseg)
 	return encodeSections(out), nil
+}
+
+// snapshotChannel is the control channel of the throwaway instance: closed
+// while the Init functions run, then it hands the entry warmUpRequest once
+// and reports no further requests.
+type snapshotChannel struct {
+	warming bool
+	served  bool
+	reply   []byte
+	done    int32 // what recv says after the warm-up: -1, or recvSuspend
+}
+
+func (c *snapshotChannel) recv(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
+	if !c.warming {
+		return 0, wasmtime.NewTrap("wasmexec: the control channel is not available during snapshot init")
+	}
+	if c.served {
+		return min(c.done, -1), nil
+	}
+	n := int32(len(warmUpRequest))
+	if n > capacity {
+		return n, nil // the driver asks again with a larger buffer
+	}
+	dst := span(guestMemory(caller), ptr, n)
+	if dst == nil {
+		return 0, wasmtime.NewTrap("wasmexec: recv buffer out of bounds")
+	}
+	copy(dst, warmUpRequest)
+	c.served = true
+	return n, nil
+}
+
+func (c *snapshotChannel) send(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
+	src := span(guestMemory(caller), ptr, n)
+	if !c.served || src == nil {
+		return wasmtime.NewTrap("wasmexec: unexpected send during snapshot warm-up")
+	}
+	c.reply = append([]byte(nil), src...)
+	return nil
+}
+
+// check says whether the warm-up request was served and succeeded.
+func (c *snapshotChannel) check() error {
+	var r controlResponse
+	if c.reply == nil || json.Unmarshal(c.reply, &r) != nil || r.Status != "ok" {
+		return fmt.Errorf("the warm-up request failed during the snapshot: %.200s", c.reply)
+	}
+	return nil
 }
 
 // insertDataSections puts a data count section before the code section and

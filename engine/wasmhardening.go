@@ -64,8 +64,7 @@ func (e *Engine) harden() error {
 // no count ever drops to zero and no type is ever unregistered. Module
 // types are held by the images, which live as long as the engine.
 func (e *Engine) pinTypes() error {
-	g := &Guest{img: &Image{engine: e}}
-	l, err := g.linker()
+	l, err := newLinker(e.wt)
 	if err != nil {
 		return fmt.Errorf("pin host function types: %w", err)
 	}

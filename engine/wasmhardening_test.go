@@ -37,7 +37,7 @@ func TestTypeRegistryRace(t *testing.T) {
 			defer wg.Done()
 			n := 0
 			for time.Now().Before(deadline) {
-				l, err := (&Guest{img: &Image{engine: e}}).linker()
+				l, err := newLinker(e.wt)
 				if err != nil {
 					t.Error(err)
 					return

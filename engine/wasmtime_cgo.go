@@ -6,10 +6,19 @@ package engine
 // context (to set a request's fuel from inside the host call that hands the
 // request over, on the guest's own thread). libwasmtime.a is already linked
 // by wasmtime-go, so declaring the functions is enough.
+//
+// The epoch callback is C and reads a small struct the Go side writes
+// (watch): a callback into Go made the guest's thread take a Go P every
+// few milliseconds, which kept the Go scheduler's sysmon polling and its
+// Ps moving between threads, ~10% of a CPU-bound guest's CPU (see
+// cmd/wasmexec-bench, guest vs bare wasmtime).
 
 /*
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 typedef struct wasmtime_store wasmtime_store_t;
 typedef struct wasmtime_context wasmtime_context_t;
@@ -25,10 +34,112 @@ extern void wasmtime_error_delete(wasmtime_error_t *);
 extern wasmtime_error_t *wasmtime_context_set_fuel(wasmtime_context_t *, uint64_t);
 extern wasmtime_error_t *wasmtime_context_get_fuel(const wasmtime_context_t *, uint64_t *);
 
-extern wasmtime_error_t *wasmexecEpochCallback(wasmtime_context_t *, void *, uint64_t *, wasmtime_update_deadline_kind_t *);
+// wasmexec_watch is what the epoch callback of one store reads. The store
+// owns it (freed with the store); Go writes it with atomic stores.
+typedef struct {
+	int32_t quit;       // non-zero: stop the guest at the next check
+	int64_t run;        // the request the guest is serving: its id, 0 between requests, -1 while starting
+	int64_t cancel;     // a request (or -1, the start-up) whose time is up
+	int64_t park_until; // non-zero: the guest answered and may run until then (monotonic ns) to get back to recv
+	uint64_t ticks;     // epoch ticks between checks
+} wasmexec_watch;
 
-static void wasmexec_install_epoch_callback(wasmtime_store_t *store, uintptr_t handle) {
-	wasmtime_store_epoch_deadline_callback(store, wasmexecEpochCallback, (void *)handle, 0);
+static int64_t wasmexec_monotonic_now(void);
+
+static wasmtime_error_t *wasmexec_epoch_check(wasmtime_context_t *ctx, void *data, uint64_t *delta, wasmtime_update_deadline_kind_t *kind) {
+	wasmexec_watch *w = data;
+	*kind = 0; // continue
+	int64_t park = __atomic_load_n(&w->park_until, __ATOMIC_SEQ_CST);
+	if (park != 0) {
+		// On its way back to recv after answering: neither the run's end
+		// nor a stop interrupts it until park_until; then it is stopped.
+		if (wasmexec_monotonic_now() >= park) {
+			return wasmtime_error_new("wasmexec: the driver did not come back for the next request after answering");
+		}
+		*delta = w->ticks;
+		return NULL;
+	}
+	int64_t run = __atomic_load_n(&w->run, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&w->quit, __ATOMIC_SEQ_CST) || (run != 0 && __atomic_load_n(&w->cancel, __ATOMIC_SEQ_CST) == run)) {
+		return wasmtime_error_new("wasmexec: run interrupted");
+	}
+	*delta = w->ticks;
+	return NULL;
+}
+
+static wasmexec_watch *wasmexec_install_watch(wasmtime_store_t *store, uint64_t ticks) {
+	wasmexec_watch *w = calloc(1, sizeof *w);
+	if (!w) return NULL;
+	w->run = -1;
+	w->ticks = ticks;
+	wasmtime_store_epoch_deadline_callback(store, wasmexec_epoch_check, w, free);
+	return w;
+}
+
+// wasi_snapshot_preview1.clock_time_get, in C for the same reason as the
+// epoch callback: the Go runtime in the JS guest reads the clock a hundred
+// times a second, and each call into Go cost a Go P. Clocks: 0 realtime;
+// 1 monotonic, 2 process and 3 thread CPU time are all the host's
+// monotonic clock since the engine package started (wasmtime's own
+// refuses the CPU-time clocks, which CPython asks for). Errnos: 28 inval,
+// 21 fault.
+typedef struct wasmtime_caller wasmtime_caller_t;
+typedef struct wasm_trap_t wasm_trap_t;
+typedef struct wasm_functype_t wasm_functype_t;
+typedef struct wasmtime_linker wasmtime_linker_t;
+typedef union {
+	int32_t i32;
+	int64_t i64;
+	float f32;
+	double f64;
+	uint8_t v128[16];
+	uint32_t anyref;
+	uint32_t externref;
+	void *funcref;
+} wasmexec_val_raw;
+typedef struct { uint64_t store_id; size_t private_; } wasmexec_memory;
+typedef struct { uint8_t kind; union { wasmexec_memory memory; void *sharedmemory; } of; } wasmexec_extern;
+
+extern bool wasmtime_caller_export_get(wasmtime_caller_t *, const char *, size_t, wasmexec_extern *);
+extern wasmtime_context_t *wasmtime_caller_context(wasmtime_caller_t *);
+extern uint8_t *wasmtime_memory_data(const wasmtime_context_t *, const wasmexec_memory *);
+extern size_t wasmtime_memory_data_size(const wasmtime_context_t *, const wasmexec_memory *);
+extern wasmtime_error_t *wasmtime_linker_define_func_unchecked(wasmtime_linker_t *, const char *, size_t, const char *, size_t,
+    const wasm_functype_t *, wasm_trap_t *(*)(void *, wasmtime_caller_t *, wasmexec_val_raw *, size_t), void *, void (*)(void *));
+
+static int64_t wasmexec_mono_base;
+
+static int64_t wasmexec_clock_ns(clockid_t id) {
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void wasmexec_clock_init(void) { wasmexec_mono_base = wasmexec_clock_ns(CLOCK_MONOTONIC); }
+
+static int64_t wasmexec_monotonic_now(void) { return wasmexec_clock_ns(CLOCK_MONOTONIC) - wasmexec_mono_base; }
+
+static wasm_trap_t *wasmexec_clock_time_get(void *env, wasmtime_caller_t *caller, wasmexec_val_raw *args, size_t nargs) {
+	int32_t id = args[0].i32;
+	uint32_t out = (uint32_t)args[2].i32;
+	uint64_t t;
+	switch (id) {
+	case 0: t = (uint64_t)wasmexec_clock_ns(CLOCK_REALTIME); break;
+	case 1: case 2: case 3: t = (uint64_t)wasmexec_monotonic_now(); break;
+	default: args[0].i32 = 28; return NULL;
+	}
+	wasmexec_extern mem;
+	if (!wasmtime_caller_export_get(caller, "memory", 6, &mem) || mem.kind != 3) { args[0].i32 = 21; return NULL; }
+	wasmtime_context_t *cx = wasmtime_caller_context(caller);
+	if ((uint64_t)out + 8 > wasmtime_memory_data_size(cx, &mem.of.memory)) { args[0].i32 = 21; return NULL; }
+	memcpy(wasmtime_memory_data(cx, &mem.of.memory) + out, &t, 8); // little-endian hosts
+	args[0].i32 = 0;
+	return NULL;
+}
+
+static wasmtime_error_t *wasmexec_define_clock(wasmtime_linker_t *linker, const wasm_functype_t *ty) {
+	static const char module[] = "wasi_snapshot_preview1", name[] = "clock_time_get";
+	return wasmtime_linker_define_func_unchecked(linker, module, sizeof module - 1, name, sizeof name - 1, ty, wasmexec_clock_time_get, NULL, NULL);
 }
 
 static int wasmexec_set_fuel(wasmtime_context_t *ctx, uint64_t fuel) {
@@ -42,19 +153,42 @@ static int wasmexec_get_fuel(wasmtime_context_t *ctx, uint64_t *fuel) {
 	if (err) { wasmtime_error_delete(err); return 0; }
 	return 1;
 }
-
-static wasmtime_error_t *wasmexec_interrupt_error(void) {
-	return wasmtime_error_new("wasmexec: run interrupted");
-}
 */
 import "C"
 
 import (
+	"errors"
+	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 )
+
+func init() { C.wasmexec_clock_init() }
+
+// monotonicNow is the guests' monotonic clock (clock_time_get), in ns.
+func monotonicNow() uint64 { return uint64(C.wasmexec_monotonic_now()) }
+
+// defineClock defines wasi_snapshot_preview1.clock_time_get in l as
+// wasmexec_clock_time_get (l must allow shadowing).
+func defineClock(l *wasmtime.Linker) error {
+	i32, i64 := wasmtime.NewValType(wasmtime.KindI32), wasmtime.NewValType(wasmtime.KindI64)
+	ty := wasmtime.NewFuncType([]*wasmtime.ValType{i32, i64, i32}, []*wasmtime.ValType{i32})
+	// The C pointers are the first fields of Linker and FuncType (v25.0.0).
+	lp := *(**C.wasmtime_linker_t)(unsafe.Pointer(l))
+	tp := *(**C.wasm_functype_t)(unsafe.Pointer(ty))
+	err := C.wasmexec_define_clock(lp, tp)
+	runtime.KeepAlive(l)
+	runtime.KeepAlive(ty)
+	if err != nil {
+		C.wasmtime_error_delete(err)
+		return errors.New("define wasi_snapshot_preview1.clock_time_get: refused by the linker")
+	}
+	return nil
+}
 
 // storePtr reads the C store pointer out of a *wasmtime.Store. It relies on
 // the pointer being the struct's first field, which holds for v25.0.0, the
@@ -65,6 +199,11 @@ func storePtr(s *wasmtime.Store) *C.wasmtime_store_t {
 
 func contextPtr(s wasmtime.Storelike) *C.wasmtime_context_t {
 	return (*C.wasmtime_context_t)(unsafe.Pointer(s.Context()))
+}
+
+// storeKey identifies the store behind s (a *Store or a *Caller).
+func storeKey(s wasmtime.Storelike) uintptr {
+	return uintptr(unsafe.Pointer(contextPtr(s)))
 }
 
 // setFuel sets the fuel left in the store behind s (a *Store or a *Caller).
@@ -79,47 +218,61 @@ func getFuel(s wasmtime.Storelike) (uint64, bool) {
 	return uint64(f), ok
 }
 
-// epochWatcher is asked at every epoch deadline whether its guest may go on.
-type epochWatcher interface {
-	// onEpoch returns the ticks until the next check, or ok=false to trap.
-	onEpoch() (ticks uint64, ok bool)
+// watch is the Go side of a store's epoch callback (wasmexec_epoch_check,
+// run at every check on the guest's thread, in C). The guest's thread
+// says which request runs (setRun, from its host calls); ctx callbacks
+// and Close say when to stop (cancel, stop), until free.
+type watch struct {
+	c     *C.wasmexec_watch
+	mu    sync.Mutex // orders cancel and stop against free
+	freed bool
 }
 
-var (
-	watchersMu sync.RWMutex
-	watchers   = map[uintptr]epochWatcher{}
-	nextHandle uintptr
-)
-
-// installEpochCallback routes s's epoch deadlines to w until the returned
-// function is called.
-func installEpochCallback(s *wasmtime.Store, w epochWatcher) (remove func()) {
-	watchersMu.Lock()
-	nextHandle++
-	h := nextHandle
-	watchers[h] = w
-	watchersMu.Unlock()
-	C.wasmexec_install_epoch_callback(storePtr(s), C.uintptr_t(h))
-	return func() {
-		watchersMu.Lock()
-		delete(watchers, h)
-		watchersMu.Unlock()
+// installWatch gives s an epoch callback that continues every
+// epochCheckTicks ticks until told to stop.
+func installWatch(s *wasmtime.Store) *watch {
+	c := C.wasmexec_install_watch(storePtr(s), C.uint64_t(epochCheckTicks))
+	if c == nil {
+		return nil
 	}
+	return &watch{c: c}
 }
 
-//export wasmexecEpochCallback
-func wasmexecEpochCallback(_ *C.wasmtime_context_t, data unsafe.Pointer, delta *C.uint64_t, kind *C.wasmtime_update_deadline_kind_t) *C.wasmtime_error_t {
-	watchersMu.RLock()
-	w := watchers[uintptr(data)]
-	watchersMu.RUnlock()
-	*kind = 0 // continue
-	if w == nil {
-		return C.wasmexec_interrupt_error()
+// setRun says which request the guest serves (an id; 0 between
+// requests), and whether it answered it and is parking: then it runs
+// uninterrupted for grace, and is stopped after. Only the guest's thread
+// calls it, from a host call, so the store lives.
+func (w *watch) setRun(id int64, parking bool, grace time.Duration) {
+	var until int64
+	if parking {
+		until = int64(monotonicNow()) + int64(grace)
 	}
-	ticks, ok := w.onEpoch()
-	if !ok {
-		return C.wasmexec_interrupt_error()
+	atomic.StoreInt64((*int64)(unsafe.Pointer(&w.c.park_until)), until)
+	atomic.StoreInt64((*int64)(unsafe.Pointer(&w.c.run)), id)
+}
+
+// cancel stops the guest if it is still serving request id (-1: still
+// starting).
+func (w *watch) cancel(id int64) {
+	w.mu.Lock()
+	if !w.freed {
+		atomic.StoreInt64((*int64)(unsafe.Pointer(&w.c.cancel)), id)
 	}
-	*delta = C.uint64_t(ticks)
-	return nil
+	w.mu.Unlock()
+}
+
+// stop stops the guest at its next check, whatever it runs.
+func (w *watch) stop() {
+	w.mu.Lock()
+	if !w.freed {
+		atomic.StoreInt32((*int32)(unsafe.Pointer(&w.c.quit)), 1)
+	}
+	w.mu.Unlock()
+}
+
+// free is called before the store (which frees the C side) is deleted.
+func (w *watch) free() {
+	w.mu.Lock()
+	w.freed = true
+	w.mu.Unlock()
 }

@@ -1,6 +1,6 @@
 // Package events is the lifecycle event stream of GET /v1/events: a
 // bounded window of recent events (context.created, context.reset,
-// context.deleted, execution.started, execution.completed,
+// context.deleted, context.hibernated, context.restored, execution.started, execution.completed,
 // process.spawned, process.exited) that readers follow from a cursor.
 //
 // Each event has a sequence number, its cursor (exec.EncodeCursor), and
@@ -20,6 +20,8 @@ const (
 	ContextCreated     = "context.created"
 	ContextReset       = "context.reset"
 	ContextDeleted     = "context.deleted"
+	ContextHibernated  = "context.hibernated"
+	ContextRestored    = "context.restored"
 	ExecutionStarted   = "execution.started"
 	ExecutionCompleted = "execution.completed"
 	ProcessSpawned     = "process.spawned"
@@ -27,7 +29,7 @@ const (
 )
 
 // Types lists every event type.
-var Types = []string{ContextCreated, ContextReset, ContextDeleted, ExecutionStarted, ExecutionCompleted, ProcessSpawned, ProcessExited}
+var Types = []string{ContextCreated, ContextReset, ContextDeleted, ContextHibernated, ContextRestored, ExecutionStarted, ExecutionCompleted, ProcessSpawned, ProcessExited}
 
 // Event is one lifecycle event as readers see it.
 type Event struct {

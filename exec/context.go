@@ -48,6 +48,25 @@ type Context struct {
 	Workspace *WorkspaceUsage `json:"workspace,omitempty"`
 	// Error says why a failed context failed.
 	Error *ErrorData `json:"error,omitempty"`
+	// Hibernated: the guest is not in memory; its state is in a snapshot
+	// (SnapshotBytes) and the next run restores it.
+	Hibernated    bool  `json:"hibernated"`
+	SnapshotBytes int64 `json:"snapshotBytes,omitempty"`
+	// StateAsOfMs is when the state that survives a restart was captured
+	// (the latest snapshot); RestoredAtMs when the guest was last restored
+	// from one (after hibernation or a restart).
+	StateAsOfMs  int64 `json:"stateAsOfMs,omitempty"`
+	RestoredAtMs int64 `json:"restoredAtMs,omitempty"`
+	// Notice says why the context is not hibernated or snapshotted now
+	// (live processes, open files), or why its last restore came back
+	// fresh (a snapshot that was corrupt or made for another image).
+	Notice string `json:"notice,omitempty"`
+}
+
+// ForkSpec is the optional body of POST /v1/contexts/:id/fork.
+type ForkSpec struct {
+	// ContextID names the new context (generated when empty).
+	ContextID string `json:"contextId,omitempty"`
 }
 
 // WorkspaceUsage is the byte usage of a context's workspace.

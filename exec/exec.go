@@ -30,6 +30,7 @@ const (
 	KindProcess         Kind = "process"
 	KindTypeScriptCheck Kind = "typescript_check"
 	KindNPMInstall      Kind = "npm_install" // POST /v1/contexts/:id/npm/install
+	KindPipInstall      Kind = "pip_install" // POST /v1/contexts/:id/pip/install
 )
 
 // Outcome is how a run ended. A guest failure is an outcome, never a Go error.
@@ -98,6 +99,9 @@ type Result struct {
 	OutputTruncated bool            `json:"outputTruncated,omitempty"` // retained event log dropped events
 	Extra           json.RawMessage `json:"extra,omitempty"`           // kind-specific payload (e.g. typescript diagnostics)
 	RequestID       string          `json:"requestId,omitempty"`       // the X-Request-Id of the request that ran it
+	// Tenant is the tenant (API key's) the execution belongs to; "" on an
+	// open server. Not on the wire: the store keeps it to scope reads.
+	Tenant string `json:"-"`
 }
 
 // Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.

@@ -17,8 +17,8 @@ type Limits struct {
 // FuelPerSecond is roughly how much fuel a guest burns per second of CPU;
 // it turns "seconds of CPU" into fuel. Fuel counts wasm instructions, so
 // the rate depends on the program: `make bench` measures it on 16 small
-// JS and Python programs (median 6.0-6.8e9 per CPU-second of the server,
-// 4.7-11.5e9 by program, on 2 shared cores; see docs/RATIONALE.md).
+// JS and Python programs (median 6.0-7.3e9 per CPU-second of the server,
+// 4.7-14e9 by program, on 2 shared cores; see docs/RATIONALE.md).
 const FuelPerSecond = 6_500_000_000
 
 // DefaultLimits are the server defaults of DESIGN.md: 10 CPU-seconds of

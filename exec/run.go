@@ -35,8 +35,9 @@ type Request struct {
 	// tsconfig.json whose compilerOptions (paths, baseUrl, jsx, ...) apply
 	// to the files the guest converts and resolves.
 	TsconfigPath string `json:"tsconfigPath,omitempty"`
-	// Packages (JavaScript and TypeScript, one-shot runs) are npm packages
-	// installed into the run's workspace before it starts.
+	// Packages (one-shot runs) are npm packages (JavaScript, TypeScript)
+	// or PEP 508 requirements (Python) installed into the run's workspace
+	// before it starts.
 	Packages []string `json:"packages,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
@@ -79,6 +80,10 @@ type ControlRequest struct {
 	TsconfigPath string          `json:"tsconfigPath,omitempty"`
 	// Conversions are modules the host converted ahead (JavaScript).
 	Conversions []Conversion `json:"conversions,omitempty"`
+	// Live says readers follow the output while the run goes on (a
+	// process): the driver hands over every write at once instead of
+	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).
+	Live bool `json:"live,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.
@@ -136,6 +141,22 @@ type Guest interface {
 	// Close stops the guest (waiting up to a couple of seconds for a stuck
 	// one). It never removes the workspace it was started with.
 	Close()
+}
+
+// Capturer is a Guest that can be captured between runs (engine.Guest):
+// Capture returns its encoded state; with keep it goes on serving,
+// without it is closed. Errors: conflict (not capturable now: files open,
+// an image that can't suspend), internal.
+type Capturer interface {
+	Capture(ctx context.Context, keep bool) ([]byte, error)
+}
+
+// GuestRestorer is a Runner that can start a kept guest from a captured
+// state (engine.Runner). A state that doesn't fit (corrupt, another image
+// or engine) is an error for which StateRefused is true.
+type GuestRestorer interface {
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
+	StateRefused(err error) bool
 }
 
 // GuestSpec says how to start a kept guest.
@@ -196,6 +217,10 @@ type RunOptions struct {
 	// Started is called exactly once: with nil when the run is under way
 	// (Run will return a result), or with the error Run is about to return.
 	Started func(error)
+	// QueuedAt is when the run began waiting for its turn (a context's
+	// queue), the start of its queue wait (a metric); zero: when Run is
+	// called.
+	QueuedAt time.Time
 	// Settle adjusts the result before it is persisted and returned (a
 	// context's quota rollback, a process's exit).
 	Settle func(*Result)

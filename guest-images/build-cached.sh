@@ -95,9 +95,9 @@ progress() {
   fi
   n=${#prev_label[@]}
   if [ "$n" = 0 ]; then
-    # No record yet: count the step lines of the script (an upper bound,
+    # No record yet: count the step lines of the scripts (an upper bound,
     # as some steps only run when needed).
-    n=$(grep -cE '^[[:space:]]*(step "|log "|echo "==> \['"$name"'\])' "$src/build.sh" || true)
+    n=$(cat "$src"/*.sh | grep -cE '^[[:space:]]*(step "|log "|echo "==> \['"$name"'\])' || true)
     guessed="~"
   fi
   fmt() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }

@@ -255,3 +255,99 @@ func TestPythonBuildSaysWhatItInstalls(t *testing.T) {
 		t.Fatalf("without root:\n%s", s)
 	}
 }
+
+// copyDir copies the regular files under src to dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	must(t, filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, info.Mode().Perm())
+	}))
+}
+
+// The Python build's first stage (the compiled CPython tree) is keyed by
+// its own inputs only: a change to the driver, the stdlib patches, the zip
+// writer, guest.json or build.sh reuses it; a change to base.sh, the CPython
+// patches, Setup.local, the SQLite shim or the toolchain's versions does not.
+func TestPythonBaseKey(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "python")
+	copyDir(t, filepath.Join(here(), "python"), dir)
+	bin := t.TempDir()
+	// dpkg-query reports the version in $FAKE_CLANG_VERSION for clang-16.
+	must(t, os.WriteFile(filepath.Join(bin, "dpkg-query"), []byte(`#!/bin/sh
+for a; do case $a in -*) ;; clang-16) echo "clang-16=${FAKE_CLANG_VERSION:-1}";; *) echo "$a=1";; esac; done
+`), 0o755))
+	key := func(env ...string) string {
+		t.Helper()
+		c := exec.Command("bash", filepath.Join(dir, "build.sh"), "--base-key")
+		c.Env = append(os.Environ(), append([]string{"PATH=" + bin + ":" + os.Getenv("PATH"), "WASMEXEC_CACHE_DIR=" + t.TempDir()}, env...)...)
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("build.sh --base-key: %v\n%s", err, out)
+		}
+		k := strings.TrimSpace(string(out))
+		if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(k) {
+			t.Fatalf("build.sh --base-key printed %q", out)
+		}
+		return k
+	}
+	appendTo := func(name string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_APPEND|os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteString("\n# changed\n")
+		must(t, err)
+		must(t, f.Close())
+	}
+	k0 := key()
+	for _, f := range []string{"wasmexec_driver.py", "_wasmexecmodule.c", "_wasmexec_fsguard.c",
+		"tools/patch_stdlib.py", "tools/wasm_assets.py", "guest.json", "build.sh", "README.md"} {
+		appendTo(f)
+		if k := key(); k != k0 {
+			t.Errorf("changing %s changed the base key (%s -> %s)", f, k0, k)
+		}
+	}
+	prev := k0
+	for _, f := range []string{"base.sh", "Setup.local", "tools/patch_cpython.py", "sqlite/wasi_shim.h", "tools/debsrc_list.py"} {
+		appendTo(f)
+		k := key()
+		if k == prev {
+			t.Errorf("changing %s did not change the base key", f)
+		}
+		prev = k
+	}
+	if k := key("FAKE_CLANG_VERSION=2"); k == prev {
+		t.Errorf("a new clang-16 version did not change the base key")
+	}
+
+	// Every file of the directory base.sh reads is one of its inputs.
+	src, err := os.ReadFile(filepath.Join(here(), "python", "base.sh"))
+	must(t, err)
+	m := regexp.MustCompile(`(?s)\nBASE_INPUTS=\(([^)]*)\)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("base.sh has no BASE_INPUTS=(...)")
+	}
+	inputs := map[string]bool{}
+	for _, f := range strings.Fields(string(m[1])) {
+		inputs[f] = true
+	}
+	for _, r := range regexp.MustCompile(`\$HERE/([A-Za-z0-9_./-]+)`).FindAllSubmatch(src, -1) {
+		if f := string(r[1]); !inputs[f] && f != "_wasmexecmodule.c" && f != "_wasmexec_fsguard.c" {
+			t.Errorf("base.sh reads $HERE/%s, which is not in BASE_INPUTS", f)
+		}
+	}
+}

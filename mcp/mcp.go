@@ -8,9 +8,12 @@
 // JSON document the HTTP API returns where there is one).
 //
 // A service error (unknown context, bad argument, overload) is a tool
-// result with isError set and the text "<code>: <message>"; malformed
-// JSON-RPC, unknown tools and arguments that don't match a tool's input
-// schema are JSON-RPC errors answered by the SDK.
+// result with isError set and the text "<code>: <message>", and so are
+// arguments that don't match a tool's input schema (the 2025-11-25 spec:
+// the model can correct itself); unknown tools are JSON-RPC errors in a
+// 200 response, and messages the transport refuses (not JSON: -32700, an
+// unknown method: -32601, over the body limit and the rest: -32600) are a
+// 4xx with a JSON-RPC error without an id (rpcErrors).
 package mcp
 
 import (
@@ -40,6 +43,8 @@ type Config struct {
 	Checker  server.Checker
 	// NPM, when set, adds the npm_install tool.
 	NPM server.NPM
+	// Pip, when set, adds the pip_install tool.
+	Pip server.Pip
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
 	// RebindingProtection refuses requests that arrive on a loopback
@@ -58,14 +63,14 @@ func Handler(cfg Config) http.Handler {
 		cfg.BodyLimit = 16 << 20
 	}
 	s := NewServer(cfg)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
+	return rpcErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
 		Stateless:                    true,
 		JSONResponse:                 true,
 		Logger:                       cfg.Logger,
 		MaxRequestBodyBytes:          cfg.BodyLimit,
 		PropagateRequestCancellation: true,
 		DisableLocalhostProtection:   !cfg.RebindingProtection,
-	})
+	}))
 }
 
 // NewServer returns the MCP server with every tool added.
@@ -87,6 +92,9 @@ func NewServer(cfg Config) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "list_files", Description: "List the entries of a directory of a context's /workspace."}, t.listFiles)
 	if cfg.NPM != nil {
 		sdk.AddTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run."}, t.npmInstall)
+	}
+	if cfg.Pip != nil {
+		sdk.AddTool(s, &sdk.Tool{Name: "pip_install", Description: "Install Python packages (\"attrs==23.1.0\", \"tomli\") into a Python context, so its code can import them: pure-Python wheels only (packages with C extensions such as numpy can't run in the sandbox), or a requirements file from /workspace. All or nothing; no package code runs at install."}, t.pipInstall)
 	}
 	return s
 }
@@ -510,6 +518,60 @@ func (t *tools) npmInstall(ctx context.Context, _ *sdk.CallToolRequest, in NPMIn
 		}
 	}
 	msg := fmt.Sprintf("npm install in %s: %s, %d packages", in.ContextID, out.Outcome, len(out.Installed))
+	if out.Error != nil {
+		msg += ": " + out.Error.Message
+	}
+	r := text(msg)
+	r.IsError = out.Outcome != exec.Succeeded
+	return r, out, nil
+}
+
+// PipInstallInput installs Python packages into a context.
+type PipInstallInput struct {
+	ContextID        string   `json:"contextId" jsonschema:"the Python context that gets the packages"`
+	Packages         []string `json:"packages,omitempty" jsonschema:"PEP 508 requirements: name, name==1.2, name>=1,<2"`
+	RequirementsFile string   `json:"requirementsFile,omitempty" jsonschema:"instead of packages: a requirements.txt in the workspace"`
+	Upgrade          bool     `json:"upgrade,omitempty" jsonschema:"prefer the newest versions over the installed ones"`
+	TimeoutMs        int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
+}
+
+// PipInstallOutput is the completed install.
+type PipInstallOutput struct {
+	ExecutionID string            `json:"executionId"`
+	Outcome     exec.Outcome      `json:"outcome"`
+	Installed   []exec.PipPackage `json:"installed"`
+	Stdout      string            `json:"stdout,omitempty"`
+	Error       *exec.ErrorData   `json:"error,omitempty"`
+}
+
+func (t *tools) pipInstall(ctx context.Context, _ *sdk.CallToolRequest, in PipInstallInput) (*sdk.CallToolResult, PipInstallOutput, error) {
+	cs, err := t.contexts()
+	if err != nil {
+		return nil, PipInstallOutput{}, err
+	}
+	// Contexts is guarded per tenant: another tenant's id is not found.
+	d, err := cs.Get(ctx, in.ContextID)
+	if err != nil {
+		return nil, PipInstallOutput{}, toolError(err)
+	}
+	if d.Language != "" && d.Language != exec.Python {
+		return nil, PipInstallOutput{}, toolError(exec.Errorf(exec.ELanguageMismatch, "context %q is a %s context; pip_install is for python contexts", in.ContextID, d.Language))
+	}
+	res, err := t.cfg.Pip.Install(ctx, in.ContextID, &exec.PipInstallRequest{Packages: in.Packages, RequirementsFile: in.RequirementsFile, Upgrade: in.Upgrade, TimeoutMs: in.TimeoutMs})
+	if err != nil {
+		return nil, PipInstallOutput{}, toolError(err)
+	}
+	out := PipInstallOutput{Installed: res.Installed}
+	if out.Installed == nil {
+		out.Installed = []exec.PipPackage{}
+	}
+	if res.Result != nil {
+		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
+		if res.Stdout != nil {
+			out.Stdout = *res.Stdout
+		}
+	}
+	msg := fmt.Sprintf("pip install in %s: %s, %d packages", in.ContextID, out.Outcome, len(out.Installed))
 	if out.Error != nil {
 		msg += ": " + out.Error.Message
 	}

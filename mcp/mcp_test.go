@@ -47,7 +47,7 @@ func MustMCPServer(tb testing.TB) string {
 
 // mustMCPServerWith is MustMCPServer with an npm service (nil: none, so no
 // npm_install tool).
-func mustMCPServerWith(tb testing.TB, npm server.NPM) string {
+func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
 	tb.Helper()
 	r := testenv.Runner(tb, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
@@ -62,7 +62,11 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	h := mcp.Handler(mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20})
+	cfg := mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20}
+	if len(pip) > 0 {
+		cfg.Pip = pip[0](m)
+	}
+	h := mcp.Handler(cfg)
 	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, MCP: h}).Handler())
 	tb.Cleanup(srv.Close)
 	return srv.URL
@@ -209,19 +213,37 @@ func TestToolErrors(t *testing.T) {
 	if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
 		t.Fatal("an unknown tool is a JSON-RPC error")
 	}
-	// Malformed and oversized messages get JSON-RPC or HTTP errors.
-	for _, body := range []string{`{"jsonrpc":`, `[1,2,3]`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + strings.Repeat("[", 100000) + `}`, strings.Repeat("x", 2<<20)} {
-		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	// Malformed, unknown and oversized messages get a 4xx whose body is a
+	// JSON-RPC error (without an id) with the code JSON-RPC gives them.
+	for _, tc := range []struct {
+		body   string
+		status int
+		code   float64
+	}{
+		{`{"jsonrpc":`, 400, -32700},
+		{`[1,2,3]`, 400, -32700},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + strings.Repeat("[", 100000) + `}`, 400, -32700},
+		{`{"jsonrpc":"2.0","id":1,"method":"no/such/method"}`, 400, -32601},
+		{strings.Repeat("x", 2<<20), 413, -32600},
+	} {
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		io.Copy(io.Discard, resp.Body)
+		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode < 400 && resp.StatusCode != 200 {
-			t.Fatalf("%.20q: %d", body, resp.StatusCode)
+		var m struct {
+			JSONRPC string `json:"jsonrpc"`
+			Error   struct {
+				Code    float64 `json:"code"`
+				Message string  `json:"message"`
+			} `json:"error"`
+		}
+		if resp.StatusCode != tc.status || json.Unmarshal(b, &m) != nil || m.JSONRPC != "2.0" || m.Error.Code != tc.code || m.Error.Message == "" {
+			t.Fatalf("%.30q: HTTP %d %s, want %d with JSON-RPC error %v", tc.body, resp.StatusCode, b, tc.status, tc.code)
 		}
 	}
 	res, m := call(t, s, "run_code", map[string]any{"language": "javascript", "code": "1+1"})

@@ -44,7 +44,7 @@ func New() *Metrics {
 		Name: "wasmexec_run_duration_seconds", Help: "Duration of completed runs (guest time, from the run's start to its result), by language, kind and outcome.", Buckets: runBuckets,
 	}, []string{"language", "kind", "outcome"})
 	m.queueWait = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "wasmexec_queue_wait_seconds", Help: "Time a one-shot run waited for a run slot (and validation) before it started, by language, kind and outcome.", Buckets: runBuckets,
+		Name: "wasmexec_queue_wait_seconds", Help: "Time a run waited before it was under way (a context's queue, a run slot, preparation, a guest), by language, kind (evaluate, execute, process, typescript_check) and outcome.", Buckets: runBuckets,
 	}, []string{"language", "kind", "outcome"})
 	m.fuel = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "wasmexec_run_fuel_consumed", Help: "Fuel (wasm instruction budget units) a completed run used, by language.", Buckets: prometheus.ExponentialBuckets(1e5, 10, 9),

@@ -232,7 +232,9 @@ func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Proc
 
 	// Reserve a slot and register the process (hidden) before touching the
 	// workspace, so KillContext also stops a process still starting.
-	runCtx, kill := context.WithCancel(context.Background())
+	// The run outlives the request but keeps its values (tenant, request
+	// id): the record it leaves belongs to the caller's tenant.
+	runCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
 	p := &proc{
 		m: m, executionID: exec.NewID("exe"), language: req.Language, contextID: req.ContextID,
 		started: time.Now(), stdin: exec.NewStdin(m.cfg.StdinBufferBytes), kill: kill, done: make(chan struct{}),

@@ -25,6 +25,8 @@ type Contexts interface {
 	ReadFile(ctx context.Context, id, path string) ([]byte, error)
 	DeleteFile(ctx context.Context, id, path string) error
 	ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error)
+	Hibernate(ctx context.Context, id string) (*exec.Context, error)
+	Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error)
 }
 
 // routeContexts adds the /v1/contexts routes (501 when Contexts is nil).
@@ -34,6 +36,8 @@ func (s *Server) routeContexts() {
 	s.e.GET("/v1/contexts/:id", s.contextByID(Contexts.Get))
 	s.e.DELETE("/v1/contexts/:id", s.deleteContext)
 	s.e.POST("/v1/contexts/:id/reset", s.contextByID(Contexts.Reset))
+	s.e.POST("/v1/contexts/:id/hibernate", s.contextByID(Contexts.Hibernate))
+	s.e.POST("/v1/contexts/:id/fork", s.forkContext)
 	s.e.GET("/v1/contexts/:id/files", s.listFiles)
 	s.e.GET("/v1/contexts/:id/files/*", s.readFile)
 	s.e.PUT("/v1/contexts/:id/files/*", s.writeFile)
@@ -92,6 +96,26 @@ func (s *Server) contextByID(op func(Contexts, context.Context, string) (*exec.C
 		}
 		return c.JSON(http.StatusOK, d)
 	}
+}
+
+// forkContext serves POST /v1/contexts/:id/fork: an optional
+// {"contextId"} body, 201 with the new context's descriptor.
+func (s *Server) forkContext(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	var spec exec.ForkSpec
+	if c.Request().ContentLength != 0 {
+		if err := s.decode(c, &spec); err != nil {
+			return err
+		}
+	}
+	d, err := cs.Fork(c.Request().Context(), c.Param("id"), &spec)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, d)
 }
 
 func (s *Server) deleteContext(c echo.Context) error {

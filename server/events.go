@@ -181,6 +181,29 @@ func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, err
 	return c, err
 }
 
+func (g eventContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+	c, err := g.Contexts.Fork(ctx, id, spec)
+	if err == nil {
+		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
+	}
+	return c, err
+}
+
+// ContextEvent publishes a lifecycle event the manager reports on its own
+// (context.hibernated, context.restored) to the context's tenant. cmd
+// calls it from contexts.Config.OnEvent.
+func (c Config) ContextEvent(typ, id string) {
+	tenant := ""
+	if t := c.tenancy; t != nil {
+		t.mu.Lock()
+		tenant = t.contexts[id]
+		t.mu.Unlock()
+	}
+	if c.Events != nil {
+		c.Events.Publish(events.Event{Type: typ, ContextID: id, Tenant: tenant})
+	}
+}
+
 func (g eventContexts) Delete(ctx context.Context, id string) error {
 	err := g.Contexts.Delete(ctx, id)
 	if err == nil && !g.reportsDeletions {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -256,7 +257,9 @@ func TestReplayMaxBytesOverHTTP(t *testing.T) {
 		log.Append(exec.Stdout, []byte(strings.Repeat(fmt.Sprint(i), n)))
 	}
 	ts := MustHistoryServer(t, fakeProcesses{log})
-	code := `for (const n of [10, 10, 10, 100, 10]) process.stdout.write('z'.repeat(n))`
+	// A pause between writes ends a chunk (the driver coalesces the
+	// writes of a one-shot run, docs/PROTOCOL.md): five events.
+	code := `for (const n of [10, 10, 10, 100, 10]) { process.stdout.write('z'.repeat(n)); await new Promise(r => setTimeout(r, 1)) }`
 	_, res := call(t, "POST", ts.URL+"/v1/execute", `{"language":"javascript","code":"`+code+`","output":{"retainEvents":true}}`)
 	stored := ts.URL + "/v1/executions/" + res["executionId"].(string) + "/output"
 
@@ -296,5 +299,59 @@ func TestReplayMaxBytesOverHTTP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Issue 11 item 7: a one-shot run's console writes are coalesced into
+// chunks (one event each, not one per line) with the output unchanged and
+// in order across the two streams; no chunk grows past the driver's 16 KiB
+// bound plus one write.
+func TestOutputCoalescedIntoChunks(t *testing.T) {
+	ts := MustHistoryServer(t, fakeProcesses{})
+	code := `for (let i = 0; i < 3000; i++) console.log('line ' + i); console.error('err'); console.log('x'.repeat(40000)); console.log('end')`
+	_, res := call(t, "POST", ts.URL+"/v1/execute", `{"language":"javascript","code":"`+code+`","output":{"retainEvents":true}}`)
+	if res["outcome"] != "succeeded" {
+		t.Fatalf("run: %v", res)
+	}
+	var stdout strings.Builder
+	var channels []string
+	events := 0
+	after := ""
+	for {
+		status, m := call(t, "GET", ts.URL+"/v1/executions/"+res["executionId"].(string)+"/output?limit=1000&after="+after, "")
+		if status != 200 {
+			t.Fatalf("replay: %d %v", status, m)
+		}
+		for _, e := range m["events"].([]any) {
+			ev := e.(map[string]any)
+			chunk := ev["chunk"].(string)
+			if len(chunk) > 16<<10+40001 {
+				t.Fatalf("a chunk of %d bytes", len(chunk))
+			}
+			if ev["channel"] == "stdout" {
+				stdout.WriteString(chunk)
+			}
+			channels = append(channels, ev["channel"].(string))
+			events++
+		}
+		if m["hasMore"] != true {
+			break
+		}
+		after = m["nextCursor"].(string)
+	}
+	var want strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&want, "line %d\n", i)
+	}
+	want.WriteString(strings.Repeat("x", 40000) + "\nend\n")
+	if stdout.String() != want.String() || stdout.String() != res["stdout"] {
+		t.Fatalf("stdout differs from what was written (%d vs %d bytes)", stdout.Len(), want.Len())
+	}
+	if events > 100 {
+		t.Fatalf("%d events for 3003 writes: not coalesced", events)
+	}
+	// stderr's chunk sits between the stdout chunks, where it was written.
+	if i := slices.Index(channels, "stderr"); i <= 0 || i == len(channels)-1 {
+		t.Fatalf("channels in order %v", channels)
 	}
 }

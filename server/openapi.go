@@ -123,6 +123,12 @@ func headerParam(name, desc string) obj {
 
 func body(b obj) obj { return obj{"requestBody": b} }
 
+// optionalBody is a request body a client may leave out.
+func optionalBody(b obj) obj {
+	b["required"] = false
+	return obj{"requestBody": b}
+}
+
 func sse(desc string) obj {
 	return obj{"description": desc, "content": obj{"text/event-stream": obj{"schema": obj{"type": "string", "description": desc}}}}
 }
@@ -154,7 +160,7 @@ func openAPIDoc() obj {
 		"/metrics":      obj{"get": op("metrics", "Prometheus metrics (text exposition format)", obj{"200": obj{"description": "metrics", "content": obj{"text/plain": obj{"schema": obj{"type": "string"}}}}})},
 		"/openapi.json": obj{"get": op("openapi", "This document", obj{"200": jsonResponse("the OpenAPI 3.1 document", obj{"type": "object"})})},
 		"/mcp": obj{
-			"post":   op("mcp", "Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST", obj{"200": obj{"description": "the JSON-RPC response", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}, "202": obj{"description": "a notification or response was accepted"}, "413": errResponse("413")}, body(jsonBody(obj{"type": "object", "description": "a JSON-RPC 2.0 message"}))),
+			"post":   op("mcp", "Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST", obj{"200": obj{"description": "the JSON-RPC response", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}, "202": obj{"description": "a notification or response was accepted"}, "400": rpcError("not JSON-RPC (-32700) or an unknown method (-32601)"), "403": rpcError("refused by the DNS-rebinding protection of an open server (-32600)"), "413": rpcError("over the body limit (-32600)")}, body(jsonBody(obj{"type": "object", "description": "a JSON-RPC 2.0 message"}))),
 			"get":    op("mcpStream", "The MCP server-to-client stream (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
 			"delete": op("mcpEnd", "End an MCP session (not offered: the server is stateless, 405)", obj{"405": obj{"description": "not offered"}}),
 		},
@@ -180,7 +186,14 @@ func openAPIDoc() obj {
 			"200": jsonResponse("the completed install", obj{"allOf": []any{ref("Result"), object(obj{"installed": array(object(obj{"name": str(""), "version": str(""), "integrity": str(""), "path": str(""), "scripts": array(str("declared, not run"))}, "name", "version"))}, "installed")}}),
 			"409": errResponse("409"), "413": errResponse("413"),
 		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("name, name@range or name@tag")), "dev": boolean(""), "frozen": boolean("fail when the lock would change"), "timeoutMs": integer("")}))))},
-		"/v1/contexts/{id}/reset":        obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/reset":     obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/hibernate": obj{"post": op("hibernateContext", "Capture the context's guest and drop it from memory; the next run restores it", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/fork": obj{"post": op("forkContext", "A new context with this one's state and a copy of its workspace", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409"), "413": errResponse("413"), "429": errResponse("429")},
+			params(idParam), optionalBody(jsonBody(strictObject(obj{"contextId": str("1-64 of [A-Za-z0-9_-]; generated when absent")}))))},
+		"/v1/contexts/{id}/pip/install": obj{"post": op("pipInstall", "Install Python packages (pure wheels from the allowed indexes, verified by sha256) into the context's workspace .python-packages, on the guest's sys.path (all or nothing); a completed pip_install record with installed", obj{
+			"200": jsonResponse("the completed install", obj{"allOf": []any{ref("Result"), object(obj{"installed": array(object(obj{"name": str(""), "version": str(""), "sha256": str("the wheel's")}, "name", "version", "sha256"))}, "installed")}}),
+			"409": errResponse("409"), "413": errResponse("413"),
+		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("PEP 508 requirement")), "requirementsFile": str("a workspace path"), "indexUrl": str("an allowed index"), "extraIndexUrls": array(str("allowed indexes")), "upgrade": boolean("prefer the newest versions"), "timeoutMs": integer("")}))))},
 		"/v1/contexts/{id}/files":        obj{"get": op("listFiles", "List a workspace directory", obj{"200": jsonResponse("the entries", ref("FileList"))}, params(idParam, queryParam("dir", obj{"type": "string"})))},
 		"/v1/contexts/{id}/files/{path}": file,
 		"/v1/processes": obj{
@@ -220,7 +233,7 @@ func openAPIDoc() obj {
 		"Error":    object(obj{"code": obj{"type": "string", "description": "a stable code", "examples": errorCodes}, "message": str("a message safe to show")}, "code", "message"),
 		"Language": obj{"type": "string", "description": "javascript, typescript or python (in a context's descriptor, empty until its first run pins it)", "examples": []string{"javascript", "typescript", "python"}},
 		"Outcome":  enum("", "succeeded", "failed", "cancelled", "timed_out"),
-		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check"),
+		"Kind":     enum("", "evaluate", "execute", "process", "typescript_check", "npm_install"),
 		"Limits":   limits,
 		"RunRequest": strictObject(obj{
 			"language": ref("Language"), "code": str("the source"), "contextId": str("run in this context"),
@@ -253,6 +266,9 @@ func openAPIDoc() obj {
 			"createdAtMs": integer(""), "lastStartedAtMs": integer(""), "lastCompletedAtMs": integer(""), "idleExpiresAtMs": integer(""),
 			"memoryBytes": integer(""), "runs": integer(""), "resets": integer(""), "queued": integer(""),
 			"workspace": object(obj{"usedBytes": integer(""), "quotaBytes": integer("")}), "error": ref("ErrorData"),
+			"hibernated": boolean("the guest is not in memory; the next run restores it"), "snapshotBytes": integer(""),
+			"stateAsOfMs": integer("when the state that survives a restart was captured"), "restoredAtMs": integer(""),
+			"notice": str("why it is not hibernated or snapshotted, or why it came back fresh"),
 		}, "contextId", "language", "state", "createdAtMs"),
 		"FileEntry":    object(obj{"path": str("relative to /workspace"), "type": enum("", "file", "dir", "symlink", "other"), "size": integer(""), "modifiedAtMs": integer("")}, "path", "type", "size"),
 		"FileList":     object(obj{"dir": str(""), "entries": array(ref("FileEntry"))}, "dir", "entries"),
@@ -300,4 +316,19 @@ func openAPIDoc() obj {
 		},
 		"security": []obj{{"bearer": []string{}}, {}},
 	}
+}
+
+// rpcError is an MCP transport error: a JSON-RPC error response without an
+// id (mcp/rpcerrors.go).
+func rpcError(what string) obj {
+	return obj{"description": "a JSON-RPC error without an id: " + what, "content": obj{"application/json": obj{"schema": obj{
+		"type": "object", "required": []string{"jsonrpc", "error"},
+		"properties": obj{
+			"jsonrpc": obj{"const": "2.0"},
+			"id":      obj{"type": "null"},
+			"error": obj{"type": "object", "required": []string{"code", "message"}, "properties": obj{
+				"code": obj{"type": "integer"}, "message": obj{"type": "string"},
+			}},
+		},
+	}}}}
 }

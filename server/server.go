@@ -38,6 +38,7 @@ type Config struct {
 	Checker   Checker   // nil: /v1/typescript/check answers 501
 	Processes Processes // nil: /v1/processes answers 501
 	NPM       NPM       // nil: /v1/contexts/:id/npm/install answers 501
+	Pip       Pip       // nil: /v1/contexts/:id/pip/install answers 501
 	Ready     Readiness
 	Metrics   Metrics // nil: /metrics answers 501
 	// MetricsHandler, when set, serves /metrics (promhttp) instead.
@@ -53,6 +54,9 @@ type Config struct {
 	// ContextDeletions says the contexts manager reports every deletion
 	// through Config.ContextDeleted (idle expiry included).
 	ContextDeletions bool
+	// ContextOwners gives the tenant of each context that existed before
+	// the server started (durable contexts, contexts.Manager.Owners).
+	ContextOwners map[string]string
 	// tenancy and guarded are set by Guard.
 	tenancy *tenancy
 	guarded bool
@@ -97,6 +101,7 @@ func New(cfg Config) *Server {
 	s.e.POST("/v1/execute", s.run(exec.KindExecute))
 	s.routeContexts()
 	s.routeNPM()
+	s.routePip()
 	s.routeHistory()
 	s.routeChecker()
 	s.routeProcesses()
@@ -142,8 +147,11 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if req.Code == "" && req.FilePath == "" {
 			return exec.Errorf(exec.EInvalid, "code or filePath is required")
 		}
-		if (req.FilePath != "" || req.TsconfigPath != "" || len(req.Packages) > 0) && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
-			return exec.Errorf(exec.EInvalid, "filePath, tsconfigPath and packages are for javascript and typescript runs")
+		if (req.FilePath != "" || req.TsconfigPath != "") && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
+			return exec.Errorf(exec.EInvalid, "filePath and tsconfigPath are for javascript and typescript runs")
+		}
+		if len(req.Packages) > 0 && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
+			return exec.Errorf(exec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
 		var (
 			res *exec.Result

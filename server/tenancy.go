@@ -2,12 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -19,32 +19,65 @@ import (
 // the tenant's quotas are checked before the work starts (429 quota_exceeded
 // with Retry-After, the message naming the quota).
 //
-// Ownership is kept in memory: after a restart, execution records of the
-// previous life belong to no tenant and are hidden from all (fail closed);
-// contexts and processes don't survive a restart anyway. A context id is
+// Execution records carry their tenant into the store (exec.Result.Tenant,
+// set from the run's context when it is persisted), so ownership of
+// history survives a restart: the History is asked with the tenant in the
+// context and scopes what it shows (store/doc.go, "Tenants"), and the guard
+// checks each record's Tenant again. Contexts and processes live in memory
+// and don't survive a restart; their owners are kept here. A context id is
 // one namespace for all tenants: creating an id another tenant holds is a
 // 409 context_conflict, which says the id is taken and nothing else.
+//
+// The per-request path takes no global lock: a tenant's run counters are
+// its own (tenantState), found in a sync.Map.
 type tenancy struct {
-	mu         sync.Mutex
-	contexts   map[string]string // context id → tenant
-	processes  map[int64]string  // pid → tenant
-	executions map[string]string // execution id → tenant
-	execOrder  []string          // FIFO of executions, to bound the map
-	tenants    map[string]*tenantState
-	now        func() time.Time
+	mu        sync.Mutex
+	contexts  map[string]string // context id → tenant
+	processes map[int64]string  // pid → tenant
+	procExecs map[string]string // execution id of a process → tenant (its live output)
+	procOrder []string          // FIFO of procExecs, to bound it
+	tenants   sync.Map          // tenant id → *tenantState
+	now       func() time.Time
 }
 
-// maxOwnedExecutions bounds the execution ownership map (the store keeps
-// far fewer by default: --execution-max-completed-executions).
-const maxOwnedExecutions = 1 << 18
+// maxOwnedProcesses bounds procExecs (processes spawned since the start;
+// a process's record, once stored, carries its tenant itself) and, by
+// pruning those the manager no longer lists, processes.
+const maxOwnedProcesses = 1 << 16
 
+// tenantState counts one tenant's runs: those under way, and the starts of
+// the last minute in one-second buckets (fixed memory, whatever the rate).
 type tenantState struct {
-	running int64
-	starts  []time.Time // run starts within the last minute, oldest first
+	running atomic.Int64
+	mu      sync.Mutex
+	buckets [60]struct{ sec, n int64 } // bucket sec%60: starts within second sec
 }
 
 func newTenancy() *tenancy {
-	return &tenancy{contexts: map[string]string{}, processes: map[int64]string{}, executions: map[string]string{}, tenants: map[string]*tenantState{}, now: time.Now}
+	return &tenancy{contexts: map[string]string{}, processes: map[int64]string{}, procExecs: map[string]string{}, now: time.Now}
+}
+
+func (t *tenancy) state(id string) *tenantState {
+	if st, ok := t.tenants.Load(id); ok {
+		return st.(*tenantState)
+	}
+	st, _ := t.tenants.LoadOrStore(id, &tenantState{})
+	return st.(*tenantState)
+}
+
+// recentStarts returns the starts counted in the minute before now (the
+// current second and the 59 before it), and the first second of that
+// window that holds any (0: none).
+func (st *tenantState) recentStarts(sec int64) (n, oldest int64) {
+	for _, b := range st.buckets {
+		if b.n > 0 && b.sec > sec-60 && b.sec <= sec {
+			n += b.n
+			if oldest == 0 || b.sec < oldest {
+				oldest = b.sec
+			}
+		}
+	}
+	return n, oldest
 }
 
 // Guard returns cfg with its services wrapped: by the event publishers
@@ -68,12 +101,21 @@ func Guard(cfg Config) Config {
 		return cfg
 	}
 	t := newTenancy()
+	for id, tn := range cfg.ContextOwners {
+		if tn != "" {
+			t.contexts[id] = tn
+		}
+	}
 	cfg.tenancy = t
 	if cfg.Runner != nil {
 		cfg.Runner = guardedRunner{cfg.Runner, t}
 	}
 	if cfg.Contexts != nil {
-		cfg.Contexts = &guardedContexts{cfg.Contexts, t}
+		gc := &guardedContexts{cfg.Contexts, t}
+		cfg.Contexts = gc
+		if cfg.NPM != nil {
+			cfg.NPM = guardedNPM{cfg.NPM, gc}
+		}
 	}
 	if cfg.History != nil {
 		cfg.History = guardedHistory{cfg.History, t}
@@ -97,59 +139,60 @@ type retryAfterError struct {
 func (e *retryAfterError) Error() string { return e.err.Error() }
 func (e *retryAfterError) Unwrap() error { return e.err }
 
-// startRun checks maxRunsPerMinute and maxConcurrentRuns and counts the
-// run; the returned func ends it.
+func noop() {}
+
+// startRun checks maxConcurrentRuns and maxRunsPerMinute and counts the
+// run; the returned func ends it. A minute is the current second and the
+// 59 before it: a start is forgotten 60 whole seconds after the second it
+// fell in, which Retry-After says.
 func (t *tenancy) startRun(ctx context.Context) (func(), error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
-		return func() {}, nil
+		return noop, nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	st := t.tenants[tn.ID]
-	if st == nil {
-		st = &tenantState{}
-		t.tenants[tn.ID] = st
-	}
-	now := t.now()
-	for len(st.starts) > 0 && now.Sub(st.starts[0]) >= time.Minute {
-		st.starts = st.starts[1:]
-	}
-	if q := tn.Quotas.MaxRunsPerMinute; q != nil && int64(len(st.starts)) >= *q {
-		wait := time.Minute
-		if len(st.starts) > 0 {
-			wait = time.Minute - now.Sub(st.starts[0])
+	st := t.state(tn.ID)
+	if q := tn.Quotas.MaxConcurrentRuns; q != nil {
+		if st.running.Add(1) > *q {
+			st.running.Add(-1)
+			return nil, quotaError("maxConcurrentRuns", *q, "a run of this tenant must finish first")
 		}
-		return nil, &retryAfterError{exec.Errorf(exec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(math.Ceil(wait.Seconds()))}
+	} else {
+		st.running.Add(1)
 	}
-	if q := tn.Quotas.MaxConcurrentRuns; q != nil && st.running >= *q {
-		return nil, quotaError("maxConcurrentRuns", *q, "a run of this tenant must finish first")
+	if err := t.countStart(tn, st); err != nil {
+		st.running.Add(-1)
+		return nil, err
 	}
-	st.running++
-	st.starts = append(st.starts, now)
-	return func() {
-		t.mu.Lock()
-		st.running--
-		t.mu.Unlock()
-	}, nil
+	return st.end, nil
 }
 
-func (t *tenancy) ownExecution(ctx context.Context, id string) {
-	tn := exec.TenantID(ctx)
-	if tn == "" || id == "" {
-		return
+// countStart checks maxRunsPerMinute and counts one start (a run's, or a
+// process spawn's).
+func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
+	q := tn.Quotas.MaxRunsPerMinute
+	if q == nil {
+		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, ok := t.executions[id]; !ok {
-		t.execOrder = append(t.execOrder, id)
+	sec := t.now().Unix()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n, oldest := st.recentStarts(sec)
+	if n >= *q {
+		wait := int64(60)
+		if oldest != 0 {
+			wait = oldest + 60 - sec
+		}
+		return &retryAfterError{exec.Errorf(exec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(max(wait, 1))}
 	}
-	t.executions[id] = tn
-	for len(t.execOrder) > maxOwnedExecutions {
-		delete(t.executions, t.execOrder[0])
-		t.execOrder = t.execOrder[1:]
+	b := &st.buckets[sec%60]
+	if b.sec != sec {
+		b.sec, b.n = sec, 0
 	}
+	b.n++
+	return nil
 }
+
+func (st *tenantState) end() { st.running.Add(-1) }
 
 // owns reports whether the tenant of ctx may see an id (always, without a
 // tenant).
@@ -185,11 +228,7 @@ func (g guardedRunner) Run(ctx context.Context, req *exec.Request, opts exec.Run
 		return nil, err
 	}
 	defer done()
-	res, err := g.Runner.Run(ctx, req, opts)
-	if res != nil {
-		g.t.ownExecution(ctx, res.ExecutionID)
-	}
-	return res, err
+	return g.Runner.Run(ctx, req, opts)
 }
 
 // guardedContexts scopes contexts to their tenant.
@@ -294,11 +333,7 @@ func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Res
 		return nil, err
 	}
 	defer done()
-	res, err := g.Contexts.Run(ctx, req)
-	if res != nil {
-		g.t.ownExecution(ctx, res.ExecutionID)
-	}
-	return res, err
+	return g.Contexts.Run(ctx, req)
 }
 
 func (g *guardedContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
@@ -320,6 +355,51 @@ func (g *guardedContexts) Reset(ctx context.Context, id string) (*exec.Context, 
 		return nil, err
 	}
 	return g.Contexts.Reset(ctx, id)
+}
+
+func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	if err := g.check(ctx, id); err != nil {
+		return nil, err
+	}
+	return g.Contexts.Hibernate(ctx, id)
+}
+
+// Fork is a Create for the tenant (its maxContexts quota, its workspace
+// bytes grow by the copy) of a context it owns.
+func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+	if err := g.check(ctx, id); err != nil {
+		return nil, err
+	}
+	tn := exec.TenantFrom(ctx)
+	if tn == nil {
+		return g.Contexts.Fork(ctx, id, spec)
+	}
+	if q := tn.Quotas.MaxContexts; q != nil {
+		mine, err := g.owned(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(mine)) >= *q {
+			return nil, quotaError("maxContexts", *q, "delete a context first")
+		}
+	}
+	src, err := g.Contexts.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if src.Workspace != nil {
+		if err := g.checkWorkspaces(ctx, src.Workspace.UsedBytes); err != nil {
+			return nil, err
+		}
+	}
+	c, err := g.Contexts.Fork(ctx, id, spec)
+	if err != nil {
+		return nil, err
+	}
+	g.t.mu.Lock()
+	g.t.contexts[c.ContextID] = tn.ID
+	g.t.mu.Unlock()
+	return c, nil
 }
 
 func (g *guardedContexts) Delete(ctx context.Context, id string) error {
@@ -366,7 +446,28 @@ func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec
 	return g.Contexts.ListFiles(ctx, id, dir)
 }
 
-// guardedHistory shows a tenant its own execution records only.
+// guardedNPM installs into the tenant's own contexts only, and not while
+// its workspaces are over maxWorkspaceBytes (checked before, like a run:
+// what an install adds is known only once it is done).
+type guardedNPM struct {
+	NPM
+	c *guardedContexts
+}
+
+func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+	if err := g.c.check(ctx, contextID); err != nil {
+		return nil, err
+	}
+	if err := g.c.checkWorkspaces(ctx, 0); err != nil {
+		return nil, err
+	}
+	return g.NPM.Install(ctx, contextID, req)
+}
+
+// guardedHistory shows a tenant its own execution records only. The
+// History is asked with the tenant in ctx (the store scopes by it, expired
+// records and tombstones included); the guard also checks the Tenant of
+// each record it returns, so a History that doesn't scope leaks nothing.
 type guardedHistory struct {
 	History
 	t *tenancy
@@ -377,15 +478,21 @@ func executionNotFound(id string) error {
 }
 
 func (g guardedHistory) Get(ctx context.Context, id string) (*exec.Result, error) {
-	if !g.t.owns(ctx, g.t.executions, id) {
+	r, err := g.History.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if tn := exec.TenantID(ctx); tn != "" && r.Tenant != tn {
 		return nil, executionNotFound(id)
 	}
-	return g.History.Get(ctx, id)
+	return r, nil
 }
 
 func (g guardedHistory) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	if !g.t.owns(ctx, g.t.executions, id) {
-		return nil, executionNotFound(id)
+	if exec.TenantID(ctx) != "" {
+		if _, err := g.Get(ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	return g.History.Output(ctx, id, after, limit)
 }
@@ -394,8 +501,10 @@ func (g guardedHistory) Output(ctx context.Context, id, after string, limit int)
 // id is not_found). Defined here, not promoted from History, so a History
 // with Delete never lets a tenant delete another's records.
 func (g guardedHistory) Delete(ctx context.Context, id string) error {
-	if !g.t.owns(ctx, g.t.executions, id) {
-		return executionNotFound(id)
+	if exec.TenantID(ctx) != "" {
+		if _, err := g.Get(ctx, id); err != nil {
+			return err
+		}
 	}
 	d, ok := g.History.(interface {
 		Delete(ctx context.Context, id string) error
@@ -410,12 +519,13 @@ func (g guardedHistory) Delete(ctx context.Context, id string) error {
 // than limit while hasMore is true; follow nextCursor as always.
 func (g guardedHistory) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 	p, err := g.History.List(ctx, f)
-	if err != nil || exec.TenantFrom(ctx) == nil {
+	tn := exec.TenantID(ctx)
+	if err != nil || tn == "" {
 		return p, err
 	}
 	mine := p.Executions[:0:0]
 	for _, r := range p.Executions {
-		if g.t.owns(ctx, g.t.executions, r.ExecutionID) {
+		if r.Tenant == tn {
 			mine = append(mine, r)
 		}
 	}
@@ -423,7 +533,8 @@ func (g guardedHistory) List(ctx context.Context, f ListFilter) (*ListPage, erro
 	return p, nil
 }
 
-// guardedChecker counts checks as runs and owns their records.
+// guardedChecker counts checks as runs (their records carry the tenant
+// like any run's).
 type guardedChecker struct {
 	Checker
 	t *tenancy
@@ -435,24 +546,15 @@ func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, erro
 		return nil, err
 	}
 	defer done()
-	res, err := g.Checker.Check(ctx, req)
-	if err == nil {
-		if b, e := json.Marshal(res); e == nil {
-			var r struct {
-				ExecutionID string `json:"executionId"`
-			}
-			if json.Unmarshal(b, &r) == nil {
-				g.t.ownExecution(ctx, r.ExecutionID)
-			}
-		}
-	}
-	return res, err
+	return g.Checker.Check(ctx, req)
 }
 
 // Processes: the Processes interface takes no ctx for most calls, so the
 // guard lives in the handlers (pidParam, spawnProcess, listProcesses).
 
-// spawn checks maxProcesses and owns the new process.
+// spawn checks maxProcesses and maxRunsPerMinute (a spawn starts code;
+// a process doesn't hold one of maxConcurrentRuns, maxProcesses bounds
+// those) and owns the new process.
 func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest) (*exec.Process, error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
@@ -472,14 +574,41 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 			return nil, quotaError("maxProcesses", *q, "a process of this tenant must exit first")
 		}
 	}
+	if err := t.countStart(tn, t.state(tn.ID)); err != nil {
+		return nil, err
+	}
 	d, err := p.Spawn(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	var known map[int64]bool
 	t.mu.Lock()
-	t.processes[d.PID] = tn.ID
+	full := len(t.processes) >= maxOwnedProcesses
 	t.mu.Unlock()
-	t.ownExecution(ctx, d.ExecutionID)
+	if full { // rare: forget processes the manager forgot
+		known = map[int64]bool{}
+		for _, q := range p.List() {
+			known[q.PID] = true
+		}
+	}
+	t.mu.Lock()
+	if known != nil {
+		for pid := range t.processes {
+			if !known[pid] {
+				delete(t.processes, pid)
+			}
+		}
+	}
+	t.processes[d.PID] = tn.ID
+	if _, ok := t.procExecs[d.ExecutionID]; !ok {
+		t.procOrder = append(t.procOrder, d.ExecutionID)
+	}
+	t.procExecs[d.ExecutionID] = tn.ID
+	for len(t.procOrder) > maxOwnedProcesses {
+		delete(t.procExecs, t.procOrder[0])
+		t.procOrder = t.procOrder[1:]
+	}
+	t.mu.Unlock()
 	return d, nil
 }
 
@@ -512,7 +641,18 @@ func (s *Server) ownsPID(ctx context.Context, pid int64) bool {
 	return s.cfg.tenancy == nil || s.cfg.tenancy.ownsPID(ctx, pid)
 }
 
-// ownsExecution reports whether the caller may see execution id.
+// ownsExecution reports whether the caller may see execution id: a
+// process's (its live output) by the owner kept at spawn, else a stored
+// record by the (guarded) history. An own record that expired counts as
+// owned, so the history says so.
 func (s *Server) ownsExecution(ctx context.Context, id string) bool {
-	return s.cfg.tenancy == nil || s.cfg.tenancy.owns(ctx, s.cfg.tenancy.executions, id)
+	t := s.cfg.tenancy
+	if t == nil || exec.TenantID(ctx) == "" || t.owns(ctx, t.procExecs, id) {
+		return true
+	}
+	if s.cfg.History == nil {
+		return false
+	}
+	_, err := s.cfg.History.Get(ctx, id)
+	return exec.ErrorCode(err) != exec.ENotFound
 }

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -11,9 +13,17 @@ type oneKey struct{}
 
 func (oneKey) Authenticate(string) *exec.Tenant { return nil }
 
+// deletingHistory holds one record of tenant a and records deletions.
 type deletingHistory struct {
 	History
 	deleted []string
+}
+
+func (h *deletingHistory) Get(_ context.Context, id string) (*exec.Result, error) {
+	if id != "exe_a" {
+		return nil, exec.Errorf(exec.ENotFound, "execution %s not found", id)
+	}
+	return &exec.Result{ExecutionID: id, Tenant: "a"}, nil
 }
 
 func (h *deletingHistory) Delete(_ context.Context, id string) error {
@@ -22,20 +32,78 @@ func (h *deletingHistory) Delete(_ context.Context, id string) error {
 }
 
 // A History that can delete is guarded too: a tenant deletes only its own
-// records; another's id is not_found.
+// records (by the record's Tenant, even when the History doesn't scope);
+// another's id is not_found.
 func TestGuardedDelete(t *testing.T) {
 	h := &deletingHistory{}
 	cfg := Guard(Config{Auth: oneKey{}, History: h})
 	a := exec.WithTenant(context.Background(), &exec.Tenant{ID: "a"})
 	b := exec.WithTenant(context.Background(), &exec.Tenant{ID: "b"})
-	cfg.tenancy.ownExecution(a, "exe_a")
 	d := cfg.History.(interface {
 		Delete(context.Context, string) error
 	})
 	if err := d.Delete(b, "exe_a"); exec.ErrorCode(err) != exec.ENotFound || len(h.deleted) != 0 {
 		t.Fatalf("b deleted a's record: %v %v", err, h.deleted)
 	}
+	if _, err := cfg.History.Get(b, "exe_a"); exec.ErrorCode(err) != exec.ENotFound {
+		t.Fatalf("b read a's record: %v", err)
+	}
 	if err := d.Delete(a, "exe_a"); err != nil || len(h.deleted) != 1 {
 		t.Fatalf("a's delete: %v %v", err, h.deleted)
+	}
+}
+
+// The run quotas: maxConcurrentRuns counts runs under way; maxRunsPerMinute
+// counts starts in the current second and the 59 before it, and
+// Retry-After says when the oldest is forgotten; a quota of 0 allows
+// nothing.
+func TestRunQuotas(t *testing.T) {
+	tn := newTenancy()
+	now := time.Unix(1_700_000_000, 0)
+	tn.now = func() time.Time { return now }
+	one, two, zero := int64(1), int64(2), int64(0)
+	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: exec.Quotas{MaxConcurrentRuns: &one, MaxRunsPerMinute: &two}})
+
+	done, err := tn.startRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tn.startRun(ctx); exec.ErrorCode(err) != exec.EQuota {
+		t.Fatalf("a second concurrent run: %v", err)
+	}
+	done()
+	now = now.Add(10 * time.Second)
+	done, err = tn.startRun(ctx) // the second start of the minute
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	retry := func(want int) {
+		t.Helper()
+		_, err := tn.startRun(ctx)
+		var ra *retryAfterError
+		if !errors.As(err, &ra) || ra.seconds != want {
+			t.Fatalf("over maxRunsPerMinute: %v, want Retry-After %d", err, want)
+		}
+	}
+	retry(50)
+	now = now.Add(49 * time.Second) // 59 s after the first start
+	retry(1)
+	now = now.Add(time.Second) // the first start is forgotten
+	done, err = tn.startRun(ctx)
+	if err != nil {
+		t.Fatalf("a minute after the first start: %v", err)
+	}
+	done()
+	if st := tn.state("t"); st.running.Load() != 0 {
+		t.Fatalf("running = %d after every run ended", st.running.Load())
+	}
+	for _, q := range []exec.Quotas{{MaxConcurrentRuns: &zero}, {MaxRunsPerMinute: &zero}} {
+		if _, err := tn.startRun(exec.WithTenant(context.Background(), &exec.Tenant{ID: "z", Quotas: q})); exec.ErrorCode(err) != exec.EQuota {
+			t.Fatalf("quota 0 %+v: %v", q, err)
+		}
+	}
+	if st := tn.state("z"); st.running.Load() != 0 {
+		t.Fatalf("a refused run stays counted: %d", st.running.Load())
 	}
 }

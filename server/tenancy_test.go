@@ -35,7 +35,10 @@ type memHistory struct {
 	ids  []string
 }
 
-func (h *memHistory) save(_ context.Context, r *exec.Result, _ *exec.OutputLog) error {
+func (h *memHistory) save(ctx context.Context, r *exec.Result, _ *exec.OutputLog) error {
+	if r.Tenant == "" {
+		r.Tenant = exec.TenantID(ctx) // as the binary's persist does
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.byID[r.ExecutionID] = r
@@ -136,13 +139,21 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	}
 	tb.Cleanup(procs.Close)
 	lastRunner = r
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub, Processes: procs}
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub, Processes: procs, NPM: installedNPM{}}
 	if withKeys {
 		cfg.Auth, _ = MustKeys(tb)
 	}
 	ts := httptest.NewServer(validated(tb, server.New(cfg).Handler()))
 	tb.Cleanup(ts.Close)
 	return ts.URL
+}
+
+// installedNPM stands in for the npm service (the guard around it is what
+// the tenancy tests test): every install succeeds at once.
+type installedNPM struct{}
+
+func (installedNPM) Install(context.Context, string, *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+	return &exec.NPMInstallResult{Result: &exec.Result{ExecutionID: exec.NewID("exe"), Kind: exec.KindNPMInstall, Language: exec.JavaScript, Outcome: exec.Succeeded}, Installed: []exec.NPMPackage{}}, nil
 }
 
 // as sends a request with an API key.
@@ -275,7 +286,11 @@ func TestTenantQuotas(t *testing.T) {
 		// the tenant's contexts is refused until files are deleted.
 		wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"fs.writeFileSync('big', 'x'.repeat(500)); 1"}`), 200, "")
 		quota(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"1"}`), "maxWorkspaceBytes")
+		quota(t, as(t, acme, "POST", url+"/v1/contexts/q1/npm/install", `{"packages":["left"]}`), "maxWorkspaceBytes")
 		wantStatus(t, as(t, acme, "DELETE", url+"/v1/contexts/q1/files/big", ""), 204, "")
+		wantStatus(t, as(t, acme, "POST", url+"/v1/contexts/q1/npm/install", `{"packages":["left"]}`), 200, "")
+		// Its record's kind is one the document and the list filter know.
+		wantStatus(t, as(t, acme, "GET", url+"/v1/executions?kind=npm_install", ""), 200, "")
 		wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"q1","code":"1"}`), 200, "")
 	})
 	t.Run("maxRunsPerMinute", func(t *testing.T) {
@@ -287,10 +302,13 @@ func TestTenantQuotas(t *testing.T) {
 		if ra := r.Header.Get("Retry-After"); ra == "1" || ra == "0" {
 			t.Logf("Retry-After %s (the window frees within a minute)", ra)
 		}
+		// A process spawn starts code too: it counts against the rate.
+		quota(t, as(t, globex, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`), "maxRunsPerMinute")
 	})
 	t.Run("zero allows nothing", func(t *testing.T) {
 		quota(t, as(t, zero, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), "maxRunsPerMinute")
 		quota(t, as(t, zero, "POST", url+"/v1/contexts", `{"language":"javascript"}`), "maxContexts")
+		quota(t, as(t, zero, "POST", url+"/v1/processes", `{"language":"javascript","code":"1"}`), "maxProcesses")
 	})
 }
 

@@ -10,7 +10,8 @@ import (
 // Delete removes the stored record of execution id and its events. Only
 // completed executions are ever stored, so Delete never touches running
 // work. A deleted id is unknown afterwards (exec.ENotFound), like one never
-// stored: no tombstone is kept.
+// stored: no tombstone is kept. With a tenant in ctx, another tenant's id
+// is not_found (as for Get).
 //
 // Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
 // expired (including past its expiry but not yet swept) or was evicted,
@@ -24,12 +25,16 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	}
 	defer s.unlockWrite()
 	var expiresAt int64
-	err := s.w.QueryRowContext(ctx, "SELECT expires_at_ms FROM executions WHERE id = ?", id).Scan(&expiresAt)
+	var tenant string
+	err := s.w.QueryRowContext(ctx, "SELECT expires_at_ms, tenant FROM executions WHERE id = ?", id).Scan(&expiresAt, &tenant)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s.missing(ctx, id)
 	}
 	if err != nil {
 		return fmt.Errorf("store: delete %s: %w", id, err)
+	}
+	if !visible(ctx, tenant) {
+		return notFound(id)
 	}
 	if expiresAt <= s.nowMs() {
 		return expiredError(id, reasonExpired) // the sweeper removes it

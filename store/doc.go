@@ -61,6 +61,17 @@
 // the in-memory record count (used by the cap) exact. The lock is released by
 // the kernel when a process dies.
 //
+// # Tenants
+//
+// A record keeps the tenant it belongs to (exec.Result.Tenant, the API
+// key's tenant; "" on an open server), and so do tombstones. With a tenant
+// in the caller's context (exec.WithTenant), Get, Output, Delete and List
+// see only that tenant's records: another tenant's id, live or expired,
+// reads as not_found with the same message as an id never stored. Without
+// a tenant in the context (an open server, the server's own reads) every
+// record is seen. Records saved without a tenant (before migration 0004,
+// or by an open server) are hidden from every tenant.
+//
 // # Cursors
 //
 // Output cursors are exec.EncodeCursor(sequence), the same as the live log.

@@ -17,7 +17,7 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id, tenant`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -39,7 +39,7 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID, &r.Tenant)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}
@@ -91,7 +91,9 @@ func jsonBytes(b []byte) int64 {
 }
 
 // Get returns the stored record of execution id. Reading does not extend its
-// TTL. Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
+// TTL. With a tenant in ctx (exec.WithTenant) only that tenant's records
+// and tombstones are seen: another tenant's id is not_found, exactly like
+// an unknown one (see visible). Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
 // expired (including past its expiry but not yet swept) or was evicted over
 // the cap, exec.EUnavailable after Close.
 func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
@@ -107,6 +109,9 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: get %s: %w", id, err)
 	}
+	if !visible(ctx, r.Tenant) {
+		return nil, notFound(id)
+	}
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)
 	}
@@ -116,15 +121,29 @@ func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
 // missing explains why id has no row: a tombstone says expired or evicted,
 // otherwise it was never stored (or its tombstone was trimmed).
 func (s *Store) missing(ctx context.Context, id string) error {
-	var reason string
-	err := s.r.QueryRowContext(ctx, "SELECT reason FROM tombstones WHERE id = ?", id).Scan(&reason)
+	var reason, tenant string
+	err := s.r.QueryRowContext(ctx, "SELECT reason, tenant FROM tombstones WHERE id = ?", id).Scan(&reason, &tenant)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return exec.Errorf(exec.ENotFound, "execution %s not found", id)
+		return notFound(id)
 	case err != nil:
 		return fmt.Errorf("store: look up tombstone of %s: %w", id, err)
+	case !visible(ctx, tenant):
+		return notFound(id)
 	}
 	return expiredError(id, reason)
+}
+
+func notFound(id string) error { return exec.Errorf(exec.ENotFound, "execution %s not found", id) }
+
+// visible reports whether a record (or tombstone) of tenant may be seen by
+// the caller of ctx: always without a tenant in ctx (an open server, or
+// the server itself), else only the tenant's own. Records saved without a
+// tenant (an open server's, or before migration 0004) are hidden from
+// every tenant: ownership fails closed.
+func visible(ctx context.Context, tenant string) bool {
+	t := exec.TenantID(ctx)
+	return t == "" || t == tenant
 }
 
 func expiredError(id, reason string) error {
@@ -177,7 +196,7 @@ type ListPage struct {
 }
 
 // List returns stored, unexpired records matching f, newest first (by
-// insertion). Pages are stable: records saved after a cursor was issued never
+// insertion); with a tenant in ctx, that tenant's only. Pages are stable: records saved after a cursor was issued never
 // appear after it, so paging sees no duplicates and no gaps among the records
 // that existed when it started (except those that expire meanwhile).
 //
@@ -205,6 +224,9 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		where = []string{"expires_at_ms > ?"}
 		args  = []any{s.nowMs()}
 	)
+	if t := exec.TenantID(ctx); t != "" {
+		where, args = append(where, "tenant = ?"), append(args, t)
+	}
 	if f.After != "" {
 		before, err := parseListCursor(f.After)
 		if err != nil {
@@ -304,7 +326,7 @@ const (
 // after+1, or no event was retained at all from a log that dropped events.
 //
 // Errors: exec.EInvalid for a malformed cursor or a negative limit,
-// exec.ENotFound / exec.EExpired as for Get, exec.ENotRetained when the run
+// exec.ENotFound / exec.EExpired as for Get (scoped to the tenant of ctx), exec.ENotRetained when the run
 // did not retain its events (an empty page would read as "no output"),
 // exec.EUnavailable after Close.
 func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
@@ -330,7 +352,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	now := s.nowMs()
 	// One statement, so the record, its first sequence and the events come
 	// from one snapshot even if the sweeper deletes the record meanwhile.
-	rows, err := s.r.QueryContext(ctx, `SELECT x.expires_at_ms, x.output_truncated, x.events_retained,
+	rows, err := s.r.QueryContext(ctx, `SELECT x.tenant, x.expires_at_ms, x.output_truncated, x.events_retained,
 			(SELECT min(sequence) FROM events WHERE exec_seq = x.seq),
 			ev.sequence, ev.pid, ev.channel, ev.chunk, ev.timestamp_ms
 		FROM executions x
@@ -344,6 +366,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	defer rows.Close()
 	var (
 		found           bool
+		tenant          string
 		expiresAt       int64
 		outputTruncated bool
 		retained        bool
@@ -356,7 +379,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 			channel      sql.NullString
 			chunk        []byte
 		)
-		if err := rows.Scan(&expiresAt, &outputTruncated, &retained, &firstSeq, &seq, &pid, &channel, &chunk, &ts); err != nil {
+		if err := rows.Scan(&tenant, &expiresAt, &outputTruncated, &retained, &firstSeq, &seq, &pid, &channel, &chunk, &ts); err != nil {
 			return nil, fmt.Errorf("store: output %s: %w", id, err)
 		}
 		found = true
@@ -380,6 +403,9 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 	}
 	if !found {
 		return nil, s.missing(ctx, id)
+	}
+	if !visible(ctx, tenant) {
+		return nil, notFound(id)
 	}
 	if expiresAt <= now {
 		return nil, expiredError(id, reasonExpired)

@@ -22,8 +22,8 @@ const insertExecutionSQL = `INSERT INTO executions (
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
 	code_sha256, code, code_bytes, events_retained, output_truncated, extra,
-	expires_at_ms, value_truncated, request_id
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	expires_at_ms, value_truncated, request_id, tenant
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // eventsPerInsert is how many events one multi-row INSERT carries.
 const eventsPerInsert = 64
@@ -238,7 +238,7 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 		r.EventsRetained || len(events) > 0 || eventsTruncated || dropped,
 		r.OutputTruncated || eventsTruncated || dropped,
 		nullBytes(extra),
-		expires, valueTruncated, r.RequestID,
+		expires, valueTruncated, r.RequestID, r.Tenant,
 	}
 
 	return rec, nil

@@ -132,8 +132,8 @@ func (s *Store) sweepExpiredBatch(ctx context.Context) (int, error) {
 	}
 	defer tx.Rollback()
 	// Both statements pick the same rows: same filter, total order, limit.
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason)
-		SELECT id, expires_at_ms, ? FROM executions WHERE expires_at_ms <= ?
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason, tenant)
+		SELECT id, expires_at_ms, ?, tenant FROM executions WHERE expires_at_ms <= ?
 		ORDER BY expires_at_ms, seq LIMIT ?`, reasonExpired, now, sweepBatch); err != nil {
 		return 0, err
 	}
@@ -188,8 +188,8 @@ func (s *Store) evictOverCap(ctx context.Context) (int, error) {
 // evictTx removes the n oldest completions inside tx, tombstoning their ids.
 // The caller holds the write lock and adjusts s.count after commit.
 func (s *Store) evictTx(ctx context.Context, tx *sql.Tx, n int, now int64) (int, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason)
-		SELECT id, ?, ? FROM executions ORDER BY completed_at_ms, seq LIMIT ?`, now, reasonEvicted, n); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones (id, removed_at_ms, reason, tenant)
+		SELECT id, ?, ?, tenant FROM executions ORDER BY completed_at_ms, seq LIMIT ?`, now, reasonEvicted, n); err != nil {
 		return 0, err
 	}
 	// At the cap every Save evicts one record: "seq = (…)" costs a third

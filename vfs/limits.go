@@ -277,3 +277,34 @@ func (w *Workspace) WouldExceed(ctx context.Context, stage string, names []strin
 	}
 	return u.Over(), u.String(), u.Details(), nil
 }
+
+// FitsReplacing reports whether the workspace is within its limits once
+// the directory rel is replaced by the staged one (a host-side install
+// that built its new tree inside the workspace, under stage, and will
+// rename it over rel): what rel holds now and stage's own directories are
+// not counted. Errors: payload_too_large with the numbers, or the file
+// system's.
+func (w *Workspace) FitsReplacing(rel, stage string) error {
+	if w.Quota <= 0 && w.MaxFiles <= 0 {
+		return nil
+	}
+	u, err := w.count(context.Background(), false)
+	if err != nil {
+		return err
+	}
+	var freed int64
+	freedFiles := 0
+	if err := walk(context.Background(), filepath.Join(w.Root, rel), func(e walkEntry) error {
+		freed += w.charge(e)
+		freedFiles++
+		return nil
+	}); err != nil {
+		return fmt.Errorf("measure %s: %w", rel, err)
+	}
+	if stage != "" {
+		// The staging directory and the new tree's root go away.
+		freed += 2 * w.entryBytes()
+		freedFiles += 2
+	}
+	return w.fits(u, freed, -freedFiles, 0)
+}

@@ -114,6 +114,29 @@ func (m *Manager) New(prefix string) (*Workspace, error) {
 // (left behind by a crash: workspaces don't outlive their owner). It returns
 // how many it removed.
 func (m *Manager) RemoveStale(prefix string) (int, error) {
+	return m.RemoveStaleExcept(prefix, nil)
+}
+
+// Adopt returns the existing workspace named name (a directory directly
+// under the root, e.g. one a durable context kept across a restart).
+func (m *Manager) Adopt(name string) (*Workspace, error) {
+	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
+		return nil, fmt.Errorf("workspace name %q is not a plain name", name)
+	}
+	dir := filepath.Join(m.root, name)
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("workspace %s is not a directory", name)
+	}
+	return m.Workspace(dir), nil
+}
+
+// RemoveStaleExcept is RemoveStale keeping the workspaces named in keep
+// (those of durable contexts).
+func (m *Manager) RemoveStaleExcept(prefix string, keep map[string]bool) (int, error) {
 	des, err := os.ReadDir(m.root)
 	if err != nil {
 		return 0, fmt.Errorf("list workspaces: %w", err)
@@ -121,7 +144,7 @@ func (m *Manager) RemoveStale(prefix string) (int, error) {
 	n := 0
 	var errs []error
 	for _, de := range des {
-		if !de.IsDir() || !strings.HasPrefix(de.Name(), prefix+"-") {
+		if !de.IsDir() || !strings.HasPrefix(de.Name(), prefix+"-") || keep[de.Name()] {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(m.root, de.Name())); err != nil {

@@ -39,8 +39,8 @@ func benchPythonSnapshot(t *table, srv *server, _ string) error {
 	t.add("python / javascript one-shot p50 ratio", fmt.Sprintf("%.2fx", pyP50/jsP50), "≤ 1.5x")
 	t.add(`python "import json, re, datetime, collections" minus "1+1" p50 (ms)`, fmt.Sprintf("%.2f", impP50-pyP50), "≤ 0.3 ms")
 
-	pyTput, _ := srv.throughput("/v1/evaluate", py, 4, *duration)
-	jsTput, _ := srv.throughput("/v1/evaluate", js, 4, *duration)
+	pyTput := srv.throughput("/v1/evaluate", py, 4, *duration).rate
+	jsTput := srv.throughput("/v1/evaluate", js, 4, *duration).rate
 	t.add("python / javascript one-shot throughput at c=4 (req/s)", fmt.Sprintf("%.0f / %.0f (%.2fx)", pyTput, jsTput, pyTput/jsTput), "≥ 0.6x")
 
 	// Fuel of a one-shot 1+1 (the guest's whole request, start excluded).

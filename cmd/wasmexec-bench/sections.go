@@ -37,20 +37,16 @@ func benchStore(t *table, on *server, dataDir string) error {
 	defer off.stop()
 	var withStore, without float64
 	for round := 0; round < 2; round++ { // interleave to share the noise
-		n, _ := full.throughput("/v1/evaluate", body, 4, *duration)
-		withStore += n
-		n, _ = off.throughput("/v1/evaluate", body, 4, *duration)
-		without += n
+		withStore += full.throughput("/v1/evaluate", body, 4, *duration).rate
+		without += off.throughput("/v1/evaluate", body, 4, *duration).rate
 	}
 	t.add("JS throughput c=4: store on (sync=full) / off (req/s)", fmt.Sprintf("%.0f / %.0f", withStore/2, without/2), "")
 	t.add("store cost in one-shot throughput, sync=full", fmt.Sprintf("%.1f%%", 100*(1-withStore/without)), "≤ 10%")
 	normal := on // the default server: --store-sync=normal
 	var withNormal, without2 float64
 	for round := 0; round < 2; round++ {
-		n, _ := normal.throughput("/v1/evaluate", body, 4, *duration)
-		withNormal += n
-		n, _ = off.throughput("/v1/evaluate", body, 4, *duration)
-		without2 += n
+		withNormal += normal.throughput("/v1/evaluate", body, 4, *duration).rate
+		without2 += off.throughput("/v1/evaluate", body, 4, *duration).rate
 	}
 	t.add("store cost in one-shot throughput, sync=normal (default)", fmt.Sprintf("%.1f%%", 100*(1-withNormal/without2)), "≤ 10%")
 	if fi, err := os.Stat(filepath.Join(dataDir, "wasmexec.db")); err == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -28,6 +29,7 @@ import (
 	"github.com/wasmexec/wasmexec/metrics"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
+	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -38,6 +40,8 @@ type options struct {
 	dataDir        string
 	cacheDir       string
 	npmRegistry    string
+	pyIndexURL     string
+	pyAllowedIndex string
 	imagesDir      string
 	logLevel       string
 	timeoutMs      int64
@@ -72,6 +76,8 @@ type options struct {
 	tscheckWarmDOM bool
 	ctxQueueDepth  int
 	ctxIdleTTLMs   int64
+	ctxHibernateMs int64
+	ctxSnapshotMs  int64
 	procTimeoutMs  int64
 	procMaxTimeout int64
 	signalGraceMs  int64
@@ -96,6 +102,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
 	fs.StringVar(&o.npmRegistry, "npm-registry", npm.DefaultRegistry, "npm registry for POST /v1/contexts/:id/npm/install (packages are cached under CACHE_DIR/npm)")
+	fs.StringVar(&o.pyIndexURL, "python-index-url", pypi.DefaultIndex, "Python package index (PEP 503/691) for POST /v1/contexts/:id/pip/install and one-shot packages (wheels are cached under CACHE_DIR/pip)")
+	fs.StringVar(&o.pyAllowedIndex, "python-allowed-index-urls", "", "comma-separated other indexes a request's indexUrl/extraIndexUrls may name (any other is a 400)")
 	fs.StringVar(&o.imagesDir, "images-dir", "", "guest images, built by make guest-images (default: ./build/images, else the build/images of the repository this binary was built in)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.Int64Var(&o.timeoutMs, "timeout-ms", d.DefaultTimeout.Milliseconds(), "default wall-clock timeout per run")
@@ -130,6 +138,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
 	fs.Int64Var(&o.ctxIdleTTLMs, "context-idle-ttl-ms", 15*60*1000, "an unused context is deleted after this long")
+	fs.Int64Var(&o.ctxHibernateMs, "context-hibernate-after-ms", 60000, "an idle context's guest is captured and dropped from memory after this long; its next run restores it (0: never)")
+	fs.Int64Var(&o.ctxSnapshotMs, "context-snapshot-after-ms", 2000, "a context idle this long after a run has its state written to DATA_DIR/context-state, which survives restarts and crashes (0: only at hibernation and graceful shutdown)")
 	fs.Int64Var(&o.procTimeoutMs, "process-timeout-ms", 10*60*1000, "default wall-clock life of a process")
 	fs.Int64Var(&o.procMaxTimeout, "process-max-timeout-ms", 60*60*1000, "largest timeoutMs a process may ask for")
 	fs.Int64Var(&o.signalGraceMs, "signal-grace-ms", 2000, "how long SIGTERM/SIGINT wait before killing a process")
@@ -196,6 +206,8 @@ type app struct {
 	prom *metrics.Metrics
 	// contextDeleted publishes context.deleted (server.Config.ContextDeleted).
 	contextDeleted atomic.Pointer[func(string)]
+	// contextEvent publishes context.hibernated/restored (server.Config.ContextEvent).
+	contextEvent atomic.Pointer[func(string, string)]
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -212,7 +224,9 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log})
+	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log, Extensions: map[string]engine.ImageExtension{
+		python.ImageName: engine.ImageExtension(python.ImageExtension(o.imagesDir)),
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +273,9 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
 	if r.RequestID == "" {
 		r.RequestID = exec.RequestIDFrom(ctx)
+	}
+	if r.Tenant == "" {
+		r.Tenant = exec.TenantID(ctx) // the store scopes reads by it
 	}
 	a.prom.ObserveRun(r, exec.TenantID(ctx))
 	if a.store == nil {
@@ -334,7 +351,7 @@ func (a *app) load(ctx context.Context) error {
 		langs[exec.TypeScript] = tsDriver
 	}
 	if images[python.ImageName] != nil {
-		langs[exec.Python] = python.Driver{}
+		langs[exec.Python] = python.Driver{Packages: a.pipService()}
 	}
 	r, err := engine.NewRunner(engine.RunnerConfig{
 		Images:               images,
@@ -359,12 +376,27 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	var procs *processes.Manager
+	timed := timedRunner{r, a.prom}
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:      r,
-		Workspaces:  ctxWS,
-		IdleTTL:     time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
-		MaxContexts: a.opts.maxContexts,
-		QueueDepth:  a.opts.ctxQueueDepth,
+		Runner:         timed,
+		Workspaces:     ctxWS,
+		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
+		MaxContexts:    a.opts.maxContexts,
+		QueueDepth:     a.opts.ctxQueueDepth,
+		StateDir:       filepath.Join(a.opts.dataDir, "context-state"),
+		HibernateAfter: time.Duration(a.opts.ctxHibernateMs) * time.Millisecond,
+		SnapshotAfter:  time.Duration(a.opts.ctxSnapshotMs) * time.Millisecond,
+		LiveProcesses: func(id string) int {
+			if procs == nil {
+				return 0
+			}
+			return procs.ContextProcesses(id)
+		},
+		OnEvent: func(typ, id string) {
+			if f := a.contextEvent.Load(); f != nil {
+				(*f)(typ, id)
+			}
+		},
 		OnDelete: func(id string) {
 			procs.KillContext(id)
 			if f := a.contextDeleted.Load(); f != nil {
@@ -378,7 +410,7 @@ func (a *app) load(ctx context.Context) error {
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         r,
+		Runner:         timed,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
@@ -508,18 +540,37 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	start := time.Now()
+	return timedRunner{a.runner, a.prom}.Run(ctx, req, opts)
+}
+
+// timedRunner is the runner as one-shot runs (app.Run), contexts and
+// processes use it: it observes each run's queue wait, from when the run
+// began waiting (opts.QueuedAt: a context's queue; else the call) until it
+// is under way (a run slot, preparation and a guest: Started), by
+// language, kind and outcome.
+type timedRunner struct {
+	*engine.Runner
+	prom *metrics.Metrics
+}
+
+func (r timedRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+	start := opts.QueuedAt
+	if start.IsZero() {
+		start = time.Now()
+	}
 	var startedAt atomic.Int64
 	prev := opts.Started
 	opts.Started = func(err error) {
-		startedAt.Store(time.Now().UnixNano())
+		if err == nil {
+			startedAt.Store(time.Now().UnixNano())
+		}
 		if prev != nil {
 			prev(err)
 		}
 	}
-	res, err := a.runner.Run(ctx, req, opts)
+	res, err := r.Runner.Run(ctx, req, opts)
 	if t := startedAt.Load(); res != nil && t != 0 {
-		a.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
+		r.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
 	}
 	return res, err
 }
@@ -628,6 +679,22 @@ func (a *app) instrument() {
 		l, _ := c.List(context.Background())
 		return float64(len(l))
 	})
+	ctxStat := func(f func(*contexts.Manager) float64) func() float64 {
+		return func() float64 {
+			a.mu.Lock()
+			c := a.ctxs
+			a.mu.Unlock()
+			if c == nil {
+				return 0
+			}
+			return f(c)
+		}
+	}
+	m.Gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", ctxStat(func(c *contexts.Manager) float64 { return float64(c.Hibernated()) }))
+	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "wasmexec_context_snapshot_errors_total",
+		Help: "Context snapshots that could not be written to the data dir (the context stays live; what was stored before is kept).",
+	}, ctxStat(func(c *contexts.Manager) float64 { return float64(c.SnapshotErrors()) })))
 	m.Gauge("wasmexec_processes_live", "Processes running.", func() float64 {
 		a.mu.Lock()
 		p := a.procs
@@ -696,6 +763,32 @@ func backgroundLibs(dom bool) [][]string {
 		return [][]string{{"es2022", "dom"}}
 	}
 	return [][]string{}
+}
+
+// pipService is the pip install service of contexts and one-shot
+// packages: --python-index-url and --python-allowed-index-urls, wheels
+// cached under CACHE_DIR/pip.
+func (a *app) pipService() *pypi.Service {
+	s := &pypi.Service{
+		Client:  &pypi.Client{CacheDir: filepath.Join(a.opts.cacheDir, "pip")},
+		Index:   a.opts.pyIndexURL,
+		Allowed: a.opts.allowedIndexes(),
+	}
+	if a.ctxs != nil {
+		s.Workspace, s.ReplaceDir = a.ctxs.WorkspaceDir, a.ctxs.ReplaceDir
+	}
+	return s
+}
+
+// allowedIndexes splits --python-allowed-index-urls.
+func (o *options) allowedIndexes() []string {
+	var out []string
+	for _, u := range strings.Split(o.pyAllowedIndex, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // npmClient is the npm client of installs and one-shot packages: the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/wasmexec/wasmexec/pypi"
 	"io"
 	"net"
 	"os"
@@ -185,6 +186,12 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 		}
 	}
 
+	if err := pypi.ValidateIndexURLs(o.pyIndexURL); err != nil {
+		bad("python-index-url", o.pyIndexURL, "accepted an http(s) URL: %v", err)
+	}
+	if err := pypi.ValidateIndexURLs(o.allowedIndexes()...); err != nil {
+		bad("python-allowed-index-urls", o.pyAllowedIndex, "accepted comma-separated http(s) URLs: %v", err)
+	}
 	if o.dataDir == "" {
 		bad("data-dir", `""`, "a directory is required")
 	}
@@ -252,6 +259,8 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	atLeast("max-contexts", int64(o.maxContexts), 1, "")
 	atLeast("context-queue-depth", int64(o.ctxQueueDepth), 1, "")
 	atLeast("context-idle-ttl-ms", o.ctxIdleTTLMs, 1, "")
+	atLeast("context-hibernate-after-ms", o.ctxHibernateMs, 0, " (0: never)")
+	atLeast("context-snapshot-after-ms", o.ctxSnapshotMs, 0, " (0: only at hibernation and shutdown)")
 	atLeast("max-processes", int64(o.maxProcesses), 1, "")
 	between("process-max-timeout-ms", o.procMaxTimeout, 1, maxProcessTimeoutMs, "")
 	between("process-timeout-ms", o.procTimeoutMs, 1, max(1, o.procMaxTimeout), " (at most --process-max-timeout-ms)")

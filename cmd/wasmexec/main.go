@@ -324,17 +324,27 @@ func (a *app) serverConfig() server.Config {
 			Persist: func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
 		}
 	}
+	if a.ctxs != nil {
+		pip := a.pipService()
+		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) }
+		cfg.Pip = pip
+	}
 	if a.keys != nil {
 		cfg.Auth = a.keys
 	}
 	cfg.Events = a.events
 	cfg.ContextDeletions = cfg.Contexts != nil
+	if a.ctxs != nil {
+		cfg.ContextOwners = a.ctxs.Owners()
+	}
 	cfg = server.Guard(cfg)
 	if cfg.Contexts != nil {
 		f := cfg.ContextDeleted
 		a.contextDeleted.Store(&f)
+		ev := cfg.ContextEvent
+		a.contextEvent.Store(&ev)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 

@@ -41,7 +41,9 @@ cat > "$out/guest.json" <<'JSON'
   "oomExitCode": 2,
   "init": ["_initialize", "wasmexec_init"],
   "entry": "wasmexec_serve",
-  "snapshot": true
+  "snapshot": true,
+  "snapshotWarmUp": true,
+  "suspend": true
 }
 JSON
 echo "==> [js] $(du -h "$out/js.wasm" | cut -f1) js.wasm"

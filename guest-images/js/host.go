@@ -1,6 +1,9 @@
 package main
 
-import "unsafe"
+import (
+	"time"
+	"unsafe"
+)
 
 // The control channel (docs/PROTOCOL.md): functions of the host module
 // "wasmexec". Requests, results and the standard streams travel here, never
@@ -35,6 +38,7 @@ func recv() (msg []byte, ok bool) {
 }
 
 func send(msg []byte) {
+	flushOutput()
 	if len(msg) == 0 {
 		hostSend(nil, 0)
 		return
@@ -42,15 +46,58 @@ func send(msg []byte) {
 	hostSend(unsafe.Pointer(&msg[0]), int32(len(msg)))
 }
 
-func write(fd int32, b []byte) {
-	if len(b) == 0 {
+// Output is coalesced: console writes collect in pending and reach the
+// host as one chunk (one event) when the stream changes, pendingMax bytes
+// are waiting, the oldest waiting byte is pendingAge old, or the driver is
+// about to block or answer (send, read, a timer's sleep, exit). A host
+// call and an event per console.log cost ~10 µs; a chunk costs that once.
+// A reader sees output at most pendingAge late while the guest computes,
+// and at once when it waits (an interactive process's prompt, then read).
+const (
+	pendingMax = 16 << 10
+	pendingAge = 2 * time.Millisecond
+)
+
+var pending struct {
+	fd    int32
+	buf   []byte
+	since time.Time // when the oldest waiting byte was written
+	live  bool      // the run's readers follow its output: no coalescing
+}
+
+// write writes a then b (a line and its newline: one write).
+func write(fd int32, a, b string) {
+	if len(a)+len(b) == 0 {
 		return
 	}
-	hostWrite(fd, unsafe.Pointer(&b[0]), int32(len(b)))
+	if fd != pending.fd && len(pending.buf) > 0 {
+		flushOutput()
+	}
+	if len(pending.buf) == 0 {
+		pending.fd, pending.since = fd, time.Now()
+	}
+	pending.buf = append(append(pending.buf, a...), b...)
+	if pending.live || len(pending.buf) >= pendingMax || time.Since(pending.since) >= pendingAge {
+		flushOutput()
+	}
+}
+
+// flushOutput hands the waiting output to the host.
+func flushOutput() {
+	if len(pending.buf) == 0 {
+		return
+	}
+	b := pending.buf
+	pending.buf = pending.buf[:0]
+	if cap(pending.buf) > 4*pendingMax { // one huge write: don't keep its buffer
+		pending.buf = nil
+	}
+	hostWrite(pending.fd, unsafe.Pointer(&b[0]), int32(len(b)))
 }
 
 // read reads up to len(p) bytes of stdin; 0 means EOF.
 func read(p []byte) int {
+	flushOutput()
 	if len(p) == 0 {
 		return 0
 	}

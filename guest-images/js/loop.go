@@ -107,6 +107,7 @@ func (l *eventLoop) run() error {
 	for len(l.timers) > 0 {
 		t := l.timers[0]
 		if wait := time.Until(t.due); wait > 0 {
+			flushOutput() // a reader sees what came before the pause now
 			time.Sleep(wait)
 		}
 		if t.repeat {

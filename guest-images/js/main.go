@@ -32,6 +32,9 @@ type request struct {
 	TsconfigPath string `json:"tsconfigPath"`
 	// Conversions are modules the host converted ahead (esm.go).
 	Conversions []shipped `json:"conversions"`
+	// Live: readers follow the output (a process); writes go through at
+	// once (host.go).
+	Live bool `json:"live"`
 }
 
 type errorData struct {
@@ -232,6 +235,7 @@ func (d *driver) begin(req *request) {
 	d.stdin.reset()
 	d.mods.begin()
 	addShipped(req.Conversions)
+	pending.live = req.Live
 	d.args = req.Args
 	d.file = req.Filename
 	if d.file == "" {
@@ -516,6 +520,7 @@ func (d *driver) safeString(v goja.Value, def string) (s string) {
 }
 
 func fatalf(format string, args ...any) {
+	flushOutput()
 	fmt.Fprintf(os.Stderr, format, args...)
 	os.Exit(70)
 }

@@ -36,7 +36,8 @@
  * anywhere but the driver.
  *
  * Host functions (import module "wasmexec"):
- *   recv(ptr, cap) -> n     block for the next request (-1: no more requests)
+ *   recv(ptr, cap) -> n     block for the next request (-1: no more requests,
+ *                           -2: suspend: return from wasmexec_serve, state kept)
  *   send(ptr, len)          deliver the result of the current request
  *   write(fd, ptr, len) -> n   append to the run's stdout (1) / stderr (2)
  *   read(ptr, cap) -> n     read the run's stdin (0: EOF)
@@ -55,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wasi/libc-environ.h>
 
 extern char **environ;
@@ -79,6 +81,8 @@ extern PyTypeObject PyRawIOBase_Type;
  * State. */
 
 static int serving = 0;          /* prepare() has run */
+static int entered = 0;          /* inside wasmexec_serve */
+static int suspending = 0;       /* recv said -2: suspend (see wasmexec_serve) */
 static int in_user_code = 0;     /* inside call_user() */
 static int clearing_hooks = 0;   /* the driver removes trace/profile hooks */
 static int user_gc = 1;          /* the user's gc.isenabled() */
@@ -299,9 +303,68 @@ static const char MSG_TOO_LARGE[] =
     "{\"status\":\"error\",\"error\":{\"code\":\"memory_limit\",\"name\":\"MemoryError\","
     "\"message\":\"the request does not fit in the guest's memory\"}}";
 
+/* Output is coalesced (docs/PROTOCOL.md): the standard streams' writes
+ * collect in out_buf and reach the host as one chunk (one event) when the
+ * stream changes, OUT_MAX bytes are waiting, the oldest waiting byte is
+ * OUT_AGE_NS old, or the driver is about to read stdin or answer. A host
+ * call and an event per print cost several µs; a chunk costs that once.
+ * A run whose readers follow it live (a process: out_live) writes through. */
+#define OUT_MAX (16 << 10)
+#define OUT_AGE_NS 2000000LL
+static char out_buf[OUT_MAX];
+static int32_t out_len = 0;
+static int32_t out_fd = 0;
+static long long out_since = 0;
+static int out_live = 0;
+
+static long long
+monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Hands the waiting output to the host (which traps the run when the
+ * output limit is exceeded: that does not return). */
+static int
+out_flush(void)
+{
+    if (out_len == 0) {
+        return 0;
+    }
+    int32_t n = out_len;
+    out_len = 0;
+    return wasmexec_write(out_fd, out_buf, n) < 0 ? -1 : 0;
+}
+
+static int
+out_write(int32_t fd, const char *p, int32_t len)
+{
+    if (out_len > 0 && (fd != out_fd || (int64_t)out_len + len > OUT_MAX)) {
+        if (out_flush() < 0) {
+            return -1;
+        }
+    }
+    if (out_live || len >= OUT_MAX) {
+        return wasmexec_write(fd, p, len) < 0 ? -1 : 0;
+    }
+    if (out_len == 0) {
+        out_fd = fd;
+        out_since = monotonic_ns();
+    }
+    memcpy(out_buf + out_len, p, (size_t)len);
+    out_len += len;
+    if (monotonic_ns() - out_since >= OUT_AGE_NS) {
+        return out_flush();
+    }
+    return 0;
+}
+
 static void
 send_static(const char *msg)
 {
+    out_flush();
     wasmexec_send(msg, (int32_t)strlen(msg));
 }
 
@@ -311,6 +374,7 @@ static void
 send_result(PyObject *res)
 {
     if (res != NULL && PyBytes_CheckExact(res) && PyBytes_GET_SIZE(res) <= INT32_MAX) {
+        out_flush();
         wasmexec_send(PyBytes_AS_STRING(res), (int32_t)PyBytes_GET_SIZE(res));
         return;
     }
@@ -343,6 +407,7 @@ recv_request(PyObject **req)
     for (;;) {
         int32_t n = wasmexec_recv(recv_buf, recv_cap);
         if (n < 0) {
+            suspending = (n == -2);
             return 0;
         }
         if (n <= recv_cap && recv_buf != NULL) {
@@ -464,7 +529,8 @@ wasmexec_init(void)
     }
 }
 
-/* wasmexec_serve: the guest's entry (guest.json "entry"), once per guest.
+/* wasmexec_serve: the guest's entry (guest.json "entry"), once per guest,
+ * and again after each suspend.
  * Makes the guest's own environment visible (a snapshot holds the one it
  * was taken with), lets the driver refresh what is per guest (entropy,
  * os.environ, cwd, streams), then loops recv -> handler -> send until the
@@ -473,7 +539,6 @@ __attribute__((export_name("wasmexec_serve")))
 void
 wasmexec_serve(void)
 {
-    static int entered = 0;
     if (!serving || entered) {
         fail("wasmexec_serve (called before wasmexec_init, or twice)");
     }
@@ -519,6 +584,15 @@ wasmexec_serve(void)
         clear_hooks();
         send_result(res);
         Py_XDECREF(res);
+    }
+    if (suspending) {
+        /* Suspend (docs/PROTOCOL.md): the host captures the guest's memory
+         * now, with no frame of ours live, and calls wasmexec_serve again,
+         * in this instance or in a restored copy of it. Everything stays as
+         * it is; the next entry refreshes what is per guest (on_start). */
+        suspending = 0;
+        entered = 0;
+        return;
     }
     if (user_gc) {
         PyGC_Enable();
@@ -990,9 +1064,9 @@ stdstream_write(StdStream *self, PyObject *arg)
         return NULL;
     }
     Py_ssize_t len = view.len > (1 << 30) ? (1 << 30) : view.len;
-    int32_t n = 0;
-    if (len > 0) {
-        n = wasmexec_write((int32_t)self->fd, view.buf, (int32_t)len);
+    int32_t n = (int32_t)len;
+    if (len > 0 && out_write((int32_t)self->fd, view.buf, (int32_t)len) < 0) {
+        n = -1;
     }
     PyBuffer_Release(&view);
     if (n < 0) {
@@ -1016,6 +1090,7 @@ stdstream_readinto(StdStream *self, PyObject *arg)
     Py_ssize_t cap = view.len > (1 << 24) ? (1 << 24) : view.len;   /* 16 MiB per call */
     int32_t got = 0;
     if (cap > 0) {
+        out_flush(); /* a prompt is seen before the read blocks */
         got = wasmexec_read(view.buf, (int32_t)cap);
     }
     PyBuffer_Release(&view);
@@ -1060,6 +1135,22 @@ static PyTypeObject StdStream_Type = {
     .tp_getset = stdstream_getset,
 };
 
+/* set_live(flag): whether the run's readers follow its output (no
+ * coalescing, see out_write). */
+static PyObject *
+wasmexec_set_live(PyObject *module, PyObject *arg)
+{
+    int live = PyObject_IsTrue(arg);
+    if (live < 0) {
+        return NULL;
+    }
+    if (out_flush() < 0) {
+        return NULL;
+    }
+    out_live = live;
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 wasmexec_raw_stream(PyObject *module, PyObject *arg)
 {
@@ -1096,6 +1187,8 @@ static PyMethodDef wasmexec_methods[] = {
      "freeze(value)\n\nJSON data with dicts and lists made read-only."},
     {"strip_hidden", wasmexec_strip_hidden, METH_O,
      "strip_hidden(exc)\n\nRemove the driver's frames from exc's tracebacks (and chained ones)."},
+    {"set_live", wasmexec_set_live, METH_O,
+     "set_live(flag)\n\nWhether the run's output is followed live (writes go through at once)."},
     {"raw_stream", wasmexec_raw_stream, METH_O,
      "raw_stream(fd)\n\nThe run's raw stdin (0), stdout (1) or stderr (2)."},
     {NULL, NULL, 0, NULL}

@@ -57,6 +57,7 @@ _compile_cell = _wasmexec.compile_cell
 _freeze = _wasmexec.freeze
 _strip_hidden = _wasmexec.strip_hidden
 _raw_stream = _wasmexec.raw_stream
+_set_live = _wasmexec.set_live
 _TextIOWrapper = _io.TextIOWrapper
 _BufferedWriter = _io.BufferedWriter
 _BufferedReader = _io.BufferedReader
@@ -537,6 +538,7 @@ def _handle(raw):
         if not (type(source) is str and type(filename) is str
                 and type(args) is list and type(cwd) is str):
             raise ValueError("bad request fields")
+        _set_live(req.get("live") is True)
     except Exception as e:
         return _bad_request(e)
     _sources[filename] = source

@@ -15,6 +15,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -76,7 +77,9 @@ var (
 func Engine(tb testing.TB) *engine.Engine {
 	tb.Helper()
 	engineOnce.Do(func() {
-		shared, engineErr = engine.NewEngine(engine.EngineConfig{CacheDir: CacheDir()})
+		shared, engineErr = engine.NewEngine(engine.EngineConfig{CacheDir: CacheDir(), Extensions: map[string]engine.ImageExtension{
+			python.ImageName: engine.ImageExtension(python.ImageExtension(ImagesDir())),
+		}})
 	})
 	if engineErr != nil {
 		tb.Fatal(engineErr)

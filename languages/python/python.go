@@ -4,6 +4,7 @@ package python
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -12,17 +13,68 @@ import (
 const ImageName = "python"
 
 // Driver is the exec.LanguageDriver for Python.
-type Driver struct{}
+type Driver struct {
+	// Packages stages a one-shot run's pip packages (pypi.Service); nil
+	// refuses them.
+	Packages exec.PackageStager
+}
 
 // Image implements exec.LanguageDriver.
 func (Driver) Image() string { return ImageName }
 
 // Prepare implements exec.LanguageDriver. Evaluate has REPL semantics (the
 // value of a final expression statement); execute runs the code as
-// __main__ with args in sys.argv.
-func (Driver) Prepare(_ context.Context, req *exec.Request) (*exec.Prepared, error) {
+// __main__ with args in sys.argv. A one-shot run's packages are staged
+// here, within the run's deadline, and copied into its workspace's
+// .python-packages.
+func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if req.Format != "" {
 		return nil, exec.Errorf(exec.EInvalid, "format applies to JavaScript and TypeScript only")
 	}
-	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py")}}, nil
+	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py")}}
+	if len(req.Packages) == 0 {
+		return p, nil
+	}
+	if req.ContextID != "" {
+		return nil, exec.Errorf(exec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/pip/install")
+	}
+	if d.Packages == nil {
+		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
+	}
+	if st, ok := d.Packages.(SetStager); ok {
+		seed, pkgs, fetched, failure, err := st.StageSet(ctx, req.Packages)
+		if err != nil {
+			return nil, err
+		}
+		if failure != nil {
+			return &exec.Prepared{Failure: failure}, nil
+		}
+		p.Seed = seed
+		// The record says which packages the run had and whether it
+		// waited for the index to get them.
+		extra, _ := json.Marshal(map[string]any{"packages": map[string]any{"installed": pkgs, "fetched": fetched}})
+		p.Finish = func(r *exec.Result) {
+			if len(r.Extra) == 0 {
+				r.Extra = extra
+			}
+		}
+		return p, nil
+	}
+	seed, failure, err := d.Packages.StagePackages(ctx, req.Packages)
+	if err != nil {
+		return nil, err
+	}
+	if failure != nil {
+		return &exec.Prepared{Failure: failure}, nil
+	}
+	p.Seed = seed
+	return p, nil
+}
+
+// SetStager is a PackageStager that also reports the staged set
+// (pypi.Service): a one-shot run's record then has extra.packages
+// {installed: [{name, version, sha256}], fetched}, fetched saying the
+// run waited for the index.
+type SetStager interface {
+	StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []exec.PipPackage, fetched bool, failure *exec.ErrorData, err error)
 }

@@ -215,3 +215,67 @@ func fileSum(tb testing.TB, path string) [32]byte {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// The guest has no network: every way in says so in plain words, with the
+// exception types library code catches (OSError, socket.gaierror, URLError),
+// instead of "module '_socket' has no attribute 'getaddrinfo'".
+func TestNoNetworkSaysSo(t *testing.T) {
+	r := MustRunner(t)
+	code := `
+import asyncio, errno, http.client, socket, urllib.error, urllib.request
+got = {}
+def attempt(name, f, want):
+    try:
+        f()
+        got[name] = "no error"
+    except want as e:
+        got[name] = str(e)
+    except BaseException as e:
+        got[name] = "wrong type " + type(e).__name__ + ": " + str(e)
+attempt("getaddrinfo", lambda: socket.getaddrinfo("example.com", 80), socket.gaierror)
+attempt("gethostbyname", lambda: socket.gethostbyname("example.com"), socket.gaierror)
+attempt("create_connection", lambda: socket.create_connection(("example.com", 80)), OSError)
+attempt("socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM), OSError)
+attempt("socketpair", lambda: socket.socketpair(), OSError)
+attempt("urlopen", lambda: urllib.request.urlopen("http://example.com/"), urllib.error.URLError)
+attempt("http.client", lambda: http.client.HTTPConnection("example.com").request("GET", "/"), OSError)
+async def conn(host):
+    await asyncio.open_connection(host, 80)
+attempt("asyncio name", lambda: asyncio.run(conn("example.com")), OSError)
+attempt("asyncio address", lambda: asyncio.run(conn("127.0.0.1")), OSError)
+got["gethostname"] = socket.gethostname()
+got`
+	res := MustRun(t, r, exec.Request{Code: code})
+	wantOutcome(t, res, exec.Succeeded, "")
+	var got map[string]string
+	if err := json.Unmarshal(res.Value, &got); err != nil || len(got) != 10 {
+		t.Fatalf("value %s: %v", res.Value, err)
+	}
+	for name, msg := range got {
+		if name == "gethostname" {
+			if msg != "localhost" {
+				t.Errorf("socket.gethostname() = %q", msg)
+			}
+			continue
+		}
+		if !strings.Contains(msg, "no network in this sandbox: Python code here has no sockets and no DNS") {
+			t.Errorf("%s: %q does not say there is no network", name, msg)
+		}
+	}
+	for name, want := range map[string]string{
+		"getaddrinfo": "can't resolve 'example.com' (socket.getaddrinfo)",
+		"socket":      "can't create a socket (socket.socket)",
+		"urlopen":     "<urlopen error ",
+	} {
+		if !strings.Contains(got[name], want) {
+			t.Errorf("%s: %q lacks %q", name, got[name], want)
+		}
+	}
+
+	// Uncaught, the run fails with that message and the exception's name.
+	res = MustRun(t, r, exec.Request{Code: "import urllib.request\nurllib.request.urlopen('https://example.com/')"})
+	wantOutcome(t, res, exec.Failed, exec.CodeException)
+	if res.Error.Name != "URLError" || !strings.Contains(res.Error.Message, "no network in this sandbox") {
+		t.Fatalf("uncaught urlopen: %+v", res.Error)
+	}
+}

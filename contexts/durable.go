@@ -1,0 +1,374 @@
+package contexts
+
+// Durable contexts: one record file per context in Config.StateDir,
+// ID.ctx, written atomically (a temporary file, fsync, rename):
+//
+//	"WXCTX\x00\x00\x01"  magic and format version (8 bytes)
+//	uint32 LE n           length of the metadata
+//	n bytes               metadata (JSON, recordMeta)
+//	…                     the guest's captured state (engine: it names the
+//	                      image, wasmtime and engine configuration it
+//	                      depends on), or nothing before its first snapshot
+//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
+//
+// At start-up (New) every record is loaded as a hibernated context: the
+// guest comes back at its first run. A record that can't be read, or whose
+// checksum fails, comes back as a fresh context with its workspace (from
+// the metadata when it parses, else an unpinned one named by the file) and
+// a notice saying why; a state the runner refuses likewise, at wake.
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 1}
+
+const (
+	recordExt = ".ctx"
+	// maxRecordMeta bounds the metadata a record may claim.
+	maxRecordMeta = 1 << 20
+	// maxRecordBytes bounds a record file: a guest state is at most its
+	// memory (4 GiB) compressed, plus the metadata.
+	maxRecordBytes = 4<<30 + maxRecordMeta
+)
+
+// recordMeta is what a record says about its context.
+type recordMeta struct {
+	ID              string            `json:"id"`
+	Language        exec.Language     `json:"language,omitempty"`
+	Env             map[string]string `json:"env,omitempty"`
+	MemoryBytes     int64             `json:"memoryBytes"`
+	Workspace       string            `json:"workspace"` // directory name under the workspaces root
+	Tenant          string            `json:"tenant,omitempty"`
+	CreatedMs       int64             `json:"createdMs"`
+	LastUsedMs      int64             `json:"lastUsedMs"`
+	LastStartedMs   int64             `json:"lastStartedMs,omitempty"`
+	LastCompletedMs int64             `json:"lastCompletedMs,omitempty"`
+	Runs            int64             `json:"runs"`
+	Resets          int64             `json:"resets"`
+	StateAsOfMs     int64             `json:"stateAsOfMs,omitempty"` // 0: no guest state
+}
+
+func (m *Manager) recordPath(id string) string {
+	return filepath.Join(m.cfg.StateDir, id+recordExt)
+}
+
+// writeRecord writes c's record with the guest state st taken at asOf (nil:
+// none yet). A failure is logged and counted (SnapshotErrors); what was
+// stored before stays. Slot held (or c not yet visible).
+func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
+	if m.cfg.StateDir == "" {
+		return nil
+	}
+	c.mu.Lock()
+	meta := recordMeta{
+		ID: c.id, Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: filepath.Base(c.ws.Root), Tenant: c.tenant,
+		CreatedMs: ms(c.created), LastUsedMs: ms(c.lastUsed), LastStartedMs: ms(c.lastStarted), LastCompletedMs: ms(c.lastCompleted),
+		Runs: c.runs, Resets: c.resets, StateAsOfMs: ms(asOf),
+	}
+	c.mu.Unlock()
+	if st == nil {
+		meta.StateAsOfMs = 0
+	}
+	mb, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
+	head = append(head, mb...)
+	crc := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, st)
+	if err := writeAtomic(m.recordPath(c.id), head, st, binary.LittleEndian.AppendUint32(nil, crc)); err != nil {
+		m.snapshotErrors.Add(1)
+		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
+		c.mu.Lock()
+		c.hib.notice = "snapshot not written: " + err.Error()
+		c.hib.retryAt = m.cfg.Now().Add(m.retryDelay())
+		c.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// SnapshotErrors counts the record writes that failed (unwritable or full
+// data dir), for /metrics.
+func (m *Manager) SnapshotErrors() int64 { return m.snapshotErrors.Load() }
+
+// castagnoli is the CRC of records (hardware-accelerated).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+const crcSize = 4
+
+// writeAtomic writes parts into path: a temporary file, fsync, rename,
+// fsync of the directory. A reader sees the old file or the new one.
+func writeAtomic(path string, parts ...[]byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	for _, data := range parts {
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func (m *Manager) removeRecord(id string) {
+	if m.cfg.StateDir == "" {
+		return
+	}
+	if err := os.Remove(m.recordPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		m.log.Error("remove a context record", "contextId", id, "err", err)
+	}
+}
+
+// readRecord reads id's record: its metadata (nil when unreadable), its
+// guest state (nil when it has none or it can't be trusted), and why not
+// when something was wrong with it.
+func (m *Manager) readRecord(id string) (*recordMeta, []byte, string) {
+	p := m.recordPath(id)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, nil, "could not be read: " + err.Error()
+	}
+	if fi.Size() > maxRecordBytes {
+		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size())
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil, "could not be read: " + err.Error()
+	}
+	return parseRecord(b)
+}
+
+// parseRecord splits a record file (see the file comment).
+func parseRecord(b []byte) (*recordMeta, []byte, string) {
+	if len(b) < len(recordMagic)+4+crcSize || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
+		return nil, nil, "is not a context record of this format (truncated or foreign)"
+	}
+	n := binary.LittleEndian.Uint32(b[len(recordMagic):])
+	body := b[:len(b)-crcSize]
+	rest := body[len(recordMagic)+4:]
+	var meta *recordMeta
+	if n <= maxRecordMeta && uint64(n) <= uint64(len(rest)) {
+		var mt recordMeta
+		if json.Unmarshal(rest[:n], &mt) == nil {
+			meta = &mt
+		}
+	}
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+		return meta, nil, "failed its checksum (corrupt or truncated)"
+	}
+	if meta == nil {
+		return nil, nil, "has unreadable metadata"
+	}
+	st := rest[n:]
+	if len(st) == 0 || meta.StateAsOfMs == 0 {
+		st = nil
+	}
+	return meta, st, ""
+}
+
+// loadRecords lists the contexts of an earlier process again (hibernated:
+// their guests come back at their first run) and returns the workspaces
+// they keep.
+func (m *Manager) loadRecords() (map[string]bool, error) {
+	if m.cfg.StateDir == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(m.cfg.StateDir, 0o755); err != nil {
+		return nil, fmt.Errorf("contexts: state dir: %w", err)
+	}
+	des, err := os.ReadDir(m.cfg.StateDir)
+	if err != nil {
+		return nil, fmt.Errorf("contexts: state dir: %w", err)
+	}
+	keep := map[string]bool{}
+	for _, de := range des {
+		name := de.Name()
+		if strings.HasPrefix(name, ".tmp-") { // a write cut short
+			os.Remove(filepath.Join(m.cfg.StateDir, name))
+			continue
+		}
+		id, ok := strings.CutSuffix(name, recordExt)
+		if !ok || de.IsDir() || ValidateID(id) != nil {
+			continue
+		}
+		c, reason := m.loadRecord(id)
+		if c == nil {
+			m.log.Error("a context record can't be used; the context is dropped", "contextId", id, "reason", reason)
+			continue
+		}
+		if reason != "" {
+			m.log.Warn("context comes back fresh (with its workspace)", "contextId", id, "reason", "its snapshot "+reason)
+		}
+		keep[filepath.Base(c.ws.Root)] = true
+		m.ctxs[id] = c
+	}
+	if len(m.ctxs) > 0 {
+		m.log.Info("contexts listed again from their records", "count", len(m.ctxs), "stateDir", m.cfg.StateDir)
+	}
+	return keep, nil
+}
+
+// loadRecord makes the context of id's record.
+func (m *Manager) loadRecord(id string) (*execContext, string) {
+	meta, st, reason := m.readRecord(id)
+	now := m.cfg.Now()
+	c := &execContext{id: id, created: now, lastUsed: now, state: exec.ContextIdle, gone: make(chan struct{})}
+	if meta != nil && meta.ID == id {
+		c.language, c.env, c.memory = meta.Language, maps.Clone(meta.Env), meta.MemoryBytes
+		c.created, c.lastUsed = time.UnixMilli(meta.CreatedMs), time.UnixMilli(meta.LastUsedMs)
+		if meta.LastStartedMs > 0 {
+			c.lastStarted = time.UnixMilli(meta.LastStartedMs)
+		}
+		if meta.LastCompletedMs > 0 {
+			c.lastCompleted = time.UnixMilli(meta.LastCompletedMs)
+		}
+		c.runs, c.resets, c.tenant = meta.Runs, meta.Resets, meta.Tenant
+	} else {
+		meta = nil
+		if reason == "" {
+			reason = "names another context"
+		}
+	}
+	if c.language != "" {
+		f, err := m.cfg.Runner.Family(c.language)
+		if err != nil {
+			reason = "is for " + string(c.language) + ", which this server can't run: " + err.Error()
+			c.language = ""
+		} else {
+			c.family = f
+		}
+	}
+	if c.memory <= 0 || c.memory < c.family.MinMemoryBytes {
+		lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{}, 0, c.family.MinMemoryBytes)
+		if err != nil {
+			return nil, err.Error()
+		}
+		c.memory = lim.MemoryBytes
+	}
+	// The workspace: the record's, else one named after the context (a
+	// record whose metadata is gone), else a new, empty one.
+	var ws string
+	if meta != nil {
+		ws = meta.Workspace
+	} else if ms, _ := filepath.Glob(filepath.Join(m.cfg.Workspaces.Root(), workspacePrefix+"-"+id+"-*")); len(ms) > 0 {
+		ws = filepath.Base(ms[0])
+	}
+	if meta == nil && ws == "" {
+		// Nothing says a context of this name existed (a foreign file):
+		// there is nothing to bring back.
+		return nil, reason
+	}
+	w, err := m.cfg.Workspaces.Adopt(ws)
+	if err != nil {
+		if w, err = m.cfg.Workspaces.New(workspacePrefix + "-" + id); err != nil {
+			return nil, "no workspace: " + err.Error()
+		}
+		if reason == "" {
+			reason = "had lost its workspace (an empty one replaces it)"
+		}
+	}
+	c.ws = w
+	if c.family.Name != "" {
+		c.hib.hibernated = true
+		c.hib.fromRecord = st != nil
+		if st != nil {
+			c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), time.UnixMilli(meta.StateAsOfMs)
+		}
+	}
+	if reason != "" {
+		c.hib.notice = "restored fresh: its snapshot " + reason
+	}
+	return c, reason
+}
+
+// Owners returns the tenant of every context created by one (for the
+// server's tenancy guard after a restart).
+func (m *Manager) Owners() map[string]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]string{}
+	for id, c := range m.ctxs {
+		if c.tenant != "" {
+			out[id] = c.tenant
+		}
+	}
+	return out
+}
+
+// shutdown snapshots a context at a graceful shutdown and frees its guest,
+// keeping its record and workspace for the next process.
+func (m *Manager) shutdown(c *execContext) {
+	c.mu.Lock()
+	if c.cancel != nil {
+		c.cancel(errShutdown)
+	}
+	c.failWaiters(exec.Errorf(exec.EUnavailable, "the server is shutting down"))
+	c.mu.Unlock()
+	c.acquire(context.Background(), 0, asDelete)
+	c.mu.Lock()
+	dirty, creating := c.hib.dirty || c.hib.stateAsOf.IsZero(), c.creating
+	c.mu.Unlock()
+	if !creating && dirty && c.guest != nil && c.guest.Alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
+		if err := m.snapshot(ctx, c); err != nil {
+			m.log.Warn("context not snapshotted at shutdown", "contextId", c.id, "err", err)
+		}
+		cancel()
+	}
+	if c.guest != nil {
+		c.guest.Close()
+		c.guest = nil
+	}
+	m.mu.Lock()
+	delete(m.ctxs, c.id)
+	m.mu.Unlock()
+}
+
+// errShutdown is the cancel cause of a run stopped by a graceful shutdown.
+var errShutdown = errors.New("the server is shutting down")
+
+// hibernatorInterval is how often the idle loop looks for contexts to
+// snapshot or hibernate (0: it doesn't run).
+func hibernatorInterval(cfg Config) time.Duration {
+	d := cfg.HibernateAfter
+	if cfg.StateDir != "" && cfg.SnapshotAfter > 0 && (d <= 0 || cfg.SnapshotAfter < d) {
+		d = cfg.SnapshotAfter
+	}
+	if d <= 0 {
+		return 0
+	}
+	return min(max(d/4, 50*time.Millisecond), 5*time.Second)
+}

@@ -1,0 +1,386 @@
+package contexts
+
+// Hibernation, snapshots and forks of contexts (README "Context
+// lifecycle", docs/RATIONALE.md "Hibernation").
+//
+// A context's guest is captured between runs (exec.Capturer): its state is
+// written into the context's record in Config.StateDir (durable.go) when
+// the context has been idle for SnapshotAfter after a run that changed it,
+// and the guest is dropped from memory (hibernated) when it has been idle
+// for HibernateAfter. The next run wakes it: the runner restores the guest
+// from the state (exec.GuestRestorer), or, when the state is refused
+// (corrupt, another image or engine), starts a fresh one in the same
+// workspace and says why in the descriptor's notice. File calls work on
+// the workspace, which is on the host: they don't wake the guest.
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Lifecycle events the manager reports through Config.OnEvent.
+const (
+	EventHibernated = "context.hibernated"
+	EventRestored   = "context.restored"
+)
+
+// hibState is a context's hibernation bookkeeping. execContext.mu guards it.
+type hibState struct {
+	hibernated bool   // no guest in memory; the next run wakes it
+	pending    []byte // a hibernated guest's state when there is no StateDir
+	fromRecord bool   // the state to wake from is in the record file
+	snapBytes  int64
+	stateAsOf  time.Time // the state in the record (or pending) was taken then
+	restoredAt time.Time
+	dirty      bool      // a run since the last snapshot
+	notice     string    // why not hibernated/snapshotted, or why restored fresh
+	retryAt    time.Time // after a failed capture or write
+}
+
+// wake gives a hibernated context its guest back. Slot held.
+func (m *Manager) wake(ctx context.Context, c *execContext) error {
+	c.mu.Lock()
+	if !c.hib.hibernated {
+		c.mu.Unlock()
+		return nil
+	}
+	state, fromRecord := c.hib.pending, c.hib.fromRecord
+	c.mu.Unlock()
+	notice := ""
+	if state == nil && fromRecord {
+		_, s, reason := m.readRecord(c.id)
+		state = s
+		if reason != "" {
+			notice = "restored fresh: its snapshot " + reason
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	defer cancel()
+	var g exec.Guest
+	restored := false
+	if r, ok := m.cfg.Runner.(exec.GuestRestorer); ok && state != nil {
+		var err error
+		g, err = r.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, state)
+		switch {
+		case err == nil:
+			restored = true
+		case r.StateRefused(err):
+			notice = "restored fresh: " + err.Error()
+		default:
+			return fmt.Errorf("restore context %s: %w", c.id, err)
+		}
+	}
+	if g == nil {
+		var err error
+		if g, err = m.startGuest(sctx, c); err != nil {
+			return fmt.Errorf("start the guest of context %s: %w", c.id, err)
+		}
+	}
+	if notice != "" {
+		m.log.Warn("context came back with a fresh guest", "contextId", c.id, "reason", notice)
+	}
+	c.guest = g
+	c.mu.Lock()
+	if notice == "" && !restored {
+		notice = c.hib.notice // why its record had no usable state (loadRecord)
+	}
+	c.hib.hibernated, c.hib.pending, c.hib.fromRecord = false, nil, false
+	c.hib.notice = notice
+	if restored {
+		c.hib.restoredAt = m.cfg.Now()
+	} else {
+		c.hib.dirty = true // the record's state is not this guest's: replace it
+	}
+	c.mu.Unlock()
+	m.emit(EventRestored, c.id)
+	return nil
+}
+
+func (m *Manager) emit(typ, id string) {
+	if m.cfg.OnEvent != nil {
+		m.cfg.OnEvent(typ, id)
+	}
+}
+
+// Hibernated counts the contexts whose guest is hibernated.
+func (m *Manager) Hibernated() int {
+	m.mu.Lock()
+	all := slices.Collect(maps.Values(m.ctxs))
+	m.mu.Unlock()
+	n := 0
+	for _, c := range all {
+		c.mu.Lock()
+		if c.hib.hibernated {
+			n++
+		}
+		c.mu.Unlock()
+	}
+	return n
+}
+
+// Hibernate captures the context's guest and drops it from memory; the
+// next run restores it. Errors: context_not_found, conflict (a run in
+// progress or queued, live processes in its workspace, a guest that can't
+// be captured now), internal.
+func (m *Manager) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	if !c.tryAcquire() {
+		return nil, exec.Errorf(exec.EConflict, "context %s is running; hibernate it once it is idle", id)
+	}
+	err = m.hibernate(ctx, c)
+	c.release()
+	if err != nil {
+		return nil, err
+	}
+	return m.describe(c), nil
+}
+
+// tryAcquire takes the slot only if it is free with nobody waiting.
+func (c *execContext) tryAcquire() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.busy || len(c.waiters) > 0 || c.creating || c.state == exec.ContextDeleting {
+		return false
+	}
+	c.busy = true
+	return true
+}
+
+// capturable says why c can't be captured now, or "". Slot held.
+func (m *Manager) capturable(c *execContext) string {
+	if m.cfg.LiveProcesses != nil {
+		if n := m.cfg.LiveProcesses(c.id); n > 0 {
+			return fmt.Sprintf("not hibernated or snapshotted: %d live process(es) in its workspace", n)
+		}
+	}
+	return ""
+}
+
+// hibernate does Hibernate's work. Slot held.
+func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
+	c.mu.Lock()
+	state, hibernated := c.state, c.hib.hibernated
+	c.mu.Unlock()
+	if hibernated {
+		return nil
+	}
+	if state != exec.ContextIdle {
+		return exec.Errorf(exec.EConflict, "context %s is %s; only an idle context hibernates", c.id, state)
+	}
+	if c.guest == nil { // unpinned: nothing to capture
+		return exec.Errorf(exec.EConflict, "context %s has no guest yet (it runs nothing until its first run)", c.id)
+	}
+	if why := m.capturable(c); why != "" {
+		m.note(c, why)
+		return exec.Errorf(exec.EConflict, "context %s is %s", c.id, why)
+	}
+	capt, ok := c.guest.(exec.Capturer)
+	if !ok {
+		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
+	}
+	durable := m.cfg.StateDir != ""
+	// With a state dir the guest is kept until its state is on disk: a
+	// write that fails leaves the context live.
+	st, err := capt.Capture(ctx, durable)
+	if err != nil {
+		m.note(c, "not hibernated: "+err.Error())
+		return err
+	}
+	now := m.cfg.Now()
+	if durable {
+		if err := m.writeRecord(c, st, now); err != nil {
+			return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+		}
+		m.discard(c.guest)
+	}
+	c.guest = nil
+	c.mu.Lock()
+	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, ""
+	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
+	if durable {
+		c.hib.fromRecord = true
+	} else {
+		c.hib.pending = st
+	}
+	c.mu.Unlock()
+	m.log.Debug("context hibernated", "contextId", c.id, "snapshotBytes", len(st))
+	m.emit(EventHibernated, c.id)
+	return nil
+}
+
+// snapshot writes the state of c's live guest into its record. Slot held.
+func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
+	if c.guest == nil || !c.guest.Alive() {
+		return nil
+	}
+	if why := m.capturable(c); why != "" {
+		m.note(c, why)
+		return nil
+	}
+	capt, ok := c.guest.(exec.Capturer)
+	if !ok {
+		return nil
+	}
+	st, err := capt.Capture(ctx, true)
+	if err != nil {
+		m.note(c, "not snapshotted: "+err.Error())
+		return err
+	}
+	now := m.cfg.Now()
+	if err := m.writeRecord(c, st, now); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.hib.dirty, c.hib.notice = false, ""
+	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
+	c.mu.Unlock()
+	return nil
+}
+
+// note records why c was not captured, and backs off before the next try.
+func (m *Manager) note(c *execContext, why string) {
+	c.mu.Lock()
+	c.hib.notice = why
+	c.hib.retryAt = m.cfg.Now().Add(m.retryDelay())
+	c.mu.Unlock()
+}
+
+func (m *Manager) retryDelay() time.Duration {
+	return max(m.cfg.SnapshotAfter, m.cfg.HibernateAfter/4, time.Second)
+}
+
+// hibernator is the background loop that snapshots and hibernates idle
+// contexts.
+func (m *Manager) hibernator(every time.Duration) {
+	defer m.wg.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			m.IdleWork()
+		case <-m.stop:
+			return
+		}
+	}
+}
+
+// IdleWork snapshots the contexts idle for SnapshotAfter since a run that
+// changed them and hibernates those idle for HibernateAfter. The
+// background loop calls it; it returns how many it hibernated.
+func (m *Manager) IdleWork() int {
+	now := m.cfg.Now()
+	m.mu.Lock()
+	all := slices.Collect(maps.Values(m.ctxs))
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return 0
+	}
+	n := 0
+	for _, c := range all {
+		c.mu.Lock()
+		idle := now.Sub(c.lastUsed)
+		ok := c.state == exec.ContextIdle && !c.hib.hibernated && c.family.Name != "" && !now.Before(c.hib.retryAt)
+		hib := ok && m.cfg.HibernateAfter > 0 && idle >= m.cfg.HibernateAfter
+		snap := ok && !hib && m.cfg.StateDir != "" && m.cfg.SnapshotAfter > 0 && c.hib.dirty && idle >= m.cfg.SnapshotAfter
+		c.mu.Unlock()
+		if !hib && !snap || !c.tryAcquire() {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
+		if hib {
+			if err := m.hibernate(ctx, c); err == nil {
+				n++
+			} else {
+				m.log.Info("context not hibernated", "contextId", c.id, "reason", err)
+			}
+		} else if err := m.snapshot(ctx, c); err != nil {
+			m.log.Info("context not snapshotted", "contextId", c.id, "reason", err)
+		}
+		cancel()
+		c.release()
+	}
+	return n
+}
+
+// Fork makes a new context with the state of context id (its guest
+// captured between runs, after the runs queued before the fork) and a copy
+// of its workspace; the two are independent afterwards. The fork's guest
+// draws fresh entropy. Errors: context_not_found, invalid_argument (the new
+// id), context_conflict (it exists), conflict (the source is failed, or
+// its guest can't be captured now), overloaded, payload_too_large (the
+// copy is over the workspace quota), internal.
+func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+	src, err := m.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	if spec == nil {
+		spec = &exec.ForkSpec{}
+	}
+	if err := src.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
+		return nil, err
+	}
+	defer src.release()
+	src.mu.Lock()
+	st, lang := src.state, src.language
+	src.mu.Unlock()
+	if st == exec.ContextFailed {
+		return nil, exec.Errorf(exec.EConflict, "context %s is failed; reset it before forking", id)
+	}
+	if st == exec.ContextDeleting {
+		return nil, notFound(id)
+	}
+	if err := m.wake(ctx, src); err != nil {
+		return nil, err
+	}
+	var state []byte
+	if src.guest != nil {
+		if why := m.capturable(src); why != "" {
+			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
+		}
+		capt, ok := src.guest.(exec.Capturer)
+		if !ok {
+			return nil, exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", id)
+		}
+		if state, err = capt.Capture(ctx, true); err != nil {
+			return nil, err
+		}
+	}
+	if usage, err := src.ws.Check(ctx); err == nil && src.ws.Quota > 0 && usage.Over() {
+		return nil, exec.Errorf(exec.ETooLarge, "the workspace of context %s is over its quota; it can't be copied", id)
+	}
+	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Limits: exec.Limits{MemoryBytes: src.memory}}
+	return m.create(ctx, cs, func(ctx context.Context, c *execContext) (exec.Guest, error) {
+		if err := src.ws.CopyTo(c.ws); err != nil {
+			return nil, fmt.Errorf("copy the workspace: %w", err)
+		}
+		if state == nil {
+			if c.family.Name == "" {
+				return nil, nil
+			}
+			return m.startGuest(ctx, c)
+		}
+		r, ok := m.cfg.Runner.(exec.GuestRestorer)
+		if !ok {
+			return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
+		}
+		g, err := r.RestoreGuest(ctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, state)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.hib.dirty = true // its record gets the state at the next snapshot
+		c.mu.Unlock()
+		return g, nil
+	})
+}

@@ -1,0 +1,380 @@
+package contexts_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// durableDirs are the directories a durable manager keeps: workspaces and
+// records, shared by the managers of one test (the "processes" before and
+// after a restart).
+type durableDirs struct{ workspaces, state string }
+
+func newDurableDirs(tb testing.TB) durableDirs {
+	root := testenv.ScratchDir(tb)
+	return durableDirs{filepath.Join(root, "contexts"), filepath.Join(root, "context-state")}
+}
+
+// openDurable opens a manager over d (not closed at cleanup: the test
+// closes it, as a graceful shutdown does, or leaves it, as a crash does).
+func openDurable(tb testing.TB, r exec.Runner, d durableDirs, cfg contexts.Config) *contexts.Manager {
+	tb.Helper()
+	ws, err := vfs.NewManager(d.workspaces, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Runner, cfg.Workspaces, cfg.StateDir = r, ws, d.state
+	m, err := contexts.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func mustHibernate(tb testing.TB, m *contexts.Manager, id string) *exec.Context {
+	tb.Helper()
+	d, err := m.Hibernate(context.Background(), id)
+	if err != nil {
+		tb.Fatalf("hibernate %s: %v", id, err)
+	}
+	if !d.Hibernated || d.SnapshotBytes <= 0 {
+		tb.Fatalf("descriptor after hibernate: %+v", d)
+	}
+	return d
+}
+
+func TestHibernateAndRestoreOnNextRun(t *testing.T) {
+	var events []string
+	m := MustManager(t, contexts.Config{OnEvent: func(typ, id string) { events = append(events, typ+" "+id) }}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "h"})
+	MustRun(t, m, "h", exec.Request{Code: "let n = 40; const next = (() => { let k = 0; return () => ++k })(); globalThis.big = 'y'.repeat(1 << 16); 0"})
+	if _, err := m.WriteFile(context.Background(), "h", "notes.txt", []byte("kept")); err != nil {
+		t.Fatal(err)
+	}
+	mustHibernate(t, m, "h")
+	// A file call works on the workspace: it doesn't wake the guest.
+	if b, err := m.ReadFile(context.Background(), "h", "notes.txt"); err != nil || string(b) != "kept" {
+		t.Fatalf("read a file of a hibernated context: %q, %v", b, err)
+	}
+	if !mustGet(t, m, "h").Hibernated {
+		t.Fatal("a file call woke the context")
+	}
+	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "[++n, next(), big.length]"}), "[41,1,65536]")
+	d := mustGet(t, m, "h")
+	if d.Hibernated || d.RestoredAtMs == 0 || d.State != exec.ContextIdle {
+		t.Fatalf("after the run: %+v", d)
+	}
+	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "[++n, next()]"}), "[42,2]")
+	if strings.Join(events, ",") != "context.hibernated h,context.restored h" {
+		t.Fatalf("events: %v", events)
+	}
+	// Hibernating twice is a no-op; a reset of a hibernated context starts fresh.
+	mustHibernate(t, m, "h")
+	mustHibernate(t, m, "h")
+	if _, err := m.Reset(context.Background(), "h"); err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "typeof n"}), `"undefined"`)
+}
+
+func TestHibernateConflicts(t *testing.T) {
+	live := 0
+	m := MustManager(t, contexts.Config{LiveProcesses: func(string) int { return live }}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "busy"})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tryRun(m, "busy", exec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 3000) {}"})
+	}()
+	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "busy").State == exec.ContextRunning })
+	_, err := m.Hibernate(context.Background(), "busy")
+	wantCode(t, err, exec.EConflict)
+	<-done
+	live = 1
+	_, err = m.Hibernate(context.Background(), "busy")
+	wantCode(t, err, exec.EConflict)
+	if d := mustGet(t, m, "busy"); d.Hibernated || !strings.Contains(d.Notice, "live process") {
+		t.Fatalf("descriptor: %+v", d)
+	}
+	_, err = m.Hibernate(context.Background(), "nope")
+	wantCode(t, err, exec.EContextNotFound)
+}
+
+func TestHibernateAfterIdle(t *testing.T) {
+	m := MustManager(t, contexts.Config{HibernateAfter: 50 * time.Millisecond}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "idle"})
+	MustRun(t, m, "idle", exec.Request{Code: "var kept = 'yes'"})
+	waitFor(t, 20*time.Second, "the idle context to hibernate", func() bool { return mustGet(t, m, "idle").Hibernated })
+	wantValue(t, MustRun(t, m, "idle", exec.Request{Code: "kept"}), `"yes"`)
+}
+
+func TestForkDiverges(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "src", Env: map[string]string{"WHO": "me"}})
+	MustRun(t, m, "src", exec.Request{Code: "var x = 1; var r0 = Math.random(); 0"})
+	if _, err := m.WriteFile(context.Background(), "src", "a.txt", []byte("A")); err != nil {
+		t.Fatal(err)
+	}
+	mustHibernate(t, m, "src") // a fork of a hibernated context wakes it first
+	d, err := m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "fork"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ContextID != "fork" || d.Language != exec.JavaScript {
+		t.Fatalf("fork descriptor: %+v", d)
+	}
+	wantValue(t, MustRun(t, m, "fork", exec.Request{Code: "x += 10; [x, process.env.WHO]"}), `[11,"me"]`)
+	wantValue(t, MustRun(t, m, "src", exec.Request{Code: "x"}), "1")
+	if b, err := m.ReadFile(context.Background(), "fork", "a.txt"); err != nil || string(b) != "A" {
+		t.Fatalf("the fork's copy of a.txt: %q, %v", b, err)
+	}
+	if _, err := m.WriteFile(context.Background(), "fork", "a.txt", []byte("B")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := m.ReadFile(context.Background(), "src", "a.txt"); string(b) != "A" {
+		t.Fatalf("a write in the fork reached the source: %q", b)
+	}
+	// Fresh entropy: the fork's next random number is not the source's.
+	a := MustRun(t, m, "src", exec.Request{Code: "Math.random()"})
+	b := MustRun(t, m, "fork", exec.Request{Code: "Math.random()"})
+	if string(a.Value) == string(b.Value) {
+		t.Fatalf("source and fork drew the same random number %s", a.Value)
+	}
+	_, err = m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "fork"})
+	wantCode(t, err, exec.EContextConflict)
+	_, err = m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "bad id!"})
+	wantCode(t, err, exec.EInvalid)
+	_, err = m.Fork(context.Background(), "missing", nil)
+	wantCode(t, err, exec.EContextNotFound)
+	d2, err := m.Fork(context.Background(), "fork", nil)
+	if err != nil || !strings.HasPrefix(d2.ContextID, "ctx_") {
+		t.Fatalf("fork with a generated id: %+v, %v", d2, err)
+	}
+	wantValue(t, MustRun(t, m, d2.ContextID, exec.Request{Code: "x"}), "11")
+}
+
+// After a graceful shutdown every context is listed again by the next
+// manager, with its state, its workspace, its counters and its idle TTL.
+func TestDurableAcrossRestart(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{SnapshotAfter: 20 * time.Millisecond})
+	MustCreate(t, a, exec.ContextSpec{ContextID: "js"})
+	MustRun(t, a, "js", exec.Request{Code: "var saved = [1, 2, 3]; function sum() { return saved.reduce((x, y) => x + y) }"})
+	if _, err := a.WriteFile(context.Background(), "js", "w.txt", []byte("workspace")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "a snapshot after the run", func() bool { return mustGet(t, a, "js").StateAsOfMs > 0 })
+	MustCreate(t, a, exec.ContextSpec{ContextID: "never-ran"})
+	MustCreate(t, a, exec.ContextSpec{ContextID: "unpinned", Language: ""})
+	MustRun(t, a, "js", exec.Request{Code: "saved.push(4); 0"}) // snapshotted at the shutdown
+	a.Close()
+
+	b := openDurable(t, r, d, contexts.Config{})
+	defer b.Close()
+	list, _ := b.List(context.Background())
+	if len(list) != 3 {
+		t.Fatalf("listed after the restart: %d contexts (%+v)", len(list), list)
+	}
+	got := mustGet(t, b, "js")
+	if !got.Hibernated || got.StateAsOfMs == 0 || got.Runs != 2 {
+		t.Fatalf("js after the restart: %+v", got)
+	}
+	wantValue(t, MustRun(t, b, "js", exec.Request{Code: "sum()"}), "10")
+	if got := mustGet(t, b, "js"); got.RestoredAtMs == 0 || got.Notice != "" {
+		t.Fatalf("js after its first run: %+v", got)
+	}
+	if data, err := b.ReadFile(context.Background(), "js", "w.txt"); err != nil || string(data) != "workspace" {
+		t.Fatalf("workspace file: %q, %v", data, err)
+	}
+	wantValue(t, MustRun(t, b, "never-ran", exec.Request{Code: "1+1"}), "2")
+	wantValue(t, MustRun(t, b, "unpinned", exec.Request{Code: "'pinned now'"}), `"pinned now"`)
+}
+
+func TestDurablePython(t *testing.T) {
+	if !hasPython() {
+		t.Skip("the Python guest image is not built")
+	}
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	MustCreate(t, a, exec.ContextSpec{ContextID: "py", Language: exec.Python})
+	MustRun(t, a, "py", exec.Request{Language: exec.Python, Code: "import statistics\nsamples = [3, 1, 2]\ngen = iter(range(5))\nnext(gen)"})
+	a.Close()
+	b := openDurable(t, r, d, contexts.Config{})
+	defer b.Close()
+	wantValue(t, MustRun(t, b, "py", exec.Request{Language: exec.Python, Code: "[statistics.median(samples), next(gen)]"}), "[2,1]")
+}
+
+// Corrupt, truncated and foreign records never stop the manager: their
+// contexts come back fresh with their workspaces and a notice; the others
+// are unaffected.
+func TestDurableCorruptRecords(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	ids := []string{"flipped-state", "flipped-meta", "truncated", "truncated-tiny", "good"}
+	for _, id := range ids {
+		MustCreate(t, a, exec.ContextSpec{ContextID: id})
+		MustRun(t, a, id, exec.Request{Code: "var v = " + jsString(id)})
+		if _, err := a.WriteFile(context.Background(), id, "f.txt", []byte(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Close()
+	rec := func(id string) string { return filepath.Join(d.state, id+".ctx") }
+	damage := func(id string, f func([]byte) []byte) {
+		b, err := os.ReadFile(rec(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(rec(id), f(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage("flipped-state", func(b []byte) []byte { b[len(b)*2/3] ^= 0xff; return b })
+	damage("flipped-meta", func(b []byte) []byte { b[14] ^= 0xff; return b })
+	damage("truncated", func(b []byte) []byte { return b[:len(b)/2] })
+	damage("truncated-tiny", func(b []byte) []byte { return b[:5] })
+	if err := os.WriteFile(rec("foreign"), []byte("#!/bin/sh\necho not a snapshot\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	b := openDurable(t, r, d, contexts.Config{})
+	defer b.Close()
+	wantValue(t, MustRun(t, b, "good", exec.Request{Code: "v"}), `"good"`)
+	if _, err := b.Get(context.Background(), "foreign"); exec.ErrorCode(err) != exec.EContextNotFound {
+		t.Fatalf("a foreign file in the state dir became a context: %v", err)
+	}
+	for _, id := range ids[:4] {
+		res := MustRun(t, b, id, exec.Request{Code: "typeof v"})
+		wantValue(t, res, `"undefined"`)
+		got := mustGet(t, b, id)
+		if !strings.HasPrefix(got.Notice, "restored fresh") {
+			t.Fatalf("%s: notice %q", id, got.Notice)
+		}
+		if data, err := b.ReadFile(context.Background(), id, "f.txt"); err != nil || string(data) != id {
+			t.Fatalf("%s: workspace file %q, %v", id, data, err)
+		}
+		t.Logf("%s: %s", id, got.Notice)
+	}
+}
+
+// An unwritable state dir keeps contexts live; the failures are counted.
+func TestDurableUnwritableStateDir(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	defer a.Close()
+	MustCreate(t, a, exec.ContextSpec{ContextID: "w"})
+	MustRun(t, a, "w", exec.Request{Code: "var v = 5"})
+	// The directory becomes a file: every write fails, even as root.
+	if err := os.RemoveAll(d.state); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(d.state, []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a.Hibernate(context.Background(), "w")
+	wantCode(t, err, exec.EInternal)
+	if a.SnapshotErrors() == 0 {
+		t.Fatal("the failed write was not counted")
+	}
+	got := mustGet(t, a, "w")
+	if got.Hibernated || !strings.Contains(got.Notice, "snapshot not written") {
+		t.Fatalf("descriptor: %+v", got)
+	}
+	wantValue(t, MustRun(t, a, "w", exec.Request{Code: "v"}), "5")
+}
+
+// Idle expiry counts from the last use, across a restart.
+func TestDurableIdleTTLAcrossRestart(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	MustCreate(t, a, exec.ContextSpec{ContextID: "old"})
+	MustRun(t, a, "old", exec.Request{Code: "1"})
+	a.Close()
+	later := func() time.Time { return time.Now().Add(2 * time.Hour) }
+	b := openDurable(t, r, d, contexts.Config{IdleTTL: time.Hour, SweepInterval: time.Hour, Now: later})
+	defer b.Close()
+	if got := mustGet(t, b, "old"); got.IdleExpiresAtMs == 0 || got.IdleExpiresAtMs > time.Now().Add(time.Hour+time.Minute).UnixMilli() {
+		t.Fatalf("idle expiry after the restart: %+v", got)
+	}
+	if n := b.Sweep(); n != 1 {
+		t.Fatalf("swept %d, want 1", n)
+	}
+	if _, err := os.Stat(filepath.Join(d.state, "old.ctx")); !os.IsNotExist(err) {
+		t.Fatalf("the record of an expired context: %v", err)
+	}
+}
+
+// A guest holding a file open is not captured: hibernation is refused
+// with the reason in the descriptor, and works once the file is closed.
+func TestHibernateOpenFiles(t *testing.T) {
+	if !hasPython() {
+		t.Skip("the Python guest image is not built")
+	}
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "files", Language: exec.Python})
+	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f = open('/workspace/held.txt', 'w')\nf.write('x')"})
+	_, err := m.Hibernate(context.Background(), "files")
+	wantCode(t, err, exec.EConflict)
+	if d := mustGet(t, m, "files"); d.Hibernated || !strings.Contains(d.Notice, "open file") {
+		t.Fatalf("descriptor with a file open: %+v", d)
+	}
+	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f.close()"})
+	mustHibernate(t, m, "files")
+	wantValue(t, MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "open('/workspace/held.txt').read()"}), `"x"`)
+}
+
+// A fork waits for the run in progress, like a run queued behind it, and
+// gets the state that run left.
+func TestForkWaitsItsTurn(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "slow"})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tryRun(m, "slow", exec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 1500) {} globalThis.finished = true"})
+	}()
+	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "slow").State == exec.ContextRunning })
+	if _, err := m.Fork(context.Background(), "slow", &exec.ForkSpec{ContextID: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	wantValue(t, MustRun(t, m, "after", exec.Request{Code: "globalThis.finished === true"}), "true")
+}
+
+// The tenant that created a context (or forked it) is kept in its record:
+// after a restart the server's tenancy guard gets it from Owners.
+func TestDurableOwners(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	d := newDurableDirs(t)
+	a := openDurable(t, r, d, contexts.Config{})
+	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "acme"})
+	if _, err := a.Create(ctx, &exec.ContextSpec{ContextID: "mine", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Fork(exec.WithTenant(context.Background(), &exec.Tenant{ID: "other"}), "mine", &exec.ForkSpec{ContextID: "theirs"}); err != nil {
+		t.Fatal(err)
+	}
+	MustCreate(t, a, exec.ContextSpec{ContextID: "open"})
+	a.Close()
+	b := openDurable(t, r, d, contexts.Config{})
+	defer b.Close()
+	got := b.Owners()
+	if len(got) != 2 || got["mine"] != "acme" || got["theirs"] != "other" {
+		t.Fatalf("owners after a restart: %v", got)
+	}
+}

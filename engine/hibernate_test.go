@@ -1,0 +1,280 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
+)
+
+// hibRunner runs the languages given (JavaScript, Python).
+func hibRunner(tb testing.TB, langs ...exec.Language) *engine.Runner {
+	tb.Helper()
+	cfg := engine.RunnerConfig{Images: map[string]*engine.Image{}, Languages: map[exec.Language]exec.LanguageDriver{}}
+	for _, l := range langs {
+		switch l {
+		case exec.JavaScript:
+			cfg.Images[js.ImageName] = testenv.Image(tb, js.ImageName)
+			cfg.Languages[l] = js.Driver{}
+		case exec.Python:
+			cfg.Images[python.ImageName] = testenv.Image(tb, python.ImageName)
+			cfg.Languages[l] = python.Driver{}
+		}
+	}
+	return testenv.Runner(tb, cfg)
+}
+
+func keptGuest(tb testing.TB, r *engine.Runner, lang exec.Language) (*engine.Guest, string) {
+	tb.Helper()
+	ws := tb.TempDir()
+	g, err := r.StartGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: ws})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(g.Close)
+	return g.(*engine.Guest), ws
+}
+
+func restored(tb testing.TB, r *engine.Runner, lang exec.Language, state []byte) *engine.Guest {
+	tb.Helper()
+	g, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: tb.TempDir()}, state)
+	if err != nil {
+		tb.Fatalf("restore: %v", err)
+	}
+	tb.Cleanup(g.Close)
+	return g.(*engine.Guest)
+}
+
+// evalIn evaluates code in a kept guest and returns its value as JSON.
+func evalIn(tb testing.TB, r *engine.Runner, g exec.Guest, lang exec.Language, code string) string {
+	tb.Helper()
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: lang, Code: code}, exec.RunOptions{Guest: g})
+	if err != nil {
+		tb.Fatalf("run %q: %v", code, err)
+	}
+	if res.Outcome != exec.Succeeded {
+		tb.Fatalf("run %q: %s %+v", code, res.Outcome, res.Error)
+	}
+	return string(res.Value)
+}
+
+func TestCaptureRestoreState(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lang  exec.Language
+		setup string
+		step  string // changes the state, returns a value that shows it
+		want  []string
+	}{
+		{
+			name: "javascript bindings, closures and globals",
+			lang: exec.JavaScript,
+			setup: `let n = 40; const counter = (() => { let k = 0; return () => ++k })();
+				globalThis.tag = "t"; var big = "x".repeat(1 << 20); 1`,
+			step: `n++; [n, counter(), tag, big.length].join(",")`,
+			want: []string{`"41,1,t,1048576"`, `"42,2,t,1048576"`, `"43,3,t,1048576"`},
+		},
+		{
+			name: "python globals, imported modules and open generators",
+			lang: exec.Python,
+			setup: `import json, collections
+n = 40
+gen = (i * i for i in range(100))
+counts = collections.Counter()`,
+			step: `n += 1
+counts["a"] += 1
+json.dumps([n, next(gen), counts["a"]])`,
+			want: []string{`"[41, 0, 1]"`, `"[42, 1, 2]"`, `"[43, 4, 3]"`},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := hibRunner(t, tc.lang)
+			g, _ := keptGuest(t, r, tc.lang)
+			evalIn(t, r, g, tc.lang, tc.setup)
+			if got := evalIn(t, r, g, tc.lang, tc.step); got != tc.want[0] {
+				t.Fatalf("before: %s, want %s", got, tc.want[0])
+			}
+			// A capture that keeps the guest: it goes on serving.
+			kept, err := g.Capture(context.Background(), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := evalIn(t, r, g, tc.lang, tc.step); got != tc.want[1] {
+				t.Fatalf("after a kept capture: %s, want %s", got, tc.want[1])
+			}
+			// Hibernation: the guest is gone, its state comes back.
+			state, err := g.Capture(context.Background(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Alive() {
+				t.Fatal("a hibernated guest is still alive")
+			}
+			back := restored(t, r, tc.lang, state)
+			if got := evalIn(t, r, back, tc.lang, tc.step); got != tc.want[2] {
+				t.Fatalf("restored: %s, want %s", got, tc.want[2])
+			}
+			// The earlier state restores too, independently of the other.
+			fork := restored(t, r, tc.lang, kept)
+			if got := evalIn(t, r, fork, tc.lang, tc.step); got != tc.want[1] {
+				t.Fatalf("fork of the first capture: %s, want %s", got, tc.want[1])
+			}
+			if got := evalIn(t, r, back, tc.lang, tc.step); got == tc.want[2] {
+				t.Fatalf("the restored guest did not advance: %s", got)
+			}
+			info, err := engine.ReadStateInfo(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d bytes of state for %d MiB of memory, %d chunks", tc.lang, len(state), info.MemoryBytes>>20, info.Chunks)
+		})
+	}
+}
+
+// Restored guests draw fresh entropy: two restores of one state don't
+// produce the same random numbers.
+func TestRestoreFreshEntropy(t *testing.T) {
+	for _, tc := range []struct {
+		lang exec.Language
+		code string
+	}{
+		{exec.JavaScript, `String(Math.random())`},
+		{exec.Python, "import random, os\nstr(random.random()) + os.urandom(8).hex()"},
+	} {
+		t.Run(string(tc.lang), func(t *testing.T) {
+			r := hibRunner(t, tc.lang)
+			g, _ := keptGuest(t, r, tc.lang)
+			evalIn(t, r, g, tc.lang, "1")
+			state, err := g.Capture(context.Background(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := evalIn(t, r, restored(t, r, tc.lang, state), tc.lang, tc.code)
+			b := evalIn(t, r, restored(t, r, tc.lang, state), tc.lang, tc.code)
+			if a == b {
+				t.Fatalf("two restores drew the same numbers: %s", a)
+			}
+		})
+	}
+}
+
+// A corrupt, truncated or foreign state is refused with a reason, never a
+// crash, and the guest it came from is unaffected.
+func TestRestoreRefusesBadStates(t *testing.T) {
+	r := hibRunner(t, exec.JavaScript, exec.Python)
+	g, _ := keptGuest(t, r, exec.JavaScript)
+	evalIn(t, r, g, exec.JavaScript, "globalThis.v = 7")
+	state, err := g.Capture(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	py, _ := keptGuest(t, r, exec.Python)
+	pyState, err := py.Capture(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(i int) []byte {
+		b := append([]byte(nil), state...)
+		b[i] ^= 0x5a
+		return b
+	}
+	// A forged state: bytes changed and the checksum made to match, so
+	// the decompressor is the one that finds it out.
+	forged := func(i int) []byte {
+		b := flip(i)
+		body := b[:len(b)-4]
+		binary.LittleEndian.PutUint32(b[len(body):], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+		return b
+	}
+	for _, tc := range []struct {
+		name  string
+		state []byte
+	}{
+		{"empty", nil},
+		{"not a state", []byte(`{"hello": "world"} and more bytes than a header needs`)},
+		{"flipped magic", flip(0)},
+		{"flipped header", flip(20)},
+		{"flipped payload", flip(len(state) / 2)},
+		{"flipped checksum", flip(len(state) - 1)},
+		{"truncated", state[:len(state)/2]},
+		{"truncated to the header", state[:40]},
+		{"another image's state", pyState},
+		{"forged payload (early)", forged(len(state) - 4 - 100)},
+		{"forged payload (middle)", forged(len(state) / 2)},
+		{"forged header", forged(30)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, tc.state)
+			if !engine.IsStateRefused(err) {
+				t.Fatalf("err = %v, want a refused state", err)
+			}
+			t.Log(err)
+		})
+	}
+	if got := evalIn(t, r, g, exec.JavaScript, "v"); got != "7" {
+		t.Fatalf("the captured guest: v = %s", got)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "v")), &v); err != nil || v != float64(7) {
+		t.Fatalf("the good state: v = %v (%v)", v, err)
+	}
+}
+
+// BenchmarkHibernate measures capturing a kept guest between runs (suspend,
+// diff, compress, resume) and restoring one (instantiate, write memory and
+// globals, the driver's per-guest start), for a JS guest holding 20 MiB of
+// random (incompressible) data and a Python guest with a few modules imported.
+func BenchmarkHibernate(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		lang  exec.Language
+		setup string
+	}{
+		{"js-20MiB", exec.JavaScript, `globalThis.data = new Uint8Array(20 << 20);
+			const crypto = require("crypto"); for (let i = 0; i < 320; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`},
+		{"python", exec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			r := hibRunner(b, tc.lang)
+			g, _ := keptGuest(b, r, tc.lang)
+			evalIn(b, r, g, tc.lang, tc.setup)
+			var state []byte
+			var capture, restore []float64
+			ws := b.TempDir()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				st, err := g.Capture(context.Background(), true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				capture = append(capture, float64(time.Since(t0).Microseconds())/1000)
+				state = st
+				t0 = time.Now()
+				back, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: ws}, st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				restore = append(restore, float64(time.Since(t0).Microseconds())/1000)
+				back.Close()
+			}
+			b.ReportMetric(median(capture), "ms/snapshot-p50")
+			b.ReportMetric(median(restore), "ms/restore-p50")
+			b.ReportMetric(float64(len(state)), "snapshot-bytes")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,245 @@
+# The "compiled CPython tree" stage of the Python guest build, sourced by
+# build.sh: pinned sources, the four static dependencies, CPython patched
+# (tools/patch_cpython.py), configured (Setup.local) and compiled.
+#
+# build.sh keeps the result in $WORK/base-KEY and reuses it for every build
+# whose base key is the same. The key is the hash of exactly what this stage
+# reads (BASE_INPUTS below, this file included, and the versions of
+# BASE_TOOL_PKGS), so a change to the driver (wasmexec_driver.py,
+# _wasmexecmodule.c, _wasmexec_fsguard.c), to tools/patch_stdlib.py,
+# tools/wasm_assets.py, guest.json or build.sh itself reuses the tree and
+# only recompiles the driver's modules and relinks. Anything this stage
+# does with another file of this directory must add it to BASE_INPUTS (the
+# key test in guest-images/scripts_test.go checks the list).
+#
+# Needs from build.sh: HERE WORK DL B JOBS BUILD_PYTHON LLVM_BIN, step, die,
+# run_logged, make_python.
+
+# Files of this directory the stage reads (relative to it).
+BASE_INPUTS=(base.sh Setup.local tools/patch_cpython.py tools/debsrc_list.py
+             sqlite/wasi_shim.h)
+# Debian packages whose version changes what the stage produces.
+BASE_TOOL_PKGS=(clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32
+                python3.11 gcc tcl)
+
+# ---------------------------------------------------------------------------
+# Pins. The orig tarballs are also checked by sha256, so a rebuilt Debian
+# revision with the same upstream tarball is accepted only if it is the same
+# bytes (see fetch_source).
+PY_PKG=python3.11    PY_VER=3.11.2-6+deb12u8
+PY_ORIG=python3.11_3.11.2.orig.tar.gz
+PY_SHA=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
+ZLIB_PKG=zlib        ZLIB_VER=1:1.2.13.dfsg-1
+ZLIB_ORIG=zlib_1.2.13.dfsg.orig.tar.bz2
+ZLIB_SHA=71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1
+SQLITE_PKG=sqlite3   SQLITE_VER=3.40.1-2+deb12u2
+SQLITE_ORIG=sqlite3_3.40.1.orig.tar.xz
+SQLITE_SHA=aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655
+BZIP2_PKG=bzip2      BZIP2_VER=1.0.8-5
+BZIP2_ORIG=bzip2_1.0.8.orig.tar.gz
+BZIP2_SHA=ab5a03176ee106d3f0fa90e381da478ddae405918153cca248e682cd0c4a2269
+XZ_PKG=xz-utils      XZ_VER=5.4.1-1+deb12u1
+XZ_ORIG=xz-utils_5.4.1.orig.tar.xz
+XZ_SHA=5d9827aa1875b21c288f78864bb26d2650b436ea8d2cad364e4921eb6266a5a5
+
+PYSRC="$B/src/Python-3.11.2"
+
+# base_key: the hash of the stage's inputs (16 hex digits).
+base_key() {
+    {
+        (cd "$HERE" && sha256sum "${BASE_INPUTS[@]}")
+        dpkg-query -W -f='${Package}=${Version}\n' "${BASE_TOOL_PKGS[@]}" 2>/dev/null || echo "dpkg-query failed"
+        uname -m
+    } | sha256sum | cut -c1-16
+}
+
+# ---------------------------------------------------------------------------
+# Source packages: a private apt configuration with deb-src entries derived
+# from the system's own Debian entries (the system config is never touched).
+APTDIR="$WORK/apt"
+apt_private() {
+    apt-get -o Dir::Etc::SourceList="$APTDIR/sources.list" \
+            -o Dir::Etc::SourceParts=/dev/null \
+            -o Dir::State::Lists="$APTDIR/lists" \
+            -o Dir::Cache="$APTDIR/cache" \
+            -o APT::Sandbox::User=root \
+            "$@"
+}
+APT_UPDATED=0
+apt_private_update() {
+    [ $APT_UPDATED = 1 ] && return 0
+    mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+    "$BUILD_PYTHON" "$HERE/tools/debsrc_list.py" >"$APTDIR/sources.list" \
+        || die "could not derive deb-src entries from the system apt sources"
+    run_logged "$APTDIR/update.log" apt_private update
+    APT_UPDATED=1
+}
+
+# fetch_source PKG VERSION ORIG SHA256 -> sets SRC_TARBALL
+fetch_source() {
+    local pkg="$1" ver="$2" orig="$3" sha="$4"
+    local dir="$DL/${pkg}_${ver//:/%}"
+    if [ -f "$dir/$orig" ] && echo "$sha  $dir/$orig" | sha256sum -c --status; then
+        SRC_TARBALL="$dir/$orig"; return 0
+    fi
+    apt_private_update
+    rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
+    if ! (cd "$dir.tmp" && apt_private source --download-only "$pkg=$ver" >"$dir.tmp/get.log" 2>&1); then
+        # The pinned revision may have left the archive; the upstream tarball
+        # is shared by every Debian revision, so accept it from the current
+        # one if it is bit-identical.
+        echo "    warning: $pkg=$ver not available; trying current revision (sha256-checked)" >&2
+        (cd "$dir.tmp" && apt_private source --download-only "$pkg" >>"$dir.tmp/get.log" 2>&1) \
+            || { tail -n 5 "$dir.tmp/get.log" >&2; die "cannot download source package $pkg=$ver"; }
+    fi
+    [ -f "$dir.tmp/$orig" ] || die "source package $pkg=$ver has no $orig"
+    echo "$sha  $dir.tmp/$orig" | sha256sum -c --status \
+        || die "$orig: sha256 mismatch (expected $sha)"
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+    SRC_TARBALL="$dir/$orig"
+}
+
+# ---------------------------------------------------------------------------
+build_zlib() {
+    cd "$B/src/zlib-1.2.13.dfsg"
+    CC="$WASI_CC" CFLAGS="$DEPS_CFLAGS" CHOST=wasm32-wasi \
+        ./configure --static --prefix="$B/deps"
+    make -j"$JOBS" libz.a
+    cp zlib.h zconf.h "$B/deps/include/"
+    cp libz.a "$B/deps/lib/"
+}
+
+build_sqlite() {
+    local s="$B/src/sqlite3-3.40.1"
+    # The orig tarball is the full tree: generate the amalgamation with the
+    # native toolchain (lemon, mkkeywordhash, tclsh), then cross-compile it.
+    mkdir -p "$s/native"
+    cd "$s/native"
+    env -u AR -u RANLIB CC=gcc CFLAGS=-O1 ../configure --disable-tcl --disable-readline \
+        --disable-shared >/dev/null
+    make sqlite3.c >/dev/null
+    $WASI_CC $DEPS_CFLAGS -include "$HERE/sqlite/wasi_shim.h" \
+        -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_GETPID \
+        -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OMIT_WAL \
+        -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_TEMP_STORE=3 -DSQLITE_DEFAULT_MEMSTATUS=0 \
+        -DSQLITE_ENABLE_MATH_FUNCTIONS \
+        -c sqlite3.c -o sqlite3.o
+    "$AR" rcD "$B/deps/lib/libsqlite3.a" sqlite3.o
+    cp sqlite3.h sqlite3ext.h "$B/deps/include/"
+}
+
+build_bzip2() {
+    cd "$B/src/bzip2-1.0.8"
+    make -j"$JOBS" libbz2.a CC="$WASI_CC" AR="$AR" RANLIB="$RANLIB" \
+        CFLAGS="$DEPS_CFLAGS -D_FILE_OFFSET_BITS=64"
+    cp libbz2.a "$B/deps/lib/"
+    cp bzlib.h "$B/deps/include/"
+}
+
+build_xz() {
+    cd "$B/src/xz-5.4.1"
+    # Single-threaded builds use sigprocmask(), which WASI lacks: skip it.
+    sed -i 's|^#if !(defined(_WIN32) && !defined(__CYGWIN__))$|& \&\& !defined(__wasi__)|' \
+        src/common/mythread.h
+    grep -q '!defined(__wasi__)' src/common/mythread.h || { echo "mythread.h edit failed"; exit 1; }
+    CC="$WASI_CC" CFLAGS="$DEPS_CFLAGS" ./configure --host=wasm32-unknown-wasi \
+        --build="$(uname -m)-pc-linux-gnu" --prefix="$B/deps" \
+        --disable-shared --enable-static --disable-threads \
+        --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo \
+        --disable-lzma-links --disable-scripts --disable-doc --disable-nls \
+        --disable-symbol-versions --disable-rpath
+    make -j"$JOBS" -C src/liblzma
+    make -C src/liblzma install
+}
+
+# ---------------------------------------------------------------------------
+# build_base: builds the compiled tree in $B (which it wipes first). What is
+# left in $B holds nothing derived from a file outside BASE_INPUTS: the
+# driver's C modules are compiled with the rest (the Makefile needs them)
+# and their objects, sources and python.wasm are removed afterwards.
+build_base() {
+    step "fetching sources"
+    fetch_source $PY_PKG "$PY_VER" $PY_ORIG $PY_SHA;                 PY_TAR=$SRC_TARBALL
+    fetch_source $ZLIB_PKG "$ZLIB_VER" $ZLIB_ORIG $ZLIB_SHA;         ZLIB_TAR=$SRC_TARBALL
+    fetch_source $SQLITE_PKG "$SQLITE_VER" $SQLITE_ORIG $SQLITE_SHA; SQLITE_TAR=$SRC_TARBALL
+    fetch_source $BZIP2_PKG "$BZIP2_VER" $BZIP2_ORIG $BZIP2_SHA;     BZIP2_TAR=$SRC_TARBALL
+    fetch_source $XZ_PKG "$XZ_VER" $XZ_ORIG $XZ_SHA;                 XZ_TAR=$SRC_TARBALL
+
+    step "unpacking sources"
+    rm -rf "$B"
+    mkdir -p "$B/src" "$B/deps/include" "$B/deps/lib" "$B/sysroot/include" "$B/sysroot/lib" "$B/logs"
+    tar -C "$B/src" -xzf "$PY_TAR"
+    tar -C "$B/src" -xjf "$ZLIB_TAR"
+    tar -C "$B/src" -xJf "$SQLITE_TAR"
+    tar -C "$B/src" -xzf "$BZIP2_TAR"
+    tar -C "$B/src" -xJf "$XZ_TAR"
+    [ -d "$PYSRC" ] || die "unexpected layout of $PY_ORIG"
+
+    # A sysroot of two symlinks keeps Debian's clang away from the host's
+    # /usr/include and makes configure see only wasm libraries.
+    ln -s /usr/include/wasm32-wasi "$B/sysroot/include/wasm32-wasi"
+    ln -s /usr/lib/wasm32-wasi "$B/sysroot/lib/wasm32-wasi"
+
+    WASI_CC="$LLVM_BIN/clang --target=wasm32-wasi --sysroot=$B/sysroot"
+    # Strip build paths from anything that records them.
+    PREFIX_MAP="-ffile-prefix-map=$B=/build"
+    DEPS_CFLAGS="-O2 $PREFIX_MAP"
+    export AR="$LLVM_BIN/llvm-ar" RANLIB="$LLVM_BIN/llvm-ranlib"
+
+    # The four dependencies are independent: build them two at a time (the
+    # SQLite amalgamation is one big translation unit and dominates).
+    step "building sqlite3 amalgamation (in the background)"
+    ( build_sqlite ) >"$B/logs/sqlite.log" 2>&1 & SQLITE_PID=$!
+    step "building zlib"
+    run_logged "$B/logs/zlib.log" build_zlib
+    step "building bzip2"
+    run_logged "$B/logs/bzip2.log" build_bzip2
+    step "building xz (liblzma)"
+    run_logged "$B/logs/xz.log" build_xz
+    step "building sqlite3 (waiting for it)"
+    if ! wait $SQLITE_PID; then
+        tail -n 40 "$B/logs/sqlite.log" >&2
+        die "sqlite3 build failed (full log: $B/logs/sqlite.log)"
+    fi
+
+    step "configuring CPython"
+    # Exact edits to the interpreter: the driver's frames end the stack user
+    # code sees, and a C-stack check behind the recursion limit.
+    run_logged "$B/logs/patch_cpython.log" "$BUILD_PYTHON" "$HERE/tools/patch_cpython.py" "$PYSRC"
+    cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
+    mkdir -p "$PYSRC/builddir/wasi/Modules" "$B/pkgconfig-empty"
+    # makesetup reads Setup.local from the build directory.
+    cp "$HERE/Setup.local" "$PYSRC/builddir/wasi/Modules/Setup.local"
+    cd "$PYSRC/builddir/wasi"
+    # Dependencies are given explicitly; pkg-config sees nothing else.
+    run_logged "$B/logs/configure.log" env \
+        CONFIG_SITE="$PYSRC/Tools/wasm/config.site-wasm32-wasi" \
+        CC="$WASI_CC" CPP="$WASI_CC -E" \
+        CFLAGS="-Wno-error=int-conversion $PREFIX_MAP" \
+        CPPFLAGS="-I$B/deps/include" LDFLAGS="-L$B/deps/lib" \
+        AR="$AR" RANLIB="$RANLIB" READELF=true \
+        PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$B/pkgconfig-empty" \
+        ZLIB_CFLAGS="-I$B/deps/include" ZLIB_LIBS="-L$B/deps/lib -lz" \
+        BZIP2_CFLAGS="-I$B/deps/include" BZIP2_LIBS="-L$B/deps/lib -lbz2" \
+        LIBLZMA_CFLAGS="-I$B/deps/include" LIBLZMA_LIBS="-L$B/deps/lib -llzma" \
+        LIBSQLITE3_CFLAGS="-I$B/deps/include" \
+        LIBSQLITE3_LIBS="-L$B/deps/lib -lsqlite3 -lwasi-emulated-mman" \
+        ../../configure \
+            --host=wasm32-unknown-wasi --build="$(uname -m)-pc-linux-gnu" \
+            --with-build-python="$BUILD_PYTHON" --prefix=/usr/local \
+            --disable-test-modules --without-ensurepip
+
+    for m in zlib _sqlite3 _bz2 _lzma; do
+        grep -q "^MODULE_$(echo "$m" | tr a-z A-Z)_STATE=yes" Makefile \
+            || die "configure did not enable module $m (see $B/logs/configure.log)"
+    done
+    grep -q '_wasmexecmodule' Makefile || die "Modules/Setup.local (_wasmexec) was not picked up"
+
+    step "compiling CPython"
+    cd "$PYSRC/builddir/wasi"
+    make_python
+    rm -f python.wasm Modules/_wasmexecmodule.o Modules/_wasmexec_fsguard.o \
+        "$PYSRC/Modules/_wasmexecmodule.c" "$PYSRC/Modules/_wasmexec_fsguard.c"
+    # The dependencies' sources: only their installed libraries are used.
+    rm -rf "$B"/src/zlib-* "$B"/src/sqlite3-* "$B"/src/bzip2-* "$B"/src/xz-*
+}
