@@ -96,6 +96,30 @@ func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEnt
 	return es, err
 }
 
+// Hold takes the context's run slot for work on its workspace that no run
+// may see half done (an npm install): runs queue behind it as behind a
+// run, and it waits for the run in progress and those queued before it.
+// release gives the slot back. Errors: context_not_found, overloaded
+// (queue full, ctx ended while waiting).
+func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, release func(), err error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
+		return nil, nil, err
+	}
+	c.mu.Lock()
+	deleting := c.state == exec.ContextDeleting
+	c.mu.Unlock()
+	if deleting || c.ws == nil {
+		c.release()
+		return nil, nil, notFound(id)
+	}
+	m.touch(c)
+	return c.ws, c.release, nil
+}
+
 // ReplaceDir lets the host replace the directory rel of context id's
 // workspace with one it staged inside the workspace (a package install):
 // under the workspace's lock, as a file call, it checks that the result

@@ -72,6 +72,17 @@ func TestJSModules(t *testing.T) {
 		{"assert fails", "import assert from 'node:assert';\ntry { assert.strictEqual(1, 2) } catch (e) { [e.name, e.code] }", `["AssertionError","ERR_ASSERTION"]`},
 		{"crypto hashes", "import { createHash } from 'node:crypto';\n['md5', 'sha1', 'sha256', 'sha512'].map(a => createHash(a).update('abc').digest('hex').slice(0, 8))", `["90015098","a9993e36","ba7816bf","ddaf35a1"]`},
 		{"crypto random", "const c = require('crypto');\n[c.randomUUID().length, c.randomBytes(5).length, c.getRandomValues(new Uint8Array(4)).length, /^[0-9a-f-]{36}$/.test(c.randomUUID())]", `[36,5,4,true]`},
+		{"url: URL", "import { URL } from 'node:url';\nconst u = new URL('https://user:pw@EXAMPLE.com:8080/a/../b?x=1#f');\n[u.host, u.pathname, u.searchParams.get('x'), u.hash, u.username]", `["example.com:8080","/b","1","#f","user"]`},
+		{"url: global URL, IDN host", "new URL('http://münchen.de/ä?q=ü').href", `"http://xn--mnchen-3ya.de/%C3%A4?q=%C3%BC"`},
+		{"url: URLSearchParams", "const { URLSearchParams } = require('url');\nconst p = new URLSearchParams('a=1&b=2&a=3'); p.append('c', 'd e'); p.sort(); [p.getAll('a'), p.toString(), [...p.keys()].length]", `[["1","3"],"a=1\u0026a=3\u0026b=2\u0026c=d+e",4]`},
+		{"url: fileURLToPath", "import { fileURLToPath } from 'node:url';\n[fileURLToPath('file:///workspace/a%20b.txt'), fileURLToPath(new URL('file:///x/y'))]", `["/workspace/a b.txt","/x/y"]`},
+		{"url: fileURLToPath refuses", "{ const url = require('url');\n[['http://x/a'], ['file://host/a'], ['file:///a%2Fb']].map(([u]) => { try { url.fileURLToPath(u) } catch (e) { return e.code } }) }", `["ERR_INVALID_URL_SCHEME","ERR_INVALID_FILE_URL_HOST","ERR_INVALID_FILE_URL_PATH"]`},
+		{"url: pathToFileURL", "const { pathToFileURL } = require('node:url');\n[pathToFileURL('/tmp/a b#c.txt').href, pathToFileURL('lib/').href]", `["file:///tmp/a%20b%23c.txt","file:///workspace/lib/"]`},
+		{"url: legacy parse", "const lp = require('url').parse('http://user@host.com:8080/p/a/t/h?query=string&n=1#hash', true);\n[lp.protocol, lp.auth, lp.hostname, lp.port, lp.pathname, lp.query.query, lp.hash]", `["http:","user","host.com","8080","/p/a/t/h","string","#hash"]`},
+		{"url: legacy format and resolve", "import url from 'url';\n[url.format({protocol: 'https', hostname: 'x.org', pathname: '/a', query: {b: 1}}), url.resolve('/one/two/three', 'four'), url.resolve('http://example.com/one', '/two')]", `["https://x.org/a?b=1","/one/two/four","http://example.com/two"]`},
+		{"url: format of a URL", "require('node:url').format(new URL('https://a:b@x.org/p?q#h'), { auth: false, fragment: false })", `"https://x.org/p?q"`},
+		{"url: domainToASCII", "{ const url = require('url');\n[url.domainToASCII('español.com'), url.domainToUnicode('xn--espaol-zwa.com'), url.domainToASCII('xn--iñvalid.com')] }", `["xn--espaol-zwa.com","español.com",""]`},
+		{"TextEncoder and TextDecoder", "{ const b = new TextEncoder().encode('h€llo 😀');\n[b.length, new TextDecoder().decode(b), new TextDecoder().decode(new Uint8Array([0xff, 0x41])) === '\\ufffdA'] }", `[12,"h€llo 😀",true]`},
 		{"crypto digest to Buffer", "require('node:crypto').createHash('sha256').update(Buffer.from('abc')).digest().length", "32"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantValue(t, run(tc.code), tc.want) })
@@ -202,4 +213,21 @@ func TestJSTsconfigPath(t *testing.T) {
 	}
 	_, err := tryRun(m, "tsc", exec.Request{Code: "1", TsconfigPath: "../tsconfig.json"})
 	wantCode(t, err, exec.EInvalid)
+}
+
+// A context converts a cell or module once: running the same ES module
+// cell again reuses the conversion (an esbuild transform costs the guest
+// millions of instructions whatever the code's size), so it burns a small
+// fraction of the first run's fuel.
+func TestJSConversionsAreCached(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "conv"})
+	code := "import { add } from './lib/math.mjs';\nadd(3, 4)"
+	first := MustRun(t, m, "conv", exec.Request{Code: code, Files: project})
+	wantValue(t, first, "7")
+	again := MustRun(t, m, "conv", exec.Request{Code: code})
+	wantValue(t, again, "7")
+	if again.FuelConsumed*4 > first.FuelConsumed {
+		t.Fatalf("the same cell again burned %d fuel against %d the first time: its conversion was not reused", again.FuelConsumed, first.FuelConsumed)
+	}
 }

@@ -151,6 +151,15 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failed.Message, c.id)
 	}
 
+	if _, inFiles := req.Files[req.TsconfigPath]; req.TsconfigPath != "" && !inFiles {
+		// The host's TypeScript transpile reads it too (a missing or
+		// unreadable file is the guest's to report).
+		if b, err := c.ws.ReadFile(req.TsconfigPath); err == nil {
+			r := *req
+			r.Tsconfig = string(b)
+			req = &r
+		}
+	}
 	var snap *vfs.Snapshot
 	seeded := false
 	hooks := exec.RunHooksFrom(ctx)

@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"path"
@@ -46,6 +48,22 @@ type Request struct {
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
+	// Tsconfig is the text of the TsconfigPath file when it is not in
+	// Files (a context reads it from its workspace), for the host's
+	// transpile of TypeScript code; "" when there is none.
+	Tsconfig string `json:"-"`
+}
+
+// TsconfigText returns the text of req's TsconfigPath file as the host
+// knows it: from Files, else Tsconfig; "" when there is none.
+func (req *Request) TsconfigText() string {
+	if req.TsconfigPath == "" {
+		return ""
+	}
+	if t, ok := req.Files[req.TsconfigPath]; ok {
+		return t
+	}
+	return req.Tsconfig
 }
 
 // OutputOptions say what a run returns and keeps of its output.
@@ -66,6 +84,8 @@ type ControlRequest struct {
 	Cwd          string          `json:"cwd,omitempty"`
 	FilePath     string          `json:"filePath,omitempty"`
 	TsconfigPath string          `json:"tsconfigPath,omitempty"`
+	// Conversions are modules the host converted ahead (JavaScript).
+	Conversions []Conversion `json:"conversions,omitempty"`
 	// Live says readers follow the output while the run goes on (a
 	// process): the driver hands over every write at once instead of
 	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).
@@ -269,4 +289,28 @@ func ValidateEnv(env map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// Conversion is an ES module converted to CommonJS on the host for the JS
+// guest (see languages/ts.ModuleConverter): esbuild's output for the
+// source whose ConversionKey is Key. The guest uses it when it loads a
+// file (or runs a cell) with that key, instead of converting in wasm.
+type Conversion struct {
+	Key  string `json:"key"`
+	Code string `json:"code"`
+}
+
+// ConversionKey is the hex SHA-256 of what a conversion depends on: the
+// file name the guest converts it under, the run's tsconfig text and the
+// source, each preceded by its length (8 bytes, little endian). The JS
+// guest computes the same (guest-images/js/esm.go conversionKey).
+func ConversionKey(file, tsconfig, src string) string {
+	h := sha256.New()
+	for _, s := range []string{file, tsconfig, src} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

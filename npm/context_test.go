@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/poll"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/npm"
@@ -20,11 +22,27 @@ import (
 
 func mustContexts(t *testing.T) *contexts.Manager {
 	t.Helper()
+	return mustContextsQuota(t, 0)
+}
+
+// hold is npm.Service.Hold over m, as cmd/wasmexec wires it.
+func hold(m *contexts.Manager) func(context.Context, string) (npm.Workspace, func(), error) {
+	return func(ctx context.Context, id string) (npm.Workspace, func(), error) {
+		ws, release, err := m.Hold(ctx, id)
+		if err != nil {
+			return npm.Workspace{}, nil, err
+		}
+		return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed}, release, nil
+	}
+}
+
+func mustContextsQuota(t *testing.T, quota int64) *contexts.Manager {
+	t.Helper()
 	r := testenv.Runner(t, engine.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
-	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), quota)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +71,9 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 	var saved []*exec.Result
 	svc := &npm.Service{
-		Client:    &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
-		Workspace: m.WorkspaceDir,
-		Persist:   func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
+		Client:  &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
+		Hold:    hold(m),
+		Persist: func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
 	}
 	res, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
 	if err != nil {
@@ -101,7 +119,7 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	t.Cleanup(hang.Close)
-	slow := &npm.Service{Client: &npm.Client{Registry: hang.URL, CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	slow := &npm.Service{Client: &npm.Client{Registry: hang.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
 	start := time.Now()
 	to, err := slow.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"x"}, TimeoutMs: 200})
 	if err != nil {
@@ -168,7 +186,7 @@ func TestRealPackagesInAContext(t *testing.T) {
 	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "real", Language: exec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
-	svc := &npm.Service{Client: &npm.Client{CacheDir: t.TempDir()}, Workspace: m.WorkspaceDir}
+	svc := &npm.Service{Client: &npm.Client{CacheDir: t.TempDir()}, Hold: hold(m)}
 	res, err := svc.Install(ctx, "real", &exec.NPMInstallRequest{Packages: []string{"lodash@4.17.21", "zod@3.23.8", "dayjs@1.11.13"}})
 	if err != nil {
 		t.Fatal(err)
@@ -190,5 +208,76 @@ func TestRealPackagesInAContext(t *testing.T) {
 		if r.Outcome != exec.Succeeded || string(r.Value) != want {
 			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
 		}
+	}
+}
+
+// An install counts against the workspace quota: one that would pass it
+// fails with quota_exceeded naming the largest package, and the workspace
+// is unchanged; one that fits goes in.
+func TestInstallCountsAgainstTheQuota(t *testing.T) {
+	reg := standard(t)
+	reg.Add(t, Pkg{Name: "big", Version: "1.0.0", Files: map[string]string{"blob.js": strings.Repeat("x", 300<<10)}})
+	m := mustContextsQuota(t, 256<<10)
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "q", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &npm.Service{Client: &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
+	res, err := svc.Install(ctx, "q", &exec.NPMInstallRequest{Packages: []string{"left", "big@1.0.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeQuotaExceeded || res.Error.Details["package"] != "big@1.0.0" || !strings.Contains(res.Error.Message, "big@1.0.0") {
+		t.Fatalf("over the quota: %s %+v", res.Outcome, res.Error)
+	}
+	dir, _ := m.WorkspaceDir("q")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("the workspace changed: %v", entries)
+	}
+	res, err = svc.Install(ctx, "q", &exec.NPMInstallRequest{Packages: []string{"left"}})
+	if err != nil || res.Outcome != exec.Succeeded {
+		t.Fatalf("a small install: %v %+v", err, res)
+	}
+}
+
+// An install holds the context's run slot: a run that arrives while it
+// downloads waits its turn (queued behind it) and then sees the whole of
+// node_modules, never half of it.
+func TestInstallHoldsTheRunSlot(t *testing.T) {
+	reg := standard(t)
+	reg.Gate = make(chan struct{})
+	m := mustContexts(t)
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "s", Language: exec.JavaScript}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &npm.Service{Client: &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
+	installed := make(chan *exec.NPMInstallResult, 1)
+	go func() {
+		res, err := svc.Install(ctx, "s", &exec.NPMInstallRequest{Packages: []string{"app-lib"}})
+		if err != nil {
+			t.Error(err)
+		}
+		installed <- res
+	}()
+	poll.Until(t, time.Minute, "the install to download", func() bool { return reg.Held.Load() > 0 })
+	ran := make(chan *exec.Result, 1)
+	go func() {
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "s", Code: "require('app-lib')"})
+		if err != nil {
+			t.Error(err)
+		}
+		ran <- r
+	}()
+	poll.Until(t, time.Minute, "the run to queue behind the install", func() bool {
+		d, err := m.Get(ctx, "s")
+		return err == nil && d.Queued == 1
+	})
+	close(reg.Gate)
+	if res := <-installed; res == nil || res.Outcome != exec.Succeeded {
+		t.Fatalf("install: %+v", res)
+	}
+	if r := <-ran; r == nil || r.Outcome != exec.Succeeded || string(r.Value) != `"left 1.2.0"` {
+		t.Fatalf("the run after the install: %+v", r)
 	}
 }

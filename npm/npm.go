@@ -39,6 +39,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -60,6 +61,16 @@ type Client struct {
 	// (default 256 MiB); MaxPackages bounds one install (default 2000).
 	MaxPackageBytes int64
 	MaxPackages     int
+	// PackumentTTL is how long a registry document is reused between
+	// installs (DefaultPackumentTTL when 0; negative: never cached);
+	// PackumentCacheBytes bounds those kept (DefaultPackumentCacheBytes
+	// when 0). See packuments.go.
+	PackumentTTL        time.Duration
+	PackumentCacheBytes int64
+	// Now is the clock of the packument cache (time.Now when nil).
+	Now func() time.Time
+
+	packuments packumentCache
 }
 
 // Options say what Install does.
@@ -73,6 +84,12 @@ type Options struct {
 	Frozen bool
 	// Progress, when set, receives one line per step.
 	Progress func(line string)
+	// Measure, when set, is the workspace's limits: it says whether the
+	// workspace would pass them with its top-level entries names replaced
+	// by those in stage (a directory directly inside it), and describes
+	// the count. An install that would pass them fails with code
+	// quota_exceeded before anything is swapped in.
+	Measure func(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error)
 }
 
 // Installed is one package put into node_modules.
@@ -82,6 +99,18 @@ type Installed = exec.NPMPackage
 type Error struct {
 	Package string // the package concerned, if any
 	Reason  string
+	// Code is the failure's code: npm_install_failed, or quota_exceeded
+	// (with the workspace's count in Details).
+	Code    string
+	Details map[string]any
+}
+
+// CodeOf is e's failure code.
+func (e *Error) CodeOf() string {
+	if e.Code == "" {
+		return "npm_install_failed"
+	}
+	return e.Code
 }
 
 func (e *Error) Error() string {
@@ -327,7 +356,7 @@ func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Insta
 		return nil, err
 	}
 	pj = append(pj, '\n')
-	if err := in.commit(dir, pj, newLock); err != nil {
+	if err := in.commit(ctx, dir, pj, newLock); err != nil {
 		return nil, err
 	}
 	for _, it := range installed {
@@ -453,6 +482,11 @@ func (in *installer) packument(ctx context.Context, name string) (*packument, er
 	if p, ok := in.packuments[name]; ok {
 		return p, nil
 	}
+	if p, ok := in.c.cachedPackument(name); ok {
+		in.packuments[name] = p
+		in.log(fmt.Sprintf("resolved %s (%d versions, cached)", name, len(p.Versions)))
+		return p, nil
+	}
 	u := in.c.registry() + "/" + strings.Replace(url.PathEscape(name), "%40", "@", 1)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -474,12 +508,26 @@ func (in *installer) packument(ctx context.Context, name string) (*packument, er
 		return nil, failf(name, "registry answered %s", resp.Status)
 	}
 	var p packument
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&p); err != nil {
+	body := &countingReader{r: io.LimitReader(resp.Body, 64<<20)}
+	if err := json.NewDecoder(body).Decode(&p); err != nil {
 		return nil, failf(name, "bad registry document: %v", err)
 	}
 	in.packuments[name] = &p
+	in.c.storePackument(name, &p, body.n)
 	in.log(fmt.Sprintf("resolved %s (%d versions)", name, len(p.Versions)))
 	return &p, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (in *installer) version(ctx context.Context, name, version string) (*packageVersion, error) {
@@ -721,17 +769,24 @@ func unpack(tgz []byte, dir string, max int64) error {
 }
 
 // commit builds node_modules, package.json and package-lock.json beside
-// the workspace's and swaps them in.
-func (in *installer) commit(dir string, pj, lock []byte) error {
+// the workspace's, checks the workspace's limits as they would be, and
+// swaps them in.
+func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) error {
 	stage, err := os.MkdirTemp(dir, ".npm-install-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(stage)
+	var biggest string
+	var biggestBytes int64
 	for at, v := range in.placed {
 		src := in.c.cacheDir(integrityOf(v))
-		if err := copyTree(src, filepath.Join(stage, filepath.FromSlash(at))); err != nil {
+		n, err := copyTree(src, filepath.Join(stage, filepath.FromSlash(at)))
+		if err != nil {
 			return err
+		}
+		if id := v.Name + "@" + v.Version; n > biggestBytes || n == biggestBytes && id < biggest {
+			biggest, biggestBytes = id, n
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(stage, "node_modules"), 0o755); err != nil {
@@ -742,6 +797,20 @@ func (in *installer) commit(dir string, pj, lock []byte) error {
 	}
 	if err := os.WriteFile(filepath.Join(stage, "package-lock.json"), lock, 0o644); err != nil {
 		return err
+	}
+	if in.opts.Measure != nil {
+		over, desc, details, err := in.opts.Measure(ctx, filepath.Base(stage), []string{"node_modules", "package.json", "package-lock.json"})
+		if err != nil {
+			return err
+		}
+		if over {
+			if details == nil {
+				details = map[string]any{}
+			}
+			details["package"], details["reason"] = biggest, "over the workspace quota"
+			return &Error{Code: exec.CodeQuotaExceeded, Package: biggest, Details: details,
+				Reason: fmt.Sprintf("the install would take the workspace over its limits (%s); the largest package is %s (%d bytes)", desc, biggest, biggestBytes)}
+		}
 	}
 	// The swap: the old node_modules moves aside first, so a failure in
 	// between can put it back.
@@ -769,9 +838,10 @@ func (in *installer) commit(dir string, pj, lock []byte) error {
 }
 
 // copyTree copies the cached package at src (regular files and
-// directories only) to dst.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+// directories only) to dst, returning the bytes of the files copied.
+func copyTree(src, dst string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -790,6 +860,8 @@ func copyTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
+		n += int64(len(b))
 		return os.WriteFile(target, b, 0o644)
 	})
+	return n, err
 }

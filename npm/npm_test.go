@@ -29,6 +29,11 @@ type Registry struct {
 	docs     map[string]map[string]any // name → packument
 	tarballs map[string][]byte         // path → tgz
 	Fetches  atomic.Int64              // tarball downloads
+	Docs     atomic.Int64              // packument requests
+	// Gate, when set, holds every tarball download until it is closed
+	// (a slow registry); Held counts the downloads waiting there.
+	Gate chan struct{}
+	Held atomic.Int64
 }
 
 // Pkg is one version of a package for the registry.
@@ -122,6 +127,14 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 	if strings.Contains(p, "/-/") {
 		unescaped, _ := strings.CutPrefix(req.URL.Path, "")
 		if tgz, ok := r.tarballs[unescaped]; ok {
+			if r.Gate != nil {
+				r.Held.Add(1)
+				select {
+				case <-r.Gate:
+				case <-req.Context().Done():
+					return
+				}
+			}
 			r.Fetches.Add(1)
 			w.Write(tgz)
 			return
@@ -129,6 +142,7 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 		http.NotFound(w, req)
 		return
 	}
+	r.Docs.Add(1)
 	name := strings.Replace(strings.TrimPrefix(p, "/"), "%2f", "/", 1)
 	name = strings.Replace(name, "%2F", "/", 1)
 	doc, ok := r.docs[name]
@@ -358,4 +372,42 @@ func snapshot(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// Packuments are cached between installs (bounded, and fresh for the TTL):
+// a warm install asks the registry nothing; past the TTL, or with a cache
+// too small to hold a document, it asks again.
+func TestPackumentCache(t *testing.T) {
+	reg := standard(t)
+	now := time.Unix(1_800_000_000, 0)
+	c := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir(), Now: func() time.Time { return now }}
+	install := func() {
+		t.Helper()
+		if _, err := c.Install(context.Background(), t.TempDir(), npm.Options{Packages: []string{"app-lib", "left@2"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install()
+	cold := reg.Docs.Load()
+	if cold != 2 {
+		t.Fatalf("a cold install fetched %d packuments, want 2 (app-lib, left)", cold)
+	}
+	install()
+	if n := reg.Docs.Load(); n != cold {
+		t.Fatalf("a warm install fetched %d packuments, want none", n-cold)
+	}
+	now = now.Add(npm.DefaultPackumentTTL)
+	install()
+	if n := reg.Docs.Load(); n != 2*cold {
+		t.Fatalf("past the TTL an install fetched %d packuments, want %d", n-cold, cold)
+	}
+	tiny := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir(), PackumentCacheBytes: 10}
+	for range 2 {
+		if _, err := tiny.Install(context.Background(), t.TempDir(), npm.Options{Packages: []string{"left"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := reg.Docs.Load(); n != 2*cold+2 {
+		t.Fatalf("a cache smaller than any document kept one: %d fetches, want %d", n, 2*cold+2)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -15,31 +14,24 @@ import (
 // Service installs into execution contexts' workspaces.
 type Service struct {
 	Client *Client
-	// Workspace returns a context's workspace directory (exec.ENotFound
-	// for an unknown context).
-	Workspace func(contextID string) (string, error)
+	// Hold takes a context's workspace for an install: the context's run
+	// slot, so no run sees node_modules half swapped and a run that
+	// arrives meanwhile waits its turn (contexts.Manager.Hold); release
+	// gives it back. Errors: exec.EContextNotFound for an unknown context,
+	// exec.EOverloaded when its queue is full.
+	Hold func(ctx context.Context, contextID string) (ws Workspace, release func(), err error)
 	// Persist, when set, stores the completed record (history).
 	Persist func(ctx context.Context, r *exec.Result) error
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
 	// MaxTimeout caps timeoutMs (default 10 min).
 	DefaultTimeout, MaxTimeout time.Duration
-
-	mu    sync.Mutex
-	locks map[string]*sync.Mutex
 }
 
-func (s *Service) lock(id string) *sync.Mutex {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.locks == nil {
-		s.locks = map[string]*sync.Mutex{}
-	}
-	l := s.locks[id]
-	if l == nil {
-		l = &sync.Mutex{}
-		s.locks[id] = l
-	}
-	return l
+// Workspace is a context's workspace as an install sees it.
+type Workspace struct {
+	Dir string
+	// Measure is the workspace's limits (see Options.Measure); nil: none.
+	Measure func(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error)
 }
 
 // Install runs one install into contextID's workspace. An install that
@@ -47,7 +39,8 @@ func (s *Service) lock(id string) *sync.Mutex {
 // completed record with outcome failed (code npm_install_failed) or
 // timed_out, never an error; errors are exec.EInvalid (a malformed
 // request), exec.ENotFound (no such context) or service failures.
-// Installs into one context run one at a time.
+// An install holds the context's run slot (Hold): installs and runs in one
+// context take turns, in the order they arrived.
 func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
 	timeout := cmp.Or(s.DefaultTimeout, 5*time.Minute)
 	max := cmp.Or(s.MaxTimeout, 10*time.Minute)
@@ -68,21 +61,19 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 	if req.Frozen && len(req.Packages) > 0 {
 		return nil, exec.Errorf(exec.EInvalid, "frozen installs the project as locked: it takes no packages")
 	}
-	dir, err := s.Workspace(contextID)
-	if err != nil {
-		return nil, err
-	}
-	l := s.lock(contextID)
-	l.Lock()
-	defer l.Unlock()
-
 	started := time.Now()
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	ws, release, err := s.Hold(runCtx, contextID)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	var out strings.Builder
-	installed, ierr := s.Client.Install(runCtx, dir, Options{
+	installed, ierr := s.Client.Install(runCtx, ws.Dir, Options{
 		Packages: req.Packages, Dev: req.Dev, Frozen: req.Frozen,
 		Progress: func(line string) { out.WriteString(line + "\n") },
+		Measure:  ws.Measure,
 	})
 	rec := &exec.Result{
 		ExecutionID:   exec.NewID("exe"),
@@ -105,7 +96,11 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 		rec.Error = &exec.ErrorData{Code: "cancelled", Message: "npm install was cancelled; the workspace is unchanged"}
 	case errors.As(ierr, &npmErr):
 		rec.Outcome = exec.Failed
-		rec.Error = &exec.ErrorData{Code: "npm_install_failed", Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: map[string]any{"package": npmErr.Package, "reason": npmErr.Reason}}
+		details := npmErr.Details
+		if details == nil {
+			details = map[string]any{"package": npmErr.Package, "reason": npmErr.Reason}
+		}
+		rec.Error = &exec.ErrorData{Code: npmErr.CodeOf(), Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: details}
 	default:
 		return nil, ierr
 	}

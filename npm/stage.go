@@ -41,7 +41,7 @@ func (c *Client) StagePackages(ctx context.Context, packages []string) (func(con
 		if _, err := c.Install(ctx, tmp, Options{Packages: set}); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
-				return nil, &exec.ErrorData{Code: "npm_install_failed", Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil
+				return nil, &exec.ErrorData{Code: e.CodeOf(), Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil
 			}
 			return nil, nil, err
 		}
@@ -55,6 +55,7 @@ func (c *Client) StagePackages(ctx context.Context, packages []string) (func(con
 		}
 	}
 	return func(ctx context.Context, dir string) error {
-		return copyTree(filepath.Join(dst, "node_modules"), filepath.Join(dir, "node_modules"))
+		_, err := copyTree(filepath.Join(dst, "node_modules"), filepath.Join(dir, "node_modules"))
+		return err
 	}, nil, nil
 }

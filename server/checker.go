@@ -15,6 +15,7 @@ type CheckRequest struct {
 	Code            string            `json:"code,omitempty"`
 	Files           map[string]string `json:"files,omitempty"`
 	FilePath        string            `json:"filePath,omitempty"`
+	TsconfigPath    string            `json:"tsconfigPath,omitempty"`
 	CompilerOptions json.RawMessage   `json:"compilerOptions,omitempty"`
 	TimeoutMs       int64             `json:"timeoutMs,omitempty"`
 }

@@ -286,7 +286,8 @@ func openAPIDoc() obj {
 			"pid", "executionId", "state", "language"),
 		"ProcessWait": object(obj{"pid": integer(""), "state": enum("", "running", "exited")}, "pid", "state"),
 		"StdinWrite":  strictObject(obj{"data": str(""), "encoding": enum("", "utf8", "utf-8", "base64")}, "data"),
-		"CheckRequest": strictObject(obj{"code": str("one file (or files)"), "files": stringMap("path to content"), "filePath": str(""),
+		"CheckRequest": strictObject(obj{"code": str("one file (or files)"), "files": stringMap("path to content"), "filePath": str("the file whose diagnostics are reported; with code, code's own name when files lack it"),
+			"tsconfigPath":    str("a tsconfig.json among files: its compilerOptions (compilerOptions override them)"),
 			"compilerOptions": obj{"type": "object"}, "timeoutMs": integer("")}),
 		"CheckResult": object(obj{"outcome": ref("Outcome"), "hasErrors": boolean(""), "diagnostics": array(object(obj{
 			"code": integer(""), "category": enum("", "error", "warning", "suggestion", "message"), "message": str(""), "filePath": str(""), "line": integer("1-based"), "column": integer("1-based"),

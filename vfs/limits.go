@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -11,8 +12,9 @@ import (
 // Defaults of Limits.
 const (
 	// DefaultQuotaBytes is the byte quota of a workspace
-	// (--workspace-quota-bytes).
-	DefaultQuotaBytes = 64 << 20
+	// (--workspace-quota-bytes): room for a real project's node_modules
+	// (npm installs count against it).
+	DefaultQuotaBytes = 256 << 20
 	// DefaultMaxFiles caps the entries (files, directories, symlinks) of a
 	// workspace (--workspace-max-files): each costs an inode whatever its
 	// size.
@@ -218,6 +220,62 @@ func (w *Workspace) count(ctx context.Context, stopEarly bool) (Usage, error) {
 func (w *Workspace) Usage() (int64, error) {
 	u, err := w.count(context.Background(), false)
 	return u.UsedBytes, err
+}
+
+// MeasureReplacing counts the workspace as it would be with its top-level
+// entries names replaced by the entries of the same names in stage (a
+// directory directly below the root, left out of the count itself): what
+// an install that swaps node_modules, package.json and package-lock.json
+// in would leave. Like Check it stops at the first limit passed.
+// Errors: ctx's, or the file system's.
+func (w *Workspace) MeasureReplacing(ctx context.Context, stage string, names []string) (Usage, error) {
+	replaced := map[string]bool{stage: true}
+	for _, n := range names {
+		replaced[n] = true
+	}
+	u := Usage{QuotaBytes: w.Quota, MaxFiles: w.MaxFiles}
+	add := func(e walkEntry) error {
+		u.UsedBytes += w.charge(e)
+		u.Files++
+		if u.Over() {
+			u.Partial = true
+			return errStopWalk
+		}
+		return nil
+	}
+	top := func(rel string) string {
+		first, _, _ := strings.Cut(rel, "/")
+		return first
+	}
+	err := walk(ctx, w.Root, func(e walkEntry) error {
+		if replaced[top(e.rel)] {
+			return nil
+		}
+		return add(e)
+	})
+	if err == nil && !u.Partial {
+		err = walk(ctx, filepath.Join(w.Root, stage), func(e walkEntry) error {
+			if !replaced[top(e.rel)] || top(e.rel) == stage {
+				return nil
+			}
+			return add(e)
+		})
+	}
+	if err != nil {
+		return Usage{}, fmt.Errorf("measure workspace: %w", err)
+	}
+	return u, nil
+}
+
+// WouldExceed is MeasureReplacing as an install asks it (npm's
+// Options.Measure): whether the workspace would pass its limits, the count
+// described, and the count as a quota_exceeded failure's details.
+func (w *Workspace) WouldExceed(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error) {
+	u, err := w.MeasureReplacing(ctx, stage, names)
+	if err != nil {
+		return false, "", nil, err
+	}
+	return u.Over(), u.String(), u.Details(), nil
 }
 
 // FitsReplacing reports whether the workspace is within its limits once

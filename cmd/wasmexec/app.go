@@ -194,6 +194,9 @@ type app struct {
 	engine *engine.Engine
 	ws     *vfs.Manager
 	store  *store.Store
+	// npm is the npm client (npmClient), made once.
+	npmOnce sync.Once
+	npm     *npm.Client
 
 	mu     sync.Mutex
 	runner *engine.Runner
@@ -359,6 +362,11 @@ func (a *app) load(ctx context.Context) error {
 			a.tsWorkers = w
 			a.mu.Unlock()
 			tsDriver.Workers = w
+			// ES modules a run brings are converted in the same workers,
+			// ahead of the guest (languages/ts/modules.go).
+			conv := &ts.ModuleConverter{Workers: w}
+			tsDriver.Modules = conv
+			langs[exec.JavaScript] = js.Driver{Packages: pkgs, Modules: conv}
 		}
 		langs[exec.TypeScript] = tsDriver
 	}
@@ -817,8 +825,12 @@ func (o *options) allowedIndexes() []string {
 
 // npmClient is the npm client of installs and one-shot packages: the
 // --npm-registry, its packages cached under CACHE_DIR/npm.
+// One client serves both, so they share its packument cache.
 func (a *app) npmClient() *npm.Client {
-	return &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+	a.npmOnce.Do(func() {
+		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+	})
+	return a.npm
 }
 
 // egress builds the guests' network from --network-* (nil: no network).

@@ -71,6 +71,18 @@ func (c *checker) status() map[string]any {
 
 func (c *checker) Check(ctx context.Context, req *server.CheckRequest) (any, error) {
 	var opts tscheck.CompilerOptions
+	if req.TsconfigPath != "" {
+		text, ok := req.Files[req.TsconfigPath]
+		if !ok {
+			return nil, exec.Errorf(exec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
+		}
+		o, err := tscheck.OptionsFromTsconfig(text, req.TsconfigPath)
+		if err != nil {
+			return nil, err
+		}
+		opts = o
+	}
+	// compilerOptions override the tsconfig's, option by option.
 	if len(req.CompilerOptions) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(req.CompilerOptions))
 		dec.DisallowUnknownFields()

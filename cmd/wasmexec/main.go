@@ -311,10 +311,17 @@ func (a *app) serverConfig() server.Config {
 		cfg.Checker = loadingChecker{}
 	}
 	if a.ctxs != nil {
+		ctxs := a.ctxs
 		cfg.NPM = &npm.Service{
-			Client:    a.npmClient(),
-			Workspace: a.ctxs.WorkspaceDir,
-			Persist:   func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
+			Client: a.npmClient(),
+			Hold: func(ctx context.Context, id string) (npm.Workspace, func(), error) {
+				ws, release, err := ctxs.Hold(ctx, id)
+				if err != nil {
+					return npm.Workspace{}, nil, err
+				}
+				return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed}, release, nil
+			},
+			Persist: func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
 		}
 	}
 	if a.ctxs != nil {

@@ -36,3 +36,15 @@ func TestOptionsMaxMemoryBytes(t *testing.T) {
 		})
 	}
 }
+
+// A workspace's default quota holds a real project's node_modules (issue
+// 14): 256 MiB unless --workspace-quota-bytes says otherwise.
+func TestOptionsWorkspaceQuotaDefault(t *testing.T) {
+	o, err := parseOptions("serve", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.workspaceQuota != 256<<20 {
+		t.Fatalf("default --workspace-quota-bytes = %d, want %d (256 MiB)", o.workspaceQuota, 256<<20)
+	}
+}

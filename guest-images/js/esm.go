@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"regexp"
 	"strings"
 
@@ -52,6 +55,15 @@ func loaderFor(file string) api.Loader {
 // transformESM converts src (named file) to CommonJS. A failure is a
 // syntax error with esbuild's 1-based line and 0-based byte column.
 func transformESM(src, file string) (*transformed, *api.Message) {
+	key := conversionKey(src, file)
+	if t, ok := conversions.get(key); ok {
+		return t, nil
+	}
+	if code, ok := shippedByKey[key]; ok {
+		t := fromEsbuild(code)
+		conversions.put(key, t)
+		return t, nil
+	}
 	r := api.Transform(src, api.TransformOptions{
 		TsconfigRaw: tsconfigRaw,
 		Loader:      loaderFor(file),
@@ -60,13 +72,23 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 		Target:      api.ESNext,
 		Sourcefile:  file,
 		Sourcemap:   api.SourceMapInline,
-		Supported:   map[string]bool{"dynamic-import": false},
-		LogLevel:    api.LogLevelSilent,
+		// The map serves positions only: without the sources goja parses
+		// a fraction of it.
+		SourcesContent: api.SourcesContentExclude,
+		Supported:      map[string]bool{"dynamic-import": false},
+		LogLevel:       api.LogLevelSilent,
 	})
 	if len(r.Errors) > 0 {
 		return nil, &r.Errors[0]
 	}
-	code := string(r.Code)
+	t := fromEsbuild(string(r.Code))
+	conversions.put(key, t)
+	return t, nil
+}
+
+// fromEsbuild splits esbuild's CommonJS output into code and source map
+// comment, and makes it fit for a cell (see transformed).
+func fromEsbuild(code string) *transformed {
 	t := &transformed{}
 	if i := strings.LastIndex(code, sourceMapPrefix); i >= 0 {
 		t.sourceMap = strings.TrimRight(code[i:], "\n")
@@ -77,8 +99,87 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	}
 	// The exports assignment esbuild puts first is an expression statement:
 	// in a cell that declares only, it would be the completion value.
-	t.code = exportsAssignment.ReplaceAllString(code, "void ($1);")
-	return t, nil
+	t.code = shareHelpers(exportsAssignment.ReplaceAllString(code, "void ($1);"))
+	return t
+}
+
+// shipped is a conversion the host made ahead (exec.Conversion).
+type shipped struct {
+	Key  string `json:"key"`
+	Code string `json:"code"`
+}
+
+// addShipped keeps the host's conversions of this request: each is used
+// (and then cached like the guest's own) when the guest is about to
+// convert a source with its key.
+func addShipped(list []shipped) {
+	clear(shippedByKey)
+	for _, c := range list {
+		b, err := hex.DecodeString(c.Key)
+		if err != nil || len(b) != 32 {
+			continue
+		}
+		shippedByKey[[32]byte(b)] = c.Code
+	}
+}
+
+// shippedByKey holds the request's shipped conversions, unprocessed.
+var shippedByKey = map[[32]byte]string{}
+
+// Conversions are cached by what they depend on (exec.ConversionKey on the
+// host computes the same key) (the source, its file name
+// and the run's tsconfig), so a context that runs the same cell again, or
+// reloads a module whose file was rewritten as it was, converts nothing:
+// an esbuild transform costs a guest ~3 ms whatever the size of the code.
+// The cache holds at most maxConversionBytes of converted code, the oldest
+// going first.
+const maxConversionBytes = 16 << 20
+
+type conversionCache struct {
+	byKey map[[32]byte]*transformed
+	order [][32]byte
+	bytes int
+}
+
+var conversions = conversionCache{byKey: map[[32]byte]*transformed{}}
+
+func conversionKey(src, file string) [32]byte {
+	h := sha256.New()
+	for _, s := range []string{file, tsconfigRaw, src} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+func (c *conversionCache) get(k [32]byte) (*transformed, bool) {
+	t, ok := c.byKey[k]
+	return t, ok
+}
+
+func (c *conversionCache) put(k [32]byte, t *transformed) {
+	size := len(t.code) + len(t.sourceMap)
+	if size > maxConversionBytes {
+		return
+	}
+	if _, ok := c.byKey[k]; ok {
+		return
+	}
+	c.byKey[k] = t
+	c.order = append(c.order, k)
+	c.bytes += size
+	for c.bytes > maxConversionBytes {
+		old := c.order[0]
+		c.order = c.order[1:]
+		if o := c.byKey[old]; o != nil {
+			c.bytes -= len(o.code) + len(o.sourceMap)
+			delete(c.byKey, old)
+		}
+	}
 }
 
 var exportsAssignment = regexp.MustCompile(`(?m)^(module\.exports = __toCommonJS\([\w$]+\));$`)

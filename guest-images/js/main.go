@@ -30,6 +30,8 @@ type request struct {
 	FilePath string `json:"filePath"`
 	// TsconfigPath names a workspace tsconfig.json for the run.
 	TsconfigPath string `json:"tsconfigPath"`
+	// Conversions are modules the host converted ahead (esm.go).
+	Conversions []shipped `json:"conversions"`
 	// Live: readers follow the output (a process); writes go through at
 	// once (host.go).
 	Live bool `json:"live"`
@@ -146,6 +148,8 @@ func newDriver() *driver {
 	// esbuild builds tables on its first transform: do it here, before
 	// the image's snapshot, so no run pays for it.
 	_, _ = transformESM("import a from 'a';\nexport const b = await import('b');\n", "warm.mts")
+	d.initHelpers()
+	d.warmModules()
 	d.warmFetch()
 	return d
 }
@@ -231,6 +235,7 @@ func (d *driver) begin(req *request) {
 	d.loop.reset()
 	d.stdin.reset()
 	d.mods.begin()
+	addShipped(req.Conversions)
 	pending.live = req.Live
 	d.args = req.Args
 	d.file = req.Filename

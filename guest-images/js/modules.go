@@ -46,6 +46,13 @@ func newModules(d *driver) *modules {
 	must(d.vm.GlobalObject().DefineAccessorProperty("Buffer", d.vm.ToValue(func() goja.Value {
 		return m.builtin("buffer").(*goja.Object).Get("Buffer")
 	}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	// So are URL and URLSearchParams (node:url) and TextEncoder and
+	// TextDecoder (builtins/text).
+	for name, module := range map[string]string{"URL": "url", "URLSearchParams": "url", "TextEncoder": textModule, "TextDecoder": textModule} {
+		must(d.vm.GlobalObject().DefineAccessorProperty(name, d.vm.ToValue(func() goja.Value {
+			return m.builtin(module).(*goja.Object).Get(name)
+		}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
 	must(d.process.Set("cwd", func() string {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -172,9 +179,10 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 		return m.requireFn(dir, kind)
 	}
 	return m.d.vm.ToValue(func(spec string) goja.Value {
+		spec = strings.TrimSuffix(spec, "/") // require("punycode/")
 		if strings.HasPrefix(spec, "./") {
 			f := builtinPrefix + path.Join(dir, spec)
-			if !strings.HasSuffix(f, ".js") {
+			if !strings.HasSuffix(f, ".js") && !strings.HasSuffix(f, ".json") {
 				f += ".js"
 			}
 			if rec := m.cache[f]; rec != nil {
@@ -247,6 +255,10 @@ func stripShebang(src string) string {
 	return src
 }
 
+// textModule names TextEncoder and TextDecoder's module among the
+// built-ins: not a node: name, so nothing can import it.
+const textModule = " text"
+
 // builtinPrefix marks the paths of embedded built-in modules.
 const builtinPrefix = "builtin:"
 
@@ -272,7 +284,7 @@ func builtinName(spec string) (string, bool) {
 	name := strings.TrimPrefix(spec, "node:")
 	switch name {
 	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os",
-		"buffer", "string_decoder", "assert", "assert/strict", "crypto":
+		"buffer", "string_decoder", "assert", "assert/strict", "crypto", "url":
 		return name, true
 	}
 	if _, ok := unsupported[name]; ok {
@@ -327,6 +339,10 @@ func (m *modules) builtin(name string) goja.Value {
 		v = m.embedded("assert/index.js")
 	case "crypto":
 		v = m.crypto()
+	case "url":
+		v = m.embedded("url/index.js")
+	case textModule:
+		v = m.embedded("text/index.js")
 	default:
 		m.throw("ERR_UNKNOWN_BUILTIN_MODULE", "node:%s is not available in wasmexec (not implemented; see the README for the built-ins there are)", name)
 	}

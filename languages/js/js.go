@@ -17,6 +17,17 @@ const ImageName = "js"
 type Driver struct {
 	// Packages stages a one-shot run's npm packages; nil refuses them.
 	Packages exec.PackageStager
+	// Modules, when set, converts the run's ES modules on the host ahead
+	// of the guest (languages/ts.ModuleConverter); nil leaves it all to the
+	// guest.
+	Modules ModuleConverter
+}
+
+// ModuleConverter converts a run's ES modules (its files, and code named
+// filename) to CommonJS on the host, as the guest would, for the control
+// request's Conversions.
+type ModuleConverter interface {
+	ConvertRun(ctx context.Context, files map[string]string, code, filename, tsconfig string) []exec.Conversion
 }
 
 // Image implements exec.LanguageDriver.
@@ -30,7 +41,11 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	if err := ValidateFilePath(req); err != nil {
 		return nil, err
 	}
-	p := &exec.Prepared{Control: Control(req, req.Code, cmp.Or(req.Filename, "main.js"))}
+	filename := cmp.Or(req.Filename, "main.js")
+	p := &exec.Prepared{Control: Control(req, req.Code, filename)}
+	if d.Modules != nil {
+		p.Control.Conversions = d.Modules.ConvertRun(ctx, req.Files, req.Code, filename, req.TsconfigText())
+	}
 	return StagePackages(ctx, d.Packages, req, p)
 }
 

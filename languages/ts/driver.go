@@ -19,6 +19,9 @@ type Driver struct {
 	Workers *Workers
 	// Packages stages a one-shot run's npm packages; nil refuses them.
 	Packages exec.PackageStager
+	// Modules, when set, converts the run's ES modules on the host ahead
+	// of the guest (see ModuleConverter).
+	Modules js.ModuleConverter
 }
 
 // Image implements exec.LanguageDriver.
@@ -43,14 +46,29 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		if err := js.ValidateFilePath(req); err != nil {
 			return nil, err
 		}
-		return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{Control: js.Control(req, "", req.FilePath)})
+		p := &exec.Prepared{Control: js.Control(req, "", req.FilePath)}
+		if d.Modules != nil {
+			p.Control.Conversions = d.Modules.ConvertRun(ctx, req.Files, "", "", req.TsconfigText())
+		}
+		return js.StagePackages(ctx, d.Packages, req, p)
+	}
+	filename := cmp.Or(req.Filename, DefaultFilename)
+	tsconfig := req.TsconfigText()
+	if tsconfig != "" {
+		tc, err := ParseTsconfig(tsconfig)
+		if err != nil {
+			return &exec.Prepared{Failure: &exec.ErrorData{Code: exec.CodeException, Name: "Error", Message: "tsconfigPath: " + req.TsconfigPath + " does not parse as JSON: " + err.Error()}}, nil
+		}
+		if tc.CompilerOptions.JSX != "" && filename == DefaultFilename {
+			filename = "main.tsx" // jsx applies to code named .tsx
+		}
 	}
 	var p *Program
 	var err error
 	if d.Workers != nil {
-		p, err = d.Workers.Transpile(ctx, req.Code, cmp.Or(req.Filename, DefaultFilename))
+		p, err = d.Workers.TranspileWith(ctx, req.Code, filename, tsconfig)
 	} else {
-		p, err = Transpile(req.Code, cmp.Or(req.Filename, DefaultFilename))
+		p, err = TranspileWith(req.Code, filename, tsconfig)
 	}
 	if err != nil {
 		var se *SyntaxError
@@ -63,8 +81,12 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		}
 		return nil, err
 	}
+	ctl := js.Control(req, p.JS, p.Filename)
+	if d.Modules != nil {
+		ctl.Conversions = d.Modules.ConvertRun(ctx, req.Files, p.JS, p.Filename, tsconfig)
+	}
 	return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{
-		Control: js.Control(req, p.JS, p.Filename),
+		Control: ctl,
 		Finish: func(r *exec.Result) {
 			if r.Error != nil {
 				r.Error = p.MapErrorData(r.Error)

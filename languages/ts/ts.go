@@ -34,6 +34,7 @@ package ts
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"sync"
 
@@ -71,8 +72,12 @@ type Program struct {
 // transformOptions are the esbuild options for every transpile. They are a
 // value, copied per call, so nothing is shared between goroutines.
 func transformOptions(filename string) api.TransformOptions {
+	loader := api.LoaderTS
+	if strings.HasSuffix(filename, ".tsx") {
+		loader = api.LoaderTSX
+	}
 	return api.TransformOptions{
-		Loader:     api.LoaderTS,
+		Loader:     loader,
 		Sourcefile: filename,
 		// External: the map comes back in TransformResult.Map and the code
 		// gets no sourceMappingURL comment (goja would otherwise try to
@@ -131,13 +136,40 @@ func checkSize(code string) error {
 // when esbuild reports an internal error (a recovered panic), and
 // exec.ETooLarge past MaxSourceBytes. It is safe for concurrent use.
 func Transpile(code, filename string) (*Program, error) {
+	return TranspileWith(code, filename, "")
+}
+
+// TranspileWith is Transpile under tsconfig, the text of a tsconfig.json
+// ("" for none; strict JSON, see ParseTsconfig): its compilerOptions that
+// change what the code means apply (jsx, jsxFactory, jsxFragmentFactory,
+// jsxImportSource, experimentalDecorators, useDefineForClassFields,
+// verbatimModuleSyntax, preserveValueImports, importsNotUsedAsValues) and
+// its target lowers the output (es5 and below count as es2015, the oldest
+// esbuild emits). With jsx set, a file named .ts is parsed as TSX. paths
+// and baseUrl are for resolution: the guest applies them. Errors: as
+// Transpile's, and exec.EInvalid for a tsconfig that does not parse.
+func TranspileWith(code, filename, tsconfig string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
 	}
 	if err := checkSize(code); err != nil {
 		return nil, err
 	}
-	res := api.Transform(code, transformOptions(filename))
+	opts := transformOptions(filename)
+	if tsconfig != "" {
+		tc, err := ParseTsconfig(tsconfig)
+		if err != nil {
+			return nil, err
+		}
+		opts.TsconfigRaw = tsconfig
+		if tc.CompilerOptions.JSX != "" {
+			opts.Loader = api.LoaderTSX
+		}
+		if t, ok := esbuildTarget(tc.CompilerOptions.Target); ok {
+			opts.Target = t
+		}
+	}
+	res := api.Transform(code, opts)
 	if len(res.Errors) > 0 {
 		return nil, errorFromMessage(res.Errors[0], filename, code)
 	}
@@ -208,4 +240,54 @@ func (p *Program) MapPosition(line, col int) (srcLine, srcCol int, ok bool) {
 		return 0, 0, false
 	}
 	return l + 1, c + 1, true
+}
+
+// Tsconfig is the part of a tsconfig.json wasmexec reads itself.
+type Tsconfig struct {
+	CompilerOptions struct {
+		Target  string              `json:"target"`
+		JSX     string              `json:"jsx"`
+		BaseURL string              `json:"baseUrl"`
+		Paths   map[string][]string `json:"paths"`
+	} `json:"compilerOptions"`
+}
+
+// ParseTsconfig parses a tsconfig.json as strict JSON (no comments, no
+// trailing commas: what the JavaScript guest reads too). Errors:
+// exec.EInvalid naming what does not parse.
+func ParseTsconfig(text string) (*Tsconfig, error) {
+	var tc Tsconfig
+	if err := json.Unmarshal([]byte(text), &tc); err != nil {
+		return nil, exec.Errorf(exec.EInvalid, "tsconfig does not parse as JSON: %v", err)
+	}
+	return &tc, nil
+}
+
+// esbuildTarget maps a tsconfig target to esbuild's.
+func esbuildTarget(t string) (api.Target, bool) {
+	switch strings.ToLower(t) {
+	case "es3", "es5", "es6", "es2015":
+		return api.ES2015, true
+	case "es2016":
+		return api.ES2016, true
+	case "es2017":
+		return api.ES2017, true
+	case "es2018":
+		return api.ES2018, true
+	case "es2019":
+		return api.ES2019, true
+	case "es2020":
+		return api.ES2020, true
+	case "es2021":
+		return api.ES2021, true
+	case "es2022":
+		return api.ES2022, true
+	case "es2023":
+		return api.ES2023, true
+	case "es2024":
+		return api.ES2024, true
+	case "esnext":
+		return api.ESNext, true
+	}
+	return 0, false
 }

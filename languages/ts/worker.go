@@ -60,6 +60,9 @@ type Workers struct {
 type workerRequest struct {
 	Code     string `json:"code"`
 	Filename string `json:"filename"`
+	Tsconfig string `json:"tsconfig,omitempty"`
+	// Module asks for ConvertModule instead of a transpile.
+	Module bool `json:"module,omitempty"`
 }
 
 // workerMessage is what a worker sends: "ready" once at start, then one
@@ -140,13 +143,26 @@ func (w *Workers) Close() error { return w.pool.Close() }
 // MaxSourceBytes; an error wrapping ctx.Err() when ctx ends first;
 // exec.EUnavailable once the workers are closed or not started.
 func (w *Workers) Transpile(ctx context.Context, code, filename string) (*Program, error) {
+	return w.TranspileWith(ctx, code, filename, "")
+}
+
+// TranspileWith is Transpile under a tsconfig.json's compilerOptions (see
+// the package's TranspileWith).
+func (w *Workers) TranspileWith(ctx context.Context, code, filename, tsconfig string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
 	}
 	if err := checkSize(code); err != nil {
 		return nil, err
 	}
-	req := workerRequest{Code: code, Filename: filename}
+	return w.run(ctx, workerRequest{Code: code, Filename: filename, Tsconfig: tsconfig})
+}
+
+// run sends req to a worker and awaits its answer.
+func (w *Workers) run(ctx context.Context, req workerRequest) (*Program, error) {
+	if err := checkSize(req.Code); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		wk, err := w.pool.Acquire(ctx)
 		if err != nil {
@@ -250,7 +266,15 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		var m workerMessage
-		p, err := Transpile(req.Code, req.Filename)
+		var p *Program
+		var err error
+		if req.Module {
+			var js string
+			js, err = ConvertModule(req.Code, req.Filename, req.Tsconfig)
+			p = &Program{JS: js, Filename: req.Filename}
+		} else {
+			p, err = TranspileWith(req.Code, req.Filename, req.Tsconfig)
+		}
 		var se *SyntaxError
 		var te *TranspileError
 		switch {

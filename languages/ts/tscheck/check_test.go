@@ -300,3 +300,41 @@ func TestCheckRequestShapes(t *testing.T) {
 		t.Fatalf("clean code: %+v", res.Diagnostics)
 	}
 }
+
+// A tsconfig.json among the files applies its compilerOptions (paths and
+// baseUrl relative to its own directory, strict, jsx), and inline code may
+// be named by filePath so its relative imports resolve (issue 14, item 3).
+func TestCheckTsconfigAndNamedCode(t *testing.T) {
+	p := SharedPool(t)
+	tsconfig := `{"compilerOptions": {"strict": false, "jsx": "react-jsx", "paths": {"@lib/*": ["src/lib/*"]}}}`
+	opts, err := OptionsFromTsconfig(tsconfig, "proj/tsconfig.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.BaseURL != "/proj" || opts.Strict == nil || *opts.Strict {
+		t.Fatalf("options %+v", opts)
+	}
+	files := map[string]string{
+		"proj/src/lib/greet.ts": "export const greet = (n: string): string => `hi ${n}`;\n",
+		"proj/src/util.ts":      "export const twice = (n: number): number => 2 * n;\n",
+	}
+	// Code named proj/src/app.ts: ./util is its neighbour, @lib/* the
+	// tsconfig's path; one type error, reported in the code's own name.
+	res := MustSucceed(t, p, Request{
+		Code:            "import { greet } from '@lib/greet';\nimport { twice } from './util';\nexport const n: number = greet(String(twice(2)));\n",
+		Files:           files,
+		FilePath:        "proj/src/app.ts",
+		CompilerOptions: opts,
+	})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != 2322 || res.Diagnostics[0].FilePath != "proj/src/app.ts" || res.Diagnostics[0].Line != 3 {
+		t.Fatalf("diagnostics %+v; want one 2322 at proj/src/app.ts:3", res.Diagnostics)
+	}
+	// Without the tsconfig's paths, @lib/greet does not resolve.
+	res = MustSucceed(t, p, Request{Code: "import { greet } from '@lib/greet';\ngreet('x');\n", Files: files, FilePath: "proj/src/app.ts"})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != 2307 {
+		t.Fatalf("diagnostics %+v; want 2307 (cannot find module)", res.Diagnostics)
+	}
+	if _, err := OptionsFromTsconfig("{", "tsconfig.json"); exec.ErrorCode(err) != exec.EInvalid {
+		t.Fatalf("bad tsconfig: %v", err)
+	}
+}

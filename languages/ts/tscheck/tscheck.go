@@ -29,6 +29,7 @@
 package tscheck
 
 import (
+	"encoding/json"
 	"path"
 	"sort"
 	"strings"
@@ -71,9 +72,38 @@ type CompilerOptions struct {
 	NoImplicitReturns          *bool    `json:"noImplicitReturns,omitempty"`
 	NoUncheckedIndexedAccess   *bool    `json:"noUncheckedIndexedAccess,omitempty"`
 	NoImplicitOverride         *bool    `json:"noImplicitOverride,omitempty"`
+	// BaseURL and Paths resolve non-relative imports as a tsconfig.json's
+	// do; BaseURL is a path rooted at / (see OptionsFromTsconfig for the
+	// relative one of a tsconfig).
+	BaseURL string              `json:"baseUrl,omitempty"`
+	Paths   map[string][]string `json:"paths,omitempty"`
 	// SandboxGlobals (a wasmexec option, default true) declares the globals
 	// the JavaScript guest provides; false checks against the libs alone.
 	SandboxGlobals *bool `json:"sandboxGlobals,omitempty"`
+}
+
+// OptionsFromTsconfig reads the compilerOptions of a tsconfig.json (text,
+// strict JSON) found at tsconfigPath among a check's files: the options
+// CompilerOptions has are taken, others ignored; baseUrl is resolved
+// against the tsconfig's directory, which is also the base of paths when
+// there is no baseUrl (as tsc does). Errors: exec.EInvalid.
+func OptionsFromTsconfig(text, tsconfigPath string) (CompilerOptions, error) {
+	var tc struct {
+		CompilerOptions CompilerOptions `json:"compilerOptions"`
+	}
+	if err := json.Unmarshal([]byte(text), &tc); err != nil {
+		return CompilerOptions{}, exec.Errorf(exec.EInvalid, "tsconfigPath: %s does not parse as JSON: %v", tsconfigPath, err)
+	}
+	o := tc.CompilerOptions
+	o.SandboxGlobals = nil
+	dir := path.Dir(path.Clean("/" + tsconfigPath))
+	switch {
+	case o.BaseURL != "":
+		o.BaseURL = path.Join(dir, o.BaseURL)
+	case len(o.Paths) > 0:
+		o.BaseURL = dir
+	}
+	return o, nil
 }
 
 // Diagnostic is one compiler diagnostic as tsc prints it: Message has
@@ -135,6 +165,12 @@ func (o CompilerOptions) tsOptions() (map[string]any, bool) {
 	setStr("module", o.Module)
 	setStr("moduleResolution", o.ModuleResolution)
 	setStr("jsx", o.JSX)
+	if o.BaseURL != "" {
+		m["baseUrl"] = path.Clean("/" + o.BaseURL)
+	}
+	if len(o.Paths) > 0 {
+		m["paths"] = o.Paths
+	}
 	for name, v := range map[string]*bool{
 		"strict":                     o.Strict,
 		"noImplicitAny":              o.NoImplicitAny,
@@ -193,6 +229,9 @@ func validateOptions(o CompilerOptions, libs map[string]bool, enums map[string][
 		if !contains(allowed, v) {
 			return exec.Errorf(exec.EInvalid, "compilerOptions.%s: unknown value %q (allowed: %s)", name, get(o), strings.Join(allowed, ", "))
 		}
+	}
+	if len(o.Paths) > 1000 {
+		return exec.Errorf(exec.EInvalid, "compilerOptions.paths: too many entries (%d)", len(o.Paths))
 	}
 	if len(o.Lib) > 64 {
 		return exec.Errorf(exec.EInvalid, "compilerOptions.lib: too many entries (%d)", len(o.Lib))
@@ -317,10 +356,18 @@ func prepare(req Request, libs map[string]bool, enums map[string][]string) (*pre
 		if req.Code == "" {
 			return nil, exec.Errorf(exec.EInvalid, "code or files is required")
 		}
-		if _, dup := files[defaultMain]; dup {
+		// Code is the file filePath names when files do not have it,
+		// else /main.ts.
+		name := defaultMain
+		if n, ok := normalizePath(req.FilePath); ok {
+			if _, inFiles := files[n]; !inFiles {
+				name = req.FilePath
+			}
+		}
+		if _, dup := files[defaultMain]; dup && name == defaultMain {
 			return nil, exec.Errorf(exec.EInvalid, "code and files[%q] both given", toUser[defaultMain])
 		}
-		if err := add(defaultMain, req.Code); err != nil {
+		if err := add(name, req.Code); err != nil {
 			return nil, err
 		}
 	}

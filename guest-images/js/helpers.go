@@ -1,0 +1,135 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// esbuild puts its runtime helpers (__defProp, __export, __copyProps,
+// __toCommonJS, __toESM, ...) at the top of every converted module, and
+// goja would compile them again for each one: a few million instructions
+// per module. The guest compiles them once, before the image's snapshot,
+// into a frozen object on a non-writable global, and the helpers of each
+// conversion whose text is exactly what esbuild emitted there are taken
+// from it instead (shareHelpers).
+
+// helpersGlobal is how converted code reaches the shared helpers.
+const helpersGlobal = `globalThis[Symbol.for("wasmexec.esbuildHelpers")]`
+
+// sharedHelpers maps a helper's name to the exact text esbuild emits.
+var sharedHelpers = map[string]string{}
+
+// helperSample makes esbuild emit every helper a CommonJS conversion
+// uses.
+const helperSample = "import d, { f } from './a.mjs';\nexport * from './b.mjs';\nexport default 1;\nf(d)\n"
+
+var helperStart = regexp.MustCompile(`^var (__[A-Za-z]+) = `)
+
+type helperDef struct {
+	name, text string
+	lines      int
+}
+
+// leadingHelpers splits off the helper definitions at the start of code:
+// each starts with "var __name = " at the left margin and ends on the
+// first line at the left margin that ends with ";".
+func leadingHelpers(code string) (defs []helperDef, rest string) {
+	for {
+		m := helperStart.FindStringSubmatch(code)
+		if m == nil {
+			return defs, code
+		}
+		end, lines := 0, 0
+		for {
+			nl := strings.IndexByte(code[end:], '\n')
+			if nl < 0 {
+				return defs, code
+			}
+			line := code[end : end+nl]
+			end += nl + 1
+			lines++
+			if strings.HasSuffix(line, ";") && (lines == 1 || line != "" && line[0] != ' ') {
+				break
+			}
+		}
+		defs = append(defs, helperDef{name: m[1], text: code[:end], lines: lines})
+		code = code[end:]
+	}
+}
+
+// initHelpers compiles the helpers once and publishes them.
+func (d *driver) initHelpers() {
+	t, msg := transformESM(helperSample, "helpers.mjs")
+	if msg != nil {
+		fatalf("esbuild helpers: %s", msg.Text)
+	}
+	defs, _ := leadingHelpers(t.code)
+	var b strings.Builder
+	b.WriteString("(function () {\n")
+	names := make([]string, 0, len(defs))
+	for _, h := range defs {
+		b.WriteString(h.text)
+		names = append(names, h.name+": "+h.name)
+		sharedHelpers[h.name] = h.text
+	}
+	b.WriteString("return Object.freeze({" + strings.Join(names, ", ") + "});\n})()")
+	v, err := d.vm.RunString(b.String())
+	if err != nil {
+		fatalf("esbuild helpers: %v", err)
+	}
+	sym := d.vm.Get("Symbol").(*goja.Object)
+	forFn, _ := goja.AssertFunction(sym.Get("for"))
+	key, err := forFn(sym, d.vm.ToValue("wasmexec.esbuildHelpers"))
+	if err != nil {
+		fatalf("esbuild helpers: %v", err)
+	}
+	must(d.vm.GlobalObject().DefineDataPropertySymbol(key.(*goja.Symbol), v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	// The sample's conversion is not code anyone runs.
+	delete(conversions.byKey, conversionKey(helperSample, "helpers.mjs"))
+}
+
+// shareHelpers replaces the leading helpers of code that are exactly the
+// shared ones with one destructuring of the shared object (one statement
+// compiles in a third of the instructions seven do), keeping the line
+// count: the helpers' lines map to no source, and every line after them
+// stays where the source map says.
+func shareHelpers(code string) string {
+	defs, rest := leadingHelpers(code)
+	if len(defs) == 0 || len(sharedHelpers) == 0 {
+		return code
+	}
+	var names []string
+	var kept strings.Builder
+	lines := 0
+	for _, h := range defs {
+		if sharedHelpers[h.name] == h.text {
+			names = append(names, h.name)
+			lines += h.lines
+		} else {
+			kept.WriteString(h.text)
+		}
+	}
+	if len(names) == 0 {
+		return code
+	}
+	return "var { " + strings.Join(names, ", ") + " } = " + helpersGlobal + ";" + strings.Repeat("\n", lines) + kept.String() + rest
+}
+
+// warmModules runs a small ES module through the loader before the
+// snapshot: goja creates many built-ins on first use (property
+// descriptors, iterators, getters), and a fresh guest would otherwise pay
+// for that in the first module it loads.
+func (d *driver) warmModules() {
+	const p = "/wasmexec-warm/warm.mjs"
+	src := "import { join } from 'path';\nexport const f = (x) => join('a', x);\nexport default f('b');\n"
+	defer func() {
+		if r := recover(); r != nil {
+			fatalf("warm the module loader: %v", r)
+		}
+	}()
+	d.mods.evaluate(p, src, &moduleRecord{})
+	delete(d.mods.cache, p)
+	delete(conversions.byKey, conversionKey(src, p))
+}
