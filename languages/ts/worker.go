@@ -172,8 +172,19 @@ func (w *Workers) run(ctx context.Context, req workerRequest) (*Program, error) 
 			return nil, exec.Errorf(exec.EUnavailable, "the TypeScript transpiler is not running (%v)", err)
 		}
 		if err := wk.Send(req); err != nil {
-			// The worker died before it got the code: not the code's fault.
+			// The worker died before it had read all of the code. Dead of
+			// its memory cap or stack while reading it, that is the code's
+			// (a request too large for a worker); otherwise it died of
+			// something else: try a fresh worker once.
 			wk.Kill()
+			select {
+			case <-wk.Dead():
+				if e := wk.Exit(); e.Cause == workerpool.OutOfMemory || e.Cause == workerpool.StackOverflow {
+					return nil, deathError(e, w.pool.MemoryLimitBytes())
+				}
+			case <-ctx.Done():
+				return nil, fmt.Errorf("transpile: %w", ctx.Err())
+			}
 			if attempt == 0 {
 				continue
 			}
