@@ -44,6 +44,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
 // DefaultRegistry is the public npm registry.
@@ -781,7 +782,7 @@ func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) er
 	var biggestBytes int64
 	for at, v := range in.placed {
 		src := in.c.cacheDir(integrityOf(v))
-		n, err := copyTree(src, filepath.Join(stage, filepath.FromSlash(at)))
+		n, err := copytree.Copy(src, filepath.Join(stage, filepath.FromSlash(at)))
 		if err != nil {
 			return err
 		}
@@ -835,33 +836,4 @@ func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) er
 		}
 	}
 	return nil
-}
-
-// copyTree copies the cached package at src (regular files and
-// directories only) to dst, returning the bytes of the files copied.
-func copyTree(src, dst string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if rel == ".complete" {
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		n += int64(len(b))
-		return os.WriteFile(target, b, 0o644)
-	})
-	return n, err
 }

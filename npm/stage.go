@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
 // StagePackages implements exec.PackageStager for one-shot runs: the set
@@ -55,7 +56,7 @@ func (c *Client) StagePackages(ctx context.Context, packages []string) (func(con
 		}
 	}
 	return func(ctx context.Context, dir string) error {
-		_, err := copyTree(filepath.Join(dst, "node_modules"), filepath.Join(dir, "node_modules"))
+		_, err := copytree.Copy(filepath.Join(dst, "node_modules"), filepath.Join(dir, "node_modules"))
 		return err
 	}, nil, nil
 }

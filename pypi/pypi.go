@@ -43,6 +43,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	wexec "github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
 // DefaultIndex is the public Python package index.
@@ -235,7 +236,7 @@ func (c *Client) Build(dst string, pkgs []Installed) error {
 		return err
 	}
 	for _, p := range pkgs {
-		if err := copyTree(c.treeDir(p.SHA256), dst); err != nil {
+		if _, err := copytree.Copy(c.treeDir(p.SHA256), dst); err != nil {
 			return err
 		}
 	}
@@ -571,41 +572,6 @@ func (c *Client) compile(ctx context.Context, dir string) bool {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	_ = cmd.Run()
 	return ctx.Err() == nil
-}
-
-// copyTree copies the regular files and directories of src into dst
-// (merging with what is there), skipping the cache's marker.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if rel == ".complete" {
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
 // Service installs into execution contexts' workspaces and stages the
@@ -344,6 +345,7 @@ func (s *Service) StageSet(ctx context.Context, packages []string) (seed func(co
 	}
 	pkgs = readManifest(dst).Packages
 	return func(ctx context.Context, dir string) error {
-		return copyTree(dst, filepath.Join(dir, SiteDir))
+		_, err := copytree.Copy(dst, filepath.Join(dir, SiteDir))
+		return err
 	}, pkgs, fetched, nil, nil
 }

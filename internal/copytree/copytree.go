@@ -1,0 +1,59 @@
+// Package copytree copies a cached package tree (npm's and pip's content-
+// addressed caches) into a workspace.
+package copytree
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Marker is the file a cache writes last into a complete tree; it is not
+// copied.
+const Marker = ".complete"
+
+// Copy copies the directories and regular files of src into dst (merging
+// with what is there; files 0644, directories 0755) and returns the bytes
+// copied. Links and special files are skipped, never followed: a cache
+// holds none, and a workspace must not receive one.
+func Copy(src, dst string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || rel == Marker {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		c, err := copyFile(p, target)
+		n += c
+		return err
+	})
+	return n, err
+}
+
+func copyFile(from, to string) (int64, error) {
+	in, err := os.Open(from)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(out, in)
+	if err != nil {
+		out.Close()
+		return n, err
+	}
+	return n, out.Close()
+}
