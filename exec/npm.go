@@ -47,20 +47,31 @@ type PackageStager interface {
 // MarshalJSON writes the record with "installed" added: the embedded
 // Result's own MarshalJSON would otherwise be promoted and drop it.
 func (r NPMInstallResult) MarshalJSON() ([]byte, error) {
-	if r.Result == nil {
-		return json.Marshal(struct {
-			Installed []NPMPackage `json:"installed"`
-		}{r.Installed})
+	return marshalInstall(r.Result, r.Installed)
+}
+
+// UnmarshalJSON reverses MarshalJSON.
+func (r *NPMInstallResult) UnmarshalJSON(b []byte) (err error) {
+	r.Result, r.Installed, err = unmarshalInstall[NPMPackage](b)
+	return err
+}
+
+// marshalInstall writes an install's record (npm or pip) with its
+// "installed" list added ([] when empty).
+func marshalInstall[P any](r *Result, installed []P) ([]byte, error) {
+	if installed == nil {
+		installed = []P{}
 	}
-	base, err := json.Marshal(r.Result)
+	if r == nil {
+		return json.Marshal(struct {
+			Installed []P `json:"installed"`
+		}{installed})
+	}
+	base, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
-	inst := r.Installed
-	if inst == nil {
-		inst = []NPMPackage{}
-	}
-	list, err := json.Marshal(inst)
+	list, err := json.Marshal(installed)
 	if err != nil {
 		return nil, err
 	}
@@ -69,18 +80,17 @@ func (r NPMInstallResult) MarshalJSON() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// UnmarshalJSON reverses MarshalJSON.
-func (r *NPMInstallResult) UnmarshalJSON(b []byte) error {
+// unmarshalInstall reverses marshalInstall.
+func unmarshalInstall[P any](b []byte) (*Result, []P, error) {
 	var res Result
 	if err := json.Unmarshal(b, &res); err != nil {
-		return err
+		return nil, nil, err
 	}
 	var rest struct {
-		Installed []NPMPackage `json:"installed"`
+		Installed []P `json:"installed"`
 	}
 	if err := json.Unmarshal(b, &rest); err != nil {
-		return err
+		return nil, nil, err
 	}
-	r.Result, r.Installed = &res, rest.Installed
-	return nil
+	return &res, rest.Installed, nil
 }

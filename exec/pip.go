@@ -1,9 +1,5 @@
 package exec
 
-import (
-	"encoding/json"
-)
-
 // PipInstallRequest is the body of POST /v1/contexts/:id/pip/install:
 // install Packages (PEP 508 requirements) or the requirements file at
 // RequirementsFile (a workspace path) from IndexURL and ExtraIndexURLs
@@ -36,40 +32,11 @@ type PipInstallResult struct {
 
 // MarshalJSON writes the record with "installed" added.
 func (r PipInstallResult) MarshalJSON() ([]byte, error) {
-	inst := r.Installed
-	if inst == nil {
-		inst = []PipPackage{}
-	}
-	if r.Result == nil {
-		return json.Marshal(struct {
-			Installed []PipPackage `json:"installed"`
-		}{inst})
-	}
-	base, err := json.Marshal(r.Result)
-	if err != nil {
-		return nil, err
-	}
-	list, err := json.Marshal(inst)
-	if err != nil {
-		return nil, err
-	}
-	out := append(base[:len(base)-1:len(base)-1], `,"installed":`...)
-	out = append(out, list...)
-	return append(out, '}'), nil
+	return marshalInstall(r.Result, r.Installed)
 }
 
 // UnmarshalJSON reverses MarshalJSON.
-func (r *PipInstallResult) UnmarshalJSON(b []byte) error {
-	var res Result
-	if err := json.Unmarshal(b, &res); err != nil {
-		return err
-	}
-	var rest struct {
-		Installed []PipPackage `json:"installed"`
-	}
-	if err := json.Unmarshal(b, &rest); err != nil {
-		return err
-	}
-	r.Result, r.Installed = &res, rest.Installed
-	return nil
+func (r *PipInstallResult) UnmarshalJSON(b []byte) (err error) {
+	r.Result, r.Installed, err = unmarshalInstall[PipPackage](b)
+	return err
 }
