@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/poll"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/pypi"
@@ -258,5 +260,50 @@ func TestInstallOverTheWorkspaceQuota(t *testing.T) {
 	r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "q", Code: "import purefn, os\n[purefn.double(2), sorted(os.listdir('/workspace'))]"})
 	if err != nil || r.Outcome != exec.Succeeded || string(r.Value) != `[4,[".python-packages"]]` {
 		t.Fatalf("after: %v %s %+v", err, r.Value, r.Error)
+	}
+}
+
+// A pip install holds the context's run slot (as npm's does): a run that
+// arrives during it queues behind it and sees the whole installed set.
+func TestPipInstallHoldsTheRunSlot(t *testing.T) {
+	ix := standard(t)
+	ix.Gate = make(chan struct{})
+	_, m := mustPython(t, nil)
+	ctx := context.Background()
+	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "s", Language: exec.Python}); err != nil {
+		t.Fatal(err)
+	}
+	svc := &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL, Workspace: m.WorkspaceDir, ReplaceDir: m.ReplaceDir,
+		Hold: func(ctx context.Context, id string) (func(), error) {
+			_, release, err := m.Hold(ctx, id)
+			return release, err
+		}}
+	installed := make(chan *exec.PipInstallResult, 1)
+	go func() {
+		res, err := svc.Install(ctx, "s", &exec.PipInstallRequest{Packages: []string{"with-dep"}})
+		if err != nil {
+			t.Error(err)
+		}
+		installed <- res
+	}()
+	poll.Until(t, time.Minute, "the install to reach the index", func() bool { return ix.Held.Load() > 0 })
+	ran := make(chan *exec.Result, 1)
+	go func() {
+		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "s", Code: "import with_dep\nwith_dep.quad(3)"})
+		if err != nil {
+			t.Error(err)
+		}
+		ran <- r
+	}()
+	poll.Until(t, time.Minute, "the run to queue behind the install", func() bool {
+		d, err := m.Get(ctx, "s")
+		return err == nil && d.Queued == 1
+	})
+	close(ix.Gate)
+	if res := <-installed; res == nil || res.Outcome != exec.Succeeded {
+		t.Fatalf("install: %+v", res)
+	}
+	if r := <-ran; r == nil || r.Outcome != exec.Succeeded || string(r.Value) != "12" {
+		t.Fatalf("the run after the install: %+v", r)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -44,23 +43,11 @@ type Service struct {
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
 	// MaxTimeout caps timeoutMs (default 10 min).
 	DefaultTimeout, MaxTimeout time.Duration
-
-	mu    sync.Mutex
-	locks map[string]*sync.Mutex
-}
-
-func (s *Service) lock(id string) *sync.Mutex {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.locks == nil {
-		s.locks = map[string]*sync.Mutex{}
-	}
-	l := s.locks[id]
-	if l == nil {
-		l = &sync.Mutex{}
-		s.locks[id] = l
-	}
-	return l
+	// Hold, when set, takes the context's run slot for the install
+	// (contexts.Manager.Hold, as npm installs do): installs into one
+	// context and its runs go one at a time, in their order. Without it
+	// nothing orders them.
+	Hold func(ctx context.Context, contextID string) (release func(), err error)
 }
 
 func (s *Service) index() string { return cmp.Or(s.Index, DefaultIndex) }
@@ -204,9 +191,13 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 	if err != nil {
 		return nil, err
 	}
-	l := s.lock(contextID)
-	l.Lock()
-	defer l.Unlock()
+	if s.Hold != nil {
+		release, err := s.Hold(ctx, contextID)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 
 	started := time.Now()
 	runCtx, cancel := context.WithTimeout(ctx, timeout)

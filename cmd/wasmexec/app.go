@@ -808,6 +808,10 @@ func (a *app) pipService() *pypi.Service {
 	}
 	if a.ctxs != nil {
 		s.Workspace, s.ReplaceDir = a.ctxs.WorkspaceDir, a.ctxs.ReplaceDir
+		s.Hold = func(ctx context.Context, id string) (func(), error) {
+			_, release, err := a.ctxs.Hold(ctx, id)
+			return release, err
+		}
 	}
 	return s
 }

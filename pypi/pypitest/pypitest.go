@@ -45,6 +45,10 @@ type Index struct {
 	// Stall makes every request wait until its client gives up (an index
 	// that hangs).
 	Stall atomic.Bool
+	// Gate, when set, holds every request until it is closed; Held counts
+	// the requests it held.
+	Gate  chan struct{}
+	Held  atomic.Int64
 	srv   *httptest.Server
 	mu    sync.Mutex
 	files map[string][]entry // normalized project → files
@@ -143,6 +147,14 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 	if ix.Stall.Load() {
 		<-r.Context().Done()
 		return
+	}
+	if ix.Gate != nil {
+		ix.Held.Add(1)
+		select {
+		case <-ix.Gate:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	if name, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
 		ix.mu.Lock()
