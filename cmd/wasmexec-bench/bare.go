@@ -229,6 +229,7 @@ func bareRun(img *engine.Image, payload []byte) (float64, error) {
 		},
 		"write": func(_ *wasmtime.Caller, _, _, n int32) int32 { return n },
 		"read":  func(*wasmtime.Caller, int32, int32) int32 { return 0 },
+		"fetch": func(*wasmtime.Caller, int32, int32, int32, int32) int32 { return -1 }, // no network
 	}
 	for name, fn := range defs {
 		if err := linker.FuncWrap("wasmexec", name, fn); err != nil {
