@@ -293,7 +293,12 @@ func (r *Runner) Run(ctx context.Context, req *exec.Request, opts exec.RunOption
 	case err != nil && runCtx.Err() == nil:
 		return nil, err
 	case err != nil:
-		return r.stoppedBeforeGuest(ctx, j, runCtx), nil
+		res := r.stoppedBeforeGuest(ctx, j, runCtx)
+		if len(req.Packages) > 0 && res.Error != nil {
+			// The run's own time went to staging its packages: say so.
+			res.Error.Message += " while its packages were resolved and downloaded (" + strings.Join(req.Packages, ", ") + ")"
+		}
+		return res, nil
 	case prep.Failure != nil:
 		j.prep = prep
 		return r.failedBeforeGuest(ctx, j, exec.Failed, prep.Failure), nil

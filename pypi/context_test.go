@@ -227,7 +227,7 @@ func TestOneShotPackages(t *testing.T) {
 	// A download that doesn't finish ends with the run's deadline.
 	ix.Stall.Store(true)
 	res, err = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "1", Packages: []string{"purefn==1.0"}, TimeoutMs: 300}, exec.RunOptions{})
-	if err != nil || res.Outcome != exec.TimedOut {
+	if err != nil || res.Outcome != exec.TimedOut || !strings.Contains(res.Error.Message, "while its packages were resolved and downloaded (purefn==1.0)") {
 		t.Fatalf("stalled index: %v %+v", err, res)
 	}
 	ix.Stall.Store(false)
