@@ -123,6 +123,55 @@ out`, srv.URL, port)
 	}
 }
 
+// The bundled requests works over the host's fetch too (patch_layer.py):
+// JSON in and out, headers, status codes, cookies, sessions, and a refused
+// host as requests' ConnectionError naming the reason.
+func TestPythonRequests(t *testing.T) {
+	testenv.BuiltDir(t, python.LayerImage, "site")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		var in map[string]any
+		json.NewDecoder(r.Body).Decode(&in)
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "abc"})
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"got": in, "method": r.Method, "ua": r.Header.Get("X-App")})
+	})
+	mux.HandleFunc("/cookie", func(w http.ResponseWriter, r *http.Request) {
+		c, _ := r.Cookie("sid")
+		if c != nil {
+			io.WriteString(w, c.Value)
+		}
+	})
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", 410) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	r := MustNetRunner(t, egress.Config{Allow: []string{"127.0.0.1:*"}})
+	code := fmt.Sprintf(`
+import requests
+base = %q
+s = requests.Session()
+j = s.post(base + "/json", json={"a": 1}, headers={"X-App": "t"}).json()
+gone = s.get(base + "/gone")
+try:
+    requests.get("http://127.0.0.3:9/")
+    refused = None
+except requests.ConnectionError as e:
+    refused = str(e)
+[j, s.get(base + "/cookie").text, gone.status_code, gone.ok, refused]`, srv.URL)
+	res := MustRun(t, r, exec.Request{Code: code, Network: &exec.Network{Allow: []string{srv.URL}}})
+	wantOutcome(t, res, exec.Succeeded, "")
+	var out []any
+	if err := json.Unmarshal(res.Value, &out); err != nil || len(out) != 5 {
+		t.Fatalf("value %s: %v", res.Value, err)
+	}
+	if got := fmt.Sprint(out[:4]); got != "[map[got:map[a:1] method:POST ua:t] abc 410 false]" {
+		t.Errorf("requests: %s", got)
+	}
+	if !strings.Contains(fmt.Sprint(out[4]), "allow-list") {
+		t.Errorf("refused: %v", out[4])
+	}
+}
+
 // The http.client replacement is reachable from user code; it must not
 // lead to the driver's globals (which would let code answer for later
 // requests), only to a namespace of its own.
