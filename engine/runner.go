@@ -534,6 +534,7 @@ func controlPayload(j *job) ([]byte, error) {
 	ctl.Args = j.req.Args
 	ctl.Cwd = j.req.Cwd
 	ctl.Live = j.opts.Log != nil
+	ctl.MemoryBytes = j.limits.MemoryBytes
 	return json.Marshal(ctl)
 }
 

@@ -90,6 +90,10 @@ type ControlRequest struct {
 	// process): the driver hands over every write at once instead of
 	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).
 	Live bool `json:"live,omitempty"`
+	// MemoryBytes is the run's memory limit, so a driver with a garbage
+	// collector can collect harder as it nears it (the JS driver's soft
+	// limit).
+	MemoryBytes int64 `json:"memoryBytes,omitempty"`
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.
