@@ -104,4 +104,3 @@ func benchNumpy(t *table, srv *server, _ string) error {
 	}
 	return nil
 }
-
