@@ -214,6 +214,10 @@ if [ -n "$NUMPY_DIR" ]; then
 fi
 make_python
 
+if [ -n "$NUMPY_DIR" ] && grep -aq 'signature_mismatch:' python.wasm; then
+    die "python.wasm has calls with mismatched signatures (wasm-ld made them traps): $(grep -ao 'signature_mismatch:[A-Za-z0-9_]*' python.wasm | sort -u | tr '\n' ' ')"
+fi
+
 step "building the stdlib zip"
 # WASI fixes to the stdlib (asyncio without socketpair), then the driver,
 # which ships inside the zip as bytecode next to the stdlib.

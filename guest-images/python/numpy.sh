@@ -25,7 +25,7 @@
 #   git archive --format=tar --prefix=numpy-1.24.2/ v1.24.2
 # (sha256-pinned below as well).
 
-NUMPY_INPUTS=(numpy.sh tools/numpy_ldshared.sh)
+NUMPY_INPUTS=(numpy.sh tools/numpy_ldshared.sh tools/numpy_fix_signatures.py)
 NUMPY_TOOL_PKGS=(cython3 python3-setuptools libc++-16-dev-wasm32 libc++abi-16-dev-wasm32)
 NP_PKG=numpy  NP_VER=1:1.24.2-1+deb12u1
 NP_ORIG=numpy_1.24.2.orig.tar.xz
@@ -78,6 +78,26 @@ build_numpy() {
     sed -i 's|^#elif defined(__EMSCRIPTEN__)$|#elif defined(__EMSCRIPTEN__) \|\| defined(__wasm__)|' \
         "$src/numpy/core/include/numpy/npy_cpu.h"
     grep -q 'defined(__wasm__)' "$src/numpy/core/include/numpy/npy_cpu.h" || die "numpy: npy_cpu.h edit failed"
+    # C functions whose parameter count differs from how CPython calls them
+    # (harmless natively; on wasm such an indirect call traps).
+    run_logged "$nb/logs/fix_signatures.log" "$BUILD_PYTHON" "$HERE/tools/numpy_fix_signatures.py" "$src/numpy"
+    # Static linking puts numpy.random's two copies of distributions.c in
+    # one namespace: mtrand's (compiled with NP_RANDOM_LEGACY, `long`, which
+    # is 32-bit on wasm32) and libnpyrandom's (int64_t). The linker would
+    # keep one for both (wrong results, signature traps): mtrand's copy gets
+    # its own names, by a header forced into every file and active only
+    # where NP_RANDOM_LEGACY is defined (mtrand's sources).
+    local dist="$src/numpy/random/src/distributions/distributions.c"
+    {
+        echo "/* numpy.sh: mtrand's legacy distributions.c under its own names. */"
+        echo "#ifdef NP_RANDOM_LEGACY"
+        grep -E '^[A-Za-z].*\brandom_[a-z0-9_]+\(' "$dist" | grep -v '^static' \
+            | grep -oE '\brandom_[a-z0-9_]+\(' | tr -d '(' | sort -u \
+            | sed 's/.*/#define & np_legacy_&/'
+        echo "#endif"
+    } >"$nb/np_random_legacy.h"
+    [ "$(grep -c '^#define' "$nb/np_random_legacy.h")" -ge 60 ] \
+        || die "numpy: expected ~66 functions in distributions.c, found $(grep -c '^#define' "$nb/np_random_legacy.h")"
     # A sysroot of symlinks: wasi-libc and Debian's wasm32 libc++ headers.
     ln -s /usr/include/wasm32-wasi "$nb/sysroot/include/wasm32-wasi"
     ln -s /usr/include/wasm32-wasi/c++ "$nb/sysroot/include/c++"
@@ -93,7 +113,7 @@ build_numpy() {
         _PYTHON_SYSCONFIGDATA_NAME=_sysconfigdata__wasi_wasm32-wasi PYTHONPATH="$pylib" \
         CC="$LLVM_BIN/clang --target=wasm32-wasi --sysroot=$nb/sysroot" \
         CXX="$LLVM_BIN/clang++" \
-        CFLAGS="-I$pyb -I$pysrc/Include -O2 -DNPY_NO_SIGNAL -D__NPY_PRIVATE_NO_SIGNAL -Drestrict=__restrict -Wno-error=int-conversion -Wno-implicit-function-declaration -ffile-prefix-map=$nb=/build" \
+        CFLAGS="-I$pyb -I$pysrc/Include -O2 -DNPY_NO_SIGNAL -D__NPY_PRIVATE_NO_SIGNAL -Drestrict=__restrict -Wno-error=int-conversion -Wno-implicit-function-declaration -ffile-prefix-map=$nb=/build -include $nb/np_random_legacy.h" \
         LDSHARED="$HERE/tools/numpy_ldshared.sh" LDFLAGS= LLVM_BIN="$LLVM_BIN" \
         AR="$LLVM_BIN/llvm-ar" ARFLAGS=rcs \
         NPY_DISABLE_SVML=1 NPY_BLAS_ORDER= NPY_LAPACK_ORDER= BLAS=None LAPACK=None ATLAS=None \
