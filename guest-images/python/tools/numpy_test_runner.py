@@ -36,7 +36,7 @@ for _n in ("ctypes", "mmap"):
 import pytest
 SEL = os.environ.get("SEL", "").split() or sys.argv[1:]
 args = ['-p', 'no:cacheprovider', '-p', 'no:faulthandler', '-p', 'no:logging', '-s', '-q', '--no-header', '-rf',
-        '--import-mode=importlib', '-o', 'python_files=test_*.py', '--rootdir', T, '-c', T + '/pytest.ini']
+        '--import-mode=importlib', '-o', 'python_files=test_*.py', '--rootdir', T, '--basetemp', '/workspace/pytest-tmp', '-c', T + '/pytest.ini']
 args += [T + '/' + f for f in SEL]
 rc = pytest.main(args)
 print("pytest rc", rc)
