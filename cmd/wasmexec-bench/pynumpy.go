@@ -55,9 +55,11 @@ func benchNumpy(t *table, srv *server, _ string) error {
 		t.add("numpy", "skipped: the Python image has no numpy (build it with WASMEXEC_PYTHON_NUMPY=1)", "")
 		return nil
 	}
-	native := "python3"
-	if _, err := exec.LookPath("python3.11"); err == nil {
-		native = "python3.11"
+	// Debian's interpreter, which has Debian's python3-numpy (a python3.11
+	// earlier on PATH, e.g. pyenv's, may not).
+	native := "/usr/bin/python3"
+	if _, err := exec.LookPath(native); err != nil {
+		native = "python3"
 	}
 	nativeMs := func(code string) (float64, error) {
 		out, err := exec.Command(native, "-c", code).Output()
