@@ -489,6 +489,10 @@ fail(const char *step)
     exit(70);
 }
 
+/* Built-in modules beyond config.c's (the numpy build's, numpy.sh): defined
+ * only when they are linked in. */
+extern void wasmexec_extend_inittab(void) __attribute__((weak));
+
 /* wasmexec_init: the image's init (guest.json "init", after _initialize).
  * Starts the interpreter (as `python -S`), imports the driver and the
  * pre-imported stdlib, and prepares the handler. The engine runs it once
@@ -502,6 +506,9 @@ wasmexec_init(void)
         fail("wasmexec_init (called twice)");
     }
     done = 1;
+    if (wasmexec_extend_inittab) {
+        wasmexec_extend_inittab();
+    }
     PyConfig config;
     PyConfig_InitPythonConfig(&config);
     config.site_import = 0;       /* -S */

@@ -81,11 +81,15 @@ make_python() {
     # A WASI reactor (no _start): the engine calls _initialize and
     # wasmexec_init once per image, snapshots the memory, and starts every
     # guest in wasmexec_serve (README.md, "Snapshot").
-    run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-mexec-model=reactor -Wl${wrap}"
+    # EXTRA_LINK: objects and archives linked into python.wasm as well
+    # (numpy's, when it is built: numpy.sh).
+    run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-mexec-model=reactor -Wl${wrap} ${EXTRA_LINK:-}"
 }
 
 # shellcheck source=base.sh
 . "$HERE/base.sh"
+# shellcheck source=numpy.sh
+. "$HERE/numpy.sh"
 
 if [ "${1:-}" = "--base-key" ]; then
     base_key
@@ -168,6 +172,25 @@ fi
 touch "$BASE" # most recently used, for the pruning above
 
 # ---------------------------------------------------------------------------
+# Optional stage: numpy (numpy.sh), behind WASMEXEC_PYTHON_NUMPY=1, cached
+# in $WORK/numpy-KEY like the base.
+NUMPY_DIR=""
+if [ "${WASMEXEC_PYTHON_NUMPY:-0}" = 1 ]; then
+    NUMPY_DIR="$WORK/numpy-$(numpy_key "$KEY")"
+    if [ -f "$NUMPY_DIR/.complete" ]; then
+        step "reusing numpy's build ($NUMPY_DIR)"
+    else
+        T1=$SECONDS
+        build_numpy "$BASE" "$NUMPY_DIR"
+        step "numpy built in $((SECONDS - T1))s"
+    fi
+    touch "$NUMPY_DIR"
+    { ls -1dt "$WORK"/numpy-*/ 2>/dev/null | grep -v numpy-build || true; } | tail -n +$((KEEP_BASES + 1)) | while read -r old; do
+        rm -rf "$old"
+    done
+fi
+
+# ---------------------------------------------------------------------------
 # Stage 2: the image, in a copy of the tree at the same path it was built
 # at (its Makefile names absolute paths; cp -a keeps the timestamps, so
 # make sees only what changed).
@@ -182,7 +205,18 @@ BUILDDIR="$PYSRC/builddir/wasi"
 step "building CPython (python.wasm) with the driver's modules"
 cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
 cd "$BUILDDIR"
+EXTRA_LINK=""
+if [ -n "$NUMPY_DIR" ]; then
+    step "compiling numpy's inittab (numpy linked in)"
+    "$LLVM_BIN/clang" --target=wasm32-wasi --sysroot="$B/sysroot" -O2 -I"$BUILDDIR" -I"$PYSRC/Include" \
+        -c "$NUMPY_DIR/inittab.c" -o "$B/numpy_inittab.o" || die "compiling numpy's inittab failed"
+    EXTRA_LINK="$B/numpy_inittab.o $(echo "$NUMPY_DIR"/lib/*.a) -lc++ -lc++abi -lc-printscan-long-double"
+fi
 make_python
+
+if [ -n "$NUMPY_DIR" ] && grep -aq 'signature_mismatch:' python.wasm; then
+    die "python.wasm has calls with mismatched signatures (wasm-ld made them traps): $(grep -ao 'signature_mismatch:[A-Za-z0-9_]*' python.wasm | sort -u | tr '\n' ' ')"
+fi
 
 step "building the stdlib zip"
 # WASI fixes to the stdlib (asyncio without socketpair), then the driver,
@@ -195,6 +229,11 @@ mv "$PYSRC/Tools/wasm/wasm_assets.py" "$PYSRC/Tools/wasm/wasm_assets_upstream.py
 cp "$HERE/tools/wasm_assets.py" "$PYSRC/Tools/wasm/wasm_assets.py"
 export WASMEXEC_BUILD_ROOT="$B"
 run_logged "$B/logs/wasm_stdlib.log" make wasm_stdlib
+if [ -n "$NUMPY_DIR" ]; then
+    step "adding numpy's package to the stdlib zip"
+    run_logged "$B/logs/numpy_zip.log" "$BUILD_PYTHON" "$HERE/tools/zip_add_package.py" \
+        usr/local/lib/python311.zip "$NUMPY_DIR/pkg"
+fi
 
 # ---------------------------------------------------------------------------
 step "assembling $OUTDIR"

@@ -799,10 +799,26 @@ def _setup():
 _reseed = None          # random's module-level generator, reseeded per guest
 
 
+class _DottedBuiltins:
+    """Finds built-in modules with dotted names (numpy's extension modules,
+    linked into python.wasm: numpy.sh): BuiltinImporter itself answers only
+    top-level names."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        import _imp
+        if "." not in name or not _imp.is_builtin(name):
+            return None
+        from importlib.machinery import BuiltinImporter, ModuleSpec
+        return ModuleSpec(name, BuiltinImporter, origin="built-in")
+
+
 def init():
     """The image's init (called from C, wasmexec_init): everything that is
     the same for every guest. The engine snapshots the memory after it."""
     global _reseed
+    if any("." in name for name in sys.builtin_module_names):
+        sys.meta_path.insert(1, _DottedBuiltins)
     try:
         _install_network()
     except ImportError:

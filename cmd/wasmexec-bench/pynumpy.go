@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// The numpy section (issue 16): `import numpy` in a fresh guest, and four
+// kernels timed inside the interpreter (median of three runs of work(),
+// after a warm-up run), in the guest and in the machine's native Python
+// with Debian's python3-numpy. Skipped when the Python image has no numpy
+// (guest-images/python: WASMEXEC_PYTHON_NUMPY=1) or the host has none.
+func init() {
+	extraSections = append(extraSections,
+		struct {
+			name string
+			run  func(t *table, srv *server, dataDir string) error
+		}{"numpy", benchNumpy},
+	)
+}
+
+var numpyPrograms = []struct{ name, code string }{
+	{"np.dot 200x200 float64", `import numpy as np
+a = np.random.default_rng(1).random((200, 200)); b = a.T.copy()
+def work():
+    return float(np.dot(a, b)[0, 0])
+`},
+	{"np.linalg.solve 200x200", `import numpy as np
+r = np.random.default_rng(2); a = r.random((200, 200)) + 200 * np.eye(200); y = r.random(200)
+def work():
+    return float(np.linalg.solve(a, y)[0])
+`},
+	{"np.fft.fft 2^16", `import numpy as np
+x = np.random.default_rng(3).random(1 << 16)
+def work():
+    return float(abs(np.fft.fft(x)[1]))
+`},
+	{"default_rng(0).normal(1e6).sum()", `import numpy as np
+def work():
+    return float(np.random.default_rng(0).normal(size=10**6).sum())
+`},
+}
+
+const numpyHarness = "import time\nwork()\nts = []\nfor _ in range(3):\n    t0 = time.perf_counter(); work(); ts.append((time.perf_counter() - t0) * 1000)\n"
+
+// importNumpy times `import numpy` inside the interpreter (ms).
+const importNumpy = "import time\nt0 = time.perf_counter()\nimport numpy\nt = (time.perf_counter() - t0) * 1000\n"
+
+func benchNumpy(t *table, srv *server, _ string) error {
+	probe, err := srv.post("/v1/evaluate", `{"language":"python","code":"import importlib.util\nimportlib.util.find_spec('numpy') is not None"}`)
+	if err != nil || strings.TrimSpace(string(probe.Value)) != "true" {
+		t.add("numpy", "skipped: the Python image has no numpy (build it with WASMEXEC_PYTHON_NUMPY=1)", "")
+		return nil
+	}
+	// Debian's interpreter, which has Debian's python3-numpy (a python3.11
+	// earlier on PATH, e.g. pyenv's, may not).
+	native := "/usr/bin/python3"
+	if _, err := exec.LookPath(native); err != nil {
+		native = "python3"
+	}
+	nativeMs := func(code string) (float64, error) {
+		out, err := exec.Command(native, "-c", code).Output()
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	}
+	guestMs := func(code string) (float64, error) {
+		body, _ := json.Marshal(map[string]any{"language": "python", "code": code})
+		res, err := srv.post("/v1/evaluate", string(body))
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseFloat(strings.TrimSpace(string(res.Value)), 64)
+	}
+	ratio := func(label string, g, n float64, nerr error) {
+		if nerr != nil || n <= 0 {
+			t.add(label+" (ms)", fmt.Sprintf("%.1f (native: no numpy on the host)", g), "report")
+			return
+		}
+		t.add(label+" guest / native (ms)", fmt.Sprintf("%.1f / %.1f = %.1fx", g, n, g/n), "report")
+	}
+	// Cold: each evaluate is a fresh guest from the snapshot.
+	var gs []float64
+	for i := 0; i < 3; i++ {
+		g, err := guestMs(importNumpy + "t")
+		if err != nil {
+			t.add("import numpy", "error: "+err.Error(), "")
+			return nil
+		}
+		gs = append(gs, g)
+	}
+	n, nerr := nativeMs(importNumpy + "print(t)")
+	ratio("import numpy (fresh guest)", median(gs), n, nerr)
+	for _, p := range numpyPrograms {
+		g, err := guestMs(p.code + numpyHarness + "sorted(ts)[1]")
+		if err != nil {
+			t.add("numpy "+p.name, "error: "+firstLine(err.Error()), "")
+			continue
+		}
+		n, nerr := nativeMs(p.code + numpyHarness + "print(sorted(ts)[1])")
+		ratio(p.name, g, n, nerr)
+	}
+	return nil
+}
