@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/poll"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -693,14 +694,11 @@ func TestSweeperRunsOnItsOwn(t *testing.T) {
 		waitEmpty := func(s *Store) time.Duration {
 			t.Helper()
 			start := time.Now()
-			for time.Since(start) < 10*time.Second {
-				if n, _, _ := s.Stats(context.Background()); n == 0 {
-					return time.Since(start)
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			t.Fatal("the sweeper did not delete the expired records")
-			return 0
+			poll.Until(t, 10*time.Second, "the sweeper to delete the expired records", func() bool {
+				n, _, _ := s.Stats(context.Background())
+				return n == 0
+			})
+			return time.Since(start)
 		}
 
 		s := b.open(t, cfg)
