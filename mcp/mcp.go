@@ -489,13 +489,38 @@ type NPMInstallInput struct {
 	TimeoutMs int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
 }
 
-// NPMInstallOutput is the completed install.
-type NPMInstallOutput struct {
-	ExecutionID string            `json:"executionId"`
-	Outcome     exec.Outcome      `json:"outcome"`
-	Installed   []exec.NPMPackage `json:"installed"`
-	Stdout      string            `json:"stdout,omitempty"`
-	Error       *exec.ErrorData   `json:"error,omitempty"`
+// InstallOutput is a completed install (npm or pip) with its packages.
+type InstallOutput[P any] struct {
+	ExecutionID string          `json:"executionId"`
+	Outcome     exec.Outcome    `json:"outcome"`
+	Installed   []P             `json:"installed"`
+	Stdout      string          `json:"stdout,omitempty"`
+	Error       *exec.ErrorData `json:"error,omitempty"`
+}
+
+// NPMInstallOutput is the completed npm install.
+type NPMInstallOutput = InstallOutput[exec.NPMPackage]
+
+// installAnswer is the tool result of an install: a line for the model
+// and the record.
+func installAnswer[P any](tool, contextID string, res *exec.Result, installed []P) (*sdk.CallToolResult, InstallOutput[P]) {
+	out := InstallOutput[P]{Installed: installed}
+	if out.Installed == nil {
+		out.Installed = []P{}
+	}
+	if res != nil {
+		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
+		if res.Stdout != nil {
+			out.Stdout = *res.Stdout
+		}
+	}
+	msg := fmt.Sprintf("%s in %s: %s, %d packages", tool, contextID, out.Outcome, len(out.Installed))
+	if out.Error != nil {
+		msg += ": " + out.Error.Message
+	}
+	r := text(msg)
+	r.IsError = out.Outcome != exec.Succeeded
+	return r, out
 }
 
 func (t *tools) npmInstall(ctx context.Context, _ *sdk.CallToolRequest, in NPMInstallInput) (*sdk.CallToolResult, NPMInstallOutput, error) {
@@ -511,22 +536,7 @@ func (t *tools) npmInstall(ctx context.Context, _ *sdk.CallToolRequest, in NPMIn
 	if err != nil {
 		return nil, NPMInstallOutput{}, toolError(err)
 	}
-	out := NPMInstallOutput{Installed: res.Installed}
-	if out.Installed == nil {
-		out.Installed = []exec.NPMPackage{}
-	}
-	if res.Result != nil {
-		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
-		if res.Stdout != nil {
-			out.Stdout = *res.Stdout
-		}
-	}
-	msg := fmt.Sprintf("npm install in %s: %s, %d packages", in.ContextID, out.Outcome, len(out.Installed))
-	if out.Error != nil {
-		msg += ": " + out.Error.Message
-	}
-	r := text(msg)
-	r.IsError = out.Outcome != exec.Succeeded
+	r, out := installAnswer("npm install", in.ContextID, res.Result, res.Installed)
 	return r, out, nil
 }
 
@@ -539,14 +549,8 @@ type PipInstallInput struct {
 	TimeoutMs        int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
 }
 
-// PipInstallOutput is the completed install.
-type PipInstallOutput struct {
-	ExecutionID string            `json:"executionId"`
-	Outcome     exec.Outcome      `json:"outcome"`
-	Installed   []exec.PipPackage `json:"installed"`
-	Stdout      string            `json:"stdout,omitempty"`
-	Error       *exec.ErrorData   `json:"error,omitempty"`
-}
+// PipInstallOutput is the completed pip install.
+type PipInstallOutput = InstallOutput[exec.PipPackage]
 
 func (t *tools) pipInstall(ctx context.Context, _ *sdk.CallToolRequest, in PipInstallInput) (*sdk.CallToolResult, PipInstallOutput, error) {
 	cs, err := t.contexts()
@@ -565,21 +569,6 @@ func (t *tools) pipInstall(ctx context.Context, _ *sdk.CallToolRequest, in PipIn
 	if err != nil {
 		return nil, PipInstallOutput{}, toolError(err)
 	}
-	out := PipInstallOutput{Installed: res.Installed}
-	if out.Installed == nil {
-		out.Installed = []exec.PipPackage{}
-	}
-	if res.Result != nil {
-		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
-		if res.Stdout != nil {
-			out.Stdout = *res.Stdout
-		}
-	}
-	msg := fmt.Sprintf("pip install in %s: %s, %d packages", in.ContextID, out.Outcome, len(out.Installed))
-	if out.Error != nil {
-		msg += ": " + out.Error.Message
-	}
-	r := text(msg)
-	r.IsError = out.Outcome != exec.Succeeded
+	r, out := installAnswer("pip install", in.ContextID, res.Result, res.Installed)
 	return r, out, nil
 }
