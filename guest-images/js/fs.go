@@ -114,11 +114,5 @@ func (d *driver) installFS(g *goja.Object) {
 	must(fs.Set("promises", promises))
 	d.fs = fs
 	must(g.Set("fs", fs))
-	must(g.DefineAccessorProperty("__dirname", vm.ToValue(func() string {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "/"
-		}
-		return path.Clean(wd)
-	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
+	must(g.DefineAccessorProperty("__dirname", vm.ToValue(func() string { return path.Clean(getwd()) }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
 }

@@ -29,9 +29,9 @@ func (d *driver) restore() {
 	}
 	must(d.process.Set("env", env))
 	if pwd := os.Getenv("PWD"); pwd != "" {
-		_ = os.Chdir(pwd)
+		_ = chdir(pwd)
 	}
-	d.home, _ = os.Getwd()
+	d.home = getwd()
 	var seed [8]byte
 	if _, err := crand.Read(seed[:]); err == nil {
 		d.vm.SetRandSource(mrand.New(mrand.NewSource(int64(binary.LittleEndian.Uint64(seed[:])))).Float64)

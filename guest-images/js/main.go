@@ -199,7 +199,7 @@ func (d *driver) handle(req *request) (resp response) {
 		cwd = d.home
 	}
 	if cwd != "" {
-		if err := os.Chdir(cwd); err != nil {
+		if err := chdir(cwd); err != nil {
 			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "cwd: " + err.Error()}}
 		}
 	}
@@ -207,7 +207,7 @@ func (d *driver) handle(req *request) (resp response) {
 		return response{Status: "error", Error: &errorData{Code: "internal", Message: "inputs: " + err.Error()}}
 	}
 	code, format := req.Code, req.Format
-	d.dir, _ = os.Getwd()
+	d.dir = getwd()
 	if resp, ok := d.loadTsconfig(req.TsconfigPath); !ok {
 		return resp
 	}

@@ -53,13 +53,7 @@ func newModules(d *driver) *modules {
 			return m.builtin(module).(*goja.Object).Get(name)
 		}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	}
-	must(d.process.Set("cwd", func() string {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "/"
-		}
-		return wd
-	}))
+	must(d.process.Set("cwd", getwd))
 	return m
 }
 
