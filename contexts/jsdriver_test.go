@@ -256,3 +256,29 @@ func TestJSValueRule(t *testing.T) {
 		t.Fatalf("stdout %v", res.Stdout)
 	}
 }
+
+// TestJSConsoleLines: console.log writes primitives straight into the
+// output buffer; a line with an object is rendered first, because a getter
+// or toJSON may log too, and its line must not land inside the outer one.
+func TestJSConsoleLines(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "log"})
+	for _, tc := range []struct{ code, stdout, stderr string }{
+		{`console.log("line", 1, 1.5, true, null, undefined)`, "line 1 1.5 true null undefined\n", ""},
+		{`console.log()`, "\n", ""},
+		{`console.log("a", {get x() { console.log("inner"); return 1 }})`, "inner\na {\"x\":1}\n", ""},
+		{`console.log("a", {toJSON() { console.error("err"); return 2 }}); console.log("b")`, "a 2\nb\n", "err\n"},
+	} {
+		res := MustRun(t, m, "log", exec.Request{Code: tc.code})
+		if res.Outcome != exec.Succeeded || res.Stdout == nil || *res.Stdout != tc.stdout || res.Stderr == nil || *res.Stderr != tc.stderr {
+			t.Fatalf("%s: %s stdout %q stderr %q (error %+v), want %q %q", tc.code, res.Outcome, deref(res.Stdout), deref(res.Stderr), res.Error, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}

@@ -262,6 +262,12 @@ func (e *Engine) LoadImage(ctx context.Context, dir string) (*Image, error) {
 	if img.Snapshotted {
 		if img.hot, err = img.learnHotPages(ctx); err != nil {
 			e.log.Warn("could not learn the pages guests write; guests start without them populated", "image", spec.Name, "err", err)
+		} else {
+			pages := 0
+			for _, r := range img.hot {
+				pages += r.n
+			}
+			e.log.Debug("pages each guest starts with populated", "image", spec.Name, "pages", pages, "runs", len(img.hot))
 		}
 	}
 	e.readOnlyPreopens(img)

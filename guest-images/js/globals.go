@@ -47,7 +47,7 @@ func (d *driver) installGlobals() {
 	console := vm.NewObject()
 	logTo := func(s *stream) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
-			s.writeLine(d.formatArgs(call.Arguments))
+			s.log(d, call.Arguments)
 			return goja.Undefined()
 		}
 	}
@@ -305,6 +305,27 @@ type stream struct {
 func (s *stream) writeString(str string) { write(s.fd, str, "") }
 
 func (s *stream) writeLine(str string) { write(s.fd, str, "\n") }
+
+// log writes console.log's line. Primitives go straight into the output
+// buffer; a line with an object is formatted first, since rendering it
+// may run user code (getters, toJSON) that logs too.
+func (s *stream) log(d *driver, args []goja.Value) {
+	for _, a := range args {
+		if _, isObject := a.(*goja.Object); isObject {
+			s.writeLine(d.formatArgs(args))
+			return
+		}
+	}
+	beginWrite(s.fd)
+	for i, a := range args {
+		if i > 0 {
+			pending.buf = append(pending.buf, ' ')
+		}
+		pending.buf = append(pending.buf, d.inspect(a, 0)...)
+	}
+	pending.buf = append(pending.buf, '\n')
+	endWrite()
+}
 
 // flush hands the waiting output to the host (of both streams: they share
 // one buffer, in order).

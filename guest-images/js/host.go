@@ -70,13 +70,22 @@ func write(fd int32, a, b string) {
 	if len(a)+len(b) == 0 {
 		return
 	}
+	beginWrite(fd)
+	pending.buf = append(append(pending.buf, a...), b...)
+	endWrite()
+}
+
+// beginWrite and endWrite bracket appending to pending.buf for fd.
+func beginWrite(fd int32) {
 	if fd != pending.fd && len(pending.buf) > 0 {
 		flushOutput()
 	}
 	if len(pending.buf) == 0 {
 		pending.fd, pending.since = fd, time.Now()
 	}
-	pending.buf = append(append(pending.buf, a...), b...)
+}
+
+func endWrite() {
 	if pending.live || len(pending.buf) >= pendingMax || time.Since(pending.since) >= pendingAge {
 		flushOutput()
 	}
