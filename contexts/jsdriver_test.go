@@ -282,3 +282,36 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestPythonStdStreams: sys.stdout/sys.stderr write ASCII text straight
+// into the output buffer (_wasmexecmodule.c, StdText); everything else
+// still behaves as io.TextIOWrapper's: order with the binary buffer,
+// non-ASCII text, reconfigure, and a closed stream or buffer raising.
+func TestPythonStdStreams(t *testing.T) {
+	m := MustManager(t, contexts.Config{}, 0)
+	for i, tc := range []struct{ code, stdout, stderr, fails string }{
+		{"import io, sys\nprint('héllo', 1, sep='|')\nsys.stdout.write('a\\n'); sys.stdout.buffer.write(b'b\\n'); print('c', file=sys.stderr); print('d')\nprint(isinstance(sys.stdout, io.TextIOWrapper), sys.stdout.encoding)",
+			"héllo|1\na\nb\nd\nTrue utf-8\n", "c\n", ""},
+		{"import sys\nsys.stdout.reconfigure(newline='\\r\\n')\nprint('x')\nsys.stdout.write('y\\n')", "x\r\ny\r\n", "", ""},
+		{"import sys\nsys.stdout.close()\nprint('x')", "", "", "I/O operation on closed file"},
+		{"import sys\nsys.stdout.buffer.close()\nprint('x')", "", "", "I/O operation on closed file"},
+		{"print('after', 'reset')", "after reset\n", "", ""}, // the next run has fresh streams
+	} {
+		id := fmt.Sprintf("py%d", i)
+		if i == 4 {
+			id = "py3"
+		} else {
+			MustCreate(t, m, exec.ContextSpec{ContextID: id, Language: exec.Python})
+		}
+		res := MustRun(t, m, id, exec.Request{Language: exec.Python, Code: tc.code})
+		if tc.fails != "" {
+			if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, tc.fails) {
+				t.Fatalf("%s: %s %+v, want failed with %q", tc.code, res.Outcome, res.Error, tc.fails)
+			}
+			continue
+		}
+		if res.Outcome != exec.Succeeded || deref(res.Stdout) != tc.stdout || deref(res.Stderr) != tc.stderr {
+			t.Fatalf("%s: %s stdout %q stderr %q (error %+v), want %q %q", tc.code, res.Outcome, deref(res.Stdout), deref(res.Stderr), res.Error, tc.stdout, tc.stderr)
+		}
+	}
+}

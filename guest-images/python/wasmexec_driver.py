@@ -57,6 +57,7 @@ _compile_cell = _wasmexec.compile_cell
 _freeze = _wasmexec.freeze
 _strip_hidden = _wasmexec.strip_hidden
 _raw_stream = _wasmexec.raw_stream
+_text_stream = _wasmexec.text_stream
 _set_live = _wasmexec.set_live
 _TextIOWrapper = _io.TextIOWrapper
 _BufferedReader = _io.BufferedReader
@@ -86,10 +87,10 @@ def _reset_streams():
     # buffer, no flush per line), which coalesce it into chunks in order
     # across the two streams (_wasmexecmodule.c, out_write): a flush per
     # line through BufferedWriter cost more than the print itself.
-    _stdout = _TextIOWrapper(_raw_stream(1), encoding="utf-8",
-                             errors="surrogateescape", newline="\n", write_through=True)
-    _stderr = _TextIOWrapper(_raw_stream(2), encoding="utf-8",
-                             errors="backslashreplace", newline="\n", write_through=True)
+    # (_text_stream: a TextIOWrapper, UTF-8, newline "\n", write_through,
+    # whose write puts ASCII text straight into that buffer.)
+    _stdout = _text_stream(_raw_stream(1), "surrogateescape")
+    _stderr = _text_stream(_raw_stream(2), "backslashreplace")
     stdin = _TextIOWrapper(_BufferedReader(_raw_stream(0), 8192),
                            encoding="utf-8", errors="surrogateescape")
     sys.stdout = sys.__stdout__ = _stdout
