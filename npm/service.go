@@ -3,7 +3,6 @@ package npm
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -42,16 +41,9 @@ type Workspace struct {
 // An install holds the context's run slot (Hold): installs and runs in one
 // context take turns, in the order they arrived.
 func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
-	timeout := cmp.Or(s.DefaultTimeout, 5*time.Minute)
-	max := cmp.Or(s.MaxTimeout, 10*time.Minute)
-	if req.TimeoutMs < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs must not be negative")
-	}
-	if req.TimeoutMs > 0 {
-		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
-	}
-	if timeout > max {
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs is over the maximum %d", max.Milliseconds())
+	timeout, err := exec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range req.Packages {
 		if name, _ := splitSpec(p); !validName(name) {
@@ -75,46 +67,22 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 		Progress: func(line string) { out.WriteString(line + "\n") },
 		Measure:  ws.Measure,
 	})
-	rec := &exec.Result{
-		ExecutionID:   exec.NewID("exe"),
-		Kind:          exec.KindNPMInstall,
-		Language:      exec.JavaScript,
-		ContextID:     contextID,
-		Outcome:       exec.Succeeded,
-		StartedAtMs:   exec.Millis(started),
-		CompletedAtMs: exec.Millis(time.Now()),
-		DurationMs:    float64(time.Since(started).Microseconds()) / 1000,
-	}
-	var npmErr *Error
-	switch {
-	case ierr == nil:
-	case errors.Is(ierr, context.DeadlineExceeded) && ctx.Err() == nil:
-		rec.Outcome = exec.TimedOut
-		rec.Error = &exec.ErrorData{Code: "timeout", Message: "npm install did not finish within " + timeout.String() + "; the workspace is unchanged"}
-	case errors.Is(ierr, context.Canceled) || ctx.Err() != nil:
-		rec.Outcome = exec.Cancelled
-		rec.Error = &exec.ErrorData{Code: "cancelled", Message: "npm install was cancelled; the workspace is unchanged"}
-	case errors.As(ierr, &npmErr):
-		rec.Outcome = exec.Failed
+	in := exec.Install{Kind: exec.KindNPMInstall, Language: exec.JavaScript, ContextID: contextID,
+		Tool: "npm install", Unchanged: "the workspace is unchanged", Timeout: timeout, Started: started}
+	rec, installed, err := exec.InstallRecord(ctx, in, ierr, func(err error) *exec.ErrorData {
+		var npmErr *Error
+		if !errors.As(err, &npmErr) {
+			return nil
+		}
 		details := npmErr.Details
 		if details == nil {
 			details = map[string]any{"package": npmErr.Package, "reason": npmErr.Reason}
 		}
-		rec.Error = &exec.ErrorData{Code: npmErr.CodeOf(), Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: details}
-	default:
-		return nil, ierr
+		return &exec.ErrorData{Code: npmErr.CodeOf(), Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: details}
+	}, out.String(), req, installed)
+	if err != nil {
+		return nil, err
 	}
-	if rec.Outcome != exec.Succeeded {
-		installed = nil
-	}
-	stdout := out.String()
-	rec.Stdout = &stdout
-	body, _ := json.Marshal(req)
-	rec.Code = string(body)
-	if installed == nil {
-		installed = []exec.NPMPackage{}
-	}
-	rec.Extra, _ = json.Marshal(map[string]any{"installed": installed})
 	if s.Persist != nil {
 		if err := s.Persist(context.WithoutCancel(ctx), rec); err != nil {
 			return nil, err

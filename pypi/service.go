@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -162,16 +161,9 @@ func readRequirements(ws, p string) ([]Requirement, error) {
 // context) or service failures. Installs into one context run one at a
 // time.
 func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipInstallRequest) (*exec.PipInstallResult, error) {
-	timeout := cmp.Or(s.DefaultTimeout, 5*time.Minute)
-	max := cmp.Or(s.MaxTimeout, 10*time.Minute)
-	if req.TimeoutMs < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs must not be negative")
-	}
-	if req.TimeoutMs > 0 {
-		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
-	}
-	if timeout > max {
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs is over the maximum %d", max.Milliseconds())
+	timeout, err := exec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
+	if err != nil {
+		return nil, err
 	}
 	reqs, err := parsePackages("packages", req.Packages)
 	if err != nil {
@@ -233,39 +225,18 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 		installed, err = s.Client.Install(runCtx, filepath.Join(dir, SiteDir), opts)
 		return err
 	}()
-	rec := &exec.Result{
-		ExecutionID:   exec.NewID("exe"),
-		Kind:          exec.KindPipInstall,
-		Language:      exec.Python,
-		ContextID:     contextID,
-		Outcome:       exec.Succeeded,
-		StartedAtMs:   exec.Millis(started),
-		CompletedAtMs: exec.Millis(time.Now()),
-		DurationMs:    float64(time.Since(started).Microseconds()) / 1000,
+	in := exec.Install{Kind: exec.KindPipInstall, Language: exec.Python, ContextID: contextID,
+		Tool: "pip install", Unchanged: "the installed set is unchanged", Timeout: timeout, Started: started}
+	rec, installed, err := exec.InstallRecord(ctx, in, ierr, func(err error) *exec.ErrorData {
+		var pipErr *Error
+		if !errors.As(err, &pipErr) {
+			return nil
+		}
+		return Failure(pipErr, "; the installed set is unchanged")
+	}, out.String(), req, installed)
+	if err != nil {
+		return nil, err
 	}
-	var pipErr *Error
-	switch {
-	case ierr == nil:
-	case errors.Is(ierr, context.DeadlineExceeded) && ctx.Err() == nil:
-		rec.Outcome = exec.TimedOut
-		rec.Error = &exec.ErrorData{Code: "timeout", Name: "TimeoutError", Message: "pip install did not finish within " + timeout.String() + "; the installed set is unchanged"}
-	case errors.Is(ierr, context.Canceled) || ctx.Err() != nil:
-		rec.Outcome = exec.Cancelled
-		rec.Error = &exec.ErrorData{Code: "cancelled", Message: "pip install was cancelled; the installed set is unchanged"}
-	case errors.As(ierr, &pipErr):
-		rec.Outcome = exec.Failed
-		rec.Error = Failure(pipErr, "; the installed set is unchanged")
-	default:
-		return nil, ierr
-	}
-	if rec.Outcome != exec.Succeeded || installed == nil {
-		installed = []exec.PipPackage{}
-	}
-	stdout := out.String()
-	rec.Stdout = &stdout
-	body, _ := json.Marshal(req)
-	rec.Code = string(body)
-	rec.Extra, _ = json.Marshal(map[string]any{"installed": installed})
 	if s.Persist != nil {
 		if err := s.Persist(context.WithoutCancel(ctx), rec); err != nil {
 			return nil, err
