@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -32,12 +34,23 @@ func BenchmarkGuestStart(b *testing.B) {
 }
 
 func BenchmarkRunParallel(b *testing.B) {
-	r := MustRunner(b, 2)
-	b.SetParallelism(2)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			MustRun(b, r, exec.Request{Code: "1+1"})
-		}
-	})
+	for _, lang := range []exec.Language{exec.JavaScript, exec.Python} {
+		b.Run(string(lang), func(b *testing.B) {
+			r := testenv.Runner(b, engine.RunnerConfig{
+				Images: map[string]*engine.Image{
+					js.ImageName:     testenv.Image(b, js.ImageName),
+					python.ImageName: testenv.Image(b, python.ImageName),
+				},
+				Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
+				PoolSize:  2,
+			})
+			b.SetParallelism(2)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					MustRun(b, r, exec.Request{Language: lang, Code: "1+1"})
+				}
+			})
+		})
+	}
 }
