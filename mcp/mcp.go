@@ -85,6 +85,7 @@ func NewServer(cfg Config) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "create_context", Description: "Create an execution context: a long-lived sandbox pinned to a language (javascript and typescript share one) whose globals and /workspace files persist across run_code calls."}, t.createContext)
 	sdk.AddTool(s, &sdk.Tool{Name: "delete_context", Description: "Delete an execution context, its sandbox and its files."}, t.deleteContext)
 	sdk.AddTool(s, &sdk.Tool{Name: "reset_context", Description: "Replace a context's sandbox with a fresh one (globals are lost, /workspace files kept)."}, t.resetContext)
+	sdk.AddTool(s, &sdk.Tool{Name: "fork_context", Description: "Copy a context: a new context with the same globals (state as of now, taken between runs) and a copy of its /workspace files; the two are independent afterwards. Useful to try alternatives from one state."}, t.forkContext)
 	sdk.AddTool(s, &sdk.Tool{Name: "list_contexts", Description: "List the execution contexts."}, t.listContexts)
 	sdk.AddTool(s, &sdk.Tool{Name: "typescript_check", Description: "Type-check TypeScript without running it: diagnostics with 1-based line and column. Type errors are outcome succeeded with hasErrors true."}, t.typescriptCheck)
 	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file from a context's /workspace. Text comes back as utf8; other bytes as base64."}, t.readFile)
@@ -290,6 +291,24 @@ func (t *tools) resetContext(ctx context.Context, _ *sdk.CallToolRequest, in Con
 		return nil, ContextOutput{}, toolError(err)
 	}
 	return text("reset context " + c.ContextID), contextOutput(c), nil
+}
+
+// ForkContextInput names the context to copy and, optionally, the copy.
+type ForkContextInput struct {
+	ContextID string `json:"contextId" jsonschema:"the context to copy"`
+	NewID     string `json:"newContextId,omitempty" jsonschema:"the new context's id (generated when empty)"`
+}
+
+func (t *tools) forkContext(ctx context.Context, _ *sdk.CallToolRequest, in ForkContextInput) (*sdk.CallToolResult, ContextOutput, error) {
+	cs, err := t.contexts()
+	if err != nil {
+		return nil, ContextOutput{}, err
+	}
+	c, err := cs.Fork(ctx, in.ContextID, &exec.ForkSpec{ContextID: in.NewID})
+	if err != nil {
+		return nil, ContextOutput{}, toolError(err)
+	}
+	return text("forked context " + in.ContextID + " into " + c.ContextID), contextOutput(c), nil
 }
 
 // ListContextsOutput lists contexts.

@@ -118,7 +118,7 @@ func TestToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true}
+	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "fork_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)
@@ -284,6 +284,22 @@ func TestContextTools(t *testing.T) {
 	}
 	if _, m := call(t, s, "list_contexts", nil); len(m["contexts"].([]any)) != 1 {
 		t.Fatalf("list: %v", m)
+	}
+	// A fork has the state and the files, and diverges independently.
+	if res, m := call(t, s, "fork_context", map[string]any{"contextId": "agent1", "newContextId": "agent2"}); res.IsError || m["contextId"] != "agent2" {
+		t.Fatalf("fork: %v", m)
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent2", "code": "x += 1; x + fs.readFileSync('/workspace/dir/a.txt','utf8')"}); m["value"] != "42hello" {
+		t.Fatalf("the fork lacks the state or the files: %v", m)
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "agent1", "code": "x"}); m["value"] != float64(41) {
+		t.Fatalf("the fork changed its origin: %v", m)
+	}
+	if res, _ := call(t, s, "fork_context", map[string]any{"contextId": "nope"}); !res.IsError {
+		t.Fatal("a missing context was forked")
+	}
+	if _, m := call(t, s, "delete_context", map[string]any{"contextId": "agent2"}); m["deleted"] != true {
+		t.Fatalf("delete the fork: %v", m)
 	}
 	if _, m := call(t, s, "reset_context", map[string]any{"contextId": "agent1"}); m["resets"] != float64(1) {
 		t.Fatalf("reset: %v", m)
