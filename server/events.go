@@ -35,6 +35,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 		return notImplemented("the event stream")
 	}
 	hub := s.cfg.Events
+	ctx := c.Request().Context()
 	cursor := c.Request().Header.Get("Last-Event-ID")
 	if cursor == "" {
 		cursor = c.QueryParam("after")
@@ -44,7 +45,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 		return err
 	}
 	if cursor == "" {
-		after = hub.Last()
+		after = hub.Last(ctx)
 	}
 	var types []string
 	if v := c.QueryParam("type"); v != "" {
@@ -56,7 +57,6 @@ func (s *Server) streamEvents(c echo.Context) error {
 		}
 	}
 	contextID := c.QueryParam("contextId")
-	ctx := c.Request().Context()
 	tenant := exec.TenantID(ctx)
 	keep := func(e *events.Event) bool {
 		return (s.cfg.Auth == nil || e.Tenant == tenant) &&
@@ -75,7 +75,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 	w.Flush()
 	var buf []byte
 	for {
-		p := hub.Read(after, sseBatch, keep)
+		p := hub.Read(ctx, after, sseBatch, keep)
 		buf = buf[:0]
 		if p.Dropped > 0 {
 			note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(after + p.Dropped), "dropped": p.Dropped})
@@ -118,7 +118,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 }
 
 // publish sends one event stamped with the caller's tenant and request id.
-func publish(hub *events.Hub, ctx context.Context, e events.Event) {
+func publish(hub events.Log, ctx context.Context, e events.Event) {
 	e.Tenant = exec.TenantID(ctx)
 	e.RequestID = exec.RequestIDFrom(ctx)
 	hub.Publish(e)
@@ -133,7 +133,7 @@ func completed(r *exec.Result) events.Event {
 // one-shot runs.
 type eventRunner struct {
 	Runner
-	hub *events.Hub
+	hub events.Log
 }
 
 func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
@@ -161,7 +161,7 @@ func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 // under way, with its executionId).
 type eventContexts struct {
 	Contexts
-	hub              *events.Hub
+	hub              events.Log
 	reportsDeletions bool
 }
 
