@@ -27,8 +27,8 @@ func (s *Server) routeEvents() {
 //	: keep-alive  every SSEKeepAlive while idle
 //
 // It starts after Last-Event-ID, else ?after=, else at the newest event
-// (only what happens from now on). ?type= (comma-separated) and
-// ?contextId= filter. A garbage cursor or an unknown type is a 400. The
+// (only what happens from now on; so does a cursor past the newest).
+// ?type= (comma-separated) and ?contextId= filter. A garbage cursor or an unknown type is a 400. The
 // stream ends when the hub is closed (server shutdown).
 func (s *Server) streamEvents(c echo.Context) error {
 	if s.cfg.Events == nil {
@@ -44,8 +44,12 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if cursor == "" {
-		after = hub.Last(ctx)
+	// Where the stream starts is settled before the answer's headers, so
+	// an event published once the client has them is never skipped: from
+	// now (no cursor), or from now for a cursor from the future (another
+	// server life, or garbage that parses).
+	if last := hub.Last(ctx); cursor == "" || after > last {
+		after = last
 	}
 	var types []string
 	if v := c.QueryParam("type"); v != "" {
