@@ -154,6 +154,17 @@ func (h *Hub) Append(evs ...Event) {
 	}
 }
 
+// Reset forgets every event and starts the sequence over, for a mirror
+// whose shared log started over (a database restored from a backup, or
+// recreated). Readers are woken: a cursor past the new newest reads as
+// one from the future (from now on).
+func (h *Hub) Reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.start, h.n, h.last = 0, 0, 0
+	h.wakeReaders()
+}
+
 // push adds e as the newest event of the ring; h.mu is held.
 func (h *Hub) push(e Event) {
 	if h.ring == nil {

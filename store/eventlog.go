@@ -418,6 +418,20 @@ func (l *EventLog) catchUp(ctx context.Context) error {
 			return err
 		}
 		rows.Close()
+		if len(evs) == 0 && after > 0 {
+			// Nothing new: check that the log did not start over behind
+			// the mirror (a restored or recreated database), else the
+			// mirror would wait for sequences it already passed.
+			var last int64
+			if err := l.s.r.QueryRowContext(ctx, "SELECT last_seq FROM lifecycle_event_state WHERE id = 1").Scan(&last); err != nil {
+				return err
+			}
+			if uint64(last) < after {
+				l.log.Warn("the lifecycle event log started over (database restored or recreated): following it from its start", "had", after, "now", last)
+				l.mirror.Reset()
+				continue
+			}
+		}
 		l.mirror.Append(evs...)
 		if len(evs) < eventFetch {
 			return nil

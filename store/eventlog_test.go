@@ -329,3 +329,41 @@ func TestEventLogStopAndSQLite(t *testing.T) {
 		t.Fatalf("SQLite: %v", err)
 	}
 }
+
+// The log starting over behind the servers (the database restored from an
+// older backup, or its tables emptied): the mirrors follow it from its
+// start, and a stream whose cursor is now from the future gets what is
+// published next.
+func TestEventLogStartsOver(t *testing.T) {
+	pgtest.Shared(t)
+	ctx := context.Background()
+	url := pgtest.NewDatabase(t)
+	a := MustEventLog(t, url, EventLogConfig{PollInterval: 50 * time.Millisecond})
+	b := MustEventLog(t, url, EventLogConfig{PollInterval: 50 * time.Millisecond})
+	for range 5 {
+		a.Publish(events.Event{Type: events.ContextCreated, ContextID: "before"})
+	}
+	waitLast(t, 5, a, b)
+	p := b.Read(ctx, 5, 10, allEvents)
+	if _, err := a.s.w.Exec("BEGIN; DELETE FROM lifecycle_events; UPDATE lifecycle_event_state SET last_seq = 0; COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 30*time.Second, "the mirrors to start over", func() bool {
+		return a.mirror.Last(ctx) == 0 && b.mirror.Last(ctx) == 0
+	})
+	select {
+	case <-p.Wake:
+	default:
+		t.Fatal("the reader was not woken when the log started over")
+	}
+	// Woken, the reader reads again (as a stream does): its cursor is now
+	// from the future, so it goes on from the start.
+	if p = b.Read(ctx, p.Next, 10, allEvents); len(p.Events) != 0 || p.Next != 0 {
+		t.Fatalf("after the start over: %+v", p)
+	}
+	a.Publish(events.Event{Type: events.ContextCreated, ContextID: "after"})
+	waitLast(t, 1, a, b)
+	if p := b.Read(ctx, p.Next, 10, allEvents); len(p.Events) != 1 || p.Events[0].ContextID != "after" || p.Events[0].Seq != 1 {
+		t.Fatalf("a reader from before: %+v", p)
+	}
+}
