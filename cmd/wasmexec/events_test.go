@@ -220,6 +220,18 @@ func TestServePostgresEvents(t *testing.T) {
 	if rows != window || maxSeq != total {
 		t.Fatalf("the table holds %d rows up to %d, want the window (%d) up to %d", rows, maxSeq, window, total)
 	}
+	// Every event was written once, by the server that published it.
+	var written float64
+	for n, p := range nodes {
+		w, d := p.metric(t, "wasmexec_events_written_total"), p.metric(t, "wasmexec_events_dropped_total")
+		if w <= 0 || d != 0 {
+			t.Fatalf("server %d: written %v, dropped %v", n+1, w, d)
+		}
+		written += w
+	}
+	if written != total {
+		t.Fatalf("the servers wrote %v events, the table's last is %d", written, total)
+	}
 	for n := range nodes {
 		s, err := as(n, keyA).Events(ctx, client.EventsOptions{LastID: start})
 		if err != nil {
