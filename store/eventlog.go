@@ -116,6 +116,9 @@ type EventLog struct {
 	written, dropped atomic.Uint64
 	listening        atomic.Bool
 	stopped          atomic.Bool
+	// dropping is set by the first drop of an outage (logged once) and
+	// cleared by the next successful write.
+	dropping atomic.Bool
 
 	ctx    context.Context // the follower's and listener's
 	cancel context.CancelFunc
@@ -197,8 +200,9 @@ func (l *EventLog) Publish(e events.Event) {
 	select {
 	case l.queue <- e:
 	default:
-		if l.dropped.Add(1) == 1 {
-			l.log.Warn("lifecycle event queue full (PostgreSQL down or slow): dropping events; wasmexec_events_dropped_total counts them", "queue", l.cfg.QueueSize)
+		l.dropped.Add(1)
+		if l.dropping.CompareAndSwap(false, true) {
+			l.log.Warn("lifecycle event queue full (PostgreSQL down or slow): dropping events until a write succeeds; wasmexec_events_dropped_total counts them", "queue", l.cfg.QueueSize)
 		}
 	}
 }
@@ -299,6 +303,7 @@ func (l *EventLog) writer() {
 					failing = false
 				}
 				l.written.Add(uint64(len(batch)))
+				l.dropping.Store(false)
 				l.poke()
 				break
 			}
@@ -322,7 +327,10 @@ func (l *EventLog) writer() {
 	}
 }
 
-// write commits batch (writeSQL).
+// write commits batch (writeSQL). A connection lost after the server
+// committed but before it answered makes the batch be written again: in
+// that corner events are delivered twice, under new sequences, rather than
+// lost.
 func (l *EventLog) write(ctx context.Context, batch []events.Event) error {
 	ctx, cancel := context.WithTimeout(ctx, eventQueryTimeout)
 	defer cancel()
