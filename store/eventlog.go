@@ -119,6 +119,9 @@ type EventLog struct {
 	// dropping is set by the first drop of an outage (logged once) and
 	// cleared by the next successful write.
 	dropping atomic.Bool
+	// inflight is the size of the batch the writer holds (being written or
+	// retried).
+	inflight atomic.Int64
 
 	ctx    context.Context // the follower's and listener's
 	cancel context.CancelFunc
@@ -258,13 +261,13 @@ func (l *EventLog) Stop(ctx context.Context) {
 type EventLogStats struct {
 	Written   uint64 // events committed by this server
 	Dropped   uint64 // events this server could not write (queue full, stopped)
-	Queued    int    // events waiting to be written
+	Queued    int    // events waiting to be written (queued, or in the batch being written)
 	Listening bool   // the NOTIFY listener is connected
 }
 
 // Stats returns the counters (for /metrics).
 func (l *EventLog) Stats() EventLogStats {
-	return EventLogStats{Written: l.written.Load(), Dropped: l.dropped.Load(), Queued: len(l.queue), Listening: l.listening.Load()}
+	return EventLogStats{Written: l.written.Load(), Dropped: l.dropped.Load(), Queued: len(l.queue) + int(l.inflight.Load()), Listening: l.listening.Load()}
 }
 
 // writer writes the queue in batches, retrying a batch until it is written
@@ -294,10 +297,12 @@ func (l *EventLog) writer() {
 				break fill
 			}
 		}
+		l.inflight.Store(int64(len(batch)))
 		backoff := 50 * time.Millisecond
 		for {
 			err := l.write(l.wctx, batch)
 			if err == nil {
+				l.inflight.Store(0)
 				if failing {
 					l.log.Info("lifecycle events are written again")
 					failing = false
@@ -310,6 +315,7 @@ func (l *EventLog) writer() {
 			if l.wctx.Err() != nil {
 				// Stop's deadline: what is left is lost.
 				l.dropped.Add(uint64(len(batch)))
+				l.inflight.Store(0)
 				return
 			}
 			if !failing {

@@ -20,6 +20,8 @@ import (
 	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/pgtest"
+	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
 // readUntil reads a stream until stop says so, returning what it read;
@@ -296,4 +298,50 @@ func stuckReader(tb testing.TB, base, key string) net.Conn {
 		tb.Fatal(err)
 	}
 	return conn
+}
+
+// PostgreSQL stopped while serving: an event published meanwhile (a
+// context created on server 1) waits in server 1's queue; the stream open
+// on server 2 survives the outage and gets it once the database is back.
+func TestServePostgresEventsDatabaseDown(t *testing.T) {
+	testenv.ImageDir(t, "js")
+	pgtest.Shared(t) // skips, saying why, where PostgreSQL cannot run
+	c, err := pgtest.Start(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	url, err := c.CreateDatabase(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--store", "postgres", "--store-url", url, "--tscheck-workers", "0"}
+	n1, n2 := MustServe(t, t.TempDir(), args...), MustServe(t, t.TempDir(), args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	stream, err := client.New(n2.base).Events(ctx, client.EventsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+
+	if err := c.StopServer(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.New(n1.base).CreateContext(ctx, &exec.ContextSpec{ContextID: "while-down", Language: exec.JavaScript}); err != nil {
+		t.Fatalf("create a context with the database down: %v", err)
+	}
+	poll.Until(t, 30*time.Second, "the event to wait in server 1's queue", func() bool {
+		return n1.metric(t, "wasmexec_events_queued") == 1
+	})
+	if err := c.StartServer(); err != nil {
+		t.Fatal(err)
+	}
+	es := readUntil(t, stream, func(e *client.SSE) bool { return e.Event == "context.created" })
+	if len(es) != 1 || !strings.Contains(string(es[0].Data), `"contextId":"while-down"`) {
+		t.Fatalf("server 2's stream after the outage:\n%s", render(es))
+	}
+	if d := n1.metric(t, "wasmexec_events_dropped_total"); d != 0 {
+		t.Fatalf("%v events dropped", d)
+	}
 }
