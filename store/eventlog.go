@@ -139,10 +139,14 @@ var _ events.Log = (*EventLog)(nil)
 // OpenEventLog opens the shared event log of a PostgreSQL store: it reads
 // the window into this server's mirror and starts the writer, the
 // follower and the listener. For a SQLite store it is an error
-// (exec.EInvalid): one server keeps its events in an events.Hub.
+// (exec.EInvalid): one server keeps its events in an events.Hub. A Store
+// has at most one (a second is exec.EConflict).
 func (s *Store) OpenEventLog(ctx context.Context, cfg EventLogConfig) (*EventLog, error) {
 	if s.pg == nil {
 		return nil, exec.Errorf(exec.EInvalid, "store: the shared event log needs PostgreSQL (with SQLite, use events.Hub)")
+	}
+	if s.evlog.Load() != nil {
+		return nil, exec.Errorf(exec.EConflict, "store: this store's event log is already open")
 	}
 	if cfg.Window < 0 || cfg.QueueSize < 0 || cfg.PollInterval < 0 {
 		return nil, exec.Errorf(exec.EInvalid, "store: event log Window, QueueSize and PollInterval must be positive")

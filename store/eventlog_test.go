@@ -299,7 +299,7 @@ func TestEventLogListenerReconnects(t *testing.T) {
 }
 
 // Stop writes what is still queued; Publish after it is counted as
-// dropped; a SQLite store has no shared log.
+// dropped; a store has one log; a SQLite store has none.
 func TestEventLogStopAndSQLite(t *testing.T) {
 	pgtest.Shared(t)
 	ctx := context.Background()
@@ -319,6 +319,9 @@ func TestEventLogStopAndSQLite(t *testing.T) {
 	l.Publish(events.Event{Type: events.ExecutionStarted})
 	if st := l.Stats(); st.Written != 50 || st.Dropped != 1 {
 		t.Fatalf("after Stop: %+v", st)
+	}
+	if _, err := l.s.OpenEventLog(ctx, EventLogConfig{}); exec.ErrorCode(err) != exec.EConflict {
+		t.Fatalf("a second log on one store: %v", err)
 	}
 	other := MustEventLog(t, url, EventLogConfig{})
 	if got := other.Last(ctx); got != 50 {
