@@ -8,12 +8,37 @@
 // reader whose cursor fell out of it is told how many it missed
 // (truncated) and continues from the oldest kept. Publishing never waits
 // for a reader.
+//
+// Log is what the server publishes to and streams from. Two
+// implementations: Hub, the window in this process's memory (one server,
+// the default with SQLite), and store.EventLog, a log in PostgreSQL that
+// every server sharing the database publishes to and reads (each server
+// mirrors it into a Hub of its own with Append, woken by LISTEN/NOTIFY).
 package events
 
 import (
+	"context"
 	"sync"
 	"time"
 )
+
+// Log is an event stream with a window. Implementations are safe for
+// concurrent use.
+type Log interface {
+	// Publish appends e; the log assigns its Seq (and TimestampMs when
+	// zero). It never blocks on a reader or on a database.
+	Publish(e Event)
+	// Last returns the sequence of the newest event (0: none yet).
+	Last(ctx context.Context) uint64
+	// Read returns up to max events after seq that match keep (see Page).
+	Read(ctx context.Context, after uint64, max int, keep func(*Event) bool) Page
+	// Done is closed by Close: every stream ends (server shutdown).
+	Done() <-chan struct{}
+	// Close ends every reader's stream. Publishing still works.
+	Close()
+}
+
+var _ Log = (*Hub)(nil)
 
 // Event types.
 const (
@@ -97,6 +122,51 @@ func (h *Hub) Publish(e Event) {
 	if e.TimestampMs == 0 {
 		e.TimestampMs = h.now().UnixMilli()
 	}
+	h.push(e)
+	h.wakeReaders()
+}
+
+// Append adds events whose Seq was assigned elsewhere (a mirror of a
+// shared log), in increasing order. An event that does not follow the
+// newest one (Seq != Last()+1: the ones between fell out of the shared
+// window before this mirror read them) empties the window first, so the
+// window always holds consecutive sequences and a reader behind it is
+// told exactly how many it missed. Events not after Last() are ignored.
+// An event with an empty Type holds its place but is never read (a
+// record the mirror could not decode).
+func (h *Hub) Append(evs ...Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	added := false
+	for _, e := range evs {
+		if e.Seq <= h.last {
+			continue
+		}
+		if e.Seq != h.last+1 {
+			h.start, h.n = 0, 0
+		}
+		h.last = e.Seq
+		h.push(e)
+		added = true
+	}
+	if added {
+		h.wakeReaders()
+	}
+}
+
+// Reset forgets every event and starts the sequence over, for a mirror
+// whose shared log started over (a database restored from a backup, or
+// recreated). Readers are woken: a cursor past the new newest reads as
+// one from the future (from now on).
+func (h *Hub) Reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.start, h.n, h.last = 0, 0, 0
+	h.wakeReaders()
+}
+
+// push adds e as the newest event of the ring; h.mu is held.
+func (h *Hub) push(e Event) {
 	if h.ring == nil {
 		h.ring = make([]Event, h.window)
 	}
@@ -107,12 +177,16 @@ func (h *Hub) Publish(e Event) {
 		h.ring[h.start] = e
 		h.start = (h.start + 1) % h.window
 	}
+}
+
+// wakeReaders wakes every reader waiting on a Page's Wake; h.mu is held.
+func (h *Hub) wakeReaders() {
 	close(h.wake)
 	h.wake = make(chan struct{})
 }
 
 // Last returns the sequence of the newest event (0: none yet).
-func (h *Hub) Last() uint64 {
+func (h *Hub) Last(context.Context) uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.last
@@ -131,7 +205,7 @@ type Page struct {
 }
 
 // Read returns up to max events after seq that match keep.
-func (h *Hub) Read(after uint64, max int, keep func(*Event) bool) Page {
+func (h *Hub) Read(_ context.Context, after uint64, max int, keep func(*Event) bool) Page {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	p := Page{Wake: h.wake, Next: after}
@@ -152,7 +226,7 @@ func (h *Hub) Read(after uint64, max int, keep func(*Event) bool) Page {
 	for i := int(after - oldest + 1); i < h.n; i++ {
 		e := &h.ring[(h.start+i)%h.window]
 		p.Next = e.Seq
-		if keep(e) {
+		if e.Type != "" && keep(e) {
 			p.Events = append(p.Events, *e)
 			if len(p.Events) >= max {
 				break

@@ -27,14 +27,15 @@ func (s *Server) routeEvents() {
 //	: keep-alive  every SSEKeepAlive while idle
 //
 // It starts after Last-Event-ID, else ?after=, else at the newest event
-// (only what happens from now on). ?type= (comma-separated) and
-// ?contextId= filter. A garbage cursor or an unknown type is a 400. The
+// (only what happens from now on; so does a cursor past the newest).
+// ?type= (comma-separated) and ?contextId= filter. A garbage cursor or an unknown type is a 400. The
 // stream ends when the hub is closed (server shutdown).
 func (s *Server) streamEvents(c echo.Context) error {
 	if s.cfg.Events == nil {
 		return notImplemented("the event stream")
 	}
 	hub := s.cfg.Events
+	ctx := c.Request().Context()
 	cursor := c.Request().Header.Get("Last-Event-ID")
 	if cursor == "" {
 		cursor = c.QueryParam("after")
@@ -43,8 +44,12 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if cursor == "" {
-		after = hub.Last()
+	// Where the stream starts is settled before the answer's headers, so
+	// an event published once the client has them is never skipped: from
+	// now (no cursor), or from now for a cursor from the future (another
+	// server life, or garbage that parses).
+	if last := hub.Last(ctx); cursor == "" || after > last {
+		after = last
 	}
 	var types []string
 	if v := c.QueryParam("type"); v != "" {
@@ -56,7 +61,6 @@ func (s *Server) streamEvents(c echo.Context) error {
 		}
 	}
 	contextID := c.QueryParam("contextId")
-	ctx := c.Request().Context()
 	tenant := exec.TenantID(ctx)
 	keep := func(e *events.Event) bool {
 		return (s.cfg.Auth == nil || e.Tenant == tenant) &&
@@ -75,7 +79,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 	w.Flush()
 	var buf []byte
 	for {
-		p := hub.Read(after, sseBatch, keep)
+		p := hub.Read(ctx, after, sseBatch, keep)
 		buf = buf[:0]
 		if p.Dropped > 0 {
 			note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(after + p.Dropped), "dropped": p.Dropped})
@@ -118,7 +122,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 }
 
 // publish sends one event stamped with the caller's tenant and request id.
-func publish(hub *events.Hub, ctx context.Context, e events.Event) {
+func publish(hub events.Log, ctx context.Context, e events.Event) {
 	e.Tenant = exec.TenantID(ctx)
 	e.RequestID = exec.RequestIDFrom(ctx)
 	hub.Publish(e)
@@ -133,7 +137,7 @@ func completed(r *exec.Result) events.Event {
 // one-shot runs.
 type eventRunner struct {
 	Runner
-	hub *events.Hub
+	hub events.Log
 }
 
 func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
@@ -161,7 +165,7 @@ func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOp
 // under way, with its executionId).
 type eventContexts struct {
 	Contexts
-	hub              *events.Hub
+	hub              events.Log
 	reportsDeletions bool
 }
 

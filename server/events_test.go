@@ -151,7 +151,7 @@ func TestEventsTruncatedAndBadInput(t *testing.T) {
 	e := first.next(t)
 	// Six events were published; the window keeps three: a reader from
 	// the first misses two.
-	waitUntil(t, "six events", func() bool { return hub.Last() == 6 })
+	waitUntil(t, "six events", func() bool { return hub.Last(context.Background()) == 6 })
 	late := MustEvents(t, url+"/v1/events", "", e.ID)
 	tr := late.next(t)
 	if tr.Type != "truncated" || tr.Data["dropped"] != float64(2) {

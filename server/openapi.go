@@ -201,7 +201,7 @@ func openAPIDoc() obj {
 			"get":  op("listProcesses", "List processes", obj{"200": jsonResponse("the processes", object(obj{"processes": array(ref("Process"))}, "processes"))}),
 		},
 		"/v1/events": obj{"get": op("events",
-			"Follow the caller's lifecycle events (Server-Sent Events): `id: <cursor>` `event: <type>` data LifecycleEvent JSON; `event: truncated` data {after, resumeAfter, dropped} when the cursor fell out of the retained window; `: keep-alive` comments while idle. Without a cursor only new events come. A malformed Last-Event-ID or an unknown type is a 400.",
+			"Follow the caller's lifecycle events (Server-Sent Events): `id: <cursor>` `event: <type>` data LifecycleEvent JSON; `event: truncated` data {after, resumeAfter, dropped} when the cursor fell out of the retained window; `: keep-alive` comments while idle. Without a cursor (or with one past the newest event) only new events come. Servers sharing a PostgreSQL store give the same stream and cursors. A malformed Last-Event-ID or an unknown type is a 400.",
 			obj{"200": sse("lifecycle events")},
 			params(cursor("after"), headerParam("Last-Event-ID", "resume after this cursor"),
 				queryParam("type", obj{"type": "string", "description": "comma-separated event types: " + strings.Join(events.Types, ", ")}),

@@ -49,8 +49,10 @@ type Config struct {
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
 	Auth Authenticator
-	// Events, when set, records lifecycle events and serves GET /v1/events.
-	Events *events.Hub
+	// Events, when set, records lifecycle events and serves GET /v1/events:
+	// an *events.Hub (one server) or a log shared by every server of a
+	// PostgreSQL store (store.EventLog).
+	Events events.Log
 	// ContextDeletions says the contexts manager reports every deletion
 	// through Config.ContextDeleted (idle expiry included).
 	ContextDeletions bool

@@ -139,7 +139,10 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	}
 	tb.Cleanup(procs.Close)
 	lastRunner = r
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Events: hub, Processes: procs, NPM: installedNPM{}}
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}}
+	if hub != nil { // not a nil *Hub in the interface
+		cfg.Events = hub
+	}
 	if withKeys {
 		cfg.Auth, _ = MustKeys(tb)
 	}

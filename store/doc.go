@@ -20,7 +20,10 @@
 // which holds the record count: writers on all nodes are serialized, so
 // the cap is exact and insertion ids (seq) become visible in order, which
 // keeps List cursors stable across nodes. One node at a time sweeps (a
-// session advisory lock). The sections below speak of SQLite's file; for
+// session advisory lock). PostgreSQL also holds the lifecycle event log
+// that all nodes share (OpenEventLog, eventlog.go: an events.Log; with
+// SQLite one server keeps its events in an events.Hub and migration 0006
+// is empty). The sections below speak of SQLite's file; for
 // PostgreSQL, "the file" is the database and "the lock file" does not
 // exist.
 //

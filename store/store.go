@@ -198,6 +198,9 @@ type Store struct {
 
 	// pg is set when the store lives in PostgreSQL.
 	pg *pgState
+	// evlog is the shared event log opened on this store, if any
+	// (PostgreSQL): Close stops it before closing the pool it writes with.
+	evlog atomic.Pointer[EventLog]
 
 	// wsem serializes this Store's write transactions (a channel so
 	// waiting respects ctx) and guards count.
@@ -378,6 +381,11 @@ func openError(path string, err error) error {
 // again returns the first result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		if l := s.evlog.Load(); l != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			l.Stop(ctx)
+			cancel()
+		}
 		s.closed.Store(true)
 		close(s.stop)
 		<-s.done

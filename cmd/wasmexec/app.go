@@ -215,8 +215,11 @@ type app struct {
 	ready     atomic.Bool
 	// keys are the API keys (nil: an open server).
 	keys *auth.Keys
-	// events is the lifecycle event hub of GET /v1/events.
-	events *events.Hub
+	// events is the lifecycle event log of GET /v1/events: this server's
+	// Hub, or with a PostgreSQL store the log every server shares
+	// (eventLog, stopped by the store's Close).
+	events   events.Log
+	eventLog *store.EventLog
 	// prom is the Prometheus instrumentation of GET /metrics.
 	prom *metrics.Metrics
 	// contextDeleted publishes context.deleted (server.Config.ContextDeleted).
@@ -282,6 +285,17 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 			return nil, fmt.Errorf("open the execution store: %w", err)
 		}
 		a.store = st
+		if o.storeKind == "postgres" {
+			// Every server on the database gives the same GET /v1/events.
+			l, err := st.OpenEventLog(context.Background(), store.EventLogConfig{Window: o.eventsWindow})
+			if err != nil {
+				st.Close()
+				e.Close()
+				mgr.Close()
+				return nil, fmt.Errorf("open the lifecycle event log: %w", err)
+			}
+			a.events, a.eventLog = l, l
+		}
 	}
 	a.instrument()
 	return a, nil
@@ -698,6 +712,23 @@ func (a *app) instrument() {
 			return f(r)
 		}
 	}
+	evStat := func(f func(store.EventLogStats) float64) func() float64 {
+		return func() float64 {
+			if a.eventLog == nil {
+				return 0
+			}
+			return f(a.eventLog.Stats())
+		}
+	}
+	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "wasmexec_events_dropped_total",
+		Help: "Lifecycle events this server could not add to the shared log (PostgreSQL store: the queue to the database was full, or the server was stopping); never with SQLite.",
+	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Dropped) })))
+	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "wasmexec_events_written_total",
+		Help: "Lifecycle events this server wrote to the shared log (PostgreSQL store).",
+	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Written) })))
+	m.Gauge("wasmexec_events_queued", "Lifecycle events waiting to be written to the shared log (PostgreSQL store).", evStat(func(s store.EventLogStats) float64 { return float64(s.Queued) }))
 	m.Gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func() float64 { return float64(a.engine.LiveGuests()) })
 	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *engine.Runner) float64 { return float64(r.Live()) }))
 	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *engine.Runner) float64 { return float64(r.Queued()) }))
