@@ -84,3 +84,9 @@ func prefault(mem []byte, runs []pageRun) {
 		}
 	}
 }
+
+// madvisePopulate populates n bytes at addr writable; an optimization only
+// (errors are ignored).
+func madvisePopulate(addr, n uintptr) {
+	syscall.Syscall(syscall.SYS_MADVISE, addr, n, madvPopulateWrite)
+}

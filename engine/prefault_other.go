@@ -7,3 +7,5 @@ type pageRun struct{ first, n int }
 func writtenPages([]byte) ([]pageRun, error) { return nil, nil }
 
 func prefault([]byte, []pageRun) {}
+
+func madvisePopulate(addr, n uintptr) {}
