@@ -3,13 +3,18 @@ package contexts
 // Durable contexts: one record file per context in Config.StateDir,
 // ID.ctx, written atomically (a temporary file, fsync, rename):
 //
-//	"WXCTX\x00\x00\x01"  magic and format version (8 bytes)
+//	"WXCTX\x00\x00\x02"  magic and format version (8 bytes)
 //	uint32 LE n           length of the metadata
 //	n bytes               metadata (JSON, recordMeta)
+//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
 //	…                     the guest's captured state (engine: it names the
 //	                      image, wasmtime and engine configuration it
-//	                      depends on), or nothing before its first snapshot
-//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
+//	                      depends on, and checksums itself), or nothing
+//	                      before its first snapshot
+//
+// The record's checksum covers its head only: the state is checked by the
+// engine when it is restored (every byte of it), and checking it here as
+// well cost as much again as writing and reading it (format 1 did).
 //
 // At start-up (New) every record is loaded as a hibernated context: the
 // guest comes back at its first run. A record that can't be read, or whose
@@ -35,7 +40,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 )
 
-var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 1}
+var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 2}
 
 const (
 	recordExt = ".ctx"
@@ -90,8 +95,8 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 	}
 	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
 	head = append(head, mb...)
-	crc := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, st)
-	if err := writeAtomic(m.recordPath(c.id), head, st, binary.LittleEndian.AppendUint32(nil, crc)); err != nil {
+	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(head, castagnoli))
+	if err := writeAtomic(m.recordPath(c.id), head, st); err != nil {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
 		c.mu.Lock()
@@ -174,25 +179,25 @@ func (m *Manager) readRecord(id string) (*recordMeta, []byte, string) {
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {
 	if len(b) < len(recordMagic)+4+crcSize || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
-		return nil, nil, "is not a context record of this format (truncated or foreign)"
+		return nil, nil, "is not a context record of this format (truncated, foreign or older)"
 	}
-	n := binary.LittleEndian.Uint32(b[len(recordMagic):])
-	body := b[:len(b)-crcSize]
-	rest := body[len(recordMagic)+4:]
+	n := uint64(binary.LittleEndian.Uint32(b[len(recordMagic):]))
+	headLen := uint64(len(recordMagic)) + 4 + n
+	if n > maxRecordMeta || headLen+crcSize > uint64(len(b)) {
+		return nil, nil, "is truncated in its metadata"
+	}
 	var meta *recordMeta
-	if n <= maxRecordMeta && uint64(n) <= uint64(len(rest)) {
-		var mt recordMeta
-		if json.Unmarshal(rest[:n], &mt) == nil {
-			meta = &mt
-		}
+	var mt recordMeta
+	if json.Unmarshal(b[len(recordMagic)+4:headLen], &mt) == nil {
+		meta = &mt
 	}
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
-		return meta, nil, "failed its checksum (corrupt or truncated)"
+	if crc32.Checksum(b[:headLen], castagnoli) != binary.LittleEndian.Uint32(b[headLen:]) {
+		return meta, nil, "failed its checksum (corrupt)"
 	}
 	if meta == nil {
 		return nil, nil, "has unreadable metadata"
 	}
-	st := rest[n:]
+	st := b[headLen+crcSize:]
 	if len(st) == 0 || meta.StateAsOfMs == 0 {
 		st = nil
 	}
