@@ -30,11 +30,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -159,22 +161,52 @@ func (m *Manager) removeRecord(id string) {
 
 // readRecord reads id's record: its metadata (nil when unreadable), its
 // guest state (nil when it has none or it can't be trusted), and why not
-// when something was wrong with it.
-func (m *Manager) readRecord(id string) (*recordMeta, []byte, string) {
-	p := m.recordPath(id)
-	fi, err := os.Stat(p)
+// when something was wrong with it. The state is in a buffer that release
+// hands back for the next read (a wake reads one record per context that
+// runs again): the caller must not use it afterwards.
+func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string, release func()) {
+	release = func() {}
+	f, err := os.Open(m.recordPath(id))
 	if err != nil {
-		return nil, nil, "could not be read: " + err.Error()
+		return nil, nil, "could not be read: " + err.Error(), release
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, "could not be read: " + err.Error(), release
 	}
 	if fi.Size() > maxRecordBytes {
-		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size())
+		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size()), release
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil, "could not be read: " + err.Error()
+	n := int(fi.Size())
+	var b []byte
+	if n <= maxPooledRecord {
+		bp, _ := recordBufs.Get().(*[]byte)
+		if bp == nil || cap(*bp) < n {
+			bp = new([]byte)
+			*bp = make([]byte, n, max(n, 64<<10))
+		}
+		b = (*bp)[:n]
+		release = func() { recordBufs.Put(bp) }
+	} else {
+		b = make([]byte, n)
 	}
-	return parseRecord(b)
+	// The file is replaced by rename, never written in place: what was
+	// opened is one whole record.
+	if _, err := io.ReadFull(f, b); err != nil {
+		release()
+		return nil, nil, "could not be read: " + err.Error(), func() {}
+	}
+	meta, st, reason = parseRecord(b)
+	return meta, st, reason, release
 }
+
+// recordBufs holds buffers of read records up to maxPooledRecord bytes:
+// reading into memory already mapped costs less than faulting in a new
+// buffer at each wake.
+var recordBufs sync.Pool
+
+const maxPooledRecord = 4 << 20
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {
@@ -248,7 +280,8 @@ func (m *Manager) loadRecords() (map[string]bool, error) {
 
 // loadRecord makes the context of id's record.
 func (m *Manager) loadRecord(id string) (*execContext, string) {
-	meta, st, reason := m.readRecord(id)
+	meta, st, reason, release := m.readRecord(id)
+	defer release() // the state's length is all this keeps
 	now := m.cfg.Now()
 	c := &execContext{id: id, created: now, lastUsed: now, state: exec.ContextIdle, gone: make(chan struct{})}
 	if meta != nil && meta.ID == id {

@@ -10,8 +10,8 @@ package contexts
 // for HibernateAfter. The next run wakes it: the runner restores the guest
 // from the state (exec.GuestRestorer), or, when the state is refused
 // (corrupt, another image or engine), starts a fresh one in the same
-// workspace and says why in the descriptor's notice. File calls work on
-// the workspace, which is on the host: they don't wake the guest.
+// workspace and says why in the descriptor's notice. A file call wakes it
+// too (files.go), so that the context is awake for the run that follows.
 
 import (
 	"context"
@@ -53,7 +53,8 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	c.mu.Unlock()
 	notice := ""
 	if state == nil && fromRecord {
-		_, s, reason := m.readRecord(c.id)
+		_, s, reason, release := m.readRecord(c.id)
+		defer release() // the restore copies what it needs out of it
 		state = s
 		if reason != "" {
 			notice = "restored fresh: its snapshot " + reason

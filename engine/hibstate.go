@@ -72,8 +72,12 @@ const (
 // allocated for it.
 const maxStateBytes = 4<<30 + 1<<24
 
-// stateWorkers is how many goroutines encode or restore a state's frames.
-var stateWorkers = min(runtime.GOMAXPROCS(0), 4)
+// stateWorkers is how many goroutines encode or restore a state's frames,
+// when there are at least parallelBytes of them.
+var (
+	stateWorkers  = min(runtime.GOMAXPROCS(0), 4)
+	parallelBytes = 4 << 20
+)
 
 // castagnoli is the CRC of states (the SSE4.2 instruction on amd64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -267,7 +271,7 @@ func pageRuns(mem, base []byte) []pageRun {
 	npages := (len(mem) + statePage - 1) / statePage
 	parts := make([][]pageRun, (npages+seg-1)/seg)
 	var zero [statePage]byte
-	parallel(len(parts), func(i int) {
+	parallel(len(parts), seg*statePage, func(i int) {
 		var runs []pageRun
 		for p := i * seg; p < min((i+1)*seg, npages); p++ {
 			off := p * statePage
@@ -350,9 +354,15 @@ func looksRandom(p []byte) bool {
 }
 
 // parallel calls fn(0..n-1) on up to stateWorkers goroutines (the caller's
-// among them).
-func parallel(n int, fn func(i int)) {
+// among them) when the work is worth it: items of itemBytes each, in all
+// at least parallelBytes. Below that, handing work to another goroutine
+// (waiting for it to be scheduled on a loaded machine) costs more than it
+// saves.
+func parallel(n, itemBytes int, fn func(i int)) {
 	w := min(stateWorkers, n)
+	if n*itemBytes < parallelBytes {
+		w = 1
+	}
 	if w <= 1 {
 		for i := range n {
 			fn(i)
@@ -416,7 +426,7 @@ func (g *Guest) encodeState() ([]byte, error) {
 
 	// Decide each frame: compressed (z) or raw.
 	z := make([][]byte, len(spans))
-	parallel(len(spans), func(i int) {
+	parallel(len(spans), frameBytes, func(i int) {
 		src := gather(mem, spans[i], nil)
 		if looksRandom(src) {
 			return
@@ -438,7 +448,7 @@ func (g *Guest) encodeState() ([]byte, error) {
 	out := make([]byte, offs[len(spans)])
 	table := out[head-crcSize-8*len(spans) : head-crcSize]
 	// Write the frames and checksum each while it is in the cache.
-	parallel(len(spans), func(i int) {
+	parallel(len(spans), frameBytes, func(i int) {
 		dst := out[offs[i]:offs[i+1]]
 		populate(dst)
 		if z[i] != nil {
@@ -674,12 +684,19 @@ func (g *Guest) applyState(d *decodedState) error {
 	}
 	mem := g.mem.UnsafeData(g.store)
 	spans := frameSpans(d.runs)
+	large := d.h.Pages*statePage >= parallelBytes
 	errs := make([]error, len(spans))
-	parallel(len(spans), func(i int) {
+	parallel(len(spans), frameBytes, func(i int) {
 		f := &d.frames[i]
-		// Populating the pages writable first is one system call instead of
-		// a fault per page of memory the guest never touched (grown).
-		prefault(mem, spans[i])
+		// Grown memory faults a zeroed page in at each first write:
+		// populating a frame's pages writable first is one system call
+		// instead, which pays for a large state only (20 MiB: about half
+		// the time); for a small one the call per frame costs as much as
+		// the faults. Pages of the image's snapshot are left to their
+		// copy-on-write faults (instantiate populated the hot ones).
+		if large && spans[i][0].first*statePage >= len(b.mem) {
+			prefault(mem, spans[i])
+		}
 		if crc32.Checksum(f.data, castagnoli) != f.crc {
 			errs[i] = refused("checksum mismatch in frame %d (corrupt)", i)
 			return
