@@ -36,7 +36,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -181,13 +180,21 @@ func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason str
 	n := int(fi.Size())
 	var b []byte
 	if n <= maxPooledRecord {
-		bp, _ := recordBufs.Get().(*[]byte)
-		if bp == nil || cap(*bp) < n {
-			bp = new([]byte)
-			*bp = make([]byte, n, max(n, 64<<10))
+		var buf []byte
+		select {
+		case buf = <-recordBufs:
+		default:
 		}
-		b = (*bp)[:n]
-		release = func() { recordBufs.Put(bp) }
+		if cap(buf) < n {
+			buf = make([]byte, n, max(n, 256<<10))
+		}
+		b = buf[:n]
+		release = func() {
+			select {
+			case recordBufs <- buf:
+			default:
+			}
+		}
 	} else {
 		b = make([]byte, n)
 	}
@@ -201,12 +208,13 @@ func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason str
 	return meta, st, reason, release
 }
 
-// recordBufs holds buffers of read records up to maxPooledRecord bytes:
-// reading into memory already mapped costs less than faulting in a new
-// buffer at each wake.
-var recordBufs sync.Pool
+// recordBufs holds a few buffers of read records of up to
+// maxPooledRecord bytes: reading into memory already mapped costs less
+// than a new, zeroed buffer at each wake. (Not a sync.Pool: a wake
+// allocates enough for a GC to empty that between two wakes.)
+var recordBufs = make(chan []byte, 2)
 
-const maxPooledRecord = 4 << 20
+const maxPooledRecord = 1 << 20
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {

@@ -427,12 +427,17 @@ func (g *Guest) encodeState() ([]byte, error) {
 	// Decide each frame: compressed (z) or raw.
 	z := make([][]byte, len(spans))
 	parallel(len(spans), frameBytes, func(i int) {
+		sc := scratches.Get().(*scratch)
+		defer scratches.Put(sc)
 		src := gather(mem, spans[i], nil)
+		if len(spans[i]) > 1 {
+			src = gather(mem, spans[i], sc.pages[:spanBytes(spans[i])])
+		}
 		if looksRandom(src) {
 			return
 		}
-		if out := s2.Encode(nil, src); len(out) < len(src)-len(src)/10 {
-			z[i] = out
+		if out := s2.Encode(sc.enc, src); len(out) < len(src)-len(src)/10 {
+			z[i] = bytes.Clone(out)
 		}
 	})
 	head := len(stateMagic) + 8 + len(hdr) + 8*len(runs) + 8*len(spans) + crcSize
@@ -473,6 +478,18 @@ func (g *Guest) encodeState() ([]byte, error) {
 	binary.LittleEndian.PutUint32(out[len(p):], crc32.Checksum(p, castagnoli))
 	return out, nil
 }
+
+// scratch is a frame's worth of working memory: capturing 20 MiB would
+// otherwise leave ~25 MiB of garbage per capture (an S2 output buffer per
+// frame), and the GC it causes lands on the runs that follow.
+type scratch struct {
+	pages []byte // frameBytes: a frame of several runs, gathered
+	enc   []byte // s2.MaxEncodedLen(frameBytes)
+}
+
+var scratches = sync.Pool{New: func() any {
+	return &scratch{pages: make([]byte, frameBytes), enc: make([]byte, s2.MaxEncodedLen(frameBytes))}
+}}
 
 // spanBytes is how many bytes the runs cover.
 func spanBytes(sp []pageRun) int {
@@ -712,7 +729,9 @@ func (g *Guest) applyState(d *decodedState) error {
 		}
 		dst := gather(mem, spans[i], nil) // straight into the guest's memory
 		if len(spans[i]) > 1 {
-			dst = make([]byte, want)
+			sc := scratches.Get().(*scratch)
+			defer scratches.Put(sc)
+			dst = sc.pages[:want]
 		}
 		if _, err := s2.Decode(dst, f.data); err != nil {
 			errs[i] = refused("frame %d does not decompress: %v", i, err)
