@@ -348,3 +348,29 @@ func TestRestoreTableSizes(t *testing.T) {
 		})
 	}
 }
+
+// A state over the size worked on in parallel (4 MiB), of random data that
+// is stored raw, comes back byte for byte.
+func TestCaptureRestoreLargeRandomState(t *testing.T) {
+	r := hibRunner(t, exec.JavaScript)
+	g, _ := keptGuest(t, r, exec.JavaScript)
+	evalIn(t, r, g, exec.JavaScript, `globalThis.data = new Uint8Array(6 << 20);
+		const crypto = require("crypto"); for (let i = 0; i < 96; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16));
+		globalThis.digest = () => { let h = 0; for (let i = 0; i < data.length; i += 509) h = (h * 31 + data[i]) >>> 0; return h + ":" + data.length }; 0`)
+	want := evalIn(t, r, g, exec.JavaScript, "digest()")
+	state, err := g.Capture(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := engine.ReadStateInfo(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := info.Frames - info.Compressed; raw*16*4096 < 6<<20 {
+		t.Fatalf("%d of %d frames stored raw: random data should not be compressed", raw, info.Frames)
+	}
+	if got := evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "digest()"); got != want {
+		t.Fatalf("restored data digest %s, want %s", got, want)
+	}
+	t.Logf("%d bytes of state, %d frames (%d compressed)", len(state), info.Frames, info.Compressed)
+}
