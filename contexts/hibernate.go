@@ -102,6 +102,17 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	return nil
 }
 
+// restoreGuest restores a guest of c from state st.
+func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (exec.Guest, error) {
+	r, ok := m.cfg.Runner.(exec.GuestRestorer)
+	if !ok {
+		return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
+	}
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	defer cancel()
+	return r.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, st)
+}
+
 func (m *Manager) emit(typ, id string) {
 	if m.cfg.OnEvent != nil {
 		m.cfg.OnEvent(typ, id)
@@ -188,23 +199,30 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
 	}
 	durable := m.cfg.StateDir != ""
-	// With a state dir the guest is kept until its state is on disk: a
-	// write that fails leaves the context live.
-	st, err := capt.Capture(ctx, durable)
+	st, err := capt.Capture(ctx, false)
 	if err != nil {
 		m.note(c, "not hibernated: "+err.Error())
 		return err
 	}
 	now := m.cfg.Now()
+	notice := ""
 	if durable {
 		if err := m.writeRecord(c, st, now); err != nil {
-			return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			// The context stays live: its guest comes back from the state
+			// just taken (cheaper, on the common path, than keeping the
+			// guest until the write is done and closing it then).
+			g, rerr := m.restoreGuest(ctx, c, st)
+			if rerr == nil {
+				c.guest = g
+				return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			}
+			m.log.Error("a context whose snapshot could not be written could not be restored either; its state is kept in memory", "contextId", c.id, "err", rerr)
+			durable, notice = false, "hibernated in memory: its snapshot could not be written: "+err.Error()
 		}
-		m.discard(c.guest)
 	}
 	c.guest = nil
 	c.mu.Lock()
-	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, ""
+	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, notice
 	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
 	if durable {
 		c.hib.fromRecord = true

@@ -91,8 +91,9 @@ func (img *Image) Suspendable() bool { return img.Spec.Suspend && img.Snapshotte
 // it depends on, and is checksummed). With keep the guest goes on serving
 // afterwards; without, it is closed (hibernation). A guest that can't be
 // captured now is an error with code conflict (a run in progress, files
-// open, an image that can't suspend) and stays as it was; a guest that died
-// while suspending is an internal error.
+// open, a table holding what a state can't name, an image that can't
+// suspend) and stays as it was, kept or not; a guest that died while
+// suspending is an internal error.
 func (g *Guest) Capture(ctx context.Context, keep bool) ([]byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -129,18 +130,18 @@ func (g *Guest) Capture(ctx context.Context, keep bool) ([]byte, error) {
 		return nil, fmt.Errorf("the guest did not return from its entry within %s of a suspend", suspendWait)
 	}
 	state, err := g.encodeState()
-	if keep && err == nil {
-		g.hib.resume <- true
-		return state, nil
-	}
-	if keep { // could not encode: the guest goes on
+	if err != nil { // could not encode: the guest goes on, kept or not
 		g.hib.resume <- true
 		return nil, err
+	}
+	if keep {
+		g.hib.resume <- true
+		return state, nil
 	}
 	g.hib.resume <- false
 	<-g.done
 	g.freeStore()
-	return state, err
+	return state, nil
 }
 
 // globalBits is a global's value as raw bits.
