@@ -237,8 +237,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
 	if opts.restore != nil {
-		prefault(g.mem.UnsafeData(store), img.hot)
-		err := g.applyState(opts.restore)
+		err := g.applyState(opts.restore) // populates the hot pages too
 		g.opts.restore = nil // the guest must not keep the state (its caller may reuse it)
 		if err != nil {
 			g.unregister()

@@ -252,6 +252,31 @@ func (g *Guest) captureTables(b *imageBase) ([]uint32, error) {
 	return sizes, nil
 }
 
+// mergeRuns merges two sorted lists of runs into one, joining runs
+// separated by at most 4 pages (populating a few pages more costs less
+// than a system call).
+func mergeRuns(a, b []pageRun) []pageRun {
+	const gap = 4
+	out := make([]pageRun, 0, len(a)+len(b))
+	add := func(r pageRun) {
+		if k := len(out) - 1; k >= 0 && r.first <= out[k].first+out[k].n+gap {
+			out[k].n = max(out[k].first+out[k].n, r.first+r.n) - out[k].first
+			return
+		}
+		out = append(out, r)
+	}
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || (len(a) > 0 && a[0].first <= b[0].first) {
+			add(a[0])
+			a = a[1:]
+		} else {
+			add(b[0])
+			b = b[1:]
+		}
+	}
+	return out
+}
+
 // nullRef reports whether a table entry is a null reference.
 func nullRef(v wasmtime.Val) bool {
 	switch v.Kind() {
@@ -705,6 +730,14 @@ func (g *Guest) applyState(d *decodedState) error {
 	mem := g.mem.UnsafeData(g.store)
 	spans := frameSpans(d.runs)
 	large := d.h.Pages*statePage >= parallelBytes
+	// The pages a fresh guest writes (instantiate left them to this) and,
+	// for a small state, the pages it is about to write: populated in one
+	// pass of merged runs, fewer system calls and no fault per page.
+	if large {
+		prefault(mem, g.img.hot)
+	} else {
+		prefault(mem, mergeRuns(g.img.hot, d.runs))
+	}
 	errs := make([]error, len(spans))
 	parallel(len(spans), frameBytes, func(i int) {
 		f := &d.frames[i]
