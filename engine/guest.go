@@ -238,7 +238,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	}
 	if opts.restore != nil {
 		err := g.applyState(opts.restore) // populates the hot pages too
-		g.opts.restore = nil // the guest must not keep the state (its caller may reuse it)
+		g.opts.restore = nil              // the guest must not keep the state (its caller may reuse it)
 		if err != nil {
 			g.unregister()
 			g.watch.free()
