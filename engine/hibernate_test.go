@@ -237,16 +237,24 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 // globals, the driver's per-guest start), for a JS guest holding 20 MiB of
 // random (incompressible) data and a Python guest with a few modules imported.
 func BenchmarkHibernate(b *testing.B) {
+	js20 := `globalThis.data = new Uint8Array(20 << 20);
+			const crypto = require("crypto"); for (let i = 0; i < 320; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`
 	for _, tc := range []struct {
-		name  string
-		lang  exec.Language
-		setup string
+		name    string
+		lang    exec.Language
+		setup   string
+		workers int // goroutines per state; 0: the default
 	}{
-		{"js-20MiB", exec.JavaScript, `globalThis.data = new Uint8Array(20 << 20);
-			const crypto = require("crypto"); for (let i = 0; i < 320; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`},
-		{"python", exec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)"},
+		{"js-20MiB", exec.JavaScript, js20, 0},
+		// The same on one goroutine: what the parallel frames buy, and cost
+		// in CPU, on this machine.
+		{"js-20MiB-1worker", exec.JavaScript, js20, 1},
+		{"python", exec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)", 0},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
+			if tc.workers > 0 {
+				defer engine.SetStateWorkers(engine.SetStateWorkers(tc.workers))
+			}
 			r := hibRunner(b, tc.lang)
 			g, _ := keptGuest(b, r, tc.lang)
 			evalIn(b, r, g, tc.lang, tc.setup)
