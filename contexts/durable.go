@@ -16,8 +16,9 @@ package contexts
 // engine when it is restored (every byte of it), and checking it here as
 // well cost as much again as writing and reading it (format 1 did).
 //
-// At start-up (New) every record is loaded as a hibernated context: the
-// guest comes back at its first run. A record that can't be read, or whose
+// At start-up (New) every record's head is read and its context listed as
+// a hibernated one: the guest comes back at its first run (its state is
+// read and checked then). A record that can't be read, or whose
 // checksum fails, comes back as a fresh context with its workspace (from
 // the metadata when it parses, else an unpinned one named by the file) and
 // a notice saying why; a state the runner refuses likewise, at wake.
@@ -218,13 +219,28 @@ const maxPooledRecord = 1 << 20
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {
-	if len(b) < len(recordMagic)+4+crcSize || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
-		return nil, nil, "is not a context record of this format (truncated, foreign or older)"
+	meta, headLen, reason := parseRecordHead(b, int64(len(b)))
+	if reason != "" {
+		return meta, nil, reason
+	}
+	st := b[headLen:]
+	if len(st) == 0 || meta.StateAsOfMs == 0 {
+		st = nil
+	}
+	return meta, st, ""
+}
+
+// parseRecordHead checks the head of a record file of size bytes (b holds
+// at least its head, or all there is) and returns its metadata and the
+// head's length; the state follows it.
+func parseRecordHead(b []byte, size int64) (*recordMeta, int, string) {
+	if size < int64(len(recordMagic))+4+crcSize || len(b) < len(recordMagic)+4 || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
+		return nil, 0, "is not a context record of this format (truncated, foreign or older)"
 	}
 	n := uint64(binary.LittleEndian.Uint32(b[len(recordMagic):]))
 	headLen := uint64(len(recordMagic)) + 4 + n
-	if n > maxRecordMeta || headLen+crcSize > uint64(len(b)) {
-		return nil, nil, "is truncated in its metadata"
+	if n > maxRecordMeta || headLen+crcSize > uint64(size) || headLen+crcSize > uint64(len(b)) {
+		return nil, 0, "is truncated in its metadata"
 	}
 	var meta *recordMeta
 	var mt recordMeta
@@ -232,14 +248,43 @@ func parseRecord(b []byte) (*recordMeta, []byte, string) {
 		meta = &mt
 	}
 	if crc32.Checksum(b[:headLen], castagnoli) != binary.LittleEndian.Uint32(b[headLen:]) {
-		return meta, nil, "failed its checksum (corrupt)"
+		return meta, 0, "failed its checksum (corrupt)"
 	}
 	if meta == nil {
-		return nil, nil, "has unreadable metadata"
+		return nil, 0, "has unreadable metadata"
 	}
-	st := b[headLen+crcSize:]
-	if len(st) == 0 || meta.StateAsOfMs == 0 {
-		st = nil
+	return meta, int(headLen + crcSize), ""
+}
+
+// readRecordHead reads the head of id's record only (start-up lists every
+// context without reading their states): its metadata, the size of the
+// state after it (0: none), and why not when something was wrong with it.
+func (m *Manager) readRecordHead(id string) (*recordMeta, int64, string) {
+	f, err := os.Open(m.recordPath(id))
+	if err != nil {
+		return nil, 0, "could not be read: " + err.Error()
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, "could not be read: " + err.Error()
+	}
+	b := make([]byte, len(recordMagic)+4)
+	if _, err := io.ReadFull(f, b); err == nil {
+		if n := int64(binary.LittleEndian.Uint32(b[len(recordMagic):])); n <= maxRecordMeta && int64(len(b))+n+crcSize <= fi.Size() {
+			b = append(b, make([]byte, n+crcSize)...)
+			if _, err := io.ReadFull(f, b[len(recordMagic)+4:]); err != nil {
+				return nil, 0, "could not be read: " + err.Error()
+			}
+		}
+	}
+	meta, headLen, reason := parseRecordHead(b, fi.Size())
+	if reason != "" {
+		return meta, 0, reason
+	}
+	st := fi.Size() - int64(headLen)
+	if meta.StateAsOfMs == 0 {
+		st = 0
 	}
 	return meta, st, ""
 }
@@ -288,8 +333,7 @@ func (m *Manager) loadRecords() (map[string]bool, error) {
 
 // loadRecord makes the context of id's record.
 func (m *Manager) loadRecord(id string) (*execContext, string) {
-	meta, st, reason, release := m.readRecord(id)
-	defer release() // the state's length is all this keeps
+	meta, stateBytes, reason := m.readRecordHead(id)
 	now := m.cfg.Now()
 	c := &execContext{id: id, created: now, lastUsed: now, state: exec.ContextIdle, gone: make(chan struct{})}
 	if meta != nil && meta.ID == id {
@@ -349,9 +393,9 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 	c.ws = w
 	if c.family.Name != "" {
 		c.hib.hibernated = true
-		c.hib.fromRecord = st != nil
-		if st != nil {
-			c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), time.UnixMilli(meta.StateAsOfMs)
+		c.hib.fromRecord = stateBytes > 0
+		if stateBytes > 0 {
+			c.hib.snapBytes, c.hib.stateAsOf = stateBytes, time.UnixMilli(meta.StateAsOfMs)
 		}
 	}
 	if reason != "" {
