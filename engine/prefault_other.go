@@ -9,3 +9,5 @@ func writtenPages([]byte) ([]pageRun, error) { return nil, nil }
 func prefault([]byte, []pageRun) {}
 
 func madvisePopulate(addr, n uintptr) {}
+
+func hugePages([]byte, int) {}
