@@ -34,6 +34,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -416,8 +417,21 @@ func parallel(n, itemBytes int, fn func(i int)) {
 	wg.Wait()
 }
 
-// encodeState captures memory, globals and tables of a suspended guest.
-func (g *Guest) encodeState() ([]byte, error) {
+// statePlan is an encoded state before its bytes are written: the header,
+// the runs of changed pages, the frames (compressed ones already
+// compressed), and where each goes.
+type statePlan struct {
+	mem   []byte // the guest's memory (suspended while the plan is used)
+	hdr   []byte
+	runs  []pageRun
+	spans [][]pageRun
+	z     [][]byte // compressed frames; nil: raw
+	offs  []int    // offs[i]: frame i's offset in the state; offs[len(spans)]: its size
+	head  int      // size of the head (up to the first frame)
+}
+
+// planState captures memory, globals and tables of a suspended guest.
+func (g *Guest) planState() (*statePlan, error) {
 	b, err := g.img.base()
 	if err != nil {
 		return nil, err
@@ -436,75 +450,138 @@ func (g *Guest) encodeState() ([]byte, error) {
 	if h.Tables, err = g.captureTables(b); err != nil {
 		return nil, err
 	}
-	mem := g.mem.UnsafeData(g.store)
-	h.MemoryBytes = uint64(len(mem))
-	runs := pageRuns(mem, b.mem)
-	spans := frameSpans(runs)
-	for _, r := range runs {
+	p := &statePlan{mem: g.mem.UnsafeData(g.store)}
+	h.MemoryBytes = uint64(len(p.mem))
+	p.runs = pageRuns(p.mem, b.mem)
+	p.spans = frameSpans(p.runs)
+	for _, r := range p.runs {
 		h.Pages += r.n
 	}
-	h.Runs, h.Frames = len(runs), len(spans)
-	hdr, err := json.Marshal(h)
-	if err != nil {
+	h.Runs, h.Frames = len(p.runs), len(p.spans)
+	if p.hdr, err = json.Marshal(h); err != nil {
 		return nil, err
 	}
 
 	// Decide each frame: compressed (z) or raw.
-	z := make([][]byte, len(spans))
-	parallel(len(spans), frameBytes, func(i int) {
+	p.z = make([][]byte, len(p.spans))
+	parallel(len(p.spans), frameBytes, func(i int) {
 		sc := scratches.Get().(*scratch)
 		defer scratches.Put(sc)
-		src := gather(mem, spans[i], nil)
-		if len(spans[i]) > 1 {
-			src = gather(mem, spans[i], sc.pages[:spanBytes(spans[i])])
+		src := gather(p.mem, p.spans[i], nil)
+		if len(p.spans[i]) > 1 {
+			src = gather(p.mem, p.spans[i], sc.pages[:spanBytes(p.spans[i])])
 		}
 		if looksRandom(src) {
 			return
 		}
 		if out := s2.Encode(sc.enc, src); len(out) < len(src)-len(src)/10 {
-			z[i] = bytes.Clone(out)
+			p.z[i] = bytes.Clone(out)
 		}
 	})
-	head := len(stateMagic) + 8 + len(hdr) + 8*len(runs) + 8*len(spans) + crcSize
-	offs := make([]int, len(spans)+1)
-	offs[0] = head
-	for i, sp := range spans {
+	p.head = len(stateMagic) + 8 + len(p.hdr) + 8*len(p.runs) + 8*len(p.spans) + crcSize
+	p.offs = make([]int, len(p.spans)+1)
+	p.offs[0] = p.head
+	for i, sp := range p.spans {
 		n := spanBytes(sp)
-		if z[i] != nil {
-			n = len(z[i])
+		if p.z[i] != nil {
+			n = len(p.z[i])
 		}
-		offs[i+1] = offs[i] + n
+		p.offs[i+1] = p.offs[i] + n
 	}
-	out := make([]byte, offs[len(spans)])
-	table := out[head-crcSize-8*len(spans) : head-crcSize]
+	return p, nil
+}
+
+// size is the encoded state's size.
+func (p *statePlan) size() int { return p.offs[len(p.spans)] }
+
+// frameWord is frame i's entry in the frame table, less its checksum.
+func (p *statePlan) frameWord(i int) uint32 {
+	n := uint32(p.offs[i+1] - p.offs[i])
+	if p.z[i] != nil {
+		n |= frameCompressed
+	}
+	return n
+}
+
+// headBytes writes the head into dst (p.head bytes), whose frame table
+// already holds the frames' checksums.
+func (p *statePlan) headBytes(dst []byte) {
+	b := dst[:0]
+	b = append(b, stateMagic[:]...)
+	b = binary.LittleEndian.AppendUint32(b, stateFormat)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(p.hdr)))
+	b = append(b, p.hdr...)
+	for _, r := range p.runs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(r.first))
+		b = binary.LittleEndian.AppendUint32(b, uint32(r.n))
+	}
+	b = b[:len(b)+8*len(p.spans)] // the frame table
+	binary.LittleEndian.PutUint32(dst[len(b):], crc32.Checksum(b, castagnoli))
+}
+
+// frameTable is the frame table inside a head.
+func (p *statePlan) frameTable(head []byte) []byte {
+	return head[p.head-crcSize-8*len(p.spans) : p.head-crcSize]
+}
+
+// bytes encodes the state into memory.
+func (p *statePlan) bytes() []byte {
+	out := make([]byte, p.size())
+	table := p.frameTable(out)
 	large := len(out) >= parallelBytes
 	// Write the frames and checksum each while it is in the cache.
-	parallel(len(spans), frameBytes, func(i int) {
-		dst := out[offs[i]:offs[i+1]]
+	parallel(len(p.spans), frameBytes, func(i int) {
+		dst := out[p.offs[i]:p.offs[i+1]]
 		if large { // as in applyState: one call instead of a fault per page
 			populate(dst)
 		}
-		if z[i] != nil {
-			copy(dst, z[i])
-			binary.LittleEndian.PutUint32(table[8*i:], uint32(len(dst))|frameCompressed)
+		if p.z[i] != nil {
+			copy(dst, p.z[i])
 		} else {
-			gather(mem, spans[i], dst)
-			binary.LittleEndian.PutUint32(table[8*i:], uint32(len(dst)))
+			gather(p.mem, p.spans[i], dst)
 		}
+		binary.LittleEndian.PutUint32(table[8*i:], p.frameWord(i))
 		binary.LittleEndian.PutUint32(table[8*i+4:], crc32.Checksum(dst, castagnoli))
 	})
-	p := out[:0]
-	p = append(p, stateMagic[:]...)
-	p = binary.LittleEndian.AppendUint32(p, stateFormat)
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(hdr)))
-	p = append(p, hdr...)
-	for _, r := range runs {
-		p = binary.LittleEndian.AppendUint32(p, uint32(r.first))
-		p = binary.LittleEndian.AppendUint32(p, uint32(r.n))
+	p.headBytes(out[:p.head])
+	return out
+}
+
+// writeTo writes the state into w at offsets 0 to p.size(): the frames
+// straight from the guest's memory (no copy of them in the heap), then the
+// head with their checksums.
+func (p *statePlan) writeTo(w io.WriterAt) error {
+	head := make([]byte, p.head)
+	table := p.frameTable(head)
+	errs := make([]error, len(p.spans))
+	parallel(len(p.spans), frameBytes, func(i int) {
+		off := int64(p.offs[i])
+		var crc uint32
+		if p.z[i] != nil {
+			crc = crc32.Checksum(p.z[i], castagnoli)
+			_, errs[i] = w.WriteAt(p.z[i], off)
+		} else {
+			for _, r := range p.spans[i] {
+				piece := p.mem[r.first*statePage : (r.first+r.n)*statePage]
+				crc = crc32.Update(crc, castagnoli, piece)
+				if _, err := w.WriteAt(piece, off); err != nil {
+					errs[i] = err
+					return
+				}
+				off += int64(len(piece))
+			}
+		}
+		binary.LittleEndian.PutUint32(table[8*i:], p.frameWord(i))
+		binary.LittleEndian.PutUint32(table[8*i+4:], crc)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	p = p[:len(p)+8*len(spans)] // the frame table, written above
-	binary.LittleEndian.PutUint32(out[len(p):], crc32.Checksum(p, castagnoli))
-	return out, nil
+	p.headBytes(head)
+	_, err := w.WriteAt(head, 0)
+	return err
 }
 
 // scratch is a frame's worth of working memory: capturing 20 MiB would
