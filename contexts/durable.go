@@ -78,8 +78,26 @@ func (m *Manager) recordPath(id string) string {
 // none yet). A failure is logged and counted (SnapshotErrors); what was
 // stored before stays. Slot held (or c not yet visible).
 func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
+	var state func(io.WriterAt) (int64, error)
+	if st != nil {
+		state = func(w io.WriterAt) (int64, error) {
+			n, err := w.WriteAt(st, 0)
+			return int64(n), err
+		}
+	}
+	_, err := m.writeRecordWith(c, asOf, state)
+	return err
+}
+
+// writeRecordWith writes c's record with the state that state writes after
+// the record's head (nil: none), and returns the state's size. An error of
+// code conflict is state's (a guest that can't be captured now: nothing is
+// written, nothing counted); any other is a write that failed, logged and
+// counted (SnapshotErrors), and what was stored before stays. Slot held
+// (or c not yet visible).
+func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.WriterAt) (int64, error)) (int64, error) {
 	if m.cfg.StateDir == "" {
-		return nil
+		return 0, nil
 	}
 	c.mu.Lock()
 	meta := recordMeta{
@@ -88,26 +106,37 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 		Runs: c.runs, Resets: c.resets, StateAsOfMs: ms(asOf),
 	}
 	c.mu.Unlock()
-	if st == nil {
+	if state == nil {
 		meta.StateAsOfMs = 0
 	}
 	mb, err := json.Marshal(meta)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
 	head = append(head, mb...)
 	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(head, castagnoli))
-	if err := writeAtomic(m.recordPath(c.id), head, st); err != nil {
+	var n int64
+	err = writeAtomic(m.recordPath(c.id), func(f *os.File) error {
+		if _, err := f.Write(head); err != nil {
+			return err
+		}
+		if state == nil {
+			return nil
+		}
+		var err error
+		n, err = state(io.NewOffsetWriter(f, int64(len(head))))
+		return err
+	})
+	if err != nil && exec.ErrorCode(err) != exec.EConflict {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
 		c.mu.Lock()
 		c.hib.notice = "snapshot not written: " + err.Error()
 		c.hib.retryAt = m.cfg.Now().Add(m.retryDelay())
 		c.mu.Unlock()
-		return err
 	}
-	return nil
+	return n, err
 }
 
 // SnapshotErrors counts the record writes that failed (unwritable or full
@@ -119,19 +148,18 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 const crcSize = 4
 
-// writeAtomic writes parts into path: a temporary file, fsync, rename,
-// fsync of the directory. A reader sees the old file or the new one.
-func writeAtomic(path string, parts ...[]byte) error {
+// writeAtomic has write fill a temporary file, then fsyncs and renames it
+// to path and fsyncs the directory. A reader sees the old file or the new
+// one.
+func writeAtomic(path string, write func(f *os.File) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	for _, data := range parts {
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return err
-		}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()

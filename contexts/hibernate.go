@@ -16,6 +16,7 @@ package contexts
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"time"
@@ -244,22 +245,38 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return nil
 	}
-	capt, ok := c.guest.(exec.Capturer)
-	if !ok {
-		return nil
-	}
-	st, err := capt.Capture(ctx, true)
-	if err != nil {
-		m.note(c, "not snapshotted: "+err.Error())
-		return err
-	}
 	now := m.cfg.Now()
-	if err := m.writeRecord(c, st, now); err != nil {
-		return err
+	var size int64
+	if fc, ok := c.guest.(exec.FileCapturer); ok {
+		// Straight into the record file: the guest stays suspended while
+		// it is written (its slot is held anyway), and a large state is
+		// not copied through the heap on its way.
+		var err error
+		size, err = m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
+		if exec.ErrorCode(err) == exec.EConflict {
+			m.note(c, "not snapshotted: "+err.Error())
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		capt, ok := c.guest.(exec.Capturer)
+		if !ok {
+			return nil
+		}
+		st, err := capt.Capture(ctx, true)
+		if err != nil {
+			m.note(c, "not snapshotted: "+err.Error())
+			return err
+		}
+		if err := m.writeRecord(c, st, now); err != nil {
+			return err
+		}
+		size = int64(len(st))
 	}
 	c.mu.Lock()
 	c.hib.dirty, c.hib.notice = false, ""
-	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
+	c.hib.snapBytes, c.hib.stateAsOf = size, now
 	c.mu.Unlock()
 	return nil
 }
