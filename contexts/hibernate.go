@@ -39,6 +39,7 @@ type hibState struct {
 	stateAsOf  time.Time // the state in the record (or pending) was taken then
 	restoredAt time.Time
 	dirty      bool      // a run since the last snapshot
+	fromGuest  bool      // the record's state was captured from the live guest (snapshot)
 	notice     string    // why not hibernated/snapshotted, or why restored fresh
 	retryAt    time.Time // after a failed capture or write
 }
@@ -91,7 +92,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	if notice == "" && !restored {
 		notice = c.hib.notice // why its record had no usable state (loadRecord)
 	}
-	c.hib.hibernated, c.hib.pending, c.hib.fromRecord = false, nil, false
+	c.hib.hibernated, c.hib.pending, c.hib.fromRecord, c.hib.fromGuest = false, nil, false, false
 	c.hib.notice = notice
 	if restored {
 		c.hib.restoredAt = m.cfg.Now()
@@ -195,11 +196,27 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return exec.Errorf(exec.EConflict, "context %s is %s", c.id, why)
 	}
+	durable := m.cfg.StateDir != ""
+	c.mu.Lock()
+	current := durable && c.hib.fromGuest && !c.hib.dirty && !c.lastUsed.After(c.hib.stateAsOf)
+	c.mu.Unlock()
+	if current {
+		// Its record holds its state already: snapshotted since its last
+		// run and not used since (the usual case: the idle snapshot comes
+		// long before the idle hibernation). Nothing to capture or write.
+		c.guest.Close()
+		c.guest = nil
+		c.mu.Lock()
+		c.hib.hibernated, c.hib.fromRecord, c.hib.notice = true, true, ""
+		c.mu.Unlock()
+		m.log.Debug("context hibernated (its snapshot was current)", "contextId", c.id)
+		m.emit(EventHibernated, c.id)
+		return nil
+	}
 	capt, ok := c.guest.(exec.Capturer)
 	if !ok {
 		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
 	}
-	durable := m.cfg.StateDir != ""
 	st, err := capt.Capture(ctx, false)
 	if err != nil {
 		m.note(c, "not hibernated: "+err.Error())
@@ -275,7 +292,7 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 		size = int64(len(st))
 	}
 	c.mu.Lock()
-	c.hib.dirty, c.hib.notice = false, ""
+	c.hib.dirty, c.hib.notice, c.hib.fromGuest = false, "", true
 	c.hib.snapBytes, c.hib.stateAsOf = size, now
 	c.mu.Unlock()
 	return nil

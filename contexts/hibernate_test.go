@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -434,5 +435,51 @@ func TestDurableOwners(t *testing.T) {
 	got := b.Owners()
 	if len(got) != 2 || got["mine"] != "acme" || got["theirs"] != "other" {
 		t.Fatalf("owners after a restart: %v", got)
+	}
+}
+
+// A context snapshotted since its last run and unused since hibernates
+// without a new capture: its record is not rewritten, and it comes back
+// with its state. One used after its snapshot is captured again.
+func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Now().UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	d := newDurableDirs(t)
+	m := openDurable(t, MustRunner(t, engine.RunnerConfig{}), d, contexts.Config{Now: clock, SnapshotAfter: time.Second, HibernateAfter: time.Hour})
+	defer m.Close()
+	for _, id := range []string{"quiet", "used"} {
+		MustCreate(t, m, exec.ContextSpec{ContextID: id})
+		MustRun(t, m, id, exec.Request{Code: "var v = 41"})
+	}
+	now.Add(int64(2 * time.Second))
+	m.IdleWork() // the idle snapshots
+	stat := func(id string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(d.state, id+".ctx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	before := map[string]os.FileInfo{"quiet": stat("quiet"), "used": stat("used")}
+	for _, id := range []string{"quiet", "used"} {
+		if mustGet(t, m, id).StateAsOfMs == 0 {
+			t.Fatalf("%s was not snapshotted", id)
+		}
+	}
+	now.Add(int64(time.Second))
+	if _, err := m.WriteFile(context.Background(), "used", "f.txt", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	mustHibernate(t, m, "quiet")
+	mustHibernate(t, m, "used")
+	if !os.SameFile(before["quiet"], stat("quiet")) {
+		t.Fatal("the record of a context unchanged since its snapshot was written again")
+	}
+	if os.SameFile(before["used"], stat("used")) {
+		t.Fatal("the record of a context used since its snapshot was not written again")
+	}
+	for _, id := range []string{"quiet", "used"} {
+		wantValue(t, MustRun(t, m, id, exec.Request{Code: "++v"}), "42")
 	}
 }
