@@ -19,14 +19,15 @@ package engine
 // raw otherwise; a frame whose sampled bytes look random (memory holding
 // already compressed or random data) is stored raw without trying.
 //
-// Why this shape (docs/RATIONALE.md, "Hibernation"): on 2 shared cores
-// with ~3 GB/s of memory bandwidth, a state of 20 MiB of incompressible
-// memory spent most of its time compressing what doesn't compress, in
-// checksumming it twice (zstd's and ours) and in copies. Frames are
-// independent, so they are encoded, checked and written into the guest in
-// parallel, each one checksummed while it is in the cache, once, and a raw
-// frame is one copy each way. Every byte is still covered by a checksum: a
-// flipped bit anywhere is refused.
+// Why this shape (docs/RATIONALE.md, "Hibernation"): with format 1 (one
+// zstd stream, one CRC), a state of 20 MiB of incompressible memory spent
+// most of its time, on 2 shared cores with ~3 GB/s of memory bandwidth,
+// compressing what doesn't compress, checksumming it twice (zstd's and
+// ours) and copying it. Frames are independent, so a large state's are
+// encoded, checked and written into the guest in parallel, each one
+// checksummed once, while it is in the cache, and a raw frame is one copy
+// each way (none on its way into a file: CaptureTo). Every byte is still
+// covered by a checksum: a flipped bit anywhere is refused.
 
 import (
 	"bytes"
