@@ -3,16 +3,22 @@ package contexts
 // Durable contexts: one record file per context in Config.StateDir,
 // ID.ctx, written atomically (a temporary file, fsync, rename):
 //
-//	"WXCTX\x00\x00\x01"  magic and format version (8 bytes)
+//	"WXCTX\x00\x00\x02"  magic and format version (8 bytes)
 //	uint32 LE n           length of the metadata
 //	n bytes               metadata (JSON, recordMeta)
+//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
 //	…                     the guest's captured state (engine: it names the
 //	                      image, wasmtime and engine configuration it
-//	                      depends on), or nothing before its first snapshot
-//	4 bytes               CRC-32C (Castagnoli) of everything before, LE
+//	                      depends on, and checksums itself), or nothing
+//	                      before its first snapshot
 //
-// At start-up (New) every record is loaded as a hibernated context: the
-// guest comes back at its first run. A record that can't be read, or whose
+// The record's checksum covers its head only: the state is checked by the
+// engine when it is restored (every byte of it), and checking it here as
+// well cost as much again as writing and reading it (format 1 did).
+//
+// At start-up (New) every record's head is read and its context listed as
+// a hibernated one: the guest comes back at its first run (its state is
+// read and checked then). A record that can't be read, or whose
 // checksum fails, comes back as a fresh context with its workspace (from
 // the metadata when it parses, else an unpinned one named by the file) and
 // a notice saying why; a state the runner refuses likewise, at wake.
@@ -25,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -35,7 +42,7 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 )
 
-var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 1}
+var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 2}
 
 const (
 	recordExt = ".ctx"
@@ -71,8 +78,26 @@ func (m *Manager) recordPath(id string) string {
 // none yet). A failure is logged and counted (SnapshotErrors); what was
 // stored before stays. Slot held (or c not yet visible).
 func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
+	var state func(io.WriterAt) (int64, error)
+	if st != nil {
+		state = func(w io.WriterAt) (int64, error) {
+			n, err := w.WriteAt(st, 0)
+			return int64(n), err
+		}
+	}
+	_, err := m.writeRecordWith(c, asOf, state)
+	return err
+}
+
+// writeRecordWith writes c's record with the state that state writes after
+// the record's head (nil: none), and returns the state's size. An error of
+// code conflict is state's (a guest that can't be captured now: nothing is
+// written, nothing counted); any other is a write that failed, logged and
+// counted (SnapshotErrors), and what was stored before stays. Slot held
+// (or c not yet visible).
+func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.WriterAt) (int64, error)) (int64, error) {
 	if m.cfg.StateDir == "" {
-		return nil
+		return 0, nil
 	}
 	c.mu.Lock()
 	meta := recordMeta{
@@ -81,31 +106,42 @@ func (m *Manager) writeRecord(c *execContext, st []byte, asOf time.Time) error {
 		Runs: c.runs, Resets: c.resets, StateAsOfMs: ms(asOf),
 	}
 	c.mu.Unlock()
-	if st == nil {
+	if state == nil {
 		meta.StateAsOfMs = 0
 	}
 	mb, err := json.Marshal(meta)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
 	head = append(head, mb...)
-	crc := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, st)
+	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(head, castagnoli))
+	var n int64
 	// A record without state (a context just created) is written without
 	// fsync, like a completion with --store-sync=normal: it is in the
 	// operating system before the reply, so it survives kill -9; an fsync
 	// (~5 ms here) would be most of a create. Snapshots are fsynced: they
 	// are written off the request path.
-	if err := writeAtomic(m.recordPath(c.id), st != nil, head, st, binary.LittleEndian.AppendUint32(nil, crc)); err != nil {
+	err = writeAtomic(m.recordPath(c.id), state != nil, func(f *os.File) error {
+		if _, err := f.Write(head); err != nil {
+			return err
+		}
+		if state == nil {
+			return nil
+		}
+		var err error
+		n, err = state(io.NewOffsetWriter(f, int64(len(head))))
+		return err
+	})
+	if err != nil && exec.ErrorCode(err) != exec.EConflict {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
 		c.mu.Lock()
 		c.hib.notice = "snapshot not written: " + err.Error()
 		c.hib.retryAt = m.cfg.Now().Add(m.retryDelay())
 		c.mu.Unlock()
-		return err
 	}
-	return nil
+	return n, err
 }
 
 // SnapshotErrors counts the record writes that failed (unwritable or full
@@ -117,20 +153,18 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 const crcSize = 4
 
-// writeAtomic writes parts into path: a temporary file, fsync (when
-// sync), rename, fsync of the directory (when sync). A reader sees the old
-// file or the new one.
-func writeAtomic(path string, sync bool, parts ...[]byte) error {
+// writeAtomic has write fill a temporary file, then fsyncs it (when
+// sync), renames it to path and fsyncs the directory (when sync). A reader
+// sees the old file or the new one.
+func writeAtomic(path string, sync bool, write func(f *os.File) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	for _, data := range parts {
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return err
-		}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
 	}
 	if sync {
 		if err := f.Sync(); err != nil {
@@ -165,47 +199,130 @@ func (m *Manager) removeRecord(id string) {
 
 // readRecord reads id's record: its metadata (nil when unreadable), its
 // guest state (nil when it has none or it can't be trusted), and why not
-// when something was wrong with it.
-func (m *Manager) readRecord(id string) (*recordMeta, []byte, string) {
-	p := m.recordPath(id)
-	fi, err := os.Stat(p)
+// when something was wrong with it. The state is in a buffer that release
+// hands back for the next read (a wake reads one record per context that
+// runs again): the caller must not use it afterwards.
+func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string, release func()) {
+	release = func() {}
+	f, err := os.Open(m.recordPath(id))
 	if err != nil {
-		return nil, nil, "could not be read: " + err.Error()
+		return nil, nil, "could not be read: " + err.Error(), release
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, "could not be read: " + err.Error(), release
 	}
 	if fi.Size() > maxRecordBytes {
-		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size())
+		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size()), release
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil, "could not be read: " + err.Error()
+	n := int(fi.Size())
+	var b []byte
+	if n <= maxPooledRecord {
+		var buf []byte
+		select {
+		case buf = <-recordBufs:
+		default:
+		}
+		if cap(buf) < n {
+			buf = make([]byte, n, max(n, 256<<10))
+		}
+		b = buf[:n]
+		release = func() {
+			select {
+			case recordBufs <- buf:
+			default:
+			}
+		}
+	} else {
+		b = make([]byte, n)
 	}
-	return parseRecord(b)
+	// The file is replaced by rename, never written in place: what was
+	// opened is one whole record.
+	if _, err := io.ReadFull(f, b); err != nil {
+		release()
+		return nil, nil, "could not be read: " + err.Error(), func() {}
+	}
+	meta, st, reason = parseRecord(b)
+	return meta, st, reason, release
 }
+
+// recordBufs holds a few buffers of read records of up to
+// maxPooledRecord bytes: reading into memory already mapped costs less
+// than a new, zeroed buffer at each wake. (Not a sync.Pool: a wake
+// allocates enough for a GC to empty that between two wakes.)
+var recordBufs = make(chan []byte, 2)
+
+const maxPooledRecord = 1 << 20
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {
-	if len(b) < len(recordMagic)+4+crcSize || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
-		return nil, nil, "is not a context record of this format (truncated or foreign)"
+	meta, headLen, reason := parseRecordHead(b, int64(len(b)))
+	if reason != "" {
+		return meta, nil, reason
 	}
-	n := binary.LittleEndian.Uint32(b[len(recordMagic):])
-	body := b[:len(b)-crcSize]
-	rest := body[len(recordMagic)+4:]
-	var meta *recordMeta
-	if n <= maxRecordMeta && uint64(n) <= uint64(len(rest)) {
-		var mt recordMeta
-		if json.Unmarshal(rest[:n], &mt) == nil {
-			meta = &mt
-		}
-	}
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
-		return meta, nil, "failed its checksum (corrupt or truncated)"
-	}
-	if meta == nil {
-		return nil, nil, "has unreadable metadata"
-	}
-	st := rest[n:]
+	st := b[headLen:]
 	if len(st) == 0 || meta.StateAsOfMs == 0 {
 		st = nil
+	}
+	return meta, st, ""
+}
+
+// parseRecordHead checks the head of a record file of size bytes (b holds
+// at least its head, or all there is) and returns its metadata and the
+// head's length; the state follows it.
+func parseRecordHead(b []byte, size int64) (*recordMeta, int, string) {
+	if size < int64(len(recordMagic))+4+crcSize || len(b) < len(recordMagic)+4 || !bytes.Equal(b[:len(recordMagic)], recordMagic[:]) {
+		return nil, 0, "is not a context record of this format (truncated, foreign or older)"
+	}
+	n := uint64(binary.LittleEndian.Uint32(b[len(recordMagic):]))
+	headLen := uint64(len(recordMagic)) + 4 + n
+	if n > maxRecordMeta || headLen+crcSize > uint64(size) || headLen+crcSize > uint64(len(b)) {
+		return nil, 0, "is truncated in its metadata"
+	}
+	var meta *recordMeta
+	var mt recordMeta
+	if json.Unmarshal(b[len(recordMagic)+4:headLen], &mt) == nil {
+		meta = &mt
+	}
+	if crc32.Checksum(b[:headLen], castagnoli) != binary.LittleEndian.Uint32(b[headLen:]) {
+		return meta, 0, "failed its checksum (corrupt)"
+	}
+	if meta == nil {
+		return nil, 0, "has unreadable metadata"
+	}
+	return meta, int(headLen + crcSize), ""
+}
+
+// readRecordHead reads the head of id's record only (start-up lists every
+// context without reading their states): its metadata, the size of the
+// state after it (0: none), and why not when something was wrong with it.
+func (m *Manager) readRecordHead(id string) (*recordMeta, int64, string) {
+	f, err := os.Open(m.recordPath(id))
+	if err != nil {
+		return nil, 0, "could not be read: " + err.Error()
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, "could not be read: " + err.Error()
+	}
+	b := make([]byte, len(recordMagic)+4)
+	if _, err := io.ReadFull(f, b); err == nil {
+		if n := int64(binary.LittleEndian.Uint32(b[len(recordMagic):])); n <= maxRecordMeta && int64(len(b))+n+crcSize <= fi.Size() {
+			b = append(b, make([]byte, n+crcSize)...)
+			if _, err := io.ReadFull(f, b[len(recordMagic)+4:]); err != nil {
+				return nil, 0, "could not be read: " + err.Error()
+			}
+		}
+	}
+	meta, headLen, reason := parseRecordHead(b, fi.Size())
+	if reason != "" {
+		return meta, 0, reason
+	}
+	st := fi.Size() - int64(headLen)
+	if meta.StateAsOfMs == 0 {
+		st = 0
 	}
 	return meta, st, ""
 }
@@ -254,7 +371,7 @@ func (m *Manager) loadRecords() (map[string]bool, error) {
 
 // loadRecord makes the context of id's record.
 func (m *Manager) loadRecord(id string) (*execContext, string) {
-	meta, st, reason := m.readRecord(id)
+	meta, stateBytes, reason := m.readRecordHead(id)
 	now := m.cfg.Now()
 	c := &execContext{id: id, created: now, lastUsed: now, state: exec.ContextIdle, gone: make(chan struct{})}
 	if meta != nil && meta.ID == id {
@@ -314,9 +431,9 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 	c.ws = w
 	if c.family.Name != "" {
 		c.hib.hibernated = true
-		c.hib.fromRecord = st != nil
-		if st != nil {
-			c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), time.UnixMilli(meta.StateAsOfMs)
+		c.hib.fromRecord = stateBytes > 0
+		if stateBytes > 0 {
+			c.hib.snapBytes, c.hib.stateAsOf = stateBytes, time.UnixMilli(meta.StateAsOfMs)
 		}
 	}
 	if reason != "" {

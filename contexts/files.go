@@ -11,14 +11,16 @@ import (
 
 // File calls work in any state but deleting, also while a run is in
 // progress (the guest may see a file appear). A file uploaded during a run
-// is never rolled back by that run's quota check.
+// is never rolled back by that run's quota check. A file call on a
+// hibernated context wakes it, as a run does (wakeForFiles).
 
 // withWorkspace runs fn on c's workspace under its bookkeeping lock.
-func (m *Manager) withWorkspace(id string, fn func(c *execContext) error) error {
+func (m *Manager) withWorkspace(ctx context.Context, id string, fn func(c *execContext) error) error {
 	c, err := m.lookup(id)
 	if err != nil {
 		return err
 	}
+	m.wakeForFiles(ctx, c)
 	c.wsMu.Lock()
 	defer c.wsMu.Unlock()
 	c.mu.Lock()
@@ -31,13 +33,33 @@ func (m *Manager) withWorkspace(id string, fn func(c *execContext) error) error 
 	return fn(c)
 }
 
+// wakeForFiles restores a hibernated context for a file call, so that the
+// next run finds it awake and its descriptor and events say so, as after
+// a run's wake. It takes the context's slot only when it is free with
+// nobody queued: a context that runs or has runs queued is being woken by
+// them, and a file call never waits behind runs. The file call goes on
+// either way (the workspace is on the host); a wake that fails is logged
+// and tried again by the next run.
+func (m *Manager) wakeForFiles(ctx context.Context, c *execContext) {
+	c.mu.Lock()
+	hibernated := c.hib.hibernated
+	c.mu.Unlock()
+	if !hibernated || !c.tryAcquire() {
+		return
+	}
+	defer c.release()
+	if err := m.wake(ctx, c); err != nil {
+		m.log.Warn("a file call could not wake its hibernated context (the next run tries again)", "contextId", c.id, "err", err)
+	}
+}
+
 // WriteFile stores data at p in the context's workspace (replacing a file
 // atomically, creating parent directories). Errors: context_not_found,
 // invalid_argument (path), conflict (a directory is in the way),
 // payload_too_large (quota).
 func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*exec.FileEntry, error) {
 	var e exec.FileEntry
-	err := m.withWorkspace(id, func(c *execContext) error {
+	err := m.withWorkspace(ctx, id, func(c *execContext) error {
 		if err := c.ws.WriteFile(p, data); err != nil {
 			return err
 		}
@@ -63,7 +85,7 @@ func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*ex
 // invalid_argument (path, symlink, directory).
 func (m *Manager) ReadFile(ctx context.Context, id, p string) ([]byte, error) {
 	var b []byte
-	err := m.withWorkspace(id, func(c *execContext) error {
+	err := m.withWorkspace(ctx, id, func(c *execContext) error {
 		var err error
 		b, err = c.ws.ReadFile(p)
 		return err
@@ -75,7 +97,7 @@ func (m *Manager) ReadFile(ctx context.Context, id, p string) ([]byte, error) {
 // never its target). Errors: context_not_found, not_found,
 // invalid_argument.
 func (m *Manager) DeleteFile(ctx context.Context, id, p string) error {
-	return m.withWorkspace(id, func(c *execContext) error {
+	return m.withWorkspace(ctx, id, func(c *execContext) error {
 		if err := c.ws.Delete(p); err != nil {
 			return err
 		}
@@ -88,7 +110,7 @@ func (m *Manager) DeleteFile(ctx context.Context, id, p string) error {
 // Errors: context_not_found, not_found, invalid_argument.
 func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
 	var es []exec.FileEntry
-	err := m.withWorkspace(id, func(c *execContext) error {
+	err := m.withWorkspace(ctx, id, func(c *execContext) error {
 		var err error
 		es, err = c.ws.List(dir)
 		return err
@@ -116,6 +138,9 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 		c.release()
 		return nil, nil, notFound(id)
 	}
+	if err := m.wake(ctx, c); err != nil {
+		m.log.Warn("could not wake a hibernated context for work on its workspace (the next run tries again)", "contextId", c.id, "err", err)
+	}
 	m.touch(c)
 	return c.ws, c.release, nil
 }
@@ -126,7 +151,7 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 // fits the workspace's limits (payload_too_large otherwise, nothing done)
 // and runs swap. Errors: context_not_found, payload_too_large, swap's.
 func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
-	return m.withWorkspace(id, func(c *execContext) error {
+	return m.withWorkspace(context.Background(), id, func(c *execContext) error {
 		if err := c.ws.FitsReplacing(rel, "staged"); err != nil {
 			return err
 		}

@@ -10,12 +10,13 @@ package contexts
 // for HibernateAfter. The next run wakes it: the runner restores the guest
 // from the state (exec.GuestRestorer), or, when the state is refused
 // (corrupt, another image or engine), starts a fresh one in the same
-// workspace and says why in the descriptor's notice. File calls work on
-// the workspace, which is on the host: they don't wake the guest.
+// workspace and says why in the descriptor's notice. A file call wakes it
+// too (files.go), so that the context is awake for the run that follows.
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"time"
@@ -38,6 +39,7 @@ type hibState struct {
 	stateAsOf  time.Time // the state in the record (or pending) was taken then
 	restoredAt time.Time
 	dirty      bool      // a run since the last snapshot
+	fromGuest  bool      // the record's state was captured from the live guest (snapshot)
 	notice     string    // why not hibernated/snapshotted, or why restored fresh
 	retryAt    time.Time // after a failed capture or write
 }
@@ -53,7 +55,8 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	c.mu.Unlock()
 	notice := ""
 	if state == nil && fromRecord {
-		_, s, reason := m.readRecord(c.id)
+		_, s, reason, release := m.readRecord(c.id)
+		defer release() // the restore copies what it needs out of it
 		state = s
 		if reason != "" {
 			notice = "restored fresh: its snapshot " + reason
@@ -89,7 +92,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	if notice == "" && !restored {
 		notice = c.hib.notice // why its record had no usable state (loadRecord)
 	}
-	c.hib.hibernated, c.hib.pending, c.hib.fromRecord = false, nil, false
+	c.hib.hibernated, c.hib.pending, c.hib.fromRecord, c.hib.fromGuest = false, nil, false, false
 	c.hib.notice = notice
 	if restored {
 		c.hib.restoredAt = m.cfg.Now()
@@ -99,6 +102,17 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	c.mu.Unlock()
 	m.emit(EventRestored, c.id)
 	return nil
+}
+
+// restoreGuest restores a guest of c from state st.
+func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (exec.Guest, error) {
+	r, ok := m.cfg.Runner.(exec.GuestRestorer)
+	if !ok {
+		return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
+	}
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	defer cancel()
+	return r.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, st)
 }
 
 func (m *Manager) emit(typ, id string) {
@@ -182,28 +196,51 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return exec.Errorf(exec.EConflict, "context %s is %s", c.id, why)
 	}
+	durable := m.cfg.StateDir != ""
+	c.mu.Lock()
+	current := durable && c.hib.fromGuest && !c.hib.dirty && !c.lastUsed.After(c.hib.stateAsOf)
+	c.mu.Unlock()
+	if current {
+		// Its record holds its state already: snapshotted since its last
+		// run and not used since (the usual case: the idle snapshot comes
+		// long before the idle hibernation). Nothing to capture or write.
+		c.guest.Close()
+		c.guest = nil
+		c.mu.Lock()
+		c.hib.hibernated, c.hib.fromRecord, c.hib.notice = true, true, ""
+		c.mu.Unlock()
+		m.log.Debug("context hibernated (its snapshot was current)", "contextId", c.id)
+		m.emit(EventHibernated, c.id)
+		return nil
+	}
 	capt, ok := c.guest.(exec.Capturer)
 	if !ok {
 		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
 	}
-	durable := m.cfg.StateDir != ""
-	// With a state dir the guest is kept until its state is on disk: a
-	// write that fails leaves the context live.
-	st, err := capt.Capture(ctx, durable)
+	st, err := capt.Capture(ctx, false)
 	if err != nil {
 		m.note(c, "not hibernated: "+err.Error())
 		return err
 	}
 	now := m.cfg.Now()
+	notice := ""
 	if durable {
 		if err := m.writeRecord(c, st, now); err != nil {
-			return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			// The context stays live: its guest comes back from the state
+			// just taken (cheaper, on the common path, than keeping the
+			// guest until the write is done and closing it then).
+			g, rerr := m.restoreGuest(ctx, c, st)
+			if rerr == nil {
+				c.guest = g
+				return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			}
+			m.log.Error("a context whose snapshot could not be written could not be restored either; its state is kept in memory", "contextId", c.id, "err", rerr)
+			durable, notice = false, "hibernated in memory: its snapshot could not be written: "+err.Error()
 		}
-		m.discard(c.guest)
 	}
 	c.guest = nil
 	c.mu.Lock()
-	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, ""
+	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, notice
 	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
 	if durable {
 		c.hib.fromRecord = true
@@ -225,22 +262,38 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return nil
 	}
-	capt, ok := c.guest.(exec.Capturer)
-	if !ok {
-		return nil
-	}
-	st, err := capt.Capture(ctx, true)
-	if err != nil {
-		m.note(c, "not snapshotted: "+err.Error())
-		return err
-	}
 	now := m.cfg.Now()
-	if err := m.writeRecord(c, st, now); err != nil {
-		return err
+	var size int64
+	if fc, ok := c.guest.(exec.FileCapturer); ok {
+		// Straight into the record file: the guest stays suspended while
+		// it is written (its slot is held anyway), and a large state is
+		// not copied through the heap on its way.
+		var err error
+		size, err = m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
+		if exec.ErrorCode(err) == exec.EConflict {
+			m.note(c, "not snapshotted: "+err.Error())
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		capt, ok := c.guest.(exec.Capturer)
+		if !ok {
+			return nil
+		}
+		st, err := capt.Capture(ctx, true)
+		if err != nil {
+			m.note(c, "not snapshotted: "+err.Error())
+			return err
+		}
+		if err := m.writeRecord(c, st, now); err != nil {
+			return err
+		}
+		size = int64(len(st))
 	}
 	c.mu.Lock()
-	c.hib.dirty, c.hib.notice = false, ""
-	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
+	c.hib.dirty, c.hib.notice, c.hib.fromGuest = false, "", true
+	c.hib.snapBytes, c.hib.stateAsOf = size, now
 	c.mu.Unlock()
 	return nil
 }

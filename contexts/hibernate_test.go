@@ -2,9 +2,12 @@ package contexts_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -62,13 +65,6 @@ func TestHibernateAndRestoreOnNextRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustHibernate(t, m, "h")
-	// A file call works on the workspace: it doesn't wake the guest.
-	if b, err := m.ReadFile(context.Background(), "h", "notes.txt"); err != nil || string(b) != "kept" {
-		t.Fatalf("read a file of a hibernated context: %q, %v", b, err)
-	}
-	if !mustGet(t, m, "h").Hibernated {
-		t.Fatal("a file call woke the context")
-	}
 	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "[++n, next(), big.length]"}), "[41,1,65536]")
 	d := mustGet(t, m, "h")
 	if d.Hibernated || d.RestoredAtMs == 0 || d.State != exec.ContextIdle {
@@ -85,6 +81,69 @@ func TestHibernateAndRestoreOnNextRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "typeof n"}), `"undefined"`)
+}
+
+// A file call on a hibernated context restores it as a run does: the
+// descriptor and events say so, and the state is there for the next run.
+func TestFileCallWakesHibernated(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(m *contexts.Manager, id string) error
+	}{
+		{"write", func(m *contexts.Manager, id string) error {
+			_, err := m.WriteFile(context.Background(), id, "new.txt", []byte("x"))
+			return err
+		}},
+		{"read", func(m *contexts.Manager, id string) error {
+			b, err := m.ReadFile(context.Background(), id, "notes.txt")
+			if err == nil && string(b) != "kept" {
+				err = fmt.Errorf("read %q", b)
+			}
+			return err
+		}},
+		{"list", func(m *contexts.Manager, id string) error {
+			_, err := m.ListFiles(context.Background(), id, "")
+			return err
+		}},
+		{"delete", func(m *contexts.Manager, id string) error {
+			return m.DeleteFile(context.Background(), id, "notes.txt")
+		}},
+	} {
+		for _, durable := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s durable=%v", tc.name, durable), func(t *testing.T) {
+				var mu sync.Mutex
+				var events []string
+				cfg := contexts.Config{OnEvent: func(typ, id string) { mu.Lock(); events = append(events, typ); mu.Unlock() }}
+				var m *contexts.Manager
+				if durable {
+					m = openDurable(t, MustRunner(t, engine.RunnerConfig{}), newDurableDirs(t), cfg)
+					t.Cleanup(m.Close)
+				} else {
+					m = MustManager(t, cfg, 0)
+				}
+				MustCreate(t, m, exec.ContextSpec{ContextID: "f"})
+				MustRun(t, m, "f", exec.Request{Code: "let n = 40; 0"})
+				if _, err := m.WriteFile(context.Background(), "f", "notes.txt", []byte("kept")); err != nil {
+					t.Fatal(err)
+				}
+				mustHibernate(t, m, "f")
+				if err := tc.call(m, "f"); err != nil {
+					t.Fatal(err)
+				}
+				d := mustGet(t, m, "f")
+				if d.Hibernated || d.RestoredAtMs == 0 {
+					t.Fatalf("after a file call on a hibernated context: %+v", d)
+				}
+				mu.Lock()
+				got := strings.Join(events, ",")
+				mu.Unlock()
+				if got != "context.hibernated,context.restored" {
+					t.Fatalf("events: %s", got)
+				}
+				wantValue(t, MustRun(t, m, "f", exec.Request{Code: "++n"}), "41")
+			})
+		}
+	}
 }
 
 func TestHibernateConflicts(t *testing.T) {
@@ -376,5 +435,51 @@ func TestDurableOwners(t *testing.T) {
 	got := b.Owners()
 	if len(got) != 2 || got["mine"] != "acme" || got["theirs"] != "other" {
 		t.Fatalf("owners after a restart: %v", got)
+	}
+}
+
+// A context snapshotted since its last run and unused since hibernates
+// without a new capture: its record is not rewritten, and it comes back
+// with its state. One used after its snapshot is captured again.
+func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Now().UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	d := newDurableDirs(t)
+	m := openDurable(t, MustRunner(t, engine.RunnerConfig{}), d, contexts.Config{Now: clock, SnapshotAfter: time.Second, HibernateAfter: time.Hour})
+	defer m.Close()
+	for _, id := range []string{"quiet", "used"} {
+		MustCreate(t, m, exec.ContextSpec{ContextID: id})
+		MustRun(t, m, id, exec.Request{Code: "var v = 41"})
+	}
+	now.Add(int64(2 * time.Second))
+	m.IdleWork() // the idle snapshots
+	stat := func(id string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(d.state, id+".ctx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	before := map[string]os.FileInfo{"quiet": stat("quiet"), "used": stat("used")}
+	for _, id := range []string{"quiet", "used"} {
+		if mustGet(t, m, id).StateAsOfMs == 0 {
+			t.Fatalf("%s was not snapshotted", id)
+		}
+	}
+	now.Add(int64(time.Second))
+	if _, err := m.WriteFile(context.Background(), "used", "f.txt", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	mustHibernate(t, m, "quiet")
+	mustHibernate(t, m, "used")
+	if !os.SameFile(before["quiet"], stat("quiet")) {
+		t.Fatal("the record of a context unchanged since its snapshot was written again")
+	}
+	if os.SameFile(before["used"], stat("used")) {
+		t.Fatal("the record of a context used since its snapshot was not written again")
+	}
+	for _, id := range []string{"quiet", "used"} {
+		wantValue(t, MustRun(t, m, id, exec.Request{Code: "++v"}), "42")
 	}
 }

@@ -107,10 +107,10 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		c.cancel = nil
 		now := m.cfg.Now()
 		c.lastUsed = now
+		c.hib.dirty = true // even a run that failed may have changed the guest: snapshot it again
 		if res != nil {
 			c.runs++
 			c.lastCompleted = now
-			c.hib.dirty = true
 		}
 		if c.state != exec.ContextRunning {
 			return // a reset or delete took over

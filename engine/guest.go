@@ -209,7 +209,9 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	g.inst = inst
 	if ext := inst.GetExport(store, "memory"); ext != nil {
 		g.mem = ext.Memory()
-		prefault(g.mem.UnsafeData(store), img.hot)
+		if opts.restore == nil { // a restore populates them before it writes its state (below)
+			prefault(g.mem.UnsafeData(store), img.hot)
+		}
 	}
 	entry := img.Spec.Entry
 	if entry == "" {
@@ -235,7 +237,9 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		return nil, fmt.Errorf("guest %s exports no _start or memory", img.Spec.Name)
 	}
 	if opts.restore != nil {
-		if err := g.applyState(opts.restore); err != nil {
+		err := g.applyState(opts.restore) // populates the hot pages too
+		g.opts.restore = nil              // the guest must not keep the state (its caller may reuse it)
+		if err != nil {
 			g.unregister()
 			g.watch.free()
 			store.Close()

@@ -84,3 +84,30 @@ func prefault(mem []byte, runs []pageRun) {
 		}
 	}
 }
+
+// madvisePopulate populates n bytes at addr writable; an optimization only
+// (errors are ignored).
+func madvisePopulate(addr, n uintptr) {
+	syscall.Syscall(syscall.SYS_MADVISE, addr, n, madvPopulateWrite)
+}
+
+// madvHugepage is MADV_HUGEPAGE.
+const madvHugepage = 14
+
+// hugePages asks for transparent huge pages over mem[from:] (the 2 MiB
+// pages inside it): a large state written into grown memory then costs a
+// fault per 2 MiB instead of one per 4 KiB, each zeroing its page (three
+// times faster for 20 MiB on the build machine). An optimization only:
+// a kernel without THP, or with it off, refuses or ignores the advice.
+func hugePages(mem []byte, from int) {
+	const huge = 2 << 20
+	if from >= len(mem) {
+		return
+	}
+	base := uintptr(unsafe.Pointer(&mem[0]))
+	start := (base + uintptr(from) + huge - 1) &^ (huge - 1)
+	end := (base + uintptr(len(mem))) &^ (huge - 1)
+	if end > start {
+		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvHugepage)
+	}
+}

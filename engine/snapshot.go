@@ -13,7 +13,7 @@ import (
 
 // snapshotVersion is part of the cache key of snapshotted modules; bump it
 // when the snapshot format or procedure changes.
-const snapshotVersion = "snapshot-v3"
+const snapshotVersion = "snapshot-v4" // v4: tables exported (__wasmexec_table_N)
 
 // buildSnapshot runs the image's Init functions once in a throwaway
 // instance, then its entry for one warm-up request, and returns the module
@@ -34,12 +34,12 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 	}
 	var globals []wasmGlobal
 	globalIdx, exportIdx, memIdx := -1, -1, -1
-	importedG := 0
+	importedG, importedT, definedT := 0, 0, 0
 	for i, s := range secs {
 		switch s.id {
 		case secImport:
 			var importsMemory bool
-			if importedG, importsMemory, err = importedGlobals(s.payload); err != nil {
+			if importedG, importedT, importsMemory, err = importedGlobals(s.payload); err != nil {
 				return nil, fmt.Errorf("imports: %w", err)
 			}
 			if importsMemory {
@@ -54,6 +54,10 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 			exportIdx = i
 		case secMemory:
 			memIdx = i
+		case secTable:
+			if n, _, err := uleb(s.payload); err == nil {
+				definedT = int(n)
+			}
 		}
 	}
 	if globalIdx < 0 || exportIdx < 0 || memIdx < 0 {
@@ -66,6 +70,10 @@ func buildSnapshot(ctx context.Context, spec ImageSpec, dir string, wasm []byte)
 		if g.mutable {
 			extra = append(extra, exportEntry(fmt.Sprintf("__wasmexec_global_%d", i), 3, uint32(importedG+i)))
 		}
+	}
+	// ... and every table, so a capture can record its size (hibernate.go).
+	for i := range importedT + definedT {
+		extra = append(extra, exportEntry(fmt.Sprintf("%s%d", tableExportPrefix, i), 1, uint32(i)))
 	}
 	instrumented := append([]wasmSection(nil), secs...)
 	if instrumented[exportIdx].payload, err = addExports(secs[exportIdx].payload, extra); err != nil {

@@ -16,6 +16,7 @@ import (
 
 const (
 	secImport    = 2
+	secTable     = 4
 	secMemory    = 5
 	secGlobal    = 6
 	secExport    = 7
@@ -281,10 +282,10 @@ func appendSLEB(b []byte, v int64) []byte {
 
 // importedGlobals counts the globals a module imports (they come first in
 // the global index space) and reports whether it imports a memory.
-func importedGlobals(p []byte) (globals int, memory bool, err error) {
+func importedGlobals(p []byte) (globals, tables int, memory bool, err error) {
 	count, n, err := uleb(p)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, false, err
 	}
 	p = p[n:]
 	skipName := func() error {
@@ -312,13 +313,13 @@ func importedGlobals(p []byte) (globals int, memory bool, err error) {
 	}
 	for i := uint64(0); i < count; i++ {
 		if err := skipName(); err != nil {
-			return 0, false, err
+			return 0, 0, false, err
 		}
 		if err := skipName(); err != nil {
-			return 0, false, err
+			return 0, 0, false, err
 		}
 		if len(p) < 1 {
-			return 0, false, errors.New("truncated import")
+			return 0, 0, false, errors.New("truncated import")
 		}
 		kind := p[0]
 		p = p[1:]
@@ -326,27 +327,28 @@ func importedGlobals(p []byte) (globals int, memory bool, err error) {
 		case 0: // func: type index
 			_, n, err := uleb(p)
 			if err != nil {
-				return 0, false, err
+				return 0, 0, false, err
 			}
 			p = p[n:]
 		case 1: // table: reftype + limits
+			tables++
 			p = p[1:]
 			if err := skipLimits(); err != nil {
-				return 0, false, err
+				return 0, 0, false, err
 			}
 		case 2:
 			memory = true
 			if err := skipLimits(); err != nil {
-				return 0, false, err
+				return 0, 0, false, err
 			}
 		case 3:
 			globals++
 			p = p[2:]
 		default:
-			return 0, false, fmt.Errorf("unknown import kind %d", kind)
+			return 0, 0, false, fmt.Errorf("unknown import kind %d", kind)
 		}
 	}
-	return globals, memory, nil
+	return globals, tables, memory, nil
 }
 
 func mathFloat32bits(f float32) uint32 { return math.Float32bits(f) }

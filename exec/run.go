@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"path"
 	"strings"
 	"time"
@@ -159,6 +160,14 @@ type Guest interface {
 // an image that can't suspend), internal.
 type Capturer interface {
 	Capture(ctx context.Context, keep bool) ([]byte, error)
+}
+
+// FileCapturer is a Capturer that can write its state straight into a
+// file (engine.Guest): CaptureTo writes it at offsets 0 to the size it
+// returns of w (an io.OffsetWriter places it after a header). Errors as
+// Capture's; a write error leaves the guest as it was.
+type FileCapturer interface {
+	CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error)
 }
 
 // GuestRestorer is a Runner that can start a kept guest from a captured

@@ -48,6 +48,16 @@ func TestHibernateAndForkByTenant(t *testing.T) {
 	if got := as(t, acme, "POST", ts.URL+"/v1/contexts/earlier/hibernate", ""); got.Status != http.StatusOK || got.JSON["hibernated"] != true {
 		t.Fatalf("acme hibernates its context: %d %s", got.Status, got.Body)
 	}
+	// A file call wakes a hibernated context, as a run does.
+	if got := as(t, acme, "PUT", ts.URL+"/v1/contexts/earlier/files/notes.txt", "kept"); got.Status != http.StatusOK {
+		t.Fatalf("upload to a hibernated context: %d %s", got.Status, got.Body)
+	}
+	if got := as(t, acme, "GET", ts.URL+"/v1/contexts/earlier", ""); got.JSON["hibernated"] != false || got.JSON["restoredAtMs"] == nil {
+		t.Fatalf("after a file call: %s", got.Body)
+	}
+	if got := as(t, acme, "POST", ts.URL+"/v1/contexts/earlier/hibernate", ""); got.Status != http.StatusOK || got.JSON["hibernated"] != true {
+		t.Fatalf("acme hibernates its context again: %d %s", got.Status, got.Body)
+	}
 	if got := as(t, globex, "POST", ts.URL+"/v1/contexts/earlier/hibernate", ""); got.Status != http.StatusNotFound {
 		t.Fatalf("globex hibernates acme's context: %d", got.Status)
 	}

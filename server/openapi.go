@@ -187,7 +187,7 @@ func openAPIDoc() obj {
 			"409": errResponse("409"), "413": errResponse("413"),
 		}, params(idParam), body(jsonBody(object(obj{"packages": array(str("name, name@range or name@tag")), "dev": boolean(""), "frozen": boolean("fail when the lock would change"), "timeoutMs": integer("")}))))},
 		"/v1/contexts/{id}/reset":     obj{"post": op("resetContext", "Replace the context's guest (workspace kept)", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
-		"/v1/contexts/{id}/hibernate": obj{"post": op("hibernateContext", "Capture the context's guest and drop it from memory; the next run restores it", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
+		"/v1/contexts/{id}/hibernate": obj{"post": op("hibernateContext", "Capture the context's guest and drop it from memory; the next run, file call or fork restores it", obj{"200": contextOK, "409": errResponse("409")}, params(idParam))},
 		"/v1/contexts/{id}/fork": obj{"post": op("forkContext", "A new context with this one's state and a copy of its workspace", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409"), "413": errResponse("413"), "429": errResponse("429")},
 			params(idParam), optionalBody(jsonBody(strictObject(obj{"contextId": str("1-64 of [A-Za-z0-9_-]; generated when absent")}))))},
 		"/v1/contexts/{id}/pip/install": obj{"post": op("pipInstall", "Install Python packages (pure wheels from the allowed indexes, verified by sha256) into the context's workspace .python-packages, on the guest's sys.path (all or nothing); a completed pip_install record with installed", obj{
@@ -272,7 +272,7 @@ func openAPIDoc() obj {
 			"createdAtMs": integer(""), "lastStartedAtMs": integer(""), "lastCompletedAtMs": integer(""), "idleExpiresAtMs": integer(""),
 			"memoryBytes": integer(""), "runs": integer(""), "resets": integer(""), "queued": integer(""),
 			"workspace": object(obj{"usedBytes": integer(""), "quotaBytes": integer("")}), "error": ref("ErrorData"),
-			"hibernated": boolean("the guest is not in memory; the next run restores it"), "snapshotBytes": integer(""),
+			"hibernated": boolean("the guest is not in memory; the next run, file call or fork restores it"), "snapshotBytes": integer(""),
 			"stateAsOfMs": integer("when the state that survives a restart was captured"), "restoredAtMs": integer(""),
 			"notice":  str("why it is not hibernated or snapshotted, or why it came back fresh"),
 			"network": ref("Network"), "secrets": array(str("names only")),
