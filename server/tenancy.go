@@ -38,6 +38,9 @@ type tenancy struct {
 	procOrder []string          // FIFO of procExecs, to bound it
 	tenants   sync.Map          // tenant id → *tenantState
 	now       func() time.Time
+	// contextTenant gives the tenant of a context not in contexts (one
+	// adopted from another server of a cluster), or nil.
+	contextTenant func(id string) string
 }
 
 // maxOwnedProcesses bounds procExecs (processes spawned since the start;
@@ -101,6 +104,7 @@ func Guard(cfg Config) Config {
 		return cfg
 	}
 	t := newTenancy()
+	t.contextTenant = cfg.ContextTenant
 	for id, tn := range cfg.ContextOwners {
 		if tn != "" {
 			t.contexts[id] = tn
@@ -206,6 +210,32 @@ func (t *tenancy) owns(ctx context.Context, m map[string]string, id string) bool
 	return m[id] == tn
 }
 
+// ownsContext is owns for a context id, asking contextTenant about one
+// it has not seen (and keeping the answer).
+func (t *tenancy) ownsContext(ctx context.Context, id string) bool {
+	tn := exec.TenantID(ctx)
+	if tn == "" {
+		return true
+	}
+	return t.tenantOf(id) == tn
+}
+
+// tenantOf is the tenant of context id ("": unknown).
+func (t *tenancy) tenantOf(id string) string {
+	t.mu.Lock()
+	owner, ok := t.contexts[id]
+	t.mu.Unlock()
+	if ok || t.contextTenant == nil {
+		return owner
+	}
+	if owner = t.contextTenant(id); owner != "" {
+		t.mu.Lock()
+		t.contexts[id] = owner
+		t.mu.Unlock()
+	}
+	return owner
+}
+
 func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
 	tn := exec.TenantID(ctx)
 	if tn == "" {
@@ -240,7 +270,7 @@ type guardedContexts struct {
 func contextNotFound(id string) error { return exec.Errorf(exec.EContextNotFound, "no context %q", id) }
 
 func (g *guardedContexts) check(ctx context.Context, id string) error {
-	if !g.t.owns(ctx, g.t.contexts, id) {
+	if !g.t.ownsContext(ctx, id) {
 		return contextNotFound(id)
 	}
 	return nil
@@ -256,13 +286,13 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 	}
 	live := map[string]bool{}
 	var mine []*exec.Context
-	g.t.mu.Lock()
 	for _, c := range all {
 		live[c.ContextID] = true
-		if g.t.contexts[c.ContextID] == tn {
+		if g.t.tenantOf(c.ContextID) == tn {
 			mine = append(mine, c)
 		}
 	}
+	g.t.mu.Lock()
 	for id := range g.t.contexts {
 		if !live[id] {
 			delete(g.t.contexts, id)
@@ -560,7 +590,7 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 	if tn == nil {
 		return p.Spawn(ctx, req)
 	}
-	if req.ContextID != "" && !t.owns(ctx, t.contexts, req.ContextID) {
+	if req.ContextID != "" && !t.ownsContext(ctx, req.ContextID) {
 		return nil, contextNotFound(req.ContextID)
 	}
 	if q := tn.Quotas.MaxProcesses; q != nil {
