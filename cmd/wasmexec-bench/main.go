@@ -185,6 +185,11 @@ func startServer(dataDir string, extra []string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, a := range extra { // an --addr of the caller's wins (cluster: it is advertised)
+		if a == "--addr" && i+1 < len(extra) {
+			addr = extra[i+1]
+		}
+	}
 	args := append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", *imagesDir, "--log-level", "warn"}, extra...)
 	cmd := exec.Command(*binPath, args...)
 	var log bytes.Buffer
