@@ -413,54 +413,65 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 	if stale { // held, but its local deadline passed
 		c.lose(id, "its lease ran out before it could be renewed")
 	}
-	var (
-		owner, url, ctenant sql.NullString
-		gen, left           int64
-	)
-	err := c.db.QueryRowContext(ctx, `SELECT tenant, owner_node, owner_url, generation, lease_expires_at_ms - `+nowMs+` FROM cluster_contexts WHERE context_id = $1`, id).
-		Scan(&ctenant, &owner, &url, &gen, &left)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", 0, nil
-	}
-	if err != nil {
-		return "", 0, unavailable("look up the context's owner", err)
-	}
-	if tenant != "" && ctenant.String != tenant {
-		return "", 0, exec.Errorf(exec.EContextNotFound, "no context %q", id)
-	}
-	if owner.Valid && left > 0 && owner.String != c.cfg.NodeID {
-		lease := time.Duration(left) * time.Millisecond
-		if forwarded {
-			return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), lease}
+	// A claim that loses a race reads the row again: the winner is then
+	// the owner to forward to.
+	for attempt := 0; ; attempt++ {
+		var (
+			owner, url, ctenant sql.NullString
+			gen, left           int64
+		)
+		err := c.db.QueryRowContext(ctx, `SELECT tenant, owner_node, owner_url, generation, lease_expires_at_ms - `+nowMs+` FROM cluster_contexts WHERE context_id = $1`, id).
+			Scan(&ctenant, &owner, &url, &gen, &left)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", 0, nil
 		}
-		return url.String, lease, nil
+		if err != nil {
+			return "", 0, unavailable("look up the context's owner", err)
+		}
+		if tenant != "" && ctenant.String != tenant {
+			return "", 0, exec.Errorf(exec.EContextNotFound, "no context %q", id)
+		}
+		if owner.Valid && left > 0 && owner.String != c.cfg.NodeID {
+			lease := time.Duration(left) * time.Millisecond
+			if forwarded {
+				return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), lease}
+			}
+			return url.String, lease, nil
+		}
+		claimed, err := c.claimAndAdopt(ctx, id, gen)
+		if err != nil {
+			return "", 0, err
+		}
+		if claimed {
+			return "", 0, nil
+		}
+		c.log.Info("a claim lost a race; reading the owner again", "contextId", id, "generationSeen", gen)
+		if attempt == 2 {
+			return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is being claimed by another node; retry", id), time.Second}
+		}
 	}
-	if err := c.claimAndAdopt(ctx, id, gen); err != nil {
-		return "", 0, err
-	}
-	return "", 0, nil
 }
 
 // claimAndAdopt takes id (released, its lease over, or owned by this node
 // but not held: it was dropped) if its generation is still gen, and
-// restores it from its snapshot. When another node was quicker, the
-// request is told to retry (its next Route forwards it).
-func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) error {
+// restores it from its snapshot. It returns false when the row changed
+// since it was read (another node was quicker).
+func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool, error) {
 	c.claim.Lock()
 	defer c.claim.Unlock()
 	if c.Owns(id) { // claimed by a concurrent request meanwhile
-		return nil
+		return true, nil
 	}
 	sent := time.Now()
 	var snap []byte
 	err := c.db.QueryRowContext(ctx, `UPDATE cluster_contexts SET owner_node = $1, owner_url = $2, generation = generation + 1, lease_expires_at_ms = `+nowMs+` + $3
-		WHERE context_id = $4 AND generation = $5 AND (owner_node IS NULL OR owner_node = $1 OR lease_expires_at_ms < `+nowMs+`)
+		WHERE context_id = $4 AND generation = $5 AND (owner_node IS NULL OR owner_node = $1 OR lease_expires_at_ms <= `+nowMs+`)
 		RETURNING generation, snapshot`, c.cfg.NodeID, c.cfg.AdvertURL, c.cfg.Lease.Milliseconds(), id, gen).Scan(&gen, &snap)
 	if errors.Is(err, sql.ErrNoRows) {
-		return &RetryError{exec.Errorf(exec.EUnavailable, "context %s was just claimed by another node; retry", id), time.Second}
+		return false, nil
 	}
 	if err != nil {
-		return unavailable("claim the context", err)
+		return false, unavailable("claim the context", err)
 	}
 	c.hold(id, gen, sent)
 	fail := func(err error) error {
@@ -479,17 +490,17 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) error
 		delete(c.held, id)
 		c.mu.Unlock()
 		c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM cluster_contexts WHERE context_id = $1 AND generation = $2`, id, gen)
-		return exec.Errorf(exec.EContextNotFound, "no context %q (its server stopped before its first snapshot)", id)
+		return false, exec.Errorf(exec.EContextNotFound, "no context %q (its server stopped before its first snapshot)", id)
 	}
 	record, unpack, err := unpackSnapshot(snap, c.cfg.MaxSnapshotBytes)
 	if err != nil {
-		return fail(fmt.Errorf("cluster: the snapshot of %s: %w", id, err))
+		return false, fail(fmt.Errorf("cluster: the snapshot of %s: %w", id, err))
 	}
 	if err := c.cfg.Adopt(ctx, id, record, unpack); err != nil {
-		return fail(fmt.Errorf("cluster: restore %s: %w", id, err))
+		return false, fail(fmt.Errorf("cluster: restore %s: %w", id, err))
 	}
 	c.log.Info("claimed a context", "contextId", id, "generation", gen, "snapshotBytes", len(snap))
-	return nil
+	return true, nil
 }
 
 // ProcessNode returns the advertised URL of the node whose number pid

@@ -77,7 +77,7 @@ func mustValue(t *testing.T, p *proc, ctxID, lang, code string, want any) {
 	t.Helper()
 	s, r, raw := eval(t, p, clusterKeyA, ctxID, lang, code)
 	if s != 200 || r["outcome"] != "succeeded" || fmt.Sprint(r["value"]) != fmt.Sprint(want) {
-		t.Fatalf("%s in %s through %s: %d %s, want value %v", code, ctxID, p.base, s, raw, want)
+		t.Fatalf("%s in %s through %s: %d %s, want value %v; its log:\n%s", code, ctxID, p.base, s, raw, want, p.logs.String())
 	}
 }
 
