@@ -133,6 +133,23 @@ func TestServeCluster(t *testing.T) {
 	}
 	mustValue(t, n2, "js1", "javascript", "require('fs').readFileSync('/workspace/note.txt','utf8')", "from n3")
 
+	// A process in js1, spawned through n3, runs on js1's owner (n1): its
+	// pid says so, and n2 streams its output (SSE through the proxy).
+	s, pr, raw := n3.doKey(t, clusterKeyA, "POST", "/v1/processes", `{"language":"javascript","contextId":"js1","code":"console.log(require('fs').readFileSync('/workspace/note.txt','utf8'))"}`)
+	if s != 201 {
+		t.Fatalf("spawn in js1 through n3: %d %s", s, raw)
+	}
+	pid := int64(pr["pid"].(float64))
+	if pid>>32 == 0 {
+		t.Fatalf("pid %d carries no node number", pid)
+	}
+	if s, _, raw := n2.doKey(t, clusterKeyA, "GET", fmt.Sprintf("/v1/processes/%d/output/stream", pid), ""); s != 200 || !strings.Contains(raw, "from n3") || !strings.Contains(raw, "event: exit") {
+		t.Fatalf("stream of the process through n2: %d %s", s, raw)
+	}
+	if s, _, raw := n2.doKey(t, clusterKeyB, "GET", fmt.Sprintf("/v1/processes/%d", pid), ""); s != 404 {
+		t.Fatalf("tenant B reads A's process through n2: %d %s", s, raw)
+	}
+
 	// Tenant B can't use A's context through any node.
 	for _, p := range []*proc{n1, n2, n3} {
 		s, r, raw := eval(t, p, clusterKeyB, "js1", "javascript", "x")
@@ -157,7 +174,7 @@ func TestServeCluster(t *testing.T) {
 		}
 		lists = append(lists, strings.Join(ids, ","))
 	}
-	if lists[0] != lists[1] || lists[1] != lists[2] || strings.Count(lists[0], ",") != 4 {
+	if lists[0] != lists[1] || lists[1] != lists[2] || strings.Count(lists[0], ",") != 5 {
 		t.Fatalf("histories differ or miss runs:\n%s", strings.Join(lists, "\n"))
 	}
 
@@ -182,9 +199,7 @@ func TestServeCluster(t *testing.T) {
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("a run in a context of a dead node before its lease ended: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	var s int
 	var r map[string]any
-	var raw string
 	poll.Until(t, 30*time.Second, "js1 to come back on n2", func() bool {
 		s, r, raw = eval(t, n2, clusterKeyA, "js1", "javascript", "x")
 		return s != 503
