@@ -155,8 +155,8 @@ func (c *Cluster) setUp(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("cluster: create tables: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO cluster_nodes (node_id, url, started_at_ms) VALUES ($1, $2, `+nowMs+`)
-		ON CONFLICT (node_id) DO UPDATE SET url = EXCLUDED.url, started_at_ms = EXCLUDED.started_at_ms RETURNING node_num`,
+	if err := tx.QueryRowContext(ctx, `INSERT INTO cluster_nodes (node_id, url, started_at_ms, seen_at_ms) VALUES ($1, $2, `+nowMs+`, `+nowMs+`)
+		ON CONFLICT (node_id) DO UPDATE SET url = EXCLUDED.url, started_at_ms = EXCLUDED.started_at_ms, seen_at_ms = EXCLUDED.seen_at_ms RETURNING node_num`,
 		c.cfg.NodeID, c.cfg.AdvertURL).Scan(&c.node); err != nil {
 		return fmt.Errorf("cluster: register node %s: %w", c.cfg.NodeID, err)
 	}
@@ -294,6 +294,8 @@ func (c *Cluster) Release(ctx context.Context) error {
 	}
 	c.held = map[string]held{}
 	c.mu.Unlock()
+	// Lists stop asking this node.
+	c.db.ExecContext(ctx, `UPDATE cluster_nodes SET seen_at_ms = 0 WHERE node_num = $1`, c.node)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -324,8 +326,14 @@ func (c *Cluster) renewLoop() {
 	}
 }
 
-// renew renews every lease of this node in one statement.
+// renew renews every lease of this node in one statement (and says this
+// node is alive in another).
 func (c *Cluster) renew() {
+	hctx, hcancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
+	if _, err := c.db.ExecContext(hctx, `UPDATE cluster_nodes SET seen_at_ms = `+nowMs+` WHERE node_num = $1`, c.node); err != nil {
+		c.log.Debug("heartbeat", "err", err)
+	}
+	hcancel()
 	c.mu.Lock()
 	ids, gens := make([]string, 0, len(c.held)), make([]int64, 0, len(c.held))
 	for id, h := range c.held {
@@ -520,6 +528,28 @@ func (c *Cluster) ProcessNode(ctx context.Context, pid int64) (string, error) {
 		return "", unavailable("look up a process's node", err)
 	}
 	return url, nil
+}
+
+// Peers returns the URLs of the other nodes seen within a lease.
+// (server.Cluster.)
+func (c *Cluster) Peers(ctx context.Context) ([]string, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT url FROM cluster_nodes WHERE node_num <> $1 AND seen_at_ms > `+nowMs+` - $2 ORDER BY node_num`, c.node, c.cfg.Lease.Milliseconds())
+	if err != nil {
+		return nil, unavailable("list the servers", err)
+	}
+	defer rows.Close()
+	var urls []string
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			return nil, unavailable("list the servers", err)
+		}
+		urls = append(urls, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("list the servers", err)
+	}
+	return urls, nil
 }
 
 // RetryError is an unavailable error with the time to retry after.

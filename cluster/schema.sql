@@ -4,7 +4,8 @@ CREATE TABLE IF NOT EXISTS cluster_nodes (
     node_num      BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, -- the high bits of its pids
     node_id       TEXT NOT NULL UNIQUE,
     url           TEXT NOT NULL,
-    started_at_ms BIGINT NOT NULL
+    started_at_ms BIGINT NOT NULL,
+    seen_at_ms    BIGINT NOT NULL DEFAULT 0 -- its last heartbeat (every lease/3): lists ask the live ones
 );
 CREATE TABLE IF NOT EXISTS cluster_contexts (
     context_id          TEXT PRIMARY KEY,

@@ -2,18 +2,22 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -36,6 +40,8 @@ type Cluster interface {
 	// ProcessNode returns the URL of the server running pid ("": this one,
 	// or none known: the local answer is a 404).
 	ProcessNode(ctx context.Context, pid int64) (string, error)
+	// Peers returns the URLs of the other live servers (for lists).
+	Peers(ctx context.Context) ([]string, error)
 }
 
 // Headers between the servers of a cluster. A request carrying either
@@ -76,6 +82,14 @@ func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
 		if forwarded || req.Header.Get(HeaderNodeSecret) != "" {
 			if !s.peer(req) {
 				return exec.Errorf(exec.EUnauthorized, "the %s and %s headers are for the servers of a cluster (wrong or missing node secret)", HeaderForwardedBy, HeaderNodeSecret)
+			}
+		}
+		if req.Method == http.MethodGet && !forwarded {
+			switch c.Path() {
+			case "/v1/contexts":
+				return s.gather(c, next, "contexts")
+			case "/v1/processes":
+				return s.gather(c, next, "processes")
 			}
 		}
 		owner, lease, err := s.owner(c, forwarded)
@@ -179,3 +193,121 @@ func (s *Server) forward(c echo.Context, owner string, lease time.Duration) erro
 func retrySeconds(d time.Duration) int {
 	return max(1, int((d+time.Second-1)/time.Second))
 }
+
+// gather serves a list (contexts, processes) from every live server: this
+// one's, then each peer's (asked as a forwarded request, so it answers
+// with its own only), merged in the order a single server uses. A peer
+// that does not answer within peerListTimeout is left out (and logged):
+// its contexts are claimable once its lease ends.
+func (s *Server) gather(c echo.Context, next echo.HandlerFunc, key string) error {
+	req := c.Request()
+	orig := c.Response()
+	rec := &bufferedWriter{header: http.Header{}}
+	c.SetResponse(echo.NewResponse(rec, c.Echo()))
+	err := next(c)
+	local := c.Response()
+	c.SetResponse(orig)
+	if err != nil || local.Status != http.StatusOK {
+		if err == nil {
+			for k, v := range rec.header {
+				orig.Header()[k] = v
+			}
+			return c.Blob(local.Status, rec.header.Get(echo.HeaderContentType), rec.body.Bytes())
+		}
+		return err
+	}
+	peers, err := s.cfg.Cluster.Peers(req.Context())
+	if err != nil {
+		return err
+	}
+	lists := make([][]json.RawMessage, len(peers)+1)
+	lists[0], _ = listItems(rec.body.Bytes(), key)
+	ctx, cancel := context.WithTimeout(req.Context(), peerListTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, peer := range peers {
+		wg.Go(func() {
+			items, err := s.peerList(ctx, req, peer, key)
+			if err != nil {
+				s.log.Warn("a server's list is left out", "peer", peer, "err", err)
+				return
+			}
+			lists[i+1] = items
+		})
+	}
+	wg.Wait()
+	type item struct {
+		raw         json.RawMessage
+		ContextID   string `json:"contextId"`
+		CreatedAtMs int64  `json:"createdAtMs"`
+		PID         int64  `json:"pid"`
+	}
+	var items []item
+	for _, raw := range slices.Concat(lists...) {
+		it := item{raw: raw}
+		json.Unmarshal(raw, &it)
+		items = append(items, it)
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if key == "processes" {
+			return cmp.Compare(a.PID, b.PID)
+		}
+		return cmp.Or(cmp.Compare(a.CreatedAtMs, b.CreatedAtMs), strings.Compare(a.ContextID, b.ContextID))
+	})
+	out := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		out[i] = it.raw
+	}
+	return c.JSON(http.StatusOK, map[string]any{key: out})
+}
+
+// peerListTimeout bounds asking a peer for its list.
+const peerListTimeout = 5 * time.Second
+
+// maxPeerListBytes bounds a peer's list answer.
+const maxPeerListBytes = 64 << 20
+
+func (s *Server) peerList(ctx context.Context, in *http.Request, peer, key string) ([]json.RawMessage, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, peer+in.URL.RequestURI(), nil)
+	if err != nil {
+		return nil, err
+	}
+	if a := in.Header.Get("Authorization"); a != "" {
+		req.Header.Set("Authorization", a)
+	}
+	req.Header.Set(HeaderForwardedBy, s.cfg.Cluster.NodeID())
+	req.Header.Set(HeaderNodeSecret, s.cfg.NodeSecret)
+	req.Header.Set(HeaderRequestID, exec.RequestIDFrom(in.Context()))
+	resp, err := (&http.Client{Transport: proxyTransport}).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxPeerListBytes))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, b)
+	}
+	return listItems(b, key)
+}
+
+func listItems(b []byte, key string) ([]json.RawMessage, error) {
+	var m map[string][]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return m[key], nil
+}
+
+// bufferedWriter keeps a local answer to merge it.
+type bufferedWriter struct {
+	header http.Header
+	body   bytes.Buffer
+	status int
+}
+
+func (w *bufferedWriter) Header() http.Header         { return w.header }
+func (w *bufferedWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
+func (w *bufferedWriter) WriteHeader(status int)      { w.status = status }

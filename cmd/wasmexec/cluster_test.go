@@ -150,6 +150,20 @@ func TestServeCluster(t *testing.T) {
 		t.Fatalf("tenant B reads A's process through n2: %d %s", s, raw)
 	}
 
+	// Lists gather every server's, each tenant's own.
+	for _, p := range []*proc{n2, n3} {
+		s, l, raw := p.doKey(t, clusterKeyA, "GET", "/v1/contexts", "")
+		if s != 200 || len(l["contexts"].([]any)) != 2 || !strings.Contains(raw, `"js1"`) || !strings.Contains(raw, `"py1"`) {
+			t.Fatalf("contexts listed through %s: %d %s", p.base, s, raw)
+		}
+		if s, _, raw := p.doKey(t, clusterKeyB, "GET", "/v1/contexts", ""); s != 200 || strings.Contains(raw, "js1") {
+			t.Fatalf("tenant B's list through %s: %d %s", p.base, s, raw)
+		}
+		if s, _, raw := p.doKey(t, clusterKeyA, "GET", "/v1/processes", ""); s != 200 || !strings.Contains(raw, fmt.Sprintf(`"pid":%d`, pid)) {
+			t.Fatalf("processes listed through %s: %d %s", p.base, s, raw)
+		}
+	}
+
 	// Tenant B can't use A's context through any node.
 	for _, p := range []*proc{n1, n2, n3} {
 		s, r, raw := eval(t, p, clusterKeyB, "js1", "javascript", "x")
