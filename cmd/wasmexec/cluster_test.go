@@ -335,3 +335,37 @@ func TestServeClusterFaults(t *testing.T) {
 		t.Fatalf("generation %d after one create, one take-over and one claim, want 3", gen)
 	}
 }
+
+// Cluster mode needs PostgreSQL, a node secret of some length, a URL that
+// is a URL and a sane lease; each mistake is named with its flag, before
+// anything starts.
+func TestServeClusterBadConfig(t *testing.T) {
+	testenv.ImageDir(t, "js")
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short")
+	os.WriteFile(short, []byte("tooshort\n"), 0o600)
+	good := filepath.Join(dir, "good")
+	os.WriteFile(good, []byte(testSecret), 0o600)
+	pg := []string{"--store", "postgres", "--store-url", "postgres://u:p@127.0.0.1:1/db"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"sqlite", []string{"--advertise-url", "http://127.0.0.1:1", "--node-secret-file", good}, "--advertise-url=http://127.0.0.1:1: cluster mode shares contexts through PostgreSQL"},
+		{"no secret", append([]string{"--advertise-url", "http://127.0.0.1:1"}, pg...), "--node-secret-file=\"\": cluster mode needs a secret"},
+		{"short secret", append([]string{"--advertise-url", "http://127.0.0.1:1", "--node-secret-file", short}, pg...), "at least 16 bytes"},
+		{"missing secret file", append([]string{"--advertise-url", "http://127.0.0.1:1", "--node-secret-file", filepath.Join(dir, "nope")}, pg...), "no such file"},
+		{"not a URL", append([]string{"--advertise-url", "127.0.0.1:1", "--node-secret-file", good}, pg...), "accepted http(s)://host:port"},
+		{"lease", append([]string{"--advertise-url", "http://127.0.0.1:1", "--node-secret-file", good, "--context-lease-ms", "10"}, pg...), "--context-lease-ms=10: accepted 300..600000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"serve", "--addr", freeAddr(t), "--data-dir", t.TempDir(), "--images-dir", testenv.ImagesDir()}, tt.args...)
+			_, errOut, code := run(t, binary, dir, nil, args...)
+			if code == 0 || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("exit %d, want an error with %q:\n%s", code, tt.want, errOut)
+			}
+		})
+	}
+}
