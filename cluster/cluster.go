@@ -11,8 +11,8 @@
 //     The owner renews the leases of all its contexts in one statement every
 //     Lease/3. A node that cannot renew stops serving a context when its own
 //     monotonic deadline (the time the last successful renew was sent, plus
-//     the lease, minus a margin) passes, so it never serves past the
-//     moment another node may claim it.
+//     half the lease) passes, so it never serves past the moment another
+//     node may claim it.
 //   - Fencing: every write about a context (renew, snapshot, delete,
 //     release) carries the generation this node holds; zero rows means
 //     another node has claimed it, and this node drops the context at once
@@ -212,10 +212,14 @@ func (c *Cluster) hold(id string, gen int64, sent time.Time) {
 	c.mu.Unlock()
 }
 
-// deadline is when a lease granted by a statement sent at sent ends on
-// this node's clock, with a margin for the clocks' rates.
+// deadline is when this node stops serving under a lease granted by a
+// statement sent at sent: half the lease later. Renewals come every third
+// of it, so a working node never reaches it; a node whose renewals fail
+// notices at its next tick (the tick after a renewal that timed out at a
+// third), which is before two thirds of the lease, well before another
+// node may claim.
 func (c *Cluster) deadline(sent time.Time) time.Time {
-	return sent.Add(c.cfg.Lease - c.cfg.Lease/10)
+	return sent.Add(c.cfg.Lease / 2)
 }
 
 func (c *Cluster) generation(id string) (int64, bool) {
