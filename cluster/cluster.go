@@ -238,7 +238,17 @@ func (c *Cluster) lose(id, why string) {
 	if ok {
 		c.log.Warn("this node stops serving a context", "contextId", id, "reason", why)
 		if c.cfg.Lost != nil {
-			go c.cfg.Lost(id)
+			// Not on the caller's goroutine (a snapshot write holds the
+			// context's slot, which dropping it takes). Under the claim
+			// lock: a claim of the same id on this node meanwhile must
+			// not have its fresh copy dropped.
+			go func() {
+				c.claim.Lock()
+				defer c.claim.Unlock()
+				if !c.Owns(id) {
+					c.cfg.Lost(id)
+				}
+			}()
 		}
 	}
 }
