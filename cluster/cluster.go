@@ -55,6 +55,10 @@ import (
 // DefaultLease is the lease of a context when Config.Lease is zero.
 const DefaultLease = 15 * time.Second
 
+// maxBytea is the largest snapshot stored: a bytea value is at most 1 GB
+// in PostgreSQL. A bigger one is not stored (the previous one stays).
+const maxBytea = 1<<30 - 1<<20
+
 // PIDShift is where a node's number sits in the pids it gives out: pid =
 // node<<PIDShift + n. 2^53 (JSON's exact integers) leaves 2^21 nodes.
 const PIDShift = 32
@@ -75,7 +79,8 @@ type Config struct {
 	// (default DefaultLease).
 	Lease time.Duration
 	// MaxSnapshotBytes caps one context's snapshot (record + workspace,
-	// compressed); a bigger one is not stored (the previous stays).
+	// compressed; at most, and by default, maxBytea); a bigger one is not
+	// stored (the previous stays). It is built in memory.
 	MaxSnapshotBytes int64
 	// Lost is called (on its own goroutine) with a context this node must
 	// stop serving at once: its lease was taken or ran out.
@@ -121,6 +126,9 @@ func Open(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
+	}
+	if cfg.MaxSnapshotBytes <= 0 || cfg.MaxSnapshotBytes > maxBytea {
+		cfg.MaxSnapshotBytes = maxBytea
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -26,7 +26,7 @@ import (
 const (
 	recordEntry  = "record"
 	wsEntry      = "workspace/"
-	defaultLimit = 1 << 30 // when MaxSnapshotBytes is 0
+	defaultLimit = maxBytea // when MaxSnapshotBytes is 0
 )
 
 func limitOf(max int64) int64 {

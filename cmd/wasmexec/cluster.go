@@ -112,11 +112,11 @@ func (a *app) openCluster(ctx context.Context) error {
 }
 
 // maxSnapshotBytes caps a context's snapshot in the database: its
-// workspace quota plus the largest guest state (its memory), or 1 GiB
-// with no quota.
+// workspace quota plus the largest guest state (its memory), and never
+// more than a bytea holds (cluster clamps it; 0: that bound).
 func (o *options) maxSnapshotBytes() int64 {
 	if o.workspaceQuota <= 0 {
-		return 1 << 30
+		return 0
 	}
 	return o.workspaceQuota + o.maxMemoryBytes + 1<<20
 }
