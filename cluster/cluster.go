@@ -237,11 +237,15 @@ func (c *Cluster) generation(id string) (int64, bool) {
 	return h.gen, ok
 }
 
-// lose forgets id and tells the contexts manager to drop it.
-func (c *Cluster) lose(id, why string) {
+// lose forgets id, if this node still holds it at generation gen, and
+// tells the contexts manager to drop it.
+func (c *Cluster) lose(id string, gen int64, why string) {
 	c.mu.Lock()
-	_, ok := c.held[id]
-	delete(c.held, id)
+	h, ok := c.held[id]
+	ok = ok && h.gen == gen
+	if ok {
+		delete(c.held, id)
+	}
 	c.mu.Unlock()
 	if ok {
 		c.log.Warn("this node stops serving a context", "contextId", id, "reason", why)
@@ -282,7 +286,7 @@ func (c *Cluster) Save(ctx context.Context, id string, record []byte, ws string)
 		return fmt.Errorf("store the snapshot of %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		c.lose(id, "its snapshot was fenced: another node claimed it")
+		c.lose(id, gen, "its snapshot was fenced: another node claimed it")
 		return ErrFenced
 	}
 	return nil
@@ -348,14 +352,18 @@ func (c *Cluster) renewLoop() {
 	}
 }
 
-// renew renews every lease of this node in one statement (and says this
-// node is alive in another).
+// renew renews every lease of this node in one statement, then says this
+// node is alive, both within a third of the lease (the tick). The
+// contexts whose local deadline has passed are dropped before and after.
 func (c *Cluster) renew() {
-	hctx, hcancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
-	if _, err := c.db.ExecContext(hctx, `UPDATE cluster_nodes SET seen_at_ms = `+nowMs+` WHERE node_num = $1`, c.node); err != nil {
-		c.log.Debug("heartbeat", "err", err)
-	}
-	hcancel()
+	c.dropLate("its lease ran out before it could be renewed")
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
+	defer cancel()
+	defer func() {
+		if _, err := c.db.ExecContext(ctx, `UPDATE cluster_nodes SET seen_at_ms = `+nowMs+` WHERE node_num = $1`, c.node); err != nil {
+			c.log.Debug("heartbeat", "err", err)
+		}
+	}()
 	c.mu.Lock()
 	ids, gens := make([]string, 0, len(c.held)), make([]int64, 0, len(c.held))
 	for id, h := range c.held {
@@ -366,8 +374,6 @@ func (c *Cluster) renew() {
 		return
 	}
 	sent := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
-	defer cancel()
 	rows, err := c.db.QueryContext(ctx, `UPDATE cluster_contexts AS c SET lease_expires_at_ms = `+nowMs+` + $1
 		FROM unnest($2::text[], $3::bigint[]) AS h(id, gen)
 		WHERE c.context_id = h.id AND c.generation = h.gen AND c.owner_node = $4 RETURNING c.context_id`,
@@ -390,22 +396,12 @@ func (c *Cluster) renew() {
 		// Unreachable: the leases run on; each context is dropped when
 		// its local deadline passes.
 		c.log.Warn("renewing the leases failed", "contexts", len(ids), "err", err)
-		c.mu.Lock()
-		var late []string
-		for id, h := range c.held {
-			if !time.Now().Before(h.deadline) {
-				late = append(late, id)
-			}
-		}
-		c.mu.Unlock()
-		for _, id := range late {
-			c.lose(id, "its lease ran out while PostgreSQL was unreachable")
-		}
+		c.dropLate("its lease ran out while PostgreSQL was unreachable")
 		return
 	}
 	for i, id := range ids {
 		if !renewed[id] {
-			c.lose(id, "its lease was taken by another node")
+			c.lose(id, gens[i], "its lease was taken by another node")
 			continue
 		}
 		c.mu.Lock()
@@ -414,6 +410,22 @@ func (c *Cluster) renew() {
 			c.held[id] = h
 		}
 		c.mu.Unlock()
+	}
+}
+
+// dropLate drops the contexts whose local deadline has passed.
+func (c *Cluster) dropLate(why string) {
+	now := time.Now()
+	c.mu.Lock()
+	late := map[string]int64{}
+	for id, h := range c.held {
+		if !now.Before(h.deadline) {
+			late[id] = h.gen
+		}
+	}
+	c.mu.Unlock()
+	for id, gen := range late {
+		c.lose(id, gen, why)
 	}
 }
 
@@ -437,12 +449,7 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 	if c.Owns(id) {
 		return "", 0, nil
 	}
-	c.mu.Lock()
-	_, stale := c.held[id]
-	c.mu.Unlock()
-	if stale { // held, but its local deadline passed
-		c.lose(id, "its lease ran out before it could be renewed")
-	}
+	c.dropLate("its lease ran out before it could be renewed")
 	// A claim that loses a race reads the row again: the winner is then
 	// the owner to forward to.
 	for attempt := 0; ; attempt++ {
