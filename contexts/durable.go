@@ -444,16 +444,23 @@ func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack fu
 	}
 	c.shared = true
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	var err error
 	switch {
 	case m.closed:
-		return exec.Errorf(exec.EUnavailable, "the server is shutting down")
+		err = exec.Errorf(exec.EUnavailable, "the server is shutting down")
 	case len(m.ctxs) >= m.cfg.MaxContexts:
-		return exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
+		err = exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
 	case m.ctxs[id] != nil:
-		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		err = exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+	default:
+		m.ctxs[id] = c
 	}
-	m.ctxs[id] = c
+	m.mu.Unlock()
+	if err != nil {
+		m.removeRecord(id)
+		os.RemoveAll(dir)
+		return err
+	}
 	if reason != "" {
 		m.log.Warn("adopted context comes back fresh (with its workspace)", "contextId", id, "reason", "its snapshot "+reason)
 	}
