@@ -451,7 +451,9 @@ func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack fu
 	case len(m.ctxs) >= m.cfg.MaxContexts:
 		err = exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
 	case m.ctxs[id] != nil:
-		err = exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		// Created here meanwhile (its record and workspace are its own).
+		m.mu.Unlock()
+		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
 	default:
 		m.ctxs[id] = c
 	}
