@@ -541,7 +541,8 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 }
 
 // ProcessNode returns the advertised URL of the node whose number pid
-// carries ("": this node, or no such node: the local answer is a 404).
+// carries ("": this node, no such node, or a node not seen for a lease:
+// its processes ended with it, and the local answer is a 404).
 // (server.Cluster.)
 func (c *Cluster) ProcessNode(ctx context.Context, pid int64) (string, error) {
 	n := pid >> PIDShift
@@ -549,7 +550,7 @@ func (c *Cluster) ProcessNode(ctx context.Context, pid int64) (string, error) {
 		return "", nil
 	}
 	var url string
-	err := c.db.QueryRowContext(ctx, `SELECT url FROM cluster_nodes WHERE node_num = $1`, n).Scan(&url)
+	err := c.db.QueryRowContext(ctx, `SELECT url FROM cluster_nodes WHERE node_num = $1 AND seen_at_ms > `+nowMs+` - $2`, n, c.cfg.Lease.Milliseconds()).Scan(&url)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -557,6 +558,16 @@ func (c *Cluster) ProcessNode(ctx context.Context, pid int64) (string, error) {
 		return "", unavailable("look up a process's node", err)
 	}
 	return url, nil
+}
+
+// TenantContexts counts the contexts of tenant on every node, for its
+// maxContexts quota.
+func (c *Cluster) TenantContexts(ctx context.Context, tenant string) (int64, error) {
+	var n int64
+	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM cluster_contexts WHERE tenant = $1`, tenant).Scan(&n); err != nil {
+		return 0, unavailable("count the tenant's contexts", err)
+	}
+	return n, nil
 }
 
 // Peers returns the URLs of the other nodes seen within a lease.

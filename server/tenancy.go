@@ -41,6 +41,9 @@ type tenancy struct {
 	// contextTenant gives the tenant of a context not in contexts (one
 	// adopted from another server of a cluster), or nil.
 	contextTenant func(id string) string
+	// countContexts counts a tenant's contexts on every server of a
+	// cluster (its maxContexts), or nil: this server's.
+	countContexts func(ctx context.Context, tenant string) (int64, error)
 }
 
 // maxOwnedProcesses bounds procExecs (processes spawned since the start;
@@ -105,6 +108,11 @@ func Guard(cfg Config) Config {
 	}
 	t := newTenancy()
 	t.contextTenant = cfg.ContextTenant
+	if cc, ok := cfg.Cluster.(interface {
+		TenantContexts(ctx context.Context, tenant string) (int64, error)
+	}); ok {
+		t.countContexts = cc.TenantContexts
+	}
 	for id, tn := range cfg.ContextOwners {
 		if tn != "" {
 			t.contexts[id] = tn
@@ -307,14 +315,8 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*
 	if tn == nil {
 		return g.Contexts.Create(ctx, spec)
 	}
-	if q := tn.Quotas.MaxContexts; q != nil {
-		mine, err := g.owned(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(mine)) >= *q {
-			return nil, quotaError("maxContexts", *q, "delete a context first")
-		}
+	if err := g.checkContexts(ctx, tn); err != nil {
+		return nil, err
 	}
 	c, err := g.Contexts.Create(ctx, spec)
 	if err != nil {
@@ -324,6 +326,33 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*
 	g.t.contexts[c.ContextID] = tn.ID
 	g.t.mu.Unlock()
 	return c, nil
+}
+
+// checkContexts fails with maxContexts when the tenant has that many
+// contexts (on every server of a cluster).
+func (g *guardedContexts) checkContexts(ctx context.Context, tn *exec.Tenant) error {
+	q := tn.Quotas.MaxContexts
+	if q == nil {
+		return nil
+	}
+	var n int64
+	if g.t.countContexts != nil {
+		c, err := g.t.countContexts(ctx, tn.ID)
+		if err != nil {
+			return err
+		}
+		n = c
+	} else {
+		mine, err := g.owned(ctx)
+		if err != nil {
+			return err
+		}
+		n = int64(len(mine))
+	}
+	if n >= *q {
+		return quotaError("maxContexts", *q, "delete a context first")
+	}
+	return nil
 }
 
 // checkWorkspaces fails with maxWorkspaceBytes when the tenant's
@@ -404,14 +433,8 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 	if tn == nil {
 		return g.Contexts.Fork(ctx, id, spec)
 	}
-	if q := tn.Quotas.MaxContexts; q != nil {
-		mine, err := g.owned(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(mine)) >= *q {
-			return nil, quotaError("maxContexts", *q, "delete a context first")
-		}
+	if err := g.checkContexts(ctx, tn); err != nil {
+		return nil, err
 	}
 	src, err := g.Contexts.Get(ctx, id)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 const (
 	clusterKeyA = "key-of-tenant-a-0123456789"
 	clusterKeyB = "key-of-tenant-b-0123456789"
+	clusterKeyQ = "key-of-tenant-q-0123456789" // maxContexts 2
 	testSecret  = "node-secret-0123456789abcdef"
 )
 
@@ -45,7 +46,7 @@ func newTestCluster(t *testing.T, args ...string) *testCluster {
 	t.Cleanup(func() { db.Close() })
 	dir := t.TempDir()
 	tc := &testCluster{url: url, db: db, keys: filepath.Join(dir, "keys.json"), secret: filepath.Join(dir, "secret"), args: args}
-	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{}},"keys":[{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"}]}`), 0o600); err != nil {
+	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{},"q":{"maxContexts":2}},"keys":[{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"},{"tenant":"q","key":"`+clusterKeyQ+`"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(tc.secret, []byte(testSecret+"\n"), 0o600); err != nil {
@@ -226,6 +227,12 @@ func TestServeCluster(t *testing.T) {
 	if o := tc.owner(t, "js1"); o != "n2" {
 		t.Fatalf("js1 is owned by %q after the failover, want n2", o)
 	}
+	// The process ended with n1: once n1's heartbeat is a lease old, its
+	// pid is unknown.
+	poll.Until(t, 30*time.Second, "n1's process to be a 404", func() bool {
+		s, _, _ := n2.doKey(t, clusterKeyA, "GET", fmt.Sprintf("/v1/processes/%d", pid), "")
+		return s == 404
+	})
 
 	// SIGTERM of node 2 right after a run: the drain snapshots and hands
 	// back its contexts; nothing is lost.
@@ -287,6 +294,14 @@ func TestServeClusterFaults(t *testing.T) {
 			}
 		} else if resp.StatusCode != want {
 			t.Fatalf("forged headers %v: %d, want %d", h, resp.StatusCode, want)
+		}
+	}
+
+	// A tenant's maxContexts counts its contexts on every node.
+	for i, p := range []*proc{n1, n2, n1} {
+		s, r, raw := p.doKey(t, clusterKeyQ, "POST", "/v1/contexts", fmt.Sprintf(`{"contextId":"q%d","language":"javascript"}`, i))
+		if want := map[bool]int{true: 429, false: 201}[i == 2]; s != want || (i == 2 && r["code"] != "quota_exceeded") {
+			t.Fatalf("context %d of tenant q: %d %s, want %d", i, s, raw, want)
 		}
 	}
 
