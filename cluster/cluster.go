@@ -24,6 +24,11 @@
 //   - Drain: Release hands every context back (owner NULL, generation+1)
 //     after the contexts manager has snapshotted them at shutdown.
 //
+// The tables (schema.sql) live beside the store's in the same database,
+// created at start under an advisory lock by idempotent statements (a
+// later change adds statements that are idempotent too), not in the
+// store's numbered migrations: the store knows nothing of the cluster.
+//
 // Lease times are PostgreSQL's clock (clock_timestamp), so nodes' clocks
 // don't need to agree; each node's local deadline is its own monotonic
 // clock. Processes can't move: a pid carries the number of the node that
