@@ -49,6 +49,7 @@ import (
 	"log/slog"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -92,8 +93,13 @@ type Config struct {
 	Lost func(id string)
 	// Adopt restores a claimed context from its snapshot's record and
 	// workspace archive (contexts.Manager.Adopt with Unpack).
-	Adopt  func(ctx context.Context, id string, record []byte, unpack func(dir string) error) error
-	Logger *slog.Logger
+	Adopt func(ctx context.Context, id string, record []byte, unpack func(dir string) error) error
+	// AdoptBelow: once StartAdopting was called, each renewal tick claims
+	// a few contexts nobody serves (released by a drain, or their server's
+	// lease over) while this node holds fewer than AdoptBelow, so they are
+	// listed, and ready, before anyone asks. 0: only on request.
+	AdoptBelow int
+	Logger     *slog.Logger
 }
 
 // held is a context this node owns.
@@ -112,6 +118,8 @@ type Cluster struct {
 	mu    sync.Mutex
 	held  map[string]held
 	claim sync.Mutex // one claim at a time on this node (claims are rare)
+
+	adopting atomic.Bool // StartAdopting was called
 
 	stop chan struct{}
 	done chan struct{}
@@ -353,6 +361,7 @@ func (c *Cluster) renewLoop() {
 			return
 		case <-t.C:
 			c.renew()
+			c.adoptOrphans()
 		}
 	}
 }
@@ -415,6 +424,54 @@ func (c *Cluster) renew() {
 			c.held[id] = h
 		}
 		c.mu.Unlock()
+	}
+}
+
+// orphansPerTick bounds the contexts one node claims in the background
+// per renewal tick (each is a snapshot read and a workspace unpacked).
+const orphansPerTick = 4
+
+// StartAdopting lets the renewal loop claim contexts nobody serves (see
+// Config.AdoptBelow): called once the contexts manager can adopt them.
+func (c *Cluster) StartAdopting() { c.adopting.Store(true) }
+
+// StopAdopting ends that, at the start of a shutdown.
+func (c *Cluster) StopAdopting() { c.adopting.Store(false) }
+
+// adoptOrphans claims up to orphansPerTick contexts nobody serves, oldest
+// lease first, while this node holds fewer than AdoptBelow.
+func (c *Cluster) adoptOrphans() {
+	c.mu.Lock()
+	room := c.cfg.AdoptBelow - len(c.held)
+	c.mu.Unlock()
+	if !c.adopting.Load() || room <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
+	defer cancel()
+	rows, err := c.db.QueryContext(ctx, `SELECT context_id, generation FROM cluster_contexts
+		WHERE snapshot IS NOT NULL AND (owner_node IS NULL OR lease_expires_at_ms <= `+nowMs+`)
+		ORDER BY lease_expires_at_ms LIMIT $1`, min(room, orphansPerTick))
+	if err != nil {
+		return // the renewal said why
+	}
+	type orphan struct {
+		id  string
+		gen int64
+	}
+	var orphans []orphan
+	for rows.Next() {
+		var o orphan
+		if rows.Scan(&o.id, &o.gen) == nil {
+			orphans = append(orphans, o)
+		}
+	}
+	rows.Close()
+	for _, o := range orphans {
+		if _, err := c.claimAndAdopt(ctx, o.id, o.gen); err != nil {
+			c.log.Warn("a context nobody serves could not be claimed here", "contextId", o.id, "err", err)
+			return
+		}
 	}
 }
 
@@ -515,11 +572,9 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 	if err != nil {
 		return false, unavailable("claim the context", err)
 	}
-	c.hold(id, gen, sent)
+	// Held (served here) only once adopted: a request meanwhile waits for
+	// the claim lock, then finds it here.
 	fail := func(err error) error {
-		c.mu.Lock()
-		delete(c.held, id)
-		c.mu.Unlock()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		c.db.ExecContext(rctx, `UPDATE cluster_contexts SET owner_node = NULL, owner_url = NULL, generation = generation + 1 WHERE context_id = $1 AND generation = $2`, id, gen)
@@ -528,9 +583,6 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 	if snap == nil {
 		// Its server stopped between registering it and writing its first
 		// record: there is nothing to bring back.
-		c.mu.Lock()
-		delete(c.held, id)
-		c.mu.Unlock()
 		c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM cluster_contexts WHERE context_id = $1 AND generation = $2`, id, gen)
 		return false, exec.Errorf(exec.EContextNotFound, "no context %q (its server stopped before its first snapshot)", id)
 	}
@@ -541,6 +593,7 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 	if err := c.cfg.Adopt(ctx, id, record, unpack); err != nil {
 		return false, fail(fmt.Errorf("cluster: restore %s: %w", id, err))
 	}
+	c.hold(id, gen, sent)
 	c.log.Info("claimed a context", "contextId", id, "generation", gen, "snapshotBytes", len(snap))
 	return true, nil
 }

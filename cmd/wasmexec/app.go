@@ -480,6 +480,9 @@ func (a *app) load(ctx context.Context) error {
 	a.mu.Lock()
 	a.images, a.runner, a.guarded, a.ctxs, a.procs = images, r, guarded, ctxs, procs
 	a.mu.Unlock()
+	if a.cluster != nil {
+		a.cluster.StartAdopting()
+	}
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
@@ -674,6 +677,9 @@ func (a *app) close() {
 	a.mu.Lock()
 	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
 	a.mu.Unlock()
+	if a.cluster != nil {
+		a.cluster.StopAdopting() // the contexts manager closes below
+	}
 	if tsWorkers != nil {
 		tsWorkers.Close()
 	}

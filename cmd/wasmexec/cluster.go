@@ -85,6 +85,9 @@ func (a *app) openCluster(ctx context.Context) error {
 		AdvertURL:        strings.TrimSuffix(c.advertise, "/"),
 		Lease:            time.Duration(c.leaseMs) * time.Millisecond,
 		MaxSnapshotBytes: a.opts.maxSnapshotBytes(),
+		// Contexts nobody serves are taken in the background up to half
+		// of --max-contexts: the other half stays for new ones.
+		AdoptBelow: a.opts.maxContexts / 2,
 		Lost: func(id string) {
 			if ctxs := a.contexts(); ctxs != nil {
 				ctxs.Drop(id)

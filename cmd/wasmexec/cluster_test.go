@@ -214,18 +214,20 @@ func TestServeCluster(t *testing.T) {
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("a run in a context of a dead node before its lease ended: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	var r map[string]any
-	poll.Until(t, 30*time.Second, "js1 to come back on n2", func() bool {
-		s, r, raw = eval(t, n2, clusterKeyA, "js1", "javascript", "x")
-		return s != 503
-	})
-	if s != 200 || r["value"] != float64(100) {
-		t.Fatalf("js1 after the failover: %d %s", s, raw)
+	// Each comes back once its own lease is over (they may differ).
+	afterLease := func(p *proc, id, lang, code string, want any) {
+		t.Helper()
+		poll.Until(t, 30*time.Second, id+" to come back", func() bool {
+			s, _, _ := eval(t, p, clusterKeyA, id, lang, code)
+			return s != 503
+		})
+		mustValue(t, p, id, lang, code, want)
 	}
-	mustValue(t, n2, "py1", "python", "y * 7", 42)
+	afterLease(n2, "js1", "javascript", "x", 100)
+	afterLease(n2, "py1", "python", "y * 7", 42)
 	mustValue(t, n3, "js1", "javascript", "require('fs').readFileSync('/workspace/note.txt','utf8')", "from n3")
-	if o := tc.owner(t, "js1"); o != "n2" {
-		t.Fatalf("js1 is owned by %q after the failover, want n2", o)
+	if o := tc.owner(t, "js1"); o != "n2" && o != "n3" {
+		t.Fatalf("js1 is owned by %q after the failover, want n2 or n3", o)
 	}
 	// The process ended with n1: once n1's heartbeat is a lease old, its
 	// pid is unknown.
@@ -234,20 +236,31 @@ func TestServeCluster(t *testing.T) {
 		return s == 404
 	})
 
-	// SIGTERM of node 2 right after a run: the drain snapshots and hands
-	// back its contexts; nothing is lost.
-	mustValue(t, n3, "js1", "javascript", "x = 200", 200)
-	mustValue(t, n3, "py1", "python", "y = 7\ny", 7)
+	// SIGTERM of node 2 right after runs in contexts it owns (created
+	// there): the drain snapshots and hands them back, and n3 takes them
+	// without being asked (then lists them); nothing is lost.
+	for _, c := range []string{`{"contextId":"js2","language":"javascript"}`, `{"contextId":"py2","language":"python"}`} {
+		if s, _, raw := n2.doKey(t, clusterKeyA, "POST", "/v1/contexts", c); s != 201 {
+			t.Fatalf("create through n2: %d %s", s, raw)
+		}
+	}
+	mustValue(t, n3, "js2", "javascript", "globalThis.z = 200; z", 200)
+	mustValue(t, n3, "py2", "python", "w = 7\nw", 7)
 	n2.cmd.Process.Signal(syscall.SIGTERM)
 	if err, _ := n2.exitWithin(t, time.Minute); err != nil {
 		t.Fatalf("n2 after SIGTERM: %v\n%s", err, n2.logs.String())
 	}
-	if o := tc.owner(t, "js1"); o != "" {
-		t.Fatalf("js1 is owned by %q after n2's drain, want nobody", o)
+	poll.Until(t, 30*time.Second, "n3 to take n2's contexts", func() bool {
+		return tc.owner(t, "js2") == "n3" && tc.owner(t, "py2") == "n3" && tc.owner(t, "js1") == "n3"
+	})
+	if s, _, raw := n3.doKey(t, clusterKeyA, "GET", "/v1/contexts", ""); s != 200 || !strings.Contains(raw, `"js2"`) || !strings.Contains(raw, `"py1"`) {
+		t.Fatalf("contexts listed through n3 after the moves: %d %s", s, raw)
 	}
-	mustValue(t, n3, "js1", "javascript", "x + 1", 201)
-	mustValue(t, n3, "py1", "python", "y * 6", 42)
-	if s, _, raw := eval(t, n3, clusterKeyB, "js1", "javascript", "x"); s != 404 {
+	mustValue(t, n3, "js2", "javascript", "z + 1", 201)
+	mustValue(t, n3, "py2", "python", "w * 6", 42)
+	mustValue(t, n3, "js1", "javascript", "x + 1", 101)
+	mustValue(t, n3, "py1", "python", "y * 7", 42)
+	if s, _, raw := eval(t, n3, clusterKeyB, "js2", "javascript", "z"); s != 404 {
 		t.Fatalf("tenant B after the moves: %d %s", s, raw)
 	}
 	// Deleting it removes it from the cluster.
@@ -336,13 +349,14 @@ func TestServeClusterFaults(t *testing.T) {
 			t.Fatalf("a fenced context through %s: %d Retry-After %q (want the lease's remaining seconds)", p.base, resp.StatusCode, retry)
 		}
 	}
-	// Its lease ends: the next request claims it from its last snapshot.
+	// Its lease ends: the next request claims it from its last snapshot
+	// (or a node's background adoption got there first).
 	if _, err := tc.db.Exec(`UPDATE cluster_contexts SET lease_expires_at_ms = 0 WHERE context_id = 'fence'`); err != nil {
 		t.Fatal(err)
 	}
 	mustValue(t, n2, "fence", "javascript", "f + 1", 2)
-	if o := tc.owner(t, "fence"); o != "n2" {
-		t.Fatalf("fence is owned by %q, want n2 (the claimer)", o)
+	if o := tc.owner(t, "fence"); o != "n1" && o != "n2" {
+		t.Fatalf("fence is owned by %q, want a live node", o)
 	}
 	var gen int64
 	tc.db.QueryRow(`SELECT generation FROM cluster_contexts WHERE context_id = 'fence'`).Scan(&gen)
