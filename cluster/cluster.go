@@ -115,9 +115,10 @@ type Cluster struct {
 	log  *slog.Logger
 	node int64 // this node's number (pids)
 
-	mu    sync.Mutex
-	held  map[string]held
-	claim sync.Mutex // one claim at a time on this node (claims are rare)
+	mu     sync.Mutex
+	held   map[string]held
+	owners map[string]ownerEntry // other nodes' contexts, briefly (cachedOwner)
+	claim  sync.Mutex            // one claim at a time on this node (claims are rare)
 
 	adopting atomic.Bool // StartAdopting was called
 
@@ -155,7 +156,7 @@ func Open(ctx context.Context, cfg Config) (*Cluster, error) {
 	}
 	db := stdlib.OpenDB(*pc)
 	db.SetMaxOpenConns(8)
-	c := &Cluster{cfg: cfg, db: db, log: cfg.Logger.With("component", "cluster", "node", cfg.NodeID), held: map[string]held{}, stop: make(chan struct{}), done: make(chan struct{})}
+	c := &Cluster{cfg: cfg, db: db, log: cfg.Logger.With("component", "cluster", "node", cfg.NodeID), held: map[string]held{}, owners: map[string]ownerEntry{}, stop: make(chan struct{}), done: make(chan struct{})}
 	if err := c.setUp(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -511,6 +512,12 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 	if c.Owns(id) {
 		return "", 0, nil
 	}
+	if !forwarded {
+		// Another tenant's id (or one reused since) reads the row.
+		if o, ok := c.cachedOwner(id); ok && (tenant == "" || o.tenant == tenant) {
+			return o.url, 0, nil
+		}
+	}
 	c.dropLate("its lease ran out before it could be renewed")
 	// A claim that loses a race reads the row again: the winner is then
 	// the owner to forward to.
@@ -532,6 +539,7 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 		}
 		if owner.Valid && left > 0 && owner.String != c.cfg.NodeID {
 			lease := time.Duration(left) * time.Millisecond
+			c.cacheOwner(id, ownerEntry{url: url.String, tenant: ctenant.String, leaseEnd: time.Now().Add(lease)})
 			if forwarded {
 				return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), lease}
 			}
@@ -549,6 +557,51 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 			return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is being claimed by another node; retry", id), time.Second}
 		}
 	}
+}
+
+// ownerEntry is what a node remembers of another node's context, for at
+// most ownerCacheFor (and not past the lease it read): a forward by a
+// stale entry reaches a node that answers 503 (it checks its own
+// ownership) or none, and Moved forgets the entry so that the client's
+// retry (after 1 s: Retry-After of a cached route) reads the owner again.
+type ownerEntry struct {
+	url, tenant string
+	leaseEnd    time.Time
+	until       time.Time
+}
+
+// maxCachedOwners bounds the owner cache (it is cleared when full).
+const maxCachedOwners = 1 << 14
+
+func (c *Cluster) ownerCacheFor() time.Duration { return c.cfg.Lease / 3 }
+
+func (c *Cluster) cachedOwner(id string) (ownerEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.owners[id]
+	now := time.Now()
+	if !ok || !now.Before(o.until) || !now.Before(o.leaseEnd) {
+		return ownerEntry{}, false
+	}
+	return o, true
+}
+
+func (c *Cluster) cacheOwner(id string, o ownerEntry) {
+	o.until = time.Now().Add(c.ownerCacheFor())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.owners) >= maxCachedOwners {
+		clear(c.owners)
+	}
+	c.owners[id] = o
+}
+
+// Moved forgets what this node remembers of id's owner: a request
+// forwarded there failed or was refused. (server.Cluster.)
+func (c *Cluster) Moved(id string) {
+	c.mu.Lock()
+	delete(c.owners, id)
+	c.mu.Unlock()
 }
 
 // claimAndAdopt takes id (released, its lease over, or owned by this node

@@ -114,6 +114,12 @@ func TestOwnershipAndFencing(t *testing.T) {
 	if _, err := n1.db.Exec(`UPDATE cluster_contexts SET lease_expires_at_ms = 0 WHERE context_id = 'c'`); err != nil {
 		t.Fatal(err)
 	}
+	// n2 remembers n1 as the owner (a forward there would fail: Moved)...
+	if owner, _, err := n2.ContextOwner(ctx, "c", "t1", false); owner != "http://n1.invalid" || err != nil {
+		t.Fatalf("cached owner on n2: %q %v", owner, err)
+	}
+	// ...then reads the row again and claims it.
+	n2.Moved("c")
 	if owner, _, err := n2.ContextOwner(ctx, "c", "t1", false); owner != "" || err != nil || !n2.Owns("c") {
 		t.Fatalf("claim on n2: %q %v", owner, err)
 	}
@@ -129,6 +135,8 @@ func TestOwnershipAndFencing(t *testing.T) {
 		t.Fatalf("after a fenced forget the owner is %q", owner)
 	}
 	n2.Forget("c")
+	// n1 remembers n2 for a moment (n2 would answer the 404 itself).
+	n1.Moved("c")
 	if owner, _, err := n1.ContextOwner(ctx, "c", "t1", false); owner != "" || err != nil {
 		t.Fatalf("after the owner's forget: %q %v", owner, err)
 	}

@@ -42,6 +42,9 @@ type Cluster interface {
 	ProcessNode(ctx context.Context, pid int64) (string, error)
 	// Peers returns the URLs of the other live servers (for lists).
 	Peers(ctx context.Context) ([]string, error)
+	// Moved says a request for context id forwarded to its owner failed
+	// or was refused: the owner is looked up afresh next time.
+	Moved(id string)
 }
 
 // Headers between the servers of a cluster. A request carrying either
@@ -92,14 +95,14 @@ func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
 				return s.gather(c, next, "processes")
 			}
 		}
-		owner, lease, err := s.owner(c, forwarded)
+		id, owner, lease, err := s.owner(c, forwarded)
 		if err != nil {
 			return err
 		}
 		if owner == "" {
 			return next(c)
 		}
-		return s.forward(c, owner, lease)
+		return s.forward(c, id, owner, lease)
 	}
 }
 
@@ -108,8 +111,9 @@ func (s *Server) peer(req *http.Request) bool {
 	return s.cfg.NodeSecret != "" && secretEqual(req.Header.Get(HeaderNodeSecret), s.cfg.NodeSecret)
 }
 
-// owner finds who serves c's request ("": this server).
-func (s *Server) owner(c echo.Context, forwarded bool) (string, time.Duration, error) {
+// owner finds who serves c's request ("": this server), and the context
+// it is about ("": none).
+func (s *Server) owner(c echo.Context, forwarded bool) (string, string, time.Duration, error) {
 	cl := s.cfg.Cluster
 	ctx := c.Request().Context()
 	path, method := c.Path(), c.Request().Method
@@ -120,20 +124,21 @@ func (s *Server) owner(c echo.Context, forwarded bool) (string, time.Duration, e
 	case method == http.MethodPost && (path == "/v1/evaluate" || path == "/v1/execute" || path == "/v1/processes"):
 		var err error
 		if id, err = s.peekContextID(c); err != nil {
-			return "", 0, err
+			return "", "", 0, err
 		}
 	case strings.HasPrefix(path, "/v1/processes/:pid"):
 		pid, err := strconv.ParseInt(c.Param("pid"), 10, 64)
 		if err != nil || forwarded {
-			return "", 0, nil // the handler says what is wrong
+			return "", "", 0, nil // the handler says what is wrong
 		}
 		url, err := cl.ProcessNode(ctx, pid)
-		return url, time.Second, err
+		return "", url, time.Second, err
 	}
 	if id == "" {
-		return "", 0, nil
+		return "", "", 0, nil
 	}
-	return cl.ContextOwner(ctx, id, exec.TenantID(ctx), forwarded)
+	owner, lease, err := cl.ContextOwner(ctx, id, exec.TenantID(ctx), forwarded)
+	return id, owner, lease, err
 }
 
 // peekContextID reads the contextId of a run or spawn body and puts the
@@ -158,7 +163,7 @@ func (s *Server) peekContextID(c echo.Context) (string, error) {
 // forward proxies c's request to the server at owner. An owner that
 // doesn't answer is a 503 with Retry-After = what its lease has left (then
 // another server may claim the context).
-func (s *Server) forward(c echo.Context, owner string, lease time.Duration) error {
+func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) error {
 	u, err := url.Parse(owner)
 	if err != nil || u.Host == "" {
 		return exec.Errorf(exec.EInternal, "the owner's URL %q is not a URL", owner)
@@ -176,6 +181,12 @@ func (s *Server) forward(c echo.Context, owner string, lease time.Duration) erro
 		Transport:     proxyTransport,
 		FlushInterval: -1, // SSE streams and long polls pass through at once
 		ErrorHandler:  func(_ http.ResponseWriter, _ *http.Request, err error) { proxyErr = err },
+		ModifyResponse: func(resp *http.Response) error {
+			if resp.StatusCode == http.StatusServiceUnavailable && id != "" {
+				s.cfg.Cluster.Moved(id) // e.g. it moved meanwhile: look again
+			}
+			return nil
+		},
 	}
 	// The owner answers with the same request id.
 	c.Response().Header().Del(HeaderRequestID)
@@ -184,6 +195,9 @@ func (s *Server) forward(c echo.Context, owner string, lease time.Duration) erro
 		return nil
 	}
 	c.Response().Header().Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
+	if id != "" {
+		s.cfg.Cluster.Moved(id)
+	}
 	if errors.Is(proxyErr, context.Canceled) && req.Context().Err() != nil {
 		return nil // the client went away
 	}
