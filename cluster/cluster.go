@@ -541,7 +541,9 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 			lease := time.Duration(left) * time.Millisecond
 			c.cacheOwner(id, ownerEntry{url: url.String, tenant: ctenant.String, leaseEnd: time.Now().Add(lease)})
 			if forwarded {
-				return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), lease}
+				// The sender remembered a former owner: it forgets it
+				// (Moved), and the client's retry goes to this one.
+				return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), time.Second}
 			}
 			return url.String, lease, nil
 		}
@@ -614,6 +616,9 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 	if c.Owns(id) { // claimed by a concurrent request meanwhile
 		return true, nil
 	}
+	// Requests from now on read the row: once it names this node, they
+	// wait for this claim.
+	c.Moved(id)
 	sent := time.Now()
 	var snap []byte
 	err := c.db.QueryRowContext(ctx, `UPDATE cluster_contexts SET owner_node = $1, owner_url = $2, generation = generation + 1, lease_expires_at_ms = `+nowMs+` + $3
