@@ -9,10 +9,10 @@
 //
 //   - Ownership: a context is owned by the node that created it (Register).
 //     The owner renews the leases of all its contexts in one statement every
-//     Lease/3. A node that cannot renew stops serving a context when its own
+//     Lease/4. A node that cannot renew stops serving a context when its own
 //     monotonic deadline (the time the last successful renew was sent, plus
-//     half the lease) passes, so it never serves past the moment another
-//     node may claim it.
+//     two thirds of the lease) passes, so it never serves past the moment
+//     another node may claim it.
 //   - Fencing: every write about a context (renew, snapshot, delete,
 //     release) carries the generation this node holds; zero rows means
 //     another node has claimed it, and this node drops the context at once
@@ -234,14 +234,19 @@ func (c *Cluster) hold(id string, gen int64, sent time.Time) {
 	c.mu.Unlock()
 }
 
+// tick is how often the leases are renewed: a quarter of the lease.
+func (c *Cluster) tick() time.Duration { return c.cfg.Lease / 4 }
+
 // deadline is when this node stops serving under a lease granted by a
-// statement sent at sent: half the lease later. Renewals come every third
-// of it, so a working node never reaches it; a node whose renewals fail
-// notices at its next tick (the tick after a renewal that timed out at a
-// third), which is before two thirds of the lease, well before another
-// node may claim.
+// statement sent at sent: two thirds of the lease later. Renewals come
+// every quarter, so a working node stays well ahead of it (a late renewal
+// has 5/12 of the lease of slack); requests check it, and a node whose
+// renewals fail drops its contexts at the tick after a renewal that timed
+// out (three quarters of the lease at worst): before another node may
+// claim them. A request that finds its context past the deadline renews
+// that one lease itself before giving it up (renewOne).
 func (c *Cluster) deadline(sent time.Time) time.Time {
-	return sent.Add(c.cfg.Lease / 2)
+	return sent.Add(c.cfg.Lease * 2 / 3)
 }
 
 func (c *Cluster) generation(id string) (int64, bool) {
@@ -350,11 +355,11 @@ func (c *Cluster) Release(ctx context.Context) error {
 	return nil
 }
 
-// renewLoop renews the leases every Lease/3 and drops the contexts whose
+// renewLoop renews the leases every tick and drops the contexts whose
 // lease was lost or ran out.
 func (c *Cluster) renewLoop() {
 	defer close(c.done)
-	t := time.NewTicker(c.cfg.Lease / 3)
+	t := time.NewTicker(c.tick())
 	defer t.Stop()
 	for {
 		select {
@@ -368,11 +373,10 @@ func (c *Cluster) renewLoop() {
 }
 
 // renew renews every lease of this node in one statement, then says this
-// node is alive, both within a third of the lease (the tick). The
-// contexts whose local deadline has passed are dropped before and after.
+// node is alive, both within a tick. When the renewal fails, the contexts
+// whose local deadline has passed are dropped.
 func (c *Cluster) renew() {
-	c.dropLate("its lease ran out before it could be renewed")
-	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
+	ctx, cancel := context.WithTimeout(context.Background(), c.tick())
 	defer cancel()
 	defer func() {
 		if _, err := c.db.ExecContext(ctx, `UPDATE cluster_nodes SET seen_at_ms = `+nowMs+` WHERE node_num = $1`, c.node); err != nil {
@@ -448,7 +452,7 @@ func (c *Cluster) adoptOrphans() {
 	if !c.adopting.Load() || room <= 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Lease/3)
+	ctx, cancel := context.WithTimeout(context.Background(), c.tick())
 	defer cancel()
 	rows, err := c.db.QueryContext(ctx, `SELECT context_id, generation FROM cluster_contexts
 		WHERE snapshot IS NOT NULL AND (owner_node IS NULL OR lease_expires_at_ms <= `+nowMs+`)
@@ -474,6 +478,37 @@ func (c *Cluster) adoptOrphans() {
 			return
 		}
 	}
+}
+
+// late reports whether this node holds id past its deadline.
+func (c *Cluster) late(id string) (bool, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.held[id]
+	return ok && !time.Now().Before(h.deadline), h.gen
+}
+
+// renewOne renews the lease of id at generation gen (fenced).
+func (c *Cluster) renewOne(ctx context.Context, id string, gen int64) bool {
+	ctx, cancel := context.WithTimeout(ctx, c.tick())
+	defer cancel()
+	sent := time.Now()
+	res, err := c.db.ExecContext(ctx, `UPDATE cluster_contexts SET lease_expires_at_ms = `+nowMs+` + $1
+		WHERE context_id = $2 AND generation = $3 AND owner_node = $4`, c.cfg.Lease.Milliseconds(), id, gen, c.cfg.NodeID)
+	if err != nil {
+		return false
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if h, ok := c.held[id]; ok && h.gen == gen {
+		h.deadline = c.deadline(sent)
+		c.held[id] = h
+		return true
+	}
+	return false
 }
 
 // dropLate drops the contexts whose local deadline has passed.
@@ -518,7 +553,14 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 			return o.url, 0, nil
 		}
 	}
-	c.dropLate("its lease ran out before it could be renewed")
+	if late, gen := c.late(id); late {
+		// The renewal loop is behind (a busy machine): renew this one now
+		// rather than give up a context nobody else has.
+		if c.renewOne(ctx, id, gen) {
+			return "", 0, nil
+		}
+		c.lose(id, gen, "its lease ran out before it could be renewed")
+	}
 	// A claim that loses a race reads the row again: the winner is then
 	// the owner to forward to.
 	for attempt := 0; ; attempt++ {
