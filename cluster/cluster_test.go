@@ -141,3 +141,41 @@ func TestOwnershipAndFencing(t *testing.T) {
 		t.Fatalf("after the owner's forget: %q %v", owner, err)
 	}
 }
+
+// A request that finds its context past the local deadline (the renewal
+// loop fell behind on a busy machine) renews that lease itself and is
+// served here: nothing is dropped while the database agrees. When another
+// node has taken it meanwhile, it is dropped instead.
+func TestLateContextRenewedByRequest(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	lost := &lostLog{}
+	n1 := mustOpen(t, url, "n1", time.Minute, lost)
+	ctx := context.Background()
+	for _, id := range []string{"late", "taken"} {
+		if err := n1.Register(ctx, id, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	behind := func(id string) {
+		n1.mu.Lock()
+		h := n1.held[id]
+		h.deadline = time.Now().Add(-time.Second)
+		n1.held[id] = h
+		n1.mu.Unlock()
+	}
+	behind("late")
+	if n1.Owns("late") {
+		t.Fatal("a context past its deadline is served without a renewal")
+	}
+	if owner, _, err := n1.ContextOwner(ctx, "late", "", false); owner != "" || err != nil || !n1.Owns("late") || lost.has("late") {
+		t.Fatalf("late context: owner %q, %v, owned %v, lost %v", owner, err, n1.Owns("late"), lost.has("late"))
+	}
+	behind("taken")
+	if _, err := n1.db.Exec(`UPDATE cluster_contexts SET owner_node = 'n2', owner_url = 'http://n2.invalid', generation = generation + 1 WHERE context_id = 'taken'`); err != nil {
+		t.Fatal(err)
+	}
+	if owner, _, err := n1.ContextOwner(ctx, "taken", "", false); owner != "http://n2.invalid" || err != nil {
+		t.Fatalf("a context another node took: %q %v", owner, err)
+	}
+	poll.Until(t, 5*time.Second, "n1 to drop the context n2 took", func() bool { return lost.has("taken") })
+}
