@@ -123,6 +123,14 @@ type Config struct {
 	// OnEvent, when set, is told of hibernations and restores
 	// (EventHibernated, EventRestored).
 	OnEvent func(typ, contextID string)
+
+	// Shared, when set, is the cluster's record of contexts (package
+	// cluster, wired by cmd; durable.go "Shared contexts"). StateDir is
+	// required with it.
+	Shared Shared
+	// OnMoved, when set, is called with a context dropped because another
+	// server owns it now (Drop): like OnDelete, but it is not a deletion.
+	OnMoved func(contextID string)
 }
 
 // Manager owns the execution contexts of a server. It is safe for
@@ -145,6 +153,9 @@ type Manager struct {
 func New(cfg Config) (*Manager, error) {
 	if cfg.Runner == nil || cfg.Workspaces == nil {
 		return nil, errors.New("contexts: Runner and Workspaces are required")
+	}
+	if cfg.Shared != nil && cfg.StateDir == "" {
+		return nil, errors.New("contexts: Shared needs a StateDir")
 	}
 	if cfg.IdleTTL == 0 {
 		cfg.IdleTTL = DefaultIdleTTL
@@ -332,6 +343,12 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 			m.teardown(c, "create failed")
 		}
 		return nil, err
+	}
+	if m.cfg.Shared != nil {
+		if err := m.cfg.Shared.Register(ctx, id, c.tenant); err != nil {
+			return fail(err)
+		}
+		c.shared = true
 	}
 	ws, err := m.cfg.Workspaces.New(workspacePrefix + "-" + id)
 	if err != nil {
@@ -590,8 +607,16 @@ func (m *Manager) teardown(c *execContext, why string) {
 	visible := !c.creating
 	c.failWaiters(notFound(c.id)) // anyone who slipped in line meanwhile
 	c.mu.Unlock()
-	if m.cfg.OnDelete != nil && visible {
+	switch {
+	case c.moved:
+		if m.cfg.OnMoved != nil {
+			m.cfg.OnMoved(c.id)
+		}
+	case m.cfg.OnDelete != nil && visible:
 		m.cfg.OnDelete(c.id)
+	}
+	if c.shared && !c.moved {
+		m.cfg.Shared.Forget(c.id)
 	}
 	m.removeRecord(c.id)
 	c.wsMu.Lock()

@@ -25,6 +25,7 @@ package contexts
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -133,6 +134,17 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		n, err = state(io.NewOffsetWriter(f, int64(len(head))))
 		return err
 	})
+	if err == nil && c.shared {
+		// The workspace is quiet: the slot is held, and a context with live
+		// processes is not captured (capturable). The record is read back
+		// from the file just written (the state went straight into it).
+		var rec []byte
+		if rec, err = os.ReadFile(m.recordPath(c.id)); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), sharedSaveTimeout)
+			err = m.cfg.Shared.Save(ctx, c.id, rec, c.ws.Root)
+			cancel()
+		}
+	}
 	if err != nil && exec.ErrorCode(err) != exec.EConflict {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
@@ -499,4 +511,139 @@ func hibernatorInterval(cfg Config) time.Duration {
 		return 0
 	}
 	return min(max(d/4, 50*time.Millisecond), 5*time.Second)
+}
+
+// Shared contexts (a cluster of servers, package cluster). With
+// Config.Shared, a context is registered there when it is created
+// (context_conflict when any server has its id), every record written here
+// is also saved there with the context's workspace (fenced: a server that
+// no longer owns the context gets an error and is told to Drop it), and a
+// deleted context is forgotten there. A server that claims a context from
+// another adopts it from that copy (Adopt): the record and workspace are
+// written here and loaded exactly as a record found at start-up.
+type Shared interface {
+	Register(ctx context.Context, id, tenant string) error
+	Save(ctx context.Context, id string, record []byte, workspace string) error
+	Forget(id string)
+}
+
+// sharedSaveTimeout bounds copying one snapshot to the shared store.
+const sharedSaveTimeout = 2 * time.Minute
+
+// Adopt makes the context of a record taken from another server (a
+// claim): its workspace is written by unpack into a directory named as
+// the record says, the record into StateDir, and the context is loaded
+// like one listed again at start-up (hibernated: its guest comes back at
+// its first run). A context of that id already here is dropped first (a
+// stale copy). Errors: invalid_argument (a record that can't be used),
+// overloaded (MaxContexts), unavailable (closing), internal.
+func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack func(dir string) error) error {
+	if err := ValidateID(id); err != nil {
+		return err
+	}
+	meta, _, reason := parseRecord(record)
+	if meta == nil || meta.ID != id {
+		return exec.Errorf(exec.EInvalid, "the record of context %s can't be used: %s", id, cmp.Or(reason, "it names another context"))
+	}
+	ws := meta.Workspace
+	if ws != filepath.Base(ws) || !strings.HasPrefix(ws, workspacePrefix+"-"+id+"-") {
+		return exec.Errorf(exec.EInvalid, "the record of context %s names workspace %q", id, ws)
+	}
+	m.Drop(id)
+	dir := filepath.Join(m.cfg.Workspaces.Root(), ws)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	if err := unpack(dir); err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("unpack the workspace of %s: %w", id, err)
+	}
+	if err := writeAtomic(m.recordPath(id), true, func(f *os.File) error {
+		_, err := f.Write(record)
+		return err
+	}); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	c, reason := m.loadRecord(id)
+	if c == nil {
+		m.removeRecord(id)
+		os.RemoveAll(dir)
+		return exec.Errorf(exec.EInvalid, "the record of context %s can't be used: %s", id, reason)
+	}
+	c.shared = true
+	m.mu.Lock()
+	var err error
+	switch {
+	case m.closed:
+		err = exec.Errorf(exec.EUnavailable, "the server is shutting down")
+	case len(m.ctxs) >= m.cfg.MaxContexts:
+		err = exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
+	case m.ctxs[id] != nil:
+		// Created here meanwhile (its record and workspace are its own).
+		m.mu.Unlock()
+		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+	default:
+		m.ctxs[id] = c
+	}
+	m.mu.Unlock()
+	if err != nil {
+		m.removeRecord(id)
+		os.RemoveAll(dir)
+		return err
+	}
+	if reason != "" {
+		m.log.Warn("adopted context comes back fresh (with its workspace)", "contextId", id, "reason", "its snapshot "+reason)
+	}
+	return nil
+}
+
+// Drop stops serving context id at once because another server owns it
+// now: its run is cancelled, queued runs get unavailable (they retry and
+// reach the owner), OnMoved is called, and its guest, record and
+// workspace here are removed. It is not a deletion: Shared is not told.
+func (m *Manager) Drop(id string) {
+	m.mu.Lock()
+	c := m.ctxs[id]
+	m.mu.Unlock()
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.state == exec.ContextDeleting {
+		gone := c.gone
+		c.mu.Unlock()
+		<-gone
+		return
+	}
+	if err := c.to(exec.ContextDeleting); err != nil {
+		c.state = exec.ContextDeleting
+	}
+	c.moved = true
+	c.failWaiters(exec.Errorf(exec.EUnavailable, "context %s moved to another server; retry", id))
+	if c.cancel != nil {
+		c.cancel(errMoved)
+	}
+	c.mu.Unlock()
+	c.acquire(context.Background(), 0, asDelete)
+	m.teardown(c, "moved")
+}
+
+// errMoved is the cancel cause of a run stopped by Drop.
+var errMoved = errors.New("the context moved to another server")
+
+// Tenant returns the tenant that created context id ("" when none, or no
+// such context), for the server's tenancy guard (a context adopted from
+// another server).
+func (m *Manager) Tenant(id string) string {
+	m.mu.Lock()
+	c := m.ctxs[id]
+	m.mu.Unlock()
+	if c == nil {
+		return ""
+	}
+	return c.tenant
 }

@@ -80,6 +80,8 @@ type execContext struct {
 	failure       *exec.ErrorData
 	gone          chan struct{} // closed when deleted
 	hib           hibState      // hibernation and snapshots (hibernate.go)
+	shared        bool          // registered in Config.Shared
+	moved         bool          // dropped: another server owns it now (Drop)
 
 	// wsMu serializes workspace bookkeeping: file API calls, the pre-run
 	// snapshot and the post-run quota check.

@@ -65,6 +65,14 @@ type Config struct {
 	// MCP serves the Model Context Protocol at /mcp (package mcp); nil:
 	// /mcp answers 501.
 	MCP http.Handler
+	// Cluster, when set, sends the requests of contexts and processes other
+	// servers hold to them (cluster.go); NodeSecret authenticates the
+	// requests between servers.
+	Cluster    Cluster
+	NodeSecret string
+	// ContextTenant, when set, gives the tenant of a context the tenancy
+	// guard has not seen created (one adopted from another server).
+	ContextTenant func(id string) string
 	// BodyLimit caps request bodies (default 16 MiB).
 	BodyLimit int64
 	Logger    *slog.Logger
@@ -94,7 +102,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, e: echo.New(), log: cfg.Logger}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.handleError
-	s.e.Use(s.frontDoor)
+	s.e.Use(s.frontDoor, s.route)
 	s.e.GET("/healthz", s.healthz)
 	s.e.GET("/readyz", s.readyz)
 	s.e.GET("/metrics", s.metrics)
@@ -356,8 +364,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 		retry := 1
 		var ra *retryAfterError
+		var rs interface{ RetrySeconds() int }
 		if errors.As(err, &ra) && ra.seconds > 0 {
 			retry = ra.seconds
+		} else if errors.As(err, &rs) && rs.RetrySeconds() > 0 {
+			retry = rs.RetrySeconds()
 		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
 	}

@@ -38,6 +38,12 @@ type tenancy struct {
 	procOrder []string          // FIFO of procExecs, to bound it
 	tenants   sync.Map          // tenant id → *tenantState
 	now       func() time.Time
+	// contextTenant gives the tenant of a context not in contexts (one
+	// adopted from another server of a cluster), or nil.
+	contextTenant func(id string) string
+	// countContexts counts a tenant's contexts on every server of a
+	// cluster (its maxContexts), or nil: this server's.
+	countContexts func(ctx context.Context, tenant string) (int64, error)
 }
 
 // maxOwnedProcesses bounds procExecs (processes spawned since the start;
@@ -101,6 +107,12 @@ func Guard(cfg Config) Config {
 		return cfg
 	}
 	t := newTenancy()
+	t.contextTenant = cfg.ContextTenant
+	if cc, ok := cfg.Cluster.(interface {
+		TenantContexts(ctx context.Context, tenant string) (int64, error)
+	}); ok {
+		t.countContexts = cc.TenantContexts
+	}
 	for id, tn := range cfg.ContextOwners {
 		if tn != "" {
 			t.contexts[id] = tn
@@ -206,6 +218,32 @@ func (t *tenancy) owns(ctx context.Context, m map[string]string, id string) bool
 	return m[id] == tn
 }
 
+// ownsContext is owns for a context id, asking contextTenant about one
+// it has not seen (and keeping the answer).
+func (t *tenancy) ownsContext(ctx context.Context, id string) bool {
+	tn := exec.TenantID(ctx)
+	if tn == "" {
+		return true
+	}
+	return t.tenantOf(id) == tn
+}
+
+// tenantOf is the tenant of context id ("": unknown).
+func (t *tenancy) tenantOf(id string) string {
+	t.mu.Lock()
+	owner, ok := t.contexts[id]
+	t.mu.Unlock()
+	if ok || t.contextTenant == nil {
+		return owner
+	}
+	if owner = t.contextTenant(id); owner != "" {
+		t.mu.Lock()
+		t.contexts[id] = owner
+		t.mu.Unlock()
+	}
+	return owner
+}
+
 func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
 	tn := exec.TenantID(ctx)
 	if tn == "" {
@@ -240,7 +278,7 @@ type guardedContexts struct {
 func contextNotFound(id string) error { return exec.Errorf(exec.EContextNotFound, "no context %q", id) }
 
 func (g *guardedContexts) check(ctx context.Context, id string) error {
-	if !g.t.owns(ctx, g.t.contexts, id) {
+	if !g.t.ownsContext(ctx, id) {
 		return contextNotFound(id)
 	}
 	return nil
@@ -256,13 +294,13 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 	}
 	live := map[string]bool{}
 	var mine []*exec.Context
-	g.t.mu.Lock()
 	for _, c := range all {
 		live[c.ContextID] = true
-		if g.t.contexts[c.ContextID] == tn {
+		if g.t.tenantOf(c.ContextID) == tn {
 			mine = append(mine, c)
 		}
 	}
+	g.t.mu.Lock()
 	for id := range g.t.contexts {
 		if !live[id] {
 			delete(g.t.contexts, id)
@@ -277,14 +315,8 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*
 	if tn == nil {
 		return g.Contexts.Create(ctx, spec)
 	}
-	if q := tn.Quotas.MaxContexts; q != nil {
-		mine, err := g.owned(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(mine)) >= *q {
-			return nil, quotaError("maxContexts", *q, "delete a context first")
-		}
+	if err := g.checkContexts(ctx, tn); err != nil {
+		return nil, err
 	}
 	c, err := g.Contexts.Create(ctx, spec)
 	if err != nil {
@@ -294,6 +326,33 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*
 	g.t.contexts[c.ContextID] = tn.ID
 	g.t.mu.Unlock()
 	return c, nil
+}
+
+// checkContexts fails with maxContexts when the tenant has that many
+// contexts (on every server of a cluster).
+func (g *guardedContexts) checkContexts(ctx context.Context, tn *exec.Tenant) error {
+	q := tn.Quotas.MaxContexts
+	if q == nil {
+		return nil
+	}
+	var n int64
+	if g.t.countContexts != nil {
+		c, err := g.t.countContexts(ctx, tn.ID)
+		if err != nil {
+			return err
+		}
+		n = c
+	} else {
+		mine, err := g.owned(ctx)
+		if err != nil {
+			return err
+		}
+		n = int64(len(mine))
+	}
+	if n >= *q {
+		return quotaError("maxContexts", *q, "delete a context first")
+	}
+	return nil
 }
 
 // checkWorkspaces fails with maxWorkspaceBytes when the tenant's
@@ -374,14 +433,8 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 	if tn == nil {
 		return g.Contexts.Fork(ctx, id, spec)
 	}
-	if q := tn.Quotas.MaxContexts; q != nil {
-		mine, err := g.owned(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(mine)) >= *q {
-			return nil, quotaError("maxContexts", *q, "delete a context first")
-		}
+	if err := g.checkContexts(ctx, tn); err != nil {
+		return nil, err
 	}
 	src, err := g.Contexts.Get(ctx, id)
 	if err != nil {
@@ -560,7 +613,7 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 	if tn == nil {
 		return p.Spawn(ctx, req)
 	}
-	if req.ContextID != "" && !t.owns(ctx, t.contexts, req.ContextID) {
+	if req.ContextID != "" && !t.ownsContext(ctx, req.ContextID) {
 		return nil, contextNotFound(req.ContextID)
 	}
 	if q := tn.Quotas.MaxProcesses; q != nil {

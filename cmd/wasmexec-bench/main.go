@@ -28,7 +28,7 @@ var (
 	imagesDir = flag.String("images-dir", "build/images", "guest images")
 	duration  = flag.Duration("duration", 3*time.Second, "length of each throughput run")
 	samples   = flag.Int("samples", 300, "sequential requests per latency measurement")
-	only      = flag.String("only", "", "comma-separated sections to run (js, and those registered by the other files: python, ts, store, pool, frontdoor, authcost, postgres, events, ...); empty: all")
+	only      = flag.String("only", "", "comma-separated sections to run (js, and those registered by the other files: python, ts, store, pool, frontdoor, authcost, postgres, events, cluster, ...); empty: all")
 )
 
 func main() {
@@ -184,6 +184,11 @@ func startServer(dataDir string, extra []string) (*server, error) {
 	addr, err := freePort()
 	if err != nil {
 		return nil, err
+	}
+	for i, a := range extra { // an --addr of the caller's wins (cluster: it is advertised)
+		if a == "--addr" && i+1 < len(extra) {
+			addr = extra[i+1]
+		}
 	}
 	args := append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", *imagesDir, "--log-level", "warn"}, extra...)
 	cmd := exec.Command(*binPath, args...)

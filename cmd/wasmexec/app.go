@@ -21,6 +21,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 
+	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -96,6 +97,8 @@ type options struct {
 	// shutdownGraceMs is how long in-flight work may take to finish after
 	// SIGINT/SIGTERM before it is cancelled.
 	shutdownGraceMs int64
+	// cluster: several servers sharing contexts (cluster.go).
+	cluster clusterOptions
 	// fromEnv names the flags set from WASMEXEC_* variables (flag → variable).
 	fromEnv map[string]string
 	// inProcess: eval or prepare, not a server (TypeScript may be
@@ -161,6 +164,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.networkMaxResponseBytes, "network-max-response-bytes", egress.DefaultMaxResponseBytes, "response body bytes per run, all requests together")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
+	o.registerCluster(fs)
 }
 
 func (o *options) policy() exec.Policy {
@@ -226,6 +230,14 @@ type app struct {
 	contextDeleted atomic.Pointer[func(string)]
 	// contextEvent publishes context.hibernated/restored (server.Config.ContextEvent).
 	contextEvent atomic.Pointer[func(string, string)]
+	// cluster is this server's part of a cluster (nil: a single server).
+	cluster *cluster.Cluster
+}
+
+func (a *app) contexts() *contexts.Manager {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctxs
 }
 
 func newApp(o options, log *slog.Logger) (*app, error) {
@@ -295,6 +307,12 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 				return nil, fmt.Errorf("open the lifecycle event log: %w", err)
 			}
 			a.events, a.eventLog = l, l
+		}
+		if err := a.openCluster(context.Background()); err != nil {
+			st.Close()
+			e.Close()
+			mgr.Close()
+			return nil, fmt.Errorf("join the cluster: %w", err)
 		}
 	}
 	a.instrument()
@@ -449,7 +467,9 @@ func (a *app) load(ctx context.Context) error {
 				(*f)(id)
 			}
 		},
-		Logger: a.log,
+		OnMoved: func(id string) { procs.KillContext(id) },
+		Shared:  sharedContexts(a.cluster),
+		Logger:  a.log,
 	})
 	if err != nil {
 		r.Close()
@@ -474,6 +494,9 @@ func (a *app) load(ctx context.Context) error {
 	a.mu.Lock()
 	a.images, a.runner, a.guarded, a.ctxs, a.procs = images, r, guarded, ctxs, procs
 	a.mu.Unlock()
+	if a.cluster != nil {
+		a.cluster.StartAdopting()
+	}
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
@@ -629,9 +652,18 @@ const lastPIDFile = "last-pid"
 // seen: the largest in the execution history and the one kept at the last
 // clean shutdown, so ids never repeat across restarts.
 func (a *app) firstPID(ctx context.Context) int64 {
-	var last int64
+	// In a cluster a pid carries its server's number (cluster.PIDShift):
+	// only the pids of this server's range count.
+	base := int64(1)
+	if a.cluster != nil {
+		base = a.cluster.PIDBase()
+	}
+	mine := func(pid int64) bool { return pid>>cluster.PIDShift == base>>cluster.PIDShift }
+	last := base - 1
 	if b, err := os.ReadFile(filepath.Join(a.opts.dataDir, lastPIDFile)); err == nil {
-		last, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if pid, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); mine(pid) {
+			last = max(last, pid)
+		}
 	}
 	if a.store != nil {
 		f := store.ListFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
@@ -642,7 +674,9 @@ func (a *app) firstPID(ctx context.Context) int64 {
 				break
 			}
 			for _, r := range page.Executions {
-				last = max(last, r.PID)
+				if mine(r.PID) {
+					last = max(last, r.PID)
+				}
 			}
 			if !page.HasMore {
 				break
@@ -657,6 +691,9 @@ func (a *app) close() {
 	a.mu.Lock()
 	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
 	a.mu.Unlock()
+	if a.cluster != nil {
+		a.cluster.StopAdopting() // the contexts manager closes below
+	}
 	if tsWorkers != nil {
 		tsWorkers.Close()
 	}
@@ -674,6 +711,7 @@ func (a *app) close() {
 	if ctxs != nil {
 		ctxs.Close()
 	}
+	a.leaveCluster()
 	if runner != nil {
 		runner.Close()
 	}

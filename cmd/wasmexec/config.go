@@ -306,6 +306,7 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	}
 
 	between("shutdown-grace-ms", o.shutdownGraceMs, 0, maxShutdownGraceMs, "")
+	o.validateCluster(bad)
 
 	if len(errs) > 0 {
 		return fmt.Errorf("bad configuration (wasmexec serve -h lists the flags):\n  %s", strings.Join(errs, "\n  "))

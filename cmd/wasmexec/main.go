@@ -336,6 +336,10 @@ func (a *app) serverConfig() server.Config {
 	cfg.ContextDeletions = cfg.Contexts != nil
 	if a.ctxs != nil {
 		cfg.ContextOwners = a.ctxs.Owners()
+		cfg.ContextTenant = a.ctxs.Tenant
+	}
+	if a.cluster != nil && a.ctxs != nil { // not while loading: claims need the contexts manager
+		cfg.Cluster, cfg.NodeSecret = a.cluster, a.opts.cluster.secret
 	}
 	cfg = server.Guard(cfg)
 	if cfg.Contexts != nil {

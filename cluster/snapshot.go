@@ -1,0 +1,181 @@
+package cluster
+
+// A snapshot in cluster_contexts.snapshot is a zstd-compressed tar: first
+// the context's record ("record", contexts/durable.go: metadata and guest
+// state with their own checksum), then its workspace under "workspace/"
+// (directories and regular files; symlinks and other kinds are left out,
+// as a workspace's quota counts only those). Both ends cap it: pack refuses
+// to store more than max bytes, and unpacking stops past max bytes of
+// content (a row is data another node wrote; it is still checked).
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+const (
+	recordEntry  = "record"
+	wsEntry      = "workspace/"
+	defaultLimit = maxBytea // when MaxSnapshotBytes is 0
+)
+
+func limitOf(max int64) int64 {
+	if max <= 0 {
+		return defaultLimit
+	}
+	return max
+}
+
+// pack archives record and the workspace directory ws.
+func pack(record []byte, ws string, max int64) ([]byte, error) {
+	limit := limitOf(max)
+	var buf bytes.Buffer
+	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		return nil, err
+	}
+	tw := tar.NewWriter(zw)
+	if err := tw.WriteHeader(&tar.Header{Name: recordEntry, Mode: 0o600, Size: int64(len(record)), Typeflag: tar.TypeReg}); err != nil {
+		return nil, err
+	}
+	if _, err := tw.Write(record); err != nil {
+		return nil, err
+	}
+	var total int64
+	err = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(ws, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		name := wsEntry + filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			return tw.WriteHeader(&tar.Header{Name: name + "/", Mode: int64(info.Mode().Perm()), Typeflag: tar.TypeDir, ModTime: info.ModTime()})
+		case info.Mode().IsRegular():
+			if total += info.Size(); total > limit {
+				return fmt.Errorf("the workspace holds more than %d bytes", limit)
+			}
+			if err := tw.WriteHeader(&tar.Header{Name: name, Mode: int64(info.Mode().Perm()), Size: info.Size(), Typeflag: tar.TypeReg, ModTime: info.ModTime()}); err != nil {
+				return err
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			// A file that grew meanwhile is cut at the size in its header.
+			_, err = io.CopyN(tw, f, info.Size())
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("the snapshot is %d bytes, more than %d", buf.Len(), limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// unpackSnapshot reads the record of a snapshot and returns it with a
+// function that writes its workspace into a directory.
+func unpackSnapshot(blob []byte, max int64) ([]byte, func(dir string) error, error) {
+	limit := limitOf(max)
+	open := func() (*tar.Reader, func(), error) {
+		zr, err := zstd.NewReader(bytes.NewReader(blob), zstd.WithDecoderMaxMemory(uint64(limit)+1<<20))
+		if err != nil {
+			return nil, nil, err
+		}
+		return tar.NewReader(zr), zr.Close, nil
+	}
+	tr, done, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := tr.Next()
+	if err != nil || h.Name != recordEntry || h.Size > limit {
+		done()
+		return nil, nil, errors.New("not a context snapshot (no record first)")
+	}
+	record, err := io.ReadAll(io.LimitReader(tr, h.Size))
+	done()
+	if err != nil {
+		return nil, nil, err
+	}
+	unpack := func(dir string) error {
+		tr, done, err := open()
+		if err != nil {
+			return err
+		}
+		defer done()
+		var total int64
+		for {
+			h, err := tr.Next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			rel, ok := strings.CutPrefix(h.Name, wsEntry)
+			if !ok || rel == "" {
+				continue
+			}
+			clean := path.Clean("/" + rel)[1:]
+			if clean == "" || clean != strings.TrimSuffix(rel, "/") {
+				return fmt.Errorf("snapshot entry %q is not a plain relative path", h.Name)
+			}
+			p := filepath.Join(dir, filepath.FromSlash(clean))
+			switch h.Typeflag {
+			case tar.TypeDir:
+				if err := os.MkdirAll(p, 0o755); err != nil {
+					return err
+				}
+			case tar.TypeReg:
+				if total += h.Size; total > limit {
+					return fmt.Errorf("the snapshot's workspace holds more than %d bytes", limit)
+				}
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return err
+				}
+				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(h.Mode).Perm()|0o600)
+				if err != nil {
+					return err
+				}
+				_, err = io.CopyN(f, tr, h.Size)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return err
+				}
+				os.Chtimes(p, h.ModTime, h.ModTime)
+			}
+		}
+	}
+	return record, unpack, nil
+}

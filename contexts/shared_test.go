@@ -1,0 +1,143 @@
+package contexts_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/copytree"
+)
+
+// sharedCopy keeps what a manager hands to the cluster: the last record
+// of each context and a copy of its workspace at that moment (package
+// cluster stores them in PostgreSQL).
+type sharedCopy struct {
+	mu        sync.Mutex
+	dir       string
+	records   map[string][]byte
+	forgotten []string
+	taken     map[string]bool // Register says context_conflict
+}
+
+func newSharedCopy(t *testing.T) *sharedCopy {
+	return &sharedCopy{dir: t.TempDir(), records: map[string][]byte{}, taken: map[string]bool{}}
+}
+
+func (s *sharedCopy) Register(_ context.Context, id, _ string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.taken[id] {
+		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+	}
+	s.taken[id] = true
+	return nil
+}
+
+func (s *sharedCopy) Save(_ context.Context, id string, record []byte, ws string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dst := filepath.Join(s.dir, id)
+	os.RemoveAll(dst)
+	if _, err := copytree.Copy(ws, dst); err != nil {
+		return err
+	}
+	s.records[id] = record
+	return nil
+}
+
+func (s *sharedCopy) Forget(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forgotten = append(s.forgotten, id)
+	delete(s.taken, id)
+}
+
+func (s *sharedCopy) adopt(t *testing.T, m *contexts.Manager, id string) error {
+	t.Helper()
+	s.mu.Lock()
+	rec, src := s.records[id], filepath.Join(s.dir, id)
+	s.mu.Unlock()
+	return m.Adopt(context.Background(), id, rec, func(dir string) error {
+		_, err := copytree.Copy(src, dir)
+		return err
+	})
+}
+
+// A context moves between two managers (two servers) through what the
+// first saved: the second adopts it with its state and workspace, and
+// the first, told to drop it, stops serving it without deleting it in
+// the cluster. A deletion on the new owner is a Forget.
+func TestSharedAdoptAndDrop(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	shared := newSharedCopy(t)
+	var moved []string
+	a := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared, SnapshotAfter: 20 * time.Millisecond, OnMoved: func(id string) { moved = append(moved, id) }})
+	defer a.Close()
+	b := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
+	defer b.Close()
+
+	MustCreate(t, a, exec.ContextSpec{ContextID: "m"})
+	if _, err := b.Create(context.Background(), &exec.ContextSpec{ContextID: "m", Language: exec.JavaScript}); exec.ErrorCode(err) != exec.EContextConflict {
+		t.Fatalf("the same id on the other server: %v", err)
+	}
+	MustRun(t, a, "m", exec.Request{Code: "globalThis.kept = 'state'; 1"})
+	if _, err := a.WriteFile(context.Background(), "m", "f.txt", []byte("file")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "a snapshot after the run", func() bool {
+		d := mustGet(t, a, "m")
+		return d.StateAsOfMs > 0 && d.StateAsOfMs >= d.LastCompletedAtMs
+	})
+
+	a.Drop("m")
+	if _, err := tryRun(a, "m", exec.Request{Code: "kept"}); exec.ErrorCode(err) != exec.EContextNotFound {
+		t.Fatalf("a run on the server that dropped it: %v", err)
+	}
+	if len(moved) != 1 || len(shared.forgotten) != 0 {
+		t.Fatalf("moved %v, forgotten %v: a drop is not a deletion", moved, shared.forgotten)
+	}
+	if err := shared.adopt(t, b, "m"); err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, MustRun(t, b, "m", exec.Request{Code: "kept"}), `"state"`)
+	if data, err := b.ReadFile(context.Background(), "m", "f.txt"); err != nil || string(data) != "file" {
+		t.Fatalf("workspace file after the move: %q, %v", data, err)
+	}
+	if err := b.Delete(context.Background(), "m"); err != nil {
+		t.Fatal(err)
+	}
+	if len(shared.forgotten) != 1 {
+		t.Fatalf("forgotten %v after the delete", shared.forgotten)
+	}
+}
+
+// A record that names another context or a workspace outside its own is
+// refused by Adopt (it comes from the database: still checked).
+func TestSharedAdoptRefusesForeignRecords(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	shared := newSharedCopy(t)
+	a := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
+	defer a.Close()
+	b := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
+	defer b.Close()
+	MustCreate(t, a, exec.ContextSpec{ContextID: "one"})
+	shared.mu.Lock()
+	rec := shared.records["one"]
+	shared.mu.Unlock()
+	noop := func(string) error { return nil }
+	if err := b.Adopt(context.Background(), "two", rec, noop); exec.ErrorCode(err) != exec.EInvalid {
+		t.Fatalf("a record of another context: %v", err)
+	}
+	if err := b.Adopt(context.Background(), "one", []byte("garbage"), noop); exec.ErrorCode(err) != exec.EInvalid {
+		t.Fatalf("garbage: %v", err)
+	}
+	if err := b.Adopt(context.Background(), "../x", rec, noop); exec.ErrorCode(err) != exec.EInvalid {
+		t.Fatalf("a bad id: %v", err)
+	}
+}

@@ -1,0 +1,327 @@
+package server
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Cluster routes a context's requests to the server that owns it
+// (package cluster, docs/DEPLOY.md). The errors it returns may carry a
+// RetrySeconds() int method: the Retry-After of their 503.
+type Cluster interface {
+	// NodeID names this server in the forwarded-by header.
+	NodeID() string
+	// ContextOwner returns "" to serve context id here (this server owns
+	// it, claimed it, or nobody knows it), else the URL of its owner, and
+	// how long the owner's lease has left. tenant is the client's ("" with
+	// no keys); forwarded requests are never sent on. Errors:
+	// context_not_found (another tenant's), unavailable.
+	ContextOwner(ctx context.Context, id, tenant string, forwarded bool) (owner string, lease time.Duration, err error)
+	// ProcessNode returns the URL of the server running pid ("": this one,
+	// or none known: the local answer is a 404).
+	ProcessNode(ctx context.Context, pid int64) (string, error)
+	// Peers returns the URLs of the other live servers (for lists).
+	Peers(ctx context.Context) ([]string, error)
+	// Moved says a request for context id forwarded to its owner failed
+	// or was refused: the owner is looked up afresh next time.
+	Moved(id string)
+}
+
+// Headers between the servers of a cluster. A request carrying either
+// without the right node secret is refused (401): a client can't pose as
+// a server.
+const (
+	HeaderForwardedBy = "X-Wasmexec-Forwarded-By"
+	HeaderNodeSecret  = "X-Wasmexec-Node-Secret"
+)
+
+// proxyTransport is the connection pool to the other servers.
+var proxyTransport = &http.Transport{
+	MaxIdleConnsPerHost: 64,
+	IdleConnTimeout:     90 * time.Second,
+	DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+}
+
+// secretEqual compares in constant time (of the secret's hash).
+func secretEqual(got, want string) bool {
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// route is the middleware after the front door (the client is
+// authenticated, the route is known): a request about a context (a run
+// with contextId, /v1/contexts/:id/…, a spawn in a context) or a process
+// of another server is proxied to the server that serves it, with the
+// client's own Authorization (the owner checks the key and tenant again)
+// and the forwarded-by header; everything else is served here.
+func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		cl := s.cfg.Cluster
+		if cl == nil {
+			return next(c)
+		}
+		req := c.Request()
+		forwarded := req.Header.Get(HeaderForwardedBy) != ""
+		if forwarded || req.Header.Get(HeaderNodeSecret) != "" {
+			if !s.peer(req) {
+				return exec.Errorf(exec.EUnauthorized, "the %s and %s headers are for the servers of a cluster (wrong or missing node secret)", HeaderForwardedBy, HeaderNodeSecret)
+			}
+		}
+		if req.Method == http.MethodGet && !forwarded {
+			switch c.Path() {
+			case "/v1/contexts":
+				return s.gather(c, next, "contexts")
+			case "/v1/processes":
+				return s.gather(c, next, "processes")
+			}
+		}
+		id, owner, lease, err := s.owner(c, forwarded)
+		if err != nil {
+			return err
+		}
+		if owner == "" {
+			return next(c)
+		}
+		return s.forward(c, id, owner, lease)
+	}
+}
+
+// peer reports whether req carries the node secret.
+func (s *Server) peer(req *http.Request) bool {
+	return s.cfg.NodeSecret != "" && secretEqual(req.Header.Get(HeaderNodeSecret), s.cfg.NodeSecret)
+}
+
+// owner finds who serves c's request ("": this server), and the context
+// it is about ("": none).
+func (s *Server) owner(c echo.Context, forwarded bool) (string, string, time.Duration, error) {
+	cl := s.cfg.Cluster
+	ctx := c.Request().Context()
+	path, method := c.Path(), c.Request().Method
+	var id string
+	switch {
+	case strings.HasPrefix(path, "/v1/contexts/:id"):
+		id = c.Param("id")
+	case method == http.MethodPost && (path == "/v1/evaluate" || path == "/v1/execute" || path == "/v1/processes"):
+		var err error
+		if id, err = s.peekContextID(c); err != nil {
+			return "", "", 0, err
+		}
+	case strings.HasPrefix(path, "/v1/processes/:pid"):
+		pid, err := strconv.ParseInt(c.Param("pid"), 10, 64)
+		if err != nil || forwarded {
+			return "", "", 0, nil // the handler says what is wrong
+		}
+		url, err := cl.ProcessNode(ctx, pid)
+		return "", url, time.Second, err
+	}
+	if id == "" {
+		return "", "", 0, nil
+	}
+	owner, lease, err := cl.ContextOwner(ctx, id, exec.TenantID(ctx), forwarded)
+	return id, owner, lease, err
+}
+
+// peekContextID reads the contextId of a run or spawn body and puts the
+// body back for the handler. A body that is too large or not JSON is left
+// to the handler to refuse.
+func (s *Server) peekContextID(c echo.Context) (string, error) {
+	req := c.Request()
+	b, err := io.ReadAll(io.LimitReader(req.Body, s.cfg.BodyLimit+1))
+	if err != nil {
+		return "", exec.Errorf(exec.EInvalid, "reading the body: %v", err)
+	}
+	req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), req.Body))
+	var v struct {
+		ContextID string `json:"contextId"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return "", nil
+	}
+	return v.ContextID, nil
+}
+
+// forward proxies c's request to the server at owner. An owner that
+// doesn't answer is a 503 with Retry-After = what its lease has left (then
+// another server may claim the context).
+func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) error {
+	u, err := url.Parse(owner)
+	if err != nil || u.Host == "" {
+		return exec.Errorf(exec.EInternal, "the owner's URL %q is not a URL", owner)
+	}
+	req := c.Request()
+	var proxyErr error
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(u)
+			pr.Out.Host = u.Host
+			pr.Out.Header.Set(HeaderForwardedBy, s.cfg.Cluster.NodeID())
+			pr.Out.Header.Set(HeaderNodeSecret, s.cfg.NodeSecret)
+			pr.Out.Header.Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
+		},
+		Transport:     proxyTransport,
+		FlushInterval: -1, // SSE streams and long polls pass through at once
+		ErrorHandler:  func(_ http.ResponseWriter, _ *http.Request, err error) { proxyErr = err },
+		ModifyResponse: func(resp *http.Response) error {
+			if resp.StatusCode == http.StatusServiceUnavailable && id != "" {
+				s.cfg.Cluster.Moved(id) // e.g. it moved meanwhile: look again
+			}
+			return nil
+		},
+	}
+	// The owner answers with the same request id.
+	c.Response().Header().Del(HeaderRequestID)
+	rp.ServeHTTP(c.Response(), req)
+	if proxyErr == nil || c.Response().Committed {
+		return nil
+	}
+	c.Response().Header().Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
+	if id != "" {
+		s.cfg.Cluster.Moved(id)
+	}
+	if errors.Is(proxyErr, context.Canceled) && req.Context().Err() != nil {
+		return nil // the client went away
+	}
+	return &retryAfterError{&exec.Error{Code: exec.EUnavailable, Message: "the server that holds this context (" + u.Host + ") does not answer; retry", Err: proxyErr}, retrySeconds(lease)}
+}
+
+func retrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
+}
+
+// gather serves a list (contexts, processes) from every live server: this
+// one's, then each peer's (asked as a forwarded request, so it answers
+// with its own only), merged in the order a single server uses. A peer
+// that does not answer within peerListTimeout is left out (and logged):
+// its contexts are claimable once its lease ends.
+func (s *Server) gather(c echo.Context, next echo.HandlerFunc, key string) error {
+	req := c.Request()
+	orig := c.Response()
+	rec := &bufferedWriter{header: http.Header{}}
+	c.SetResponse(echo.NewResponse(rec, c.Echo()))
+	err := next(c)
+	local := c.Response()
+	c.SetResponse(orig)
+	if err != nil || local.Status != http.StatusOK {
+		if err == nil {
+			for k, v := range rec.header {
+				orig.Header()[k] = v
+			}
+			return c.Blob(local.Status, rec.header.Get(echo.HeaderContentType), rec.body.Bytes())
+		}
+		return err
+	}
+	peers, err := s.cfg.Cluster.Peers(req.Context())
+	if err != nil {
+		return err
+	}
+	lists := make([][]json.RawMessage, len(peers)+1)
+	lists[0], _ = listItems(rec.body.Bytes(), key)
+	ctx, cancel := context.WithTimeout(req.Context(), peerListTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, peer := range peers {
+		wg.Go(func() {
+			items, err := s.peerList(ctx, req, peer, key)
+			if err != nil {
+				s.log.Warn("a server's list is left out", "peer", peer, "err", err)
+				return
+			}
+			lists[i+1] = items
+		})
+	}
+	wg.Wait()
+	type item struct {
+		raw         json.RawMessage
+		ContextID   string `json:"contextId"`
+		CreatedAtMs int64  `json:"createdAtMs"`
+		PID         int64  `json:"pid"`
+	}
+	var items []item
+	for _, raw := range slices.Concat(lists...) {
+		it := item{raw: raw}
+		json.Unmarshal(raw, &it)
+		items = append(items, it)
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if key == "processes" {
+			return cmp.Compare(a.PID, b.PID)
+		}
+		return cmp.Or(cmp.Compare(a.CreatedAtMs, b.CreatedAtMs), strings.Compare(a.ContextID, b.ContextID))
+	})
+	out := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		out[i] = it.raw
+	}
+	return c.JSON(http.StatusOK, map[string]any{key: out})
+}
+
+// peerListTimeout bounds asking a peer for its list.
+const peerListTimeout = 5 * time.Second
+
+// maxPeerListBytes bounds a peer's list answer.
+const maxPeerListBytes = 64 << 20
+
+func (s *Server) peerList(ctx context.Context, in *http.Request, peer, key string) ([]json.RawMessage, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, peer+in.URL.RequestURI(), nil)
+	if err != nil {
+		return nil, err
+	}
+	if a := in.Header.Get("Authorization"); a != "" {
+		req.Header.Set("Authorization", a)
+	}
+	req.Header.Set(HeaderForwardedBy, s.cfg.Cluster.NodeID())
+	req.Header.Set(HeaderNodeSecret, s.cfg.NodeSecret)
+	req.Header.Set(HeaderRequestID, exec.RequestIDFrom(in.Context()))
+	resp, err := (&http.Client{Transport: proxyTransport}).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxPeerListBytes))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, b)
+	}
+	return listItems(b, key)
+}
+
+func listItems(b []byte, key string) ([]json.RawMessage, error) {
+	var m map[string][]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return m[key], nil
+}
+
+// bufferedWriter keeps a local answer to merge it.
+type bufferedWriter struct {
+	header http.Header
+	body   bytes.Buffer
+	status int
+}
+
+func (w *bufferedWriter) Header() http.Header         { return w.header }
+func (w *bufferedWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
+func (w *bufferedWriter) WriteHeader(status int)      { w.status = status }
