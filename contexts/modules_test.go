@@ -2,6 +2,8 @@ package contexts_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -230,4 +232,57 @@ func TestJSConversionsAreCached(t *testing.T) {
 	if again.FuelConsumed*4 > first.FuelConsumed {
 		t.Fatalf("the same cell again burned %d fuel against %d the first time: its conversion was not reused", again.FuelConsumed, first.FuelConsumed)
 	}
+}
+
+// A one-shot run ships its module files in the request (the guest's
+// workspace is its own, seeded with exactly them): imports resolve and
+// load from there, stacks still point at the file's own line, and a file
+// JavaScript writes is read from disk from then on, as in a context. A run
+// in a workspace that isn't the run's own never gets them.
+func TestJSOneShotShippedSources(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	oneShot := func(code string, files map[string]string) *exec.Result {
+		t.Helper()
+		res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	res := oneShot("import { boom } from './lib/boom.mjs';\nboom()", project)
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+		t.Fatalf("stack does not point at lib/boom.mjs line 4: %s %+v", res.Outcome, res.Error)
+	}
+	wantValue(t, oneShot("import { flavour } from 'dual';\nimport p from 'plain';\n[flavour, p.dual]", project), `["esm","cjs"]`)
+
+	// Loaded once while the files are as shipped; reloaded from disk once
+	// changed. The same code in a context (files read from disk) agrees.
+	files := map[string]string{
+		"mod.mjs":  "globalThis.n = (globalThis.n || 0) + 1;\nexport const v = 1;\n",
+		"late.mjs": "export const v = 'shipped';\n",
+	}
+	code := "import fs from 'node:fs';\n" +
+		"const a = (await import('./mod.mjs')).v;\n" +
+		"const b = (await import('./mod.mjs')).v;\n" +
+		"fs.writeFileSync('mod.mjs', 'export const v = 2;\\n');\n" +
+		"fs.writeFileSync('late.mjs', \"export const v = 'written';\\n\");\n" +
+		"[a, b, (await import('./mod.mjs')).v, globalThis.n, (await import('./late.mjs')).v]"
+	const want = `[1,1,2,1,"written"]`
+	wantValue(t, oneShot(code, files), want)
+	m := MustManager(t, contexts.Config{Runner: r}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "agree"})
+	wantValue(t, MustRun(t, m, "agree", exec.Request{Code: code, Files: files}), want)
+
+	// A workspace the caller owns and seeds: the file on disk wins over
+	// the request's copy, which the runner does not ship.
+	dir := t.TempDir()
+	seed := func(context.Context) error {
+		return os.WriteFile(filepath.Join(dir, "m.mjs"), []byte("export const v = 'disk';\n"), 0o644)
+	}
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import { v } from './m.mjs';\nv", Files: map[string]string{"m.mjs": "export const v = 'request';\n"}}, exec.RunOptions{Workspace: dir, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, res, `"disk"`)
 }

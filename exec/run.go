@@ -86,6 +86,12 @@ type ControlRequest struct {
 	TsconfigPath string          `json:"tsconfigPath,omitempty"`
 	// Conversions are modules the host converted ahead (JavaScript).
 	Conversions []Conversion `json:"conversions,omitempty"`
+	// Sources are module files of the request (JavaScript: by absolute
+	// guest path), which the guest takes instead of reading them through
+	// WASI. They are sent only to a guest whose workspace is the run's own
+	// and holds exactly them when the run starts (a one-shot run): the
+	// runner drops them otherwise.
+	Sources map[string]string `json:"sources,omitempty"`
 	// Live says readers follow the output while the run goes on (a
 	// process): the driver hands over every write at once instead of
 	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).

@@ -27,6 +27,9 @@ var builtinFS embed.FS
 type moduleRecord struct {
 	module      *goja.Object
 	size, mtime int64
+	// shipped: loaded from a shipped source (sources.go), so size and
+	// mtime are unknown until the sources are dropped.
+	shipped bool
 }
 
 type modules struct {
@@ -36,6 +39,8 @@ type modules struct {
 	res      resolver
 	errCtor  goja.Constructor
 	json     goja.Callable // JSON.parse
+	// sources are the request's shipped files, by path (sources.go).
+	sources map[string]string
 }
 
 func newModules(d *driver) *modules {
@@ -116,11 +121,17 @@ func (m *modules) require(spec, dir, kind string) goja.Value {
 
 // load evaluates the module at p (an absolute path), once.
 func (m *modules) load(p string) goja.Value {
+	if src, ok := m.sources[p]; ok {
+		if rec := m.cache[p]; rec != nil && rec.shipped {
+			return rec.module.Get("exports")
+		}
+		return m.evaluate(p, src, &moduleRecord{shipped: true})
+	}
 	st, err := os.Stat(p)
 	if err != nil {
 		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", p)
 	}
-	if rec := m.cache[p]; rec != nil && rec.size == st.Size() && rec.mtime == st.ModTime().UnixNano() {
+	if rec := m.cache[p]; rec != nil && !rec.shipped && rec.size == st.Size() && rec.mtime == st.ModTime().UnixNano() {
 		return rec.module.Get("exports")
 	}
 	src, err := os.ReadFile(p)
