@@ -543,7 +543,7 @@ func controlPayload(j *job) ([]byte, error) {
 	if !j.private {
 		ctl.Sources = nil
 	}
-	return json.Marshal(ctl)
+	return ctl.Payload()
 }
 
 type controlResponse struct {

@@ -102,10 +102,12 @@ func fromEsbuild(code string) *transformed {
 	return t
 }
 
-// shipped is a conversion the host made ahead (exec.Conversion).
+// shipped is a conversion the host made ahead (exec.Conversion): its
+// code follows the request's JSON (request.decode).
 type shipped struct {
 	Key  string `json:"key"`
-	Code string `json:"code"`
+	Len  int    `json:"len"`
+	Code string `json:"-"`
 }
 
 // addShipped keeps the host's conversions of this request: each is used

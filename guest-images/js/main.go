@@ -35,7 +35,7 @@ type request struct {
 	Conversions []shipped `json:"conversions"`
 	// Sources are files of a workspace that is the run's own, by path,
 	// as they are on disk when the run starts (sources.go).
-	Sources map[string]string `json:"sources"`
+	Sources []source `json:"sources"`
 	// Live: readers follow the output (a process); writes go through at
 	// once (host.go).
 	Live bool `json:"live"`
@@ -98,7 +98,7 @@ func wasmexecServe() {
 		}
 		var req request
 		var resp response
-		if err := json.Unmarshal(msg, &req); err != nil {
+		if err := req.decode(msg); err != nil {
 			resp = response{Status: "error", Error: &errorData{Code: "internal", Message: "bad request: " + err.Error()}}
 		} else {
 			resp = d.handle(&req)
@@ -176,7 +176,7 @@ func newDriver() *driver {
 // build them again in every run that ships conversions or sources.
 func warmDecoders() {
 	var req request
-	_ = json.Unmarshal([]byte(`{"op":"evaluate","code":"","inputs":{},"args":[""],"conversions":[{"key":"","code":""}],"sources":{"/":""},"live":false,"memoryBytes":1}`), &req)
+	_ = req.decode([]byte("{\"op\":\"evaluate\",\"code\":\"\",\"inputs\":{},\"args\":[\"\"],\"conversions\":[{\"key\":\"\",\"len\":1}],\"sources\":[{\"path\":\"/\",\"len\":1}],\"live\":false,\"memoryBytes\":1}\x00ab"))
 	_ = json.Unmarshal([]byte(`{"name":"","main":"","exports":{},"imports":{}}`), &packageJSON{})
 	_ = json.Unmarshal([]byte(`{"compilerOptions":{"baseUrl":"","paths":{"":[""]}}}`), &tsconfig{})
 }

@@ -129,14 +129,13 @@ func Control(req *exec.Request, code, filename string) exec.ControlRequest {
 // its modules from the workspace, as in a context.
 var mayLoadModules = regexp.MustCompile(`\b(import|export|require)\b`)
 
-// Limits of the files a one-shot run ships to the guest as Sources: a
-// file past them is read through WASI, as in a context. Decoding the
-// request costs the guest more per byte than a read, so large files stay
-// on disk.
+// Limits of the files a one-shot run ships to the guest as Sources (after
+// the request's JSON, so a copy: exec.ControlRequest.Payload): a file past
+// them is read through WASI, as in a context.
 const (
 	maxSourceFiles     = 64
-	maxSourceFileBytes = 8 << 10
-	maxSourceBytes     = 64 << 10
+	maxSourceFileBytes = 1 << 20
+	maxSourceBytes     = 4 << 20
 )
 
 // guestWorkspace is where the guest sees its workspace.
