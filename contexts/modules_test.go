@@ -286,3 +286,29 @@ func TestJSOneShotShippedSources(t *testing.T) {
 	}
 	wantValue(t, res, `"disk"`)
 }
+
+// The interop the shared esbuild helpers provide (some in Go, with
+// esbuild's own for proxies): live bindings, export *, a namespace of
+// CommonJS (enumerability kept, default added) and of a Proxy, the same
+// in a one-shot run and in a context.
+func TestJSModuleInterop(t *testing.T) {
+	files := map[string]string{
+		"live.mjs":     "export let count = 0;\nexport function inc() { count++ }\n",
+		"reexport.mjs": "export * from './live.mjs';\nexport const own = 1;\n",
+		"proxy.cjs":    "module.exports = new Proxy({ a: 1 }, { ownKeys(t) { globalThis.traps = (globalThis.traps || 0) + 1; return Reflect.ownKeys(t) } });\n",
+		"hidden.cjs":   "Object.defineProperty(exports, 'hidden', { value: 7, enumerable: false });\nexports.shown = 8;\n",
+	}
+	code := "import { count, inc } from './live.mjs';\nimport * as re from './reexport.mjs';\nimport * as px from './proxy.cjs';\nimport * as hd from './hidden.cjs';\n" +
+		"inc(); inc();\n" +
+		"[count, re.count, re.own, Object.keys(re).sort(), px.a, globalThis.traps > 0, hd.hidden, Object.keys(hd).sort(), Object.getOwnPropertyDescriptor(re, 'own').enumerable]"
+	const want = `[2,2,1,["count","inc","own"],1,true,7,["default","shown"],true]`
+	r := MustRunner(t, engine.RunnerConfig{})
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, res, want)
+	m := MustManager(t, contexts.Config{Runner: r}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "interop"})
+	wantValue(t, MustRun(t, m, "interop", exec.Request{Code: code, Files: files}), want)
+}

@@ -31,8 +31,17 @@ const sourceMapPrefix = "//# sourceMappingURL="
 // map comment, and that comment (goja wants it on the last line, after any
 // wrapper the driver adds).
 type transformed struct {
-	code, sourceMap string
+	// body is the code without the binding of the shared helpers its
+	// first line had (script puts it back), and helpers the names that
+	// binds (shareHelpers).
+	body      string
+	helpers   []string
+	sourceMap string
 }
+
+// script is the converted code to run as a script: body with its helpers
+// bound on its first line.
+func (t *transformed) script() string { return helperBinding(t.helpers) + t.body }
 
 // tsconfigRaw is the run's tsconfig.json (tsconfigPath), or "": its
 // compilerOptions (jsx, decorators, ...) apply to every conversion.
@@ -98,7 +107,7 @@ func fromEsbuild(code string) *transformed {
 	}
 	// The exports assignment esbuild puts first is an expression statement:
 	// in a cell that declares only, it would be the completion value.
-	t.code = shareHelpers(voidExportsAssignment(code))
+	t.helpers, t.body = shareHelpers(voidExportsAssignment(code))
 	return t
 }
 
@@ -163,7 +172,7 @@ func (c *conversionCache) get(k [32]byte) (*transformed, bool) {
 }
 
 func (c *conversionCache) put(k [32]byte, t *transformed) {
-	size := len(t.code) + len(t.sourceMap)
+	size := len(t.body) + len(t.sourceMap)
 	if size > maxConversionBytes {
 		return
 	}
@@ -177,7 +186,7 @@ func (c *conversionCache) put(k [32]byte, t *transformed) {
 		old := c.order[0]
 		c.order = c.order[1:]
 		if o := c.byKey[old]; o != nil {
-			c.bytes -= len(o.code) + len(o.sourceMap)
+			c.bytes -= len(o.body) + len(o.sourceMap)
 			delete(c.byKey, old)
 		}
 	}

@@ -20,6 +20,9 @@ const helpersGlobal = `globalThis[Symbol.for("wasmexec.esbuildHelpers")]`
 // sharedHelpers maps a helper's name to the exact text esbuild emits.
 var sharedHelpers = map[string]string{}
 
+// sharedHelperValues maps a helper's name to its shared function.
+var sharedHelperValues = map[string]goja.Value{}
+
 // helperSample makes esbuild emit every helper a CommonJS conversion
 // uses.
 const helperSample = "import d, { f } from './a.mjs';\nexport * from './b.mjs';\nexport default 1;\nf(d)\n"
@@ -79,7 +82,7 @@ func (d *driver) initHelpers() {
 	if msg != nil {
 		fatalf("esbuild helpers: %s", msg.Text)
 	}
-	defs, _ := leadingHelpers(t.code)
+	defs, _ := leadingHelpers(t.script())
 	var b strings.Builder
 	// The function takes the Go helpers (nativehelpers.go), keeps
 	// esbuild's __export and __copyProps for their slow paths, and puts
@@ -113,6 +116,9 @@ func (d *driver) initHelpers() {
 	}
 	pair := res.(*goja.Object)
 	v := pair.Get("0")
+	for name := range sharedHelpers {
+		sharedHelperValues[name] = v.(*goja.Object).Get(name)
+	}
 	js := pair.Get("1").(*goja.Object)
 	nh.jsExport, _ = goja.AssertFunction(js.Get("0"))
 	nh.jsCopyProps, _ = goja.AssertFunction(js.Get("1"))
@@ -127,15 +133,17 @@ func (d *driver) initHelpers() {
 	delete(conversions.byKey, conversionKey(helperSample, "helpers.mjs"))
 }
 
-// shareHelpers replaces the leading helpers of code that are exactly the
-// shared ones with one destructuring of the shared object (one statement
-// compiles in a third of the instructions seven do), keeping the line
-// count: the helpers' lines map to no source, and every line after them
-// stays where the source map says.
-func shareHelpers(code string) string {
+// shareHelpers takes off the leading helpers of code that are exactly
+// the shared ones and returns the names code needs bound to them and what
+// is left (the helpers' lines left empty, so the line count stays: the
+// helpers' lines map to no source, and every line after them stays where
+// the source map says). helperBinding(names)+body runs as code did; a
+// module's wrapper takes the names as parameters instead (modules.go),
+// which costs nothing like the destructuring (~170 k instructions).
+func shareHelpers(code string) (names []string, body string) {
 	defs, rest := leadingHelpers(code)
 	if len(defs) == 0 || len(sharedHelpers) == 0 {
-		return code
+		return nil, code
 	}
 	var shared []string
 	var kept strings.Builder
@@ -149,24 +157,28 @@ func shareHelpers(code string) string {
 		}
 	}
 	if len(shared) == 0 {
-		return code
+		return nil, code
 	}
 	// Only the helpers the code names are bound: esbuild emits the ones
 	// the helpers it calls use (__defProp for __export, ...), which the
 	// shared object's own helpers already have, and each name bound costs
 	// the compile and the destructuring (a module that exports binds two
 	// of seven). A name that appears anywhere (even in a string) is kept.
-	var names []string
 	for _, n := range shared {
 		if strings.Contains(rest, n) || strings.Contains(kept.String(), n) {
 			names = append(names, n)
 		}
 	}
-	head := ""
-	if len(names) > 0 {
-		head = "var { " + strings.Join(names, ", ") + " } = " + helpersGlobal + ";"
+	return names, strings.Repeat("\n", lines) + kept.String() + rest
+}
+
+// helperBinding is the statement that binds names to the shared helpers,
+// or "" for none.
+func helperBinding(names []string) string {
+	if len(names) == 0 {
+		return ""
 	}
-	return head + strings.Repeat("\n", lines) + kept.String() + rest
+	return "var { " + strings.Join(names, ", ") + " } = " + helpersGlobal + ";"
 }
 
 // warmModules runs a small ES module through the loader before the

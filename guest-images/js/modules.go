@@ -169,13 +169,14 @@ func (m *modules) evaluate(p, src string, rec *moduleRecord) goja.Value {
 		ok = true
 		return v
 	}
-	fn, kind := m.compile(p, src)
+	fn, kind, helpers := m.compile(p, src)
 	dir := path.Dir(p)
 	if strings.HasPrefix(p, builtinPrefix) {
 		dir = path.Dir(strings.TrimPrefix(p, builtinPrefix))
 	}
 	call, _ := goja.AssertFunction(fn)
-	if _, err := call(exports, exports, m.requireFnAt(p, dir, kind), module, vm.ToValue(p), vm.ToValue(dir)); err != nil {
+	args := append([]goja.Value{exports, m.requireFnAt(p, dir, kind), module, vm.ToValue(p), vm.ToValue(dir)}, helpers...)
+	if _, err := call(exports, args...); err != nil {
 		panic(err)
 	}
 	_ = module.Set("loaded", true)
@@ -218,15 +219,17 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 }
 
 const (
-	modPrefix = "(function (exports, require, module, __filename, __dirname) { "
-	modSuffix = "\n})"
+	modPrefixBare = "(function (exports, require, module, __filename, __dirname"
+	modPrefix     = modPrefixBare + ") { "
+	modSuffix     = "\n})"
 )
 
 // compile compiles a module's source to its wrapper function. ES module
 // syntax (and TypeScript) goes through esbuild first; plain CommonJS is
 // compiled as it is, and only a syntax error sends it to esbuild. kind is
-// the require kind for the module's own require calls.
-func (m *modules) compile(p, src string) (goja.Value, string) {
+// the require kind for the module's own require calls; helpers are the
+// shared esbuild helpers the wrapper takes after its usual parameters.
+func (m *modules) compile(p, src string) (goja.Value, string, []goja.Value) {
 	src = stripShebang(src)
 	needsTransform := loaderFor(p) != api.LoaderJS || strings.HasSuffix(p, ".mjs")
 	if !needsTransform {
@@ -235,7 +238,7 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 			if err != nil {
 				panic(err)
 			}
-			return v, "require"
+			return v, "require", nil
 		}
 	}
 	t, msg := transformESM(src, p)
@@ -248,7 +251,17 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 		_ = e.Set("name", "SyntaxError")
 		panic(e)
 	}
-	prg, err := goja.Compile(p, modPrefix+t.code+modSuffix+"\n"+t.sourceMap, false)
+	prefix := modPrefix
+	var helpers []goja.Value
+	if len(t.helpers) > 0 {
+		// The helpers' binding was the module's first line, which maps to
+		// no source: a longer line 1 moves nothing that has a position.
+		prefix = modPrefixBare + ", " + strings.Join(t.helpers, ", ") + ") { "
+		for _, name := range t.helpers {
+			helpers = append(helpers, sharedHelperValues[name])
+		}
+	}
+	prg, err := goja.Compile(p, prefix+t.body+modSuffix+"\n"+t.sourceMap, false)
 	if err != nil {
 		panic(m.d.vm.NewGoError(err))
 	}
@@ -256,7 +269,7 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 	if err != nil {
 		panic(err)
 	}
-	return v, "import"
+	return v, "import", helpers
 }
 
 func stripShebang(src string) string {
