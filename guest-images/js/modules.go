@@ -93,15 +93,18 @@ func (m *modules) requireFn(dir, kind string) goja.Value {
 		spec := call.Argument(0).String()
 		return m.require(spec, dir, kind)
 	}).(*goja.Object)
-	_ = req.Set("resolve", func(spec string) string {
+	// A FunctionCall function: goja wraps any other signature by
+	// reflection, which cost more than the rest of a module's require.
+	_ = req.Set("resolve", func(call goja.FunctionCall) goja.Value {
+		spec := call.Argument(0).String()
 		if name, ok := builtinName(spec); ok {
-			return name
+			return vm.ToValue(name)
 		}
 		p, err := m.res.resolve(spec, dir, "require")
 		if err != nil {
 			m.throw("MODULE_NOT_FOUND", "Cannot find module '%s' from '%s'", spec, dir)
 		}
-		return p
+		return vm.ToValue(p)
 	})
 	_ = req.Set("cache", vm.NewObject())
 	return req
