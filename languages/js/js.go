@@ -161,7 +161,7 @@ func ModuleSources(files map[string]string) map[string]string {
 	total := 0
 	for _, name := range names {
 		src := files[name]
-		p, ok := guestPath(name)
+		p, ok := GuestPath(name)
 		if !ok || !moduleFile(p) || len(src) > maxSourceFileBytes || total+len(src) > maxSourceBytes {
 			continue
 		}
@@ -177,10 +177,10 @@ func ModuleSources(files map[string]string) map[string]string {
 	return out
 }
 
-// guestPath is where the workspace file named rel (as a request's files
+// GuestPath is where the workspace file named rel (as a request's files
 // name it: relative, or below /workspace) is in the guest; false for a
 // name the workspace would refuse.
-func guestPath(rel string) (string, bool) {
+func GuestPath(rel string) (string, bool) {
 	if strings.IndexByte(rel, 0) >= 0 {
 		return "", false
 	}
