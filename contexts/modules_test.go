@@ -255,6 +255,11 @@ func TestJSOneShotShippedSources(t *testing.T) {
 		t.Fatalf("stack does not point at lib/boom.mjs line 4: %s %+v", res.Outcome, res.Error)
 	}
 	wantValue(t, oneShot("import { flavour } from 'dual';\nimport p from 'plain';\n[flavour, p.dual]", project), `["esm","cjs"]`)
+	cycle := map[string]string{
+		"c1.mjs": "import { b } from './c2.mjs';\nexport const a = 1;\nexport const viaB = () => b;\n",
+		"c2.mjs": "import { a } from './c1.mjs';\nexport const b = 2;\nexport const viaA = () => a;\n",
+	}
+	wantValue(t, oneShot("import { viaB } from './c1.mjs';\nimport { viaA } from './c2.mjs';\n[viaB(), viaA()]", cycle), `[2,1]`)
 
 	// Loaded once while the files are as shipped; reloaded from disk once
 	// changed. The same code in a context (files read from disk) agrees.
