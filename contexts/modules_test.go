@@ -2,6 +2,8 @@ package contexts_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -230,4 +232,88 @@ func TestJSConversionsAreCached(t *testing.T) {
 	if again.FuelConsumed*4 > first.FuelConsumed {
 		t.Fatalf("the same cell again burned %d fuel against %d the first time: its conversion was not reused", again.FuelConsumed, first.FuelConsumed)
 	}
+}
+
+// A one-shot run ships its module files in the request (the guest's
+// workspace is its own, seeded with exactly them): imports resolve and
+// load from there, stacks still point at the file's own line, and a file
+// JavaScript writes is read from disk from then on, as in a context. A run
+// in a workspace that isn't the run's own never gets them.
+func TestJSOneShotShippedSources(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	oneShot := func(code string, files map[string]string) *exec.Result {
+		t.Helper()
+		res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	res := oneShot("import { boom } from './lib/boom.mjs';\nboom()", project)
+	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+		t.Fatalf("stack does not point at lib/boom.mjs line 4: %s %+v", res.Outcome, res.Error)
+	}
+	wantValue(t, oneShot("import { flavour } from 'dual';\nimport p from 'plain';\n[flavour, p.dual]", project), `["esm","cjs"]`)
+	cycle := map[string]string{
+		"c1.mjs": "import { b } from './c2.mjs';\nexport const a = 1;\nexport const viaB = () => b;\n",
+		"c2.mjs": "import { a } from './c1.mjs';\nexport const b = 2;\nexport const viaA = () => a;\n",
+	}
+	wantValue(t, oneShot("import { viaB } from './c1.mjs';\nimport { viaA } from './c2.mjs';\n[viaB(), viaA()]", cycle), `[2,1]`)
+
+	// Loaded once while the files are as shipped; reloaded from disk once
+	// changed. The same code in a context (files read from disk) agrees.
+	files := map[string]string{
+		"mod.mjs":  "globalThis.n = (globalThis.n || 0) + 1;\nexport const v = 1;\n",
+		"late.mjs": "export const v = 'shipped';\n",
+	}
+	code := "import fs from 'node:fs';\n" +
+		"const a = (await import('./mod.mjs')).v;\n" +
+		"const b = (await import('./mod.mjs')).v;\n" +
+		"fs.writeFileSync('mod.mjs', 'export const v = 2;\\n');\n" +
+		"fs.writeFileSync('late.mjs', \"export const v = 'written';\\n\");\n" +
+		"[a, b, (await import('./mod.mjs')).v, globalThis.n, (await import('./late.mjs')).v]"
+	const want = `[1,1,2,1,"written"]`
+	wantValue(t, oneShot(code, files), want)
+	m := MustManager(t, contexts.Config{Runner: r}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "agree"})
+	wantValue(t, MustRun(t, m, "agree", exec.Request{Code: code, Files: files}), want)
+
+	// A workspace the caller owns and seeds: the file on disk wins over
+	// the request's copy, which the runner does not ship.
+	dir := t.TempDir()
+	seed := func(context.Context) error {
+		return os.WriteFile(filepath.Join(dir, "m.mjs"), []byte("export const v = 'disk';\n"), 0o644)
+	}
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import { v } from './m.mjs';\nv", Files: map[string]string{"m.mjs": "export const v = 'request';\n"}}, exec.RunOptions{Workspace: dir, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, res, `"disk"`)
+}
+
+// The interop the shared esbuild helpers provide (some in Go, with
+// esbuild's own for proxies): live bindings, export *, a namespace of
+// CommonJS (enumerability kept, default added) and of a Proxy, the same
+// in a one-shot run and in a context.
+func TestJSModuleInterop(t *testing.T) {
+	files := map[string]string{
+		"live.mjs":     "export let count = 0;\nexport function inc() { count++ }\n",
+		"reexport.mjs": "export * from './live.mjs';\nexport const own = 1;\n",
+		"proxy.cjs":    "module.exports = new Proxy({ a: 1 }, { ownKeys(t) { globalThis.traps = (globalThis.traps || 0) + 1; return Reflect.ownKeys(t) } });\n",
+		"hidden.cjs":   "Object.defineProperty(exports, 'hidden', { value: 7, enumerable: false });\nexports.shown = 8;\n",
+	}
+	code := "import { count, inc } from './live.mjs';\nimport * as re from './reexport.mjs';\nimport * as px from './proxy.cjs';\nimport * as hd from './hidden.cjs';\n" +
+		"inc(); inc();\n" +
+		"[count, re.count, re.own, Object.keys(re).sort(), px.a, globalThis.traps > 0, hd.hidden, Object.keys(hd).sort(), Object.getOwnPropertyDescriptor(re, 'own').enumerable]"
+	const want = `[2,2,1,["count","inc","own"],1,true,7,["default","shown"],true]`
+	r := MustRunner(t, engine.RunnerConfig{})
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, res, want)
+	m := MustManager(t, contexts.Config{Runner: r}, 0)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "interop"})
+	wantValue(t, MustRun(t, m, "interop", exec.Request{Code: code, Files: files}), want)
 }

@@ -210,6 +210,10 @@ type job struct {
 	timeout time.Duration
 	started time.Time
 	prep    *exec.Prepared // set once the language prepared it
+	// private: the guest's workspace is the run's own, fresh, seeded with
+	// the request's files and written by nothing else while the run lasts
+	// (what a driver's shipped Sources rely on).
+	private bool
 }
 
 // validate checks req (invalid_argument, payload_too_large, unavailable)
@@ -315,6 +319,7 @@ func (r *Runner) Run(ctx context.Context, req *exec.Request, opts exec.RunOption
 	if owned {
 		defer r.discard(g, opts.Workspace == "")
 	}
+	j.private = owned && opts.Workspace == "" && opts.Seed == nil
 	if err := r.seed(runCtx, j, g); err != nil {
 		if runCtx.Err() != nil {
 			return r.stoppedBeforeGuest(ctx, j, runCtx), nil
@@ -535,7 +540,10 @@ func controlPayload(j *job) ([]byte, error) {
 	ctl.Cwd = j.req.Cwd
 	ctl.Live = j.opts.Log != nil
 	ctl.MemoryBytes = j.limits.MemoryBytes
-	return json.Marshal(ctl)
+	if !j.private {
+		ctl.Sources = nil
+	}
+	return ctl.Payload()
 }
 
 type controlResponse struct {

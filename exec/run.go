@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -85,8 +86,15 @@ type ControlRequest struct {
 	Cwd          string          `json:"cwd,omitempty"`
 	FilePath     string          `json:"filePath,omitempty"`
 	TsconfigPath string          `json:"tsconfigPath,omitempty"`
-	// Conversions are modules the host converted ahead (JavaScript).
-	Conversions []Conversion `json:"conversions,omitempty"`
+	// Conversions are modules the host converted ahead (JavaScript). They
+	// and Sources travel after the JSON (Payload).
+	Conversions []Conversion `json:"-"`
+	// Sources are module files of the request (JavaScript: by absolute
+	// guest path), which the guest takes instead of reading them through
+	// WASI. They are sent only to a guest whose workspace is the run's own
+	// and holds exactly them when the run starts (a one-shot run): the
+	// runner drops them otherwise.
+	Sources map[string]string `json:"-"`
 	// Live says readers follow the output while the run goes on (a
 	// process): the driver hands over every write at once instead of
 	// coalescing adjacent writes into chunks (docs/PROTOCOL.md).
@@ -95,6 +103,54 @@ type ControlRequest struct {
 	// collector can collect harder as it nears it (the JS driver's soft
 	// limit).
 	MemoryBytes int64 `json:"memoryBytes,omitempty"`
+}
+
+// Payload encodes the request for its driver (docs/PROTOCOL.md): the JSON
+// request and, when it ships conversions or sources, a NUL byte and their
+// texts back to back, conversions first, which the JSON lists with their
+// lengths ("conversions": [{"key", "len"}], "sources": [{"path", "len"}],
+// sources in path order). A guest built with Go decodes a JSON string at
+// ~290 instructions a byte and copies bytes at next to none, and module
+// texts are most of such a request.
+func (c ControlRequest) Payload() ([]byte, error) {
+	type entry struct {
+		Key  string `json:"key,omitempty"`
+		Path string `json:"path,omitempty"`
+		Len  int    `json:"len"`
+	}
+	w := struct {
+		ControlRequest
+		Conversions []entry `json:"conversions,omitempty"`
+		Sources     []entry `json:"sources,omitempty"`
+	}{ControlRequest: c}
+	size := 0
+	for _, conv := range c.Conversions {
+		w.Conversions = append(w.Conversions, entry{Key: conv.Key, Len: len(conv.Code)})
+		size += len(conv.Code)
+	}
+	paths := make([]string, 0, len(c.Sources))
+	for p, src := range c.Sources {
+		paths = append(paths, p)
+		size += len(src)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		w.Sources = append(w.Sources, entry{Path: p, Len: len(c.Sources[p])})
+	}
+	head, err := json.Marshal(w)
+	if err != nil || (len(w.Conversions) == 0 && len(w.Sources) == 0) {
+		return head, err
+	}
+	out := make([]byte, 0, len(head)+1+size)
+	out = append(out, head...)
+	out = append(out, 0)
+	for _, conv := range c.Conversions {
+		out = append(out, conv.Code...)
+	}
+	for _, p := range paths {
+		out = append(out, c.Sources[p]...)
+	}
+	return out, nil
 }
 
 // Prepared is a request a LanguageDriver made ready for its guest.

@@ -280,6 +280,23 @@ func (s *server) latencies(path, body string, n int) []float64 {
 	return out
 }
 
+// alternating measures n rounds of sequential requests, one of each body
+// in turn, in ms by body.
+func (s *server) alternating(path string, bodies []string, n int) [][]float64 {
+	out := make([][]float64, len(bodies))
+	for i := 0; i < n; i++ {
+		for k, body := range bodies {
+			t0 := time.Now()
+			if _, err := s.post(path, body); err != nil {
+				fmt.Fprintln(os.Stderr, "request failed:", err)
+				continue
+			}
+			out[k] = append(out[k], float64(time.Since(t0).Microseconds())/1000)
+		}
+	}
+	return out
+}
+
 // load is the outcome of a throughput run.
 type load struct {
 	rate    float64 // completed requests per second

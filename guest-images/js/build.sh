@@ -7,6 +7,8 @@
 # which goja imports only for its profiler, is replaced by pprofstub/.
 # esbuild (ES modules and TypeScript files are converted to CommonJS in the
 # guest) is patched to keep top-level await in CommonJS (patch-esbuild.py).
+# goja parses a program's source map when a position first needs it
+# (patch-goja-sourcemap.py): every converted module carries one.
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -19,6 +21,7 @@ gojadir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/dop251/goja)
 cp -r "$gojadir" "$work/goja"
 chmod -R u+w "$work/goja"
 python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
+python3 "$here/patch-goja-sourcemap.py" "$work/goja"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"

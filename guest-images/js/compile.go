@@ -70,7 +70,7 @@ func compile(filename, code, format string) (*program, *errorData) {
 	if format == "module" {
 		format = ""
 	}
-	p, serr := compileScript(filename, t.code, format, t.sourceMap)
+	p, serr := compileScript(filename, t.script(), format, t.sourceMap)
 	if p != nil {
 		p.module = true
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"regexp"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -32,8 +31,17 @@ const sourceMapPrefix = "//# sourceMappingURL="
 // map comment, and that comment (goja wants it on the last line, after any
 // wrapper the driver adds).
 type transformed struct {
-	code, sourceMap string
+	// body is the code without the binding of the shared helpers its
+	// first line had (script puts it back), and helpers the names that
+	// binds (shareHelpers).
+	body      string
+	helpers   []string
+	sourceMap string
 }
+
+// script is the converted code to run as a script: body with its helpers
+// bound on its first line.
+func (t *transformed) script() string { return helperBinding(t.helpers) + t.body }
 
 // tsconfigRaw is the run's tsconfig.json (tsconfigPath), or "": its
 // compilerOptions (jsx, decorators, ...) apply to every conversion.
@@ -99,14 +107,16 @@ func fromEsbuild(code string) *transformed {
 	}
 	// The exports assignment esbuild puts first is an expression statement:
 	// in a cell that declares only, it would be the completion value.
-	t.code = shareHelpers(exportsAssignment.ReplaceAllString(code, "void ($1);"))
+	t.helpers, t.body = shareHelpers(voidExportsAssignment(code))
 	return t
 }
 
-// shipped is a conversion the host made ahead (exec.Conversion).
+// shipped is a conversion the host made ahead (exec.Conversion): its
+// code follows the request's JSON (request.decode).
 type shipped struct {
 	Key  string `json:"key"`
-	Code string `json:"code"`
+	Len  int    `json:"len"`
+	Code string `json:"-"`
 }
 
 // addShipped keeps the host's conversions of this request: each is used
@@ -162,7 +172,7 @@ func (c *conversionCache) get(k [32]byte) (*transformed, bool) {
 }
 
 func (c *conversionCache) put(k [32]byte, t *transformed) {
-	size := len(t.code) + len(t.sourceMap)
+	size := len(t.body) + len(t.sourceMap)
 	if size > maxConversionBytes {
 		return
 	}
@@ -176,10 +186,65 @@ func (c *conversionCache) put(k [32]byte, t *transformed) {
 		old := c.order[0]
 		c.order = c.order[1:]
 		if o := c.byKey[old]; o != nil {
-			c.bytes -= len(o.code) + len(o.sourceMap)
+			c.bytes -= len(o.body) + len(o.sourceMap)
 			delete(c.byKey, old)
 		}
 	}
 }
 
-var exportsAssignment = regexp.MustCompile(`(?m)^(module\.exports = __toCommonJS\([\w$]+\));$`)
+// exportsAssignment starts the statement voidExportsAssignment wraps.
+const exportsAssignment = "module.exports = __toCommonJS("
+
+// voidExportsAssignment wraps each line of code that is exactly
+// "module.exports = __toCommonJS(name);" (name an identifier) in void (...).
+// A string scan: a multi-line regexp cost ~40 µs per module in wasm.
+func voidExportsAssignment(code string) string {
+	var b strings.Builder
+	done := 0
+	for from := 0; ; {
+		i := strings.Index(code[from:], exportsAssignment)
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + len(exportsAssignment)
+		if i > 0 && code[i-1] != '\n' {
+			continue
+		}
+		end := strings.IndexByte(code[from:], '\n')
+		if end < 0 {
+			end = len(code)
+		} else {
+			end += from
+		}
+		line := code[i:end]
+		name, ok := strings.CutSuffix(line[len(exportsAssignment):], ");")
+		if !ok || !isIdentifier(name) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(code) + 16)
+		}
+		b.WriteString(code[done:i])
+		b.WriteString("void (")
+		b.WriteString(line[:len(line)-1])
+		b.WriteString(");")
+		done = end
+	}
+	if done == 0 {
+		return code
+	}
+	b.WriteString(code[done:])
+	return b.String()
+}
+
+// isIdentifier reports whether s is a non-empty run of [A-Za-z0-9_$].
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -9,7 +9,9 @@ import (
 
 // installFS adds a small synchronous `fs` global (a subset of Node's) over
 // WASI. The guest sees only what the host preopened: /workspace (its cwd)
-// and nothing of the host's file system.
+// and nothing of the host's file system. It is the only way JavaScript
+// changes the file system, so every call that does first drops the
+// request's shipped sources (sources.go).
 func (d *driver) installFS(g *goja.Object) {
 	vm := d.vm
 	throw := func(err error) {
@@ -27,6 +29,7 @@ func (d *driver) installFS(g *goja.Object) {
 		return vm.ToValue(string(b))
 	}))
 	must(fs.Set("writeFileSync", func(p string, data goja.Value) {
+		d.mods.dropSources()
 		var b []byte
 		if ab, ok := data.Export().(goja.ArrayBuffer); ok {
 			b = ab.Bytes()
@@ -38,6 +41,7 @@ func (d *driver) installFS(g *goja.Object) {
 		}
 	}))
 	must(fs.Set("appendFileSync", func(p, data string) {
+		d.mods.dropSources()
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err == nil {
 			_, err = f.WriteString(data)
@@ -63,6 +67,7 @@ func (d *driver) installFS(g *goja.Object) {
 		return names
 	}))
 	must(fs.Set("mkdirSync", func(p string, opts goja.Value) {
+		d.mods.dropSources()
 		var err error
 		if o, ok := opts.(*goja.Object); ok && o.Get("recursive") != nil && o.Get("recursive").ToBoolean() {
 			err = os.MkdirAll(p, 0o755)
@@ -74,11 +79,13 @@ func (d *driver) installFS(g *goja.Object) {
 		}
 	}))
 	must(fs.Set("unlinkSync", func(p string) {
+		d.mods.dropSources()
 		if err := os.Remove(p); err != nil {
 			throw(err)
 		}
 	}))
 	must(fs.Set("rmSync", func(p string) {
+		d.mods.dropSources()
 		if err := os.RemoveAll(p); err != nil {
 			throw(err)
 		}

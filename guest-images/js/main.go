@@ -33,6 +33,9 @@ type request struct {
 	TsconfigPath string `json:"tsconfigPath"`
 	// Conversions are modules the host converted ahead (esm.go).
 	Conversions []shipped `json:"conversions"`
+	// Sources are files of a workspace that is the run's own, by path,
+	// as they are on disk when the run starts (sources.go).
+	Sources []source `json:"sources"`
 	// Live: readers follow the output (a process); writes go through at
 	// once (host.go).
 	Live bool `json:"live"`
@@ -95,7 +98,7 @@ func wasmexecServe() {
 		}
 		var req request
 		var resp response
-		if err := json.Unmarshal(msg, &req); err != nil {
+		if err := req.decode(msg); err != nil {
 			resp = response{Status: "error", Error: &errorData{Code: "internal", Message: "bad request: " + err.Error()}}
 		} else {
 			resp = d.handle(&req)
@@ -163,7 +166,19 @@ func newDriver() *driver {
 	d.initHelpers()
 	d.warmModules()
 	d.warmFetch()
+	warmDecoders()
 	return d
+}
+
+// warmDecoders decodes a request with every field, a package.json and a
+// tsconfig.json once before the image's snapshot: encoding/json builds a
+// type's decoder on its first use, and a fresh guest would otherwise
+// build them again in every run that ships conversions or sources.
+func warmDecoders() {
+	var req request
+	_ = req.decode([]byte("{\"op\":\"evaluate\",\"code\":\"\",\"inputs\":{},\"args\":[\"\"],\"conversions\":[{\"key\":\"\",\"len\":1}],\"sources\":[{\"path\":\"/\",\"len\":1}],\"live\":false,\"memoryBytes\":1}\x00ab"))
+	_ = json.Unmarshal([]byte(`{"name":"","main":"","exports":{},"imports":{}}`), &packageJSON{})
+	_ = json.Unmarshal([]byte(`{"compilerOptions":{"baseUrl":"","paths":{"":[""]}}}`), &tsconfig{})
 }
 
 // guard runs f, which may run user code (a getter, toJSON, toString), the
@@ -216,11 +231,11 @@ func (d *driver) handle(req *request) (resp response) {
 		if !path.IsAbs(p) {
 			p = path.Join(d.dir, p)
 		}
-		b, err := os.ReadFile(p)
+		src, err := d.mods.readSource(p)
 		if err != nil {
 			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "filePath: " + err.Error()}}
 		}
-		code, d.file, d.dir = stripShebang(string(b)), p, path.Dir(p)
+		code, d.file, d.dir = stripShebang(src), p, path.Dir(p)
 		switch path.Ext(p) {
 		case ".cjs", ".cts":
 			format = "commonjs"
@@ -252,6 +267,7 @@ func (d *driver) begin(req *request) {
 		debug.SetMemoryLimit(req.MemoryBytes / 4 * 3)
 	}
 	addShipped(req.Conversions)
+	d.mods.setSources(req.Sources)
 	pending.live = req.Live
 	d.args = req.Args
 	d.file = req.Filename
@@ -553,7 +569,7 @@ func (d *driver) loadTsconfig(p string) (response, bool) {
 	if !path.IsAbs(p) {
 		p = path.Join(d.dir, p)
 	}
-	b, err := os.ReadFile(p)
+	b, err := d.mods.readSource(p)
 	fail := func(msg string) (response, bool) {
 		return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "tsconfigPath: " + msg}}, false
 	}
@@ -561,9 +577,9 @@ func (d *driver) loadTsconfig(p string) (response, bool) {
 		return fail(err.Error())
 	}
 	ts := &tsconfig{dir: path.Dir(p)}
-	if err := json.Unmarshal(b, ts); err != nil {
+	if err := json.Unmarshal([]byte(b), ts); err != nil {
 		return fail(p + " does not parse as JSON: " + err.Error())
 	}
-	tsconfigRaw, d.mods.res.ts = string(b), ts
+	tsconfigRaw, d.mods.res.ts = b, ts
 	return response{}, true
 }

@@ -27,6 +27,9 @@ var builtinFS embed.FS
 type moduleRecord struct {
 	module      *goja.Object
 	size, mtime int64
+	// shipped: loaded from a shipped source (sources.go), so size and
+	// mtime are unknown until the sources are dropped.
+	shipped bool
 }
 
 type modules struct {
@@ -36,6 +39,8 @@ type modules struct {
 	res      resolver
 	errCtor  goja.Constructor
 	json     goja.Callable // JSON.parse
+	// sources are the request's shipped files, by path (sources.go).
+	sources map[string]string
 }
 
 func newModules(d *driver) *modules {
@@ -82,15 +87,18 @@ func (m *modules) requireFn(dir, kind string) goja.Value {
 		spec := call.Argument(0).String()
 		return m.require(spec, dir, kind)
 	}).(*goja.Object)
-	_ = req.Set("resolve", func(spec string) string {
+	// A FunctionCall function: goja wraps any other signature by
+	// reflection, which cost more than the rest of a module's require.
+	_ = req.Set("resolve", func(call goja.FunctionCall) goja.Value {
+		spec := call.Argument(0).String()
 		if name, ok := builtinName(spec); ok {
-			return name
+			return vm.ToValue(name)
 		}
 		p, err := m.res.resolve(spec, dir, "require")
 		if err != nil {
 			m.throw("MODULE_NOT_FOUND", "Cannot find module '%s' from '%s'", spec, dir)
 		}
-		return p
+		return vm.ToValue(p)
 	})
 	_ = req.Set("cache", vm.NewObject())
 	return req
@@ -110,11 +118,17 @@ func (m *modules) require(spec, dir, kind string) goja.Value {
 
 // load evaluates the module at p (an absolute path), once.
 func (m *modules) load(p string) goja.Value {
+	if src, ok := m.sources[p]; ok {
+		if rec := m.cache[p]; rec != nil && rec.shipped {
+			return rec.module.Get("exports")
+		}
+		return m.evaluate(p, src, &moduleRecord{shipped: true})
+	}
 	st, err := os.Stat(p)
 	if err != nil {
 		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", p)
 	}
-	if rec := m.cache[p]; rec != nil && rec.size == st.Size() && rec.mtime == st.ModTime().UnixNano() {
+	if rec := m.cache[p]; rec != nil && !rec.shipped && rec.size == st.Size() && rec.mtime == st.ModTime().UnixNano() {
 		return rec.module.Get("exports")
 	}
 	src, err := os.ReadFile(p)
@@ -152,13 +166,14 @@ func (m *modules) evaluate(p, src string, rec *moduleRecord) goja.Value {
 		ok = true
 		return v
 	}
-	fn, kind := m.compile(p, src)
+	fn, kind, helpers := m.compile(p, src)
 	dir := path.Dir(p)
 	if strings.HasPrefix(p, builtinPrefix) {
 		dir = path.Dir(strings.TrimPrefix(p, builtinPrefix))
 	}
 	call, _ := goja.AssertFunction(fn)
-	if _, err := call(exports, exports, m.requireFnAt(p, dir, kind), module, vm.ToValue(p), vm.ToValue(dir)); err != nil {
+	args := append([]goja.Value{exports, m.requireFnAt(p, dir, kind), module, vm.ToValue(p), vm.ToValue(dir)}, helpers...)
+	if _, err := call(exports, args...); err != nil {
 		panic(err)
 	}
 	_ = module.Set("loaded", true)
@@ -201,15 +216,17 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 }
 
 const (
-	modPrefix = "(function (exports, require, module, __filename, __dirname) { "
-	modSuffix = "\n})"
+	modPrefixBare = "(function (exports, require, module, __filename, __dirname"
+	modPrefix     = modPrefixBare + ") { "
+	modSuffix     = "\n})"
 )
 
 // compile compiles a module's source to its wrapper function. ES module
 // syntax (and TypeScript) goes through esbuild first; plain CommonJS is
 // compiled as it is, and only a syntax error sends it to esbuild. kind is
-// the require kind for the module's own require calls.
-func (m *modules) compile(p, src string) (goja.Value, string) {
+// the require kind for the module's own require calls; helpers are the
+// shared esbuild helpers the wrapper takes after its usual parameters.
+func (m *modules) compile(p, src string) (goja.Value, string, []goja.Value) {
 	src = stripShebang(src)
 	needsTransform := loaderFor(p) != api.LoaderJS || strings.HasSuffix(p, ".mjs")
 	if !needsTransform {
@@ -218,7 +235,7 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 			if err != nil {
 				panic(err)
 			}
-			return v, "require"
+			return v, "require", nil
 		}
 	}
 	t, msg := transformESM(src, p)
@@ -231,7 +248,17 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 		_ = e.Set("name", "SyntaxError")
 		panic(e)
 	}
-	prg, err := goja.Compile(p, modPrefix+t.code+modSuffix+"\n"+t.sourceMap, false)
+	prefix := modPrefix
+	var helpers []goja.Value
+	if len(t.helpers) > 0 {
+		// The helpers' binding was the module's first line, which maps to
+		// no source: a longer line 1 moves nothing that has a position.
+		prefix = modPrefixBare + ", " + strings.Join(t.helpers, ", ") + ") { "
+		for _, name := range t.helpers {
+			helpers = append(helpers, sharedHelperValues[name])
+		}
+	}
+	prg, err := goja.Compile(p, prefix+t.body+modSuffix+"\n"+t.sourceMap, false)
 	if err != nil {
 		panic(m.d.vm.NewGoError(err))
 	}
@@ -239,7 +266,7 @@ func (m *modules) compile(p, src string) (goja.Value, string) {
 	if err != nil {
 		panic(err)
 	}
-	return v, "import"
+	return v, "import", helpers
 }
 
 func stripShebang(src string) string {

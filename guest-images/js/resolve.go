@@ -28,6 +28,9 @@ type resolver struct {
 	// ts is the run's tsconfig (tsconfigPath): its paths map bare
 	// specifiers first, relative to baseUrl.
 	ts *tsconfig
+	// sources are the request's shipped files (sources.go): a path among
+	// them is a file without a stat.
+	sources map[string]string
 }
 
 // tsconfig is what the resolver reads of a tsconfig.json.
@@ -87,9 +90,16 @@ func (r *resolver) readPackage(dir string) *packageJSON {
 		return p
 	}
 	var p *packageJSON
-	if b, err := os.ReadFile(path.Join(dir, "package.json")); err == nil {
+	f := path.Join(dir, "package.json")
+	b, ok := r.sources[f]
+	if !ok {
+		if raw, err := os.ReadFile(f); err == nil {
+			b, ok = string(raw), true
+		}
+	}
+	if ok {
 		p = &packageJSON{}
-		if json.Unmarshal(b, p) != nil {
+		if json.Unmarshal([]byte(b), p) != nil {
 			p = nil
 		}
 	}
@@ -183,7 +193,11 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func isFile(p string) bool {
+// isFile reports whether p names a file (not a directory).
+func (r *resolver) isFile(p string) bool {
+	if _, ok := r.sources[p]; ok {
+		return true
+	}
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
 }
@@ -198,18 +212,18 @@ func (r *resolver) fileOrDir(p, kind string) (string, error) {
 // file probes p as written, then with each extension; TypeScript's
 // convention of importing "./a.js" for a.ts is honoured too.
 func (r *resolver) file(p string) (string, bool) {
-	if isFile(p) {
+	if r.isFile(p) {
 		return p, true
 	}
 	for _, ext := range extensions {
-		if isFile(p + ext) {
+		if r.isFile(p + ext) {
 			return p + ext, true
 		}
 	}
 	for js, tss := range map[string][]string{".js": {".ts", ".tsx"}, ".mjs": {".mts"}, ".cjs": {".cts"}, ".jsx": {".tsx"}} {
 		if strings.HasSuffix(p, js) {
 			for _, ts := range tss {
-				if f := strings.TrimSuffix(p, js) + ts; isFile(f) {
+				if f := strings.TrimSuffix(p, js) + ts; r.isFile(f) {
 					return f, true
 				}
 			}
@@ -256,7 +270,7 @@ func (r *resolver) packageExports(pkgDir string, pkg *packageJSON, sub, kind str
 		return "", errNotFound
 	}
 	f := path.Join(pkgDir, target)
-	if isFile(f) {
+	if r.isFile(f) {
 		return f, nil
 	}
 	return "", errNotFound

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -111,7 +113,97 @@ func ValidateFilePath(req *exec.Request) error {
 
 // Control builds the driver request for JS code (TypeScript passes its
 // transpiled output and its own file name). A filePath is run by the guest,
-// which reads the file (TypeScript included) from the workspace.
+// which reads the file (TypeScript included) from the workspace, or, in a
+// one-shot run, takes it from the request's Sources (ModuleSources).
 func Control(req *exec.Request, code, filename string) exec.ControlRequest {
-	return exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
+	ctl := exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
+	if req.ContextID == "" && (req.FilePath != "" || req.TsconfigPath != "" || mayLoadModules.MatchString(code)) {
+		ctl.Sources = ModuleSources(req.Files)
+	}
+	return ctl
+}
+
+// mayLoadModules finds code that may load a module: code that names none
+// of import, export and require gets no Sources (decoding them costs the
+// guest more than nothing). A cell reaching require some other way reads
+// its modules from the workspace, as in a context.
+var mayLoadModules = regexp.MustCompile(`\b(import|export|require)\b`)
+
+// Limits of the files a one-shot run ships to the guest as Sources (after
+// the request's JSON, so a copy: exec.ControlRequest.Payload): a file past
+// them is read through WASI, as in a context.
+const (
+	maxSourceFiles     = 64
+	maxSourceFileBytes = 1 << 20
+	maxSourceBytes     = 4 << 20
+)
+
+// guestWorkspace is where the guest sees its workspace.
+const guestWorkspace = "/workspace"
+
+// ModuleSources picks the files the JS guest may load as modules (by
+// extension: JavaScript, TypeScript, JSON) from a one-shot run's files,
+// keyed by their absolute path in the guest, within the limits above (in
+// path order, so the choice is the same every time). The guest reads
+// them from the request instead of through WASI, a round trip to a host
+// thread per call; the runner sends them only when the workspace is the
+// run's own (exec.ControlRequest.Sources).
+func ModuleSources(files map[string]string) map[string]string {
+	if len(files) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out map[string]string
+	total := 0
+	for _, name := range names {
+		src := files[name]
+		p, ok := GuestPath(name)
+		if !ok || !moduleFile(p) || len(src) > maxSourceFileBytes || total+len(src) > maxSourceBytes {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[p] = src
+		total += len(src)
+		if len(out) == maxSourceFiles {
+			break
+		}
+	}
+	return out
+}
+
+// GuestPath is where the workspace file named rel (as a request's files
+// name it: relative, or below /workspace) is in the guest; false for a
+// name the workspace would refuse.
+func GuestPath(rel string) (string, bool) {
+	if strings.IndexByte(rel, 0) >= 0 {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(rel, guestWorkspace+"/"); ok {
+		rel = rest
+	} else if strings.HasPrefix(rel, "/") {
+		return "", false
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if part == ".." {
+			return "", false
+		}
+	}
+	p := path.Join(guestWorkspace, rel)
+	return p, p != guestWorkspace
+}
+
+// moduleFile says whether the guest's loader may read p: a module, an
+// entry file, a package.json or a tsconfig.json.
+func moduleFile(p string) bool {
+	switch path.Ext(p) {
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".json":
+		return true
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/languages/js"
 )
 
 // The JS guest converts ES modules (and TypeScript files, and cells that
@@ -83,7 +84,6 @@ const (
 	maxConvertFileBytes = 1 << 20
 	maxConvertShipBytes = 8 << 20
 	defaultConvertCache = 64 << 20
-	guestWorkspace      = "/workspace"
 	defaultCellFilename = "main.js"
 )
 
@@ -150,7 +150,11 @@ func (c *ModuleConverter) ConvertRun(ctx context.Context, files map[string]strin
 		if strings.HasSuffix(rel, ".d.ts") {
 			continue
 		}
-		jobs = append(jobs, job{path.Join(guestWorkspace, rel), stripShebang(src)})
+		p, ok := js.GuestPath(rel) // "lib.mjs" and "/workspace/lib.mjs" alike
+		if !ok {
+			continue
+		}
+		jobs = append(jobs, job{p, stripShebang(src)})
 	}
 	var out []exec.Conversion
 	total := 0

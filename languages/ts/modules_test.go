@@ -103,3 +103,18 @@ func TestConvertRunBounds(t *testing.T) {
 		t.Fatalf("a cell that loads nothing shipped %d conversions", len(got))
 	}
 }
+
+// A file named by its guest path (/workspace/...) is converted under the
+// same name as its relative form, the one the guest loads it by.
+func TestConvertRunGuestPaths(t *testing.T) {
+	src := "export const x = 1;\n"
+	for _, name := range []string{"a.mjs", "/workspace/a.mjs", "./a.mjs"} {
+		got := (&ts.ModuleConverter{}).ConvertRun(context.Background(), map[string]string{name: src}, "", "", "")
+		if len(got) != 1 || got[0].Key != exec.ConversionKey("/workspace/a.mjs", "", src) {
+			t.Fatalf("%s: %+v", name, got)
+		}
+	}
+	if got := (&ts.ModuleConverter{}).ConvertRun(context.Background(), map[string]string{"../a.mjs": src, "/etc/a.mjs": src}, "", "", ""); len(got) != 0 {
+		t.Fatalf("names outside the workspace were converted: %+v", got)
+	}
+}
