@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/wasmexec/wasmexec/client"
+	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/pgtest"
 	"github.com/wasmexec/wasmexec/internal/poll"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -191,6 +194,24 @@ func TestServeCluster(t *testing.T) {
 	}
 	if lists[0] != lists[1] || lists[1] != lists[2] || strings.Count(lists[0], ",") != 5 {
 		t.Fatalf("histories differ or miss runs:\n%s", strings.Join(lists, "\n"))
+	}
+	// And the same lifecycle events: each node's stream from the start,
+	// read up to the newest run's completion, reads alike.
+	newest, _, _ := strings.Cut(lists[0], ",")
+	var streams []string
+	for _, p := range []*proc{n1, n2, n3} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		s, err := client.New(p.base, client.WithAPIKey(clusterKeyA)).Events(ctx, client.EventsOptions{LastID: exec.EncodeCursor(0)})
+		if err != nil {
+			cancel()
+			t.Fatalf("events through %s: %v", p.base, err)
+		}
+		streams = append(streams, render(readUntil(t, s, completedOf(newest))))
+		s.Close()
+		cancel()
+	}
+	if streams[0] != streams[1] || streams[1] != streams[2] || !strings.Contains(streams[0], "context.created") {
+		t.Fatalf("event streams differ:\n%s", strings.Join(streams, "\n---\n"))
 	}
 
 	// kill -9 of node 1, its contexts snapshotted after their last runs.
