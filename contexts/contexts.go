@@ -576,7 +576,13 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 }
 
 // delete tears c down; concurrent calls wait for the first.
-func (m *Manager) delete(c *execContext, why string) {
+func (m *Manager) delete(c *execContext, why string) { m.remove(c, why, false) }
+
+// remove tears c down, deleted or (moved) served by another server from
+// now on: its run is cancelled and its queued runs get context_not_found,
+// or unavailable when it moved (they retry and reach the owner).
+// Concurrent calls wait for the first.
+func (m *Manager) remove(c *execContext, why string, moved bool) {
 	c.mu.Lock()
 	if c.state == exec.ContextDeleting {
 		gone := c.gone
@@ -588,9 +594,14 @@ func (m *Manager) delete(c *execContext, why string) {
 		m.log.Error("delete context", "err", err)
 		c.state = exec.ContextDeleting
 	}
-	c.failWaiters(exec.Errorf(exec.EContextNotFound, "context %q was deleted", c.id))
+	waiters, cause := exec.Errorf(exec.EContextNotFound, "context %q was deleted", c.id), errPreempted
+	if moved {
+		c.moved = true
+		waiters, cause = exec.Errorf(exec.EUnavailable, "context %s moved to another server; retry", c.id), errMoved
+	}
+	c.failWaiters(waiters)
 	if c.cancel != nil {
-		c.cancel(errPreempted)
+		c.cancel(cause)
 	}
 	c.mu.Unlock()
 	c.acquire(context.Background(), 0, asDelete)

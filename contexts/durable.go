@@ -609,27 +609,9 @@ func (m *Manager) Drop(id string) {
 	m.mu.Lock()
 	c := m.ctxs[id]
 	m.mu.Unlock()
-	if c == nil {
-		return
+	if c != nil {
+		m.remove(c, "moved", true)
 	}
-	c.mu.Lock()
-	if c.state == exec.ContextDeleting {
-		gone := c.gone
-		c.mu.Unlock()
-		<-gone
-		return
-	}
-	if err := c.to(exec.ContextDeleting); err != nil {
-		c.state = exec.ContextDeleting
-	}
-	c.moved = true
-	c.failWaiters(exec.Errorf(exec.EUnavailable, "context %s moved to another server; retry", id))
-	if c.cancel != nil {
-		c.cancel(errMoved)
-	}
-	c.mu.Unlock()
-	c.acquire(context.Background(), 0, asDelete)
-	m.teardown(c, "moved")
 }
 
 // errMoved is the cancel cause of a run stopped by Drop.

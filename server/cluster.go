@@ -126,6 +126,11 @@ func (s *Server) owner(c echo.Context, forwarded bool) (string, string, time.Dur
 		if id, err = s.peekContextID(c); err != nil {
 			return "", "", 0, err
 		}
+	case method == http.MethodPost && path == "/mcp":
+		var err error
+		if id, err = s.peekMCPContextID(c); err != nil {
+			return "", "", 0, err
+		}
 	case strings.HasPrefix(path, "/v1/processes/:pid"):
 		pid, err := strconv.ParseInt(c.Param("pid"), 10, 64)
 		if err != nil || forwarded {
@@ -145,19 +150,46 @@ func (s *Server) owner(c echo.Context, forwarded bool) (string, string, time.Dur
 // body back for the handler. A body that is too large or not JSON is left
 // to the handler to refuse.
 func (s *Server) peekContextID(c echo.Context) (string, error) {
-	req := c.Request()
-	b, err := io.ReadAll(io.LimitReader(req.Body, s.cfg.BodyLimit+1))
-	if err != nil {
-		return "", exec.Errorf(exec.EInvalid, "reading the body: %v", err)
-	}
-	req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), req.Body))
 	var v struct {
 		ContextID string `json:"contextId"`
 	}
-	if json.Unmarshal(b, &v) != nil {
-		return "", nil
+	if ok, err := s.peekBody(c, &v); !ok {
+		return "", err
 	}
 	return v.ContextID, nil
+}
+
+// peekMCPContextID reads the context an MCP tool call is about (MCP here
+// is stateless: one JSON-RPC message per POST, so the whole call can go
+// to the context's owner). create_context makes its context here, like
+// POST /v1/contexts; a call without a contextId is served here.
+func (s *Server) peekMCPContextID(c echo.Context) (string, error) {
+	var v struct {
+		Method string `json:"method"`
+		Params struct {
+			Name      string `json:"name"`
+			Arguments struct {
+				ContextID string `json:"contextId"`
+			} `json:"arguments"`
+		} `json:"params"`
+	}
+	if ok, err := s.peekBody(c, &v); !ok || v.Method != "tools/call" || v.Params.Name == "create_context" {
+		return "", err
+	}
+	return v.Params.Arguments.ContextID, nil
+}
+
+// peekBody decodes the request's JSON body into v and puts the body back
+// for the handler; ok is false when it is too large or not that JSON (the
+// handler refuses it).
+func (s *Server) peekBody(c echo.Context, v any) (ok bool, err error) {
+	req := c.Request()
+	b, err := io.ReadAll(io.LimitReader(req.Body, s.cfg.BodyLimit+1))
+	if err != nil {
+		return false, exec.Errorf(exec.EInvalid, "reading the body: %v", err)
+	}
+	req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), req.Body))
+	return json.Unmarshal(b, v) == nil, nil
 }
 
 // forward proxies c's request to the server at owner. An owner that

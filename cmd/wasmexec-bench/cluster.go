@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/wasmexec/wasmexec/internal/pgtest"
 )
 
 func init() {
@@ -32,15 +29,11 @@ const clusterLeaseMs = 2000
 // context through the other server, which claims it and restores its last
 // snapshot.
 func benchCluster(t *table, _ *server, dataDir string) error {
-	c, err := pgtest.Start(true)
-	if err != nil {
-		return fmt.Errorf("start PostgreSQL (make postgres installs it): %w", err)
-	}
-	defer c.Close()
-	url, err := c.CreateDatabase(context.Background())
+	url, stop, err := startPostgres()
 	if err != nil {
 		return err
 	}
+	defer stop()
 	secret := filepath.Join(dataDir, "cluster-secret")
 	if err := os.WriteFile(secret, []byte("bench-node-secret-0123456789"), 0o600); err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/wasmexec/wasmexec/internal/pgtest"
 )
 
 func init() {
@@ -32,15 +29,11 @@ func init() {
 // the log's. Requests alternate between the two set-ups so the machine's
 // noise falls on both alike.
 func benchEvents(t *table, sqlite *server, dataDir string) error {
-	c, err := pgtest.Start(true)
-	if err != nil {
-		return fmt.Errorf("start PostgreSQL (make postgres installs it): %w", err)
-	}
-	defer c.Close()
-	url, err := c.CreateDatabase(context.Background())
+	url, stop, err := startPostgres()
 	if err != nil {
 		return err
 	}
+	defer stop()
 	var nodes [2]*server
 	for i := range nodes {
 		if nodes[i], err = startServer(filepath.Join(dataDir, fmt.Sprint("events-pg", i)), []string{"--store", "postgres", "--store-url", url}); err != nil {

@@ -86,3 +86,17 @@ func storeStats(url string) (int, int64, error) {
 	defer st.Close()
 	return st.Stats(ctx)
 }
+
+// startPostgres starts a throwaway PostgreSQL cluster (fsync on) with one
+// database for wasmexec; stop removes it.
+func startPostgres() (url string, stop func(), err error) {
+	c, err := pgtest.Start(true)
+	if err != nil {
+		return "", nil, fmt.Errorf("start PostgreSQL (make postgres installs it): %w", err)
+	}
+	if url, err = c.CreateDatabase(context.Background()); err != nil {
+		c.Close()
+		return "", nil, err
+	}
+	return url, c.Close, nil
+}

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -77,6 +79,30 @@ func eval(t *testing.T, p *proc, key, ctxID, lang, code string) (int, map[string
 	return p.doKey(t, key, "POST", "/v1/evaluate", fmt.Sprintf(`{"language":%q,"contextId":%q,"code":%q}`, lang, ctxID, code))
 }
 
+// mcpRun calls the MCP tool run_code (JavaScript) in context ctxID
+// through p, returning the run's value and the raw answer.
+func mcpRun(t *testing.T, p *proc, key, ctxID, code string) (any, string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_code","arguments":{"language":"javascript","contextId":%q,"code":%q}}}`, ctxID, code)
+	req, _ := http.NewRequest("POST", p.base+"/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m struct {
+		Result struct {
+			StructuredContent map[string]any `json:"structuredContent"`
+		} `json:"result"`
+	}
+	json.Unmarshal(b, &m)
+	return m.Result.StructuredContent["value"], string(b)
+}
+
 func mustValue(t *testing.T, p *proc, ctxID, lang, code string, want any) {
 	t.Helper()
 	s, r, raw := eval(t, p, clusterKeyA, ctxID, lang, code)
@@ -136,6 +162,16 @@ func TestServeCluster(t *testing.T) {
 		t.Fatalf("write a file through n3: %d %s", s, raw)
 	}
 	mustValue(t, n2, "js1", "javascript", "require('fs').readFileSync('/workspace/note.txt','utf8')", "from n3")
+	// MCP tool calls about a context reach its owner too, from any node;
+	// another tenant's key still can't.
+	for _, p := range []*proc{n2, n3} {
+		if v, raw := mcpRun(t, p, clusterKeyA, "js1", "x + 1"); v != float64(42) {
+			t.Fatalf("MCP run_code in js1 through %s: %s", p.base, raw)
+		}
+	}
+	if v, raw := mcpRun(t, n3, clusterKeyB, "js1", "x"); v != nil || !strings.Contains(raw, "not") {
+		t.Fatalf("tenant B's MCP call reached A's context: %s", raw)
+	}
 
 	// A process in js1, spawned through n3, runs on js1's owner (n1): its
 	// pid says so, and n2 streams its output (SSE through the proxy).
@@ -192,7 +228,7 @@ func TestServeCluster(t *testing.T) {
 		}
 		lists = append(lists, strings.Join(ids, ","))
 	}
-	if lists[0] != lists[1] || lists[1] != lists[2] || strings.Count(lists[0], ",") != 5 {
+	if lists[0] != lists[1] || lists[1] != lists[2] || strings.Count(lists[0], ",") != 7 { // 6 runs over HTTP, 2 over MCP
 		t.Fatalf("histories differ or miss runs:\n%s", strings.Join(lists, "\n"))
 	}
 	// And the same lifecycle events: each node's stream from the start,
