@@ -81,6 +81,9 @@ func benchBare(t *table, srv *server, _ string) error {
 		if err != nil {
 			return err
 		}
+		// What the engine adds to every request (the run's memory limit:
+		// the JS guest sets its GC's soft limit from it).
+		prep.Control.MemoryBytes = exec.DefaultLimits().MemoryBytes
 		payload, err := json.Marshal(prep.Control)
 		if err != nil {
 			return err
