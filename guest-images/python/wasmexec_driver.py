@@ -62,7 +62,23 @@ _set_live = _wasmexec.set_live
 _TextIOWrapper = _io.TextIOWrapper
 _BufferedReader = _io.BufferedReader
 _modules = sys.modules
-_chdir = posix.chdir
+_posix_chdir = posix.chdir
+_getcwd = posix.getcwd
+_getcwdb = posix.getcwdb
+
+
+def _chdir(path):
+    """chdir unless already there. wasi-libc keeps the working directory as
+    a string (getcwd makes no WASI call), while chdir checks its target with
+    a path_filestat_get, which wasmtime runs on a helper thread: two thread
+    wake-ups per guest start for nothing."""
+    try:
+        if path == (_getcwdb() if isinstance(path, bytes) else _getcwd()):
+            return
+    except OSError:
+        pass
+    _posix_chdir(path)
+
 _ModuleType = type(sys)
 _SimpleNamespace = type(sys.implementation)
 _type_name = type.__dict__["__name__"].__get__       # no metaclass __name__ property
