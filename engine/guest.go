@@ -941,6 +941,15 @@ func replyTooLarge(n int, limit int64) []byte {
 }
 
 func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wasmtime.Trap) {
+	if fd == outputTickFD {
+		// Not output: the driver names its output tick byte
+		// (docs/PROTOCOL.md), which the epoch callback sets.
+		if n != 1 || span(g.memory(caller), ptr, 1) == nil || g.mem == nil {
+			return -1, nil
+		}
+		g.watch.setOutputTick(g.mem, uint32(ptr))
+		return 1, nil
+	}
 	c := g.cur.Load()
 	if c == nil {
 		return n, nil // output outside a request (driver start-up) is dropped
@@ -963,6 +972,10 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 	}
 	return n, nil
 }
+
+// outputTickFD is the write "descriptor" with which a driver registers
+// its output tick byte.
+const outputTickFD = 3
 
 func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
 	c := g.cur.Load()

@@ -34,6 +34,10 @@ extern void wasmtime_error_delete(wasmtime_error_t *);
 extern wasmtime_error_t *wasmtime_context_set_fuel(wasmtime_context_t *, uint64_t);
 extern wasmtime_error_t *wasmtime_context_get_fuel(const wasmtime_context_t *, uint64_t *);
 
+typedef struct { uint64_t store_id; size_t private_; } wasmexec_memory;
+extern uint8_t *wasmtime_memory_data(const wasmtime_context_t *, const wasmexec_memory *);
+extern size_t wasmtime_memory_data_size(const wasmtime_context_t *, const wasmexec_memory *);
+
 // wasmexec_watch is what the epoch callback of one store reads. The store
 // owns it (freed with the store); Go writes it with atomic stores.
 typedef struct {
@@ -42,13 +46,29 @@ typedef struct {
 	int64_t cancel;     // a request (or -1, the start-up) whose time is up
 	int64_t park_until; // non-zero: the guest answered and may run until then (monotonic ns) to get back to recv
 	uint64_t ticks;     // epoch ticks between checks
+	int32_t tick_set;   // non-zero: tick_mem and tick_off name the guest's output tick byte
+	uint32_t tick_off;  // its offset in the guest's memory
+	wasmexec_memory tick_mem;
 } wasmexec_watch;
+
+// wasmexec_output_tick sets the guest's output tick byte (registered by
+// write to fd 3, see Guest.hostWrite): the driver hands its coalesced
+// output over at its next write after a tick instead of reading the clock
+// at every write. The callback runs on the guest's thread between wasm
+// instructions, so the write can't race the guest; the bounds are checked
+// against the memory's size now (it may have grown or been anything).
+static void wasmexec_output_tick(wasmtime_context_t *ctx, wasmexec_watch *w) {
+	if (!__atomic_load_n(&w->tick_set, __ATOMIC_ACQUIRE)) return;
+	if ((size_t)w->tick_off + 1 > wasmtime_memory_data_size(ctx, &w->tick_mem)) return;
+	wasmtime_memory_data(ctx, &w->tick_mem)[w->tick_off] = 1;
+}
 
 static int64_t wasmexec_monotonic_now(void);
 
 static wasmtime_error_t *wasmexec_epoch_check(wasmtime_context_t *ctx, void *data, uint64_t *delta, wasmtime_update_deadline_kind_t *kind) {
 	wasmexec_watch *w = data;
 	*kind = 0; // continue
+	wasmexec_output_tick(ctx, w);
 	int64_t park = __atomic_load_n(&w->park_until, __ATOMIC_SEQ_CST);
 	if (park != 0) {
 		// On its way back to recv after answering: neither the run's end
@@ -97,13 +117,10 @@ typedef union {
 	uint32_t externref;
 	void *funcref;
 } wasmexec_val_raw;
-typedef struct { uint64_t store_id; size_t private_; } wasmexec_memory;
 typedef struct { uint8_t kind; union { wasmexec_memory memory; void *sharedmemory; } of; } wasmexec_extern;
 
 extern bool wasmtime_caller_export_get(wasmtime_caller_t *, const char *, size_t, wasmexec_extern *);
 extern wasmtime_context_t *wasmtime_caller_context(wasmtime_caller_t *);
-extern uint8_t *wasmtime_memory_data(const wasmtime_context_t *, const wasmexec_memory *);
-extern size_t wasmtime_memory_data_size(const wasmtime_context_t *, const wasmexec_memory *);
 extern wasmtime_error_t *wasmtime_linker_define_func_unchecked(wasmtime_linker_t *, const char *, size_t, const char *, size_t,
     const wasm_functype_t *, wasm_trap_t *(*)(void *, wasmtime_caller_t *, wasmexec_val_raw *, size_t), void *, void (*)(void *));
 
@@ -236,6 +253,16 @@ func installWatch(s *wasmtime.Store) *watch {
 		return nil
 	}
 	return &watch{c: c}
+}
+
+// setOutputTick registers the guest's output tick byte at off in mem (the
+// guest's memory): the epoch callback sets it to 1 at every check. Only
+// the guest's thread calls it, from a host call.
+func (w *watch) setOutputTick(mem *wasmtime.Memory, off uint32) {
+	// A Memory is its C wasmtime_memory_t (v25.0.0, the pinned version).
+	w.c.tick_mem = *(*C.wasmexec_memory)(unsafe.Pointer(mem))
+	w.c.tick_off = C.uint32_t(off)
+	atomic.StoreInt32((*int32)(unsafe.Pointer(&w.c.tick_set)), 1)
 }
 
 // setRun says which request the guest serves (an id; 0 between

@@ -364,3 +364,33 @@ func checkCoalesced(t *testing.T, base, lang, code string) {
 		t.Fatalf("channels in order %v", channels)
 	}
 }
+
+// TestOutputHandedOverWhenAged: the drivers coalesce output but hand it
+// over at the first write after it is a few ms old (JS: the engine's
+// epoch tick sets a byte the driver registered; Python: the clock), so a
+// run that computes between lines has them in several events, in order.
+func TestOutputHandedOverWhenAged(t *testing.T) {
+	ts := MustHistoryServer(t, fakeProcesses{})
+	for _, tc := range []struct{ lang, code string }{
+		{"javascript", `function spin(ms) { const t = Date.now(); while (Date.now() - t < ms) {} }
+console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); console.log('d')`},
+		{"python", "import time\ndef spin(s):\n    t = time.monotonic()\n    while time.monotonic() - t < s: pass\n" +
+			"print('a'); spin(0.04); print('b'); spin(0.04); print('c'); print('d')"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			body, _ := json.Marshal(map[string]any{"language": tc.lang, "code": tc.code, "output": map[string]any{"retainEvents": true}})
+			_, res := call(t, "POST", ts.URL+"/v1/execute", string(body))
+			if res["outcome"] != "succeeded" {
+				t.Fatalf("run: %v", res)
+			}
+			_, m := call(t, "GET", ts.URL+"/v1/executions/"+res["executionId"].(string)+"/output?limit=100", "")
+			var chunks []string
+			for _, e := range m["events"].([]any) {
+				chunks = append(chunks, e.(map[string]any)["chunk"].(string))
+			}
+			if strings.Join(chunks, "") != "a\nb\nc\nd\n" || len(chunks) < 2 {
+				t.Fatalf("chunks %q: want the lines in order, handed over in more than one chunk", chunks)
+			}
+		})
+	}
+}
