@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/json"
 
@@ -58,15 +57,8 @@ func (g *Guest) hostFetch(caller *wasmtime.Caller, reqPtr, reqLen, respPtr, resp
 		if !ok {
 			resp = &egress.Response{Error: "malformed fetch request"}
 		} else {
-			ctx, cancel := context.WithCancel(c.ctx)
+			ctx, cancel := g.blockingContext(c.ctx)
 			defer cancel()
-			go func() {
-				select {
-				case <-g.quit:
-					cancel()
-				case <-ctx.Done():
-				}
-			}()
 			var err error
 			if resp, err = sess.Do(ctx, req); err != nil {
 				return 0, interrupted()

@@ -973,6 +973,20 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 	return n, nil
 }
 
+// blockingContext is parent, also cancelled when the guest is told to
+// quit: what a host call that blocks (stdin, a fetch) waits under.
+func (g *Guest) blockingContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		select {
+		case <-g.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 // outputTickFD is the write "descriptor" with which a driver registers
 // its output tick byte.
 const outputTickFD = 3
@@ -983,15 +997,8 @@ func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *
 		return 0, nil
 	}
 	buf := make([]byte, min(uint32(capacity), 64<<10))
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := g.blockingContext(c.ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-g.quit:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	n, err := c.stdin.Read(ctx, buf)
 	if err != nil {
 		return 0, interrupted()
