@@ -13,7 +13,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/slottest"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/npm"
@@ -252,32 +252,14 @@ func TestInstallHoldsTheRunSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := &npm.Service{Client: &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
-	installed := make(chan *exec.NPMInstallResult, 1)
-	go func() {
-		res, err := svc.Install(ctx, "s", &exec.NPMInstallRequest{Packages: []string{"app-lib"}})
-		if err != nil {
-			t.Error(err)
-		}
-		installed <- res
-	}()
-	poll.Until(t, time.Minute, "the install to download", func() bool { return reg.Held.Load() > 0 })
-	ran := make(chan *exec.Result, 1)
-	go func() {
-		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "s", Code: "require('app-lib')"})
-		if err != nil {
-			t.Error(err)
-		}
-		ran <- r
-	}()
-	poll.Until(t, time.Minute, "the run to queue behind the install", func() bool {
-		d, err := m.Get(ctx, "s")
-		return err == nil && d.Queued == 1
-	})
-	close(reg.Gate)
-	if res := <-installed; res == nil || res.Outcome != exec.Succeeded {
-		t.Fatalf("install: %+v", res)
-	}
-	if r := <-ran; r == nil || r.Outcome != exec.Succeeded || string(r.Value) != `"left 1.2.0"` {
-		t.Fatalf("the run after the install: %+v", r)
-	}
+	slottest.InstallHoldsTheRunSlot(t, m,
+		&exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "s", Code: "require('app-lib')"},
+		func() bool { return reg.Held.Load() > 0 }, func() { close(reg.Gate) },
+		func() (exec.Outcome, error) {
+			res, err := svc.Install(ctx, "s", &exec.NPMInstallRequest{Packages: []string{"app-lib"}})
+			if err != nil {
+				return "", err
+			}
+			return res.Outcome, nil
+		}, `"left 1.2.0"`)
 }

@@ -6,12 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/slottest"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/pypi"
@@ -278,32 +277,14 @@ func TestPipInstallHoldsTheRunSlot(t *testing.T) {
 			_, release, err := m.Hold(ctx, id)
 			return release, err
 		}}
-	installed := make(chan *exec.PipInstallResult, 1)
-	go func() {
-		res, err := svc.Install(ctx, "s", &exec.PipInstallRequest{Packages: []string{"with-dep"}})
-		if err != nil {
-			t.Error(err)
-		}
-		installed <- res
-	}()
-	poll.Until(t, time.Minute, "the install to reach the index", func() bool { return ix.Held.Load() > 0 })
-	ran := make(chan *exec.Result, 1)
-	go func() {
-		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "s", Code: "import with_dep\nwith_dep.quad(3)"})
-		if err != nil {
-			t.Error(err)
-		}
-		ran <- r
-	}()
-	poll.Until(t, time.Minute, "the run to queue behind the install", func() bool {
-		d, err := m.Get(ctx, "s")
-		return err == nil && d.Queued == 1
-	})
-	close(ix.Gate)
-	if res := <-installed; res == nil || res.Outcome != exec.Succeeded {
-		t.Fatalf("install: %+v", res)
-	}
-	if r := <-ran; r == nil || r.Outcome != exec.Succeeded || string(r.Value) != "12" {
-		t.Fatalf("the run after the install: %+v", r)
-	}
+	slottest.InstallHoldsTheRunSlot(t, m,
+		&exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "s", Code: "import with_dep\nwith_dep.quad(3)"},
+		func() bool { return ix.Held.Load() > 0 }, func() { close(ix.Gate) },
+		func() (exec.Outcome, error) {
+			res, err := svc.Install(ctx, "s", &exec.PipInstallRequest{Packages: []string{"with-dep"}})
+			if err != nil {
+				return "", err
+			}
+			return res.Outcome, nil
+		}, "12")
 }
