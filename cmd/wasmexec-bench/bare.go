@@ -22,10 +22,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"bare", benchBare})
+	register("bare", benchBare)
 }
 
 // The programs of the guest-vs-bare comparison: CPU-bound, a second or so

@@ -12,10 +12,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"cluster", benchCluster})
+	register("cluster", benchCluster)
 }
 
 // clusterLeaseMs is the lease of the benchmark's cluster: the failover

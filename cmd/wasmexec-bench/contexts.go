@@ -7,10 +7,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"contexts", benchContexts})
+	register("contexts", benchContexts)
 }
 
 // benchContexts measures evaluate in a context over HTTP and the server's

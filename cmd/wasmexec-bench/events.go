@@ -12,10 +12,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"events", benchEvents})
+	register("events", benchEvents)
 }
 
 // benchEvents measures how long a lifecycle event takes to reach a

@@ -17,13 +17,8 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"frontdoor", benchFrontDoor}, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"authcost", func(t *table, _ *server, dataDir string) error { return benchAuthCost(t, dataDir) }})
+	register("frontdoor", benchFrontDoor)
+	register("authcost", func(t *table, _ *server, dataDir string) error { return benchAuthCost(t, dataDir) })
 }
 
 // benchFrontDoor measures the front door (issue 17): JS "1+1" through

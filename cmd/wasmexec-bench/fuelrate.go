@@ -10,10 +10,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"fuel", benchFuelRate})
+	register("fuel", benchFuelRate)
 }
 
 // fuelPrograms are small kernels in the style of the "Are We Fast Yet?"

@@ -13,10 +13,7 @@ import (
 var hibernateContexts = flag.Int("hibernate-contexts", 10000, "JS contexts created, run once and hibernated for the memory figure")
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"hibernate", benchHibernate})
+	register("hibernate", benchHibernate)
 }
 
 // benchHibernate measures the first run on a hibernated context against a

@@ -11,16 +11,8 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections,
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"python", benchPython},
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"ts", benchTypeScript},
-	)
+	register("python", benchPython)
+	register("ts", benchTypeScript)
 }
 
 const pyLoop = "def work():\n    s = 0\n    for i in range(2_000_000):\n        s += i * i % 7\n    return s\n"

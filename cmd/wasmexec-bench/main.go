@@ -108,10 +108,19 @@ func run() error {
 	return nil
 }
 
-// extraSections are added by other files (python, typescript, store, pool).
+// extraSections are added by other files (python, typescript, store,
+// pool, …) with register, in their init functions.
 var extraSections []struct {
 	name string
 	run  func(t *table, srv *server, dataDir string) error
+}
+
+// register adds a section run by -only name (and by default).
+func register(name string, run func(t *table, srv *server, dataDir string) error) {
+	extraSections = append(extraSections, struct {
+		name string
+		run  func(t *table, srv *server, dataDir string) error
+	}{name, run})
 }
 
 func benchLanguage(t *table, srv *server, lang, code, p50Target, tputTarget string) {

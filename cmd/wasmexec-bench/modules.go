@@ -8,10 +8,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"modules", benchModules})
+	register("modules", benchModules)
 }
 
 // benchModules measures JavaScript modules (issue 14): a two-file ES module

@@ -12,10 +12,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"network", benchNetwork})
+	register("network", benchNetwork)
 }
 
 // benchNetwork measures a guest's fetch (issue 18) of a local 1 KiB

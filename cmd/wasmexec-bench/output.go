@@ -7,10 +7,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"output", benchOutput})
+	register("output", benchOutput)
 }
 
 // benchOutput measures what one line of output costs a run: the same loop

@@ -10,10 +10,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"postgres", benchPostgres})
+	register("postgres", benchPostgres)
 }
 
 // benchPostgres compares one-shot throughput with the PostgreSQL store (a

@@ -9,10 +9,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"processes", benchProcesses})
+	register("processes", benchProcesses)
 }
 
 // benchProcesses measures a live process: stdin → stdout round trips seen

@@ -17,12 +17,7 @@ import (
 // 3.11. The ratio guest/native is what build options (and engine options)
 // of the Python guest change.
 func init() {
-	extraSections = append(extraSections,
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"pycpu", benchPythonCPU},
-	)
+	register("pycpu", benchPythonCPU)
 }
 
 // pyPrograms each define work(); names are in a fixed order.

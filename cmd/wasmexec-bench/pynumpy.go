@@ -14,12 +14,7 @@ import (
 // with Debian's python3-numpy. Skipped when the Python image has no numpy
 // (guest-images/python: WASMEXEC_PYTHON_NUMPY=1) or the host has none.
 func init() {
-	extraSections = append(extraSections,
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"numpy", benchNumpy},
-	)
+	register("numpy", benchNumpy)
 }
 
 var numpyPrograms = []struct{ name, code string }{

@@ -18,10 +18,7 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections, struct {
-		name string
-		run  func(t *table, srv *server, dataDir string) error
-	}{"pypkgs", benchPythonPackages})
+	register("pypkgs", benchPythonPackages)
 }
 
 // benchIndex serves a one-project Python package index (PEP 503) for the

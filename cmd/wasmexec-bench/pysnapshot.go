@@ -10,12 +10,7 @@ import (
 // against the JavaScript guest in the same run, back to back (no pacing:
 // the pre-started pool can't refill between requests).
 func init() {
-	extraSections = append(extraSections,
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"pysnapshot", benchPythonSnapshot},
-	)
+	register("pysnapshot", benchPythonSnapshot)
 }
 
 func benchPythonSnapshot(t *table, srv *server, _ string) error {

@@ -8,16 +8,8 @@ import (
 )
 
 func init() {
-	extraSections = append(extraSections,
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"store", benchStore},
-		struct {
-			name string
-			run  func(t *table, srv *server, dataDir string) error
-		}{"pool", benchPool},
-	)
+	register("store", benchStore)
+	register("pool", benchPool)
 }
 
 // benchStore compares one-shot throughput with the SQLite store on (the
