@@ -187,11 +187,11 @@ func New(cfg Config) (*Manager, error) {
 	}
 	if cfg.IdleTTL > 0 {
 		m.wg.Add(1)
-		go m.sweeper()
+		go m.every(m.cfg.SweepInterval, func() { m.Sweep() })
 	}
 	if every := hibernatorInterval(cfg); every > 0 {
 		m.wg.Add(1)
-		go m.hibernator(every)
+		go m.every(every, func() { m.IdleWork() })
 	}
 	return m, nil
 }
@@ -684,14 +684,16 @@ func (m *Manager) Sweep() int {
 	return n
 }
 
-func (m *Manager) sweeper() {
+// every runs fn every d until Close: the idle-TTL sweep and the idle work
+// (snapshots, hibernation) are such loops, started in New.
+func (m *Manager) every(d time.Duration, fn func()) {
 	defer m.wg.Done()
-	t := time.NewTicker(m.cfg.SweepInterval)
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
-			m.Sweep()
+			fn()
 		case <-m.stop:
 			return
 		}

@@ -310,22 +310,6 @@ func (m *Manager) retryDelay() time.Duration {
 	return max(m.cfg.SnapshotAfter, m.cfg.HibernateAfter/4, time.Second)
 }
 
-// hibernator is the background loop that snapshots and hibernates idle
-// contexts.
-func (m *Manager) hibernator(every time.Duration) {
-	defer m.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			m.IdleWork()
-		case <-m.stop:
-			return
-		}
-	}
-}
-
 // IdleWork snapshots the contexts idle for SnapshotAfter since a run that
 // changed them and hibernates those idle for HibernateAfter. The
 // background loop calls it; it returns how many it hibernated.
