@@ -232,14 +232,18 @@ func (d *driver) jsonValue(dec *json.Decoder, depth int) (goja.Value, error) {
 }
 
 func (d *driver) formatArgs(args []goja.Value) string {
-	var b strings.Builder
+	return string(d.appendArgs(nil, args))
+}
+
+// appendArgs appends console.log's rendering of args (space-separated).
+func (d *driver) appendArgs(b []byte, args []goja.Value) []byte {
 	for i, a := range args {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(d.inspect(a, 0))
+		b = append(b, d.inspect(a, 0)...)
 	}
-	return b.String()
+	return b
 }
 
 // inspect renders a value for console output, roughly as Node does: strings
@@ -317,13 +321,7 @@ func (s *stream) log(d *driver, args []goja.Value) {
 		}
 	}
 	beginWrite(s.fd)
-	for i, a := range args {
-		if i > 0 {
-			pending.buf = append(pending.buf, ' ')
-		}
-		pending.buf = append(pending.buf, d.inspect(a, 0)...)
-	}
-	pending.buf = append(pending.buf, '\n')
+	pending.buf = append(d.appendArgs(pending.buf, args), '\n')
 	endWrite()
 }
 
