@@ -2,10 +2,11 @@ package vfs
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
 // CopyTo copies the workspace's files into dst, an empty workspace (a
@@ -38,25 +39,11 @@ func (w *Workspace) CopyTo(dst *Workspace) error {
 		case d.IsDir():
 			return os.Mkdir(to, fi.Mode().Perm()|0o700)
 		case fi.Mode().IsRegular():
-			return copyFile(p, to, fi.Mode().Perm())
+			if _, err := copytree.File(p, to, os.O_EXCL, fi.Mode().Perm()); err != nil {
+				return fmt.Errorf("copy %s: %w", filepath.Base(p), err)
+			}
+			return nil
 		}
 		return nil
 	})
-}
-
-func copyFile(from, to string, perm fs.FileMode) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("copy %s: %w", filepath.Base(from), err)
-	}
-	return out.Close()
 }

@@ -1,5 +1,6 @@
 // Package copytree copies a cached package tree (npm's and pip's content-
 // addressed caches) into a workspace.
+// File copies one file (also a workspace's, for a fork: vfs.CopyTo).
 package copytree
 
 import (
@@ -33,20 +34,22 @@ func Copy(src, dst string) (int64, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		c, err := copyFile(p, target)
+		c, err := File(p, target, os.O_TRUNC, 0o644)
 		n += c
 		return err
 	})
 	return n, err
 }
 
-func copyFile(from, to string) (int64, error) {
+// File copies the file from into to, created with perm (and flag: O_TRUNC
+// to replace one, O_EXCL to refuse one), and returns the bytes copied.
+func File(from, to string, flag int, perm os.FileMode) (int64, error) {
 	in, err := os.Open(from)
 	if err != nil {
 		return 0, err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|flag, perm)
 	if err != nil {
 		return 0, err
 	}
