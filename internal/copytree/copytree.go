@@ -1,6 +1,6 @@
 // Package copytree copies a cached package tree (npm's and pip's content-
 // addressed caches) into a workspace.
-// File copies one file (also a workspace's, for a fork: vfs.CopyTo).
+// Its File copies one file, also for a fork's workspace (vfs.CopyTo).
 package copytree
 
 import (
