@@ -441,3 +441,38 @@ func TestCaptureToFile(t *testing.T) {
 		t.Fatalf("restored from the file: %s", got)
 	}
 }
+
+// A restored JS guest registers its output tick again (it runs in a new
+// store): output computed between lines still reaches the host in more
+// than one chunk.
+func TestOutputTickAfterRestore(t *testing.T) {
+	chunks := make(chan int, 4)
+	r := testenv.Runner(t, engine.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		OnComplete: func(_ context.Context, _ *exec.Result, log *exec.OutputLog) error {
+			if log != nil {
+				events, _ := log.Snapshot()
+				chunks <- len(events)
+			}
+			return nil
+		},
+	})
+	g, _ := keptGuest(t, r, exec.JavaScript)
+	evalIn(t, r, g, exec.JavaScript, "1") // no events retained: no chunks sent
+	state, err := g.Capture(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := restored(t, r, exec.JavaScript, state)
+	code := `function spin(ms) { const t = Date.now(); while (Date.now() - t < ms) {} }
+console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); console.log('d')`
+	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, Code: code,
+		Output: exec.OutputOptions{RetainEvents: true}}, exec.RunOptions{Guest: back})
+	if err != nil || res.Outcome != exec.Succeeded || res.Stdout == nil || *res.Stdout != "a\nb\nc\nd\n" {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	if n := <-chunks; n < 2 {
+		t.Fatalf("%d output chunk(s) for lines computed 40 ms apart, want more than one", n)
+	}
+}

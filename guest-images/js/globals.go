@@ -20,6 +20,7 @@ import (
 // the environment and cwd the host gave it, and fresh random seeds (the
 // snapshot's would repeat in every guest).
 func (d *driver) restore() {
+	registerTick()
 	refreshEnviron()
 	env := d.vm.NewObject()
 	for _, kv := range os.Environ() {

@@ -71,8 +71,8 @@ var (
 	ticking    bool  // the host ticks outputTick (registerTick)
 )
 
-// registerTick names outputTick to the host; each request does, since a
-// restored guest runs in a new store.
+// registerTick names outputTick to the host, at every entry (restore): a
+// guest entered again after a capture may run in a new store.
 func registerTick() {
 	ticking = hostWrite(tickFD, unsafe.Pointer(&outputTick), 1) == 1
 }

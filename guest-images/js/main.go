@@ -269,7 +269,6 @@ func (d *driver) begin(req *request) {
 	addShipped(req.Conversions)
 	d.mods.setSources(req.Sources)
 	pending.live = req.Live
-	registerTick()
 	d.args = req.Args
 	d.file = req.Filename
 	if d.file == "" {
