@@ -47,6 +47,8 @@ var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 2}
 
 const (
 	recordExt = ".ctx"
+	// recordAlign is where a record's state starts: a multiple of it.
+	recordAlign = 4096
 	// maxRecordMeta bounds the metadata a record may claim.
 	maxRecordMeta = 1 << 20
 	// maxRecordBytes bounds a record file: a guest state is at most its
@@ -113,6 +115,14 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 	mb, err := json.Marshal(meta)
 	if err != nil {
 		return 0, err
+	}
+	if state != nil {
+		// The state starts page-aligned (the metadata is padded with
+		// spaces, which JSON ignores): a large state's raw pages are then
+		// page-aligned in the file and mapped at a restore, not copied
+		// (exec.FileRestorer). At most one more block of disk.
+		n := len(recordMagic) + 4 + len(mb) + crcSize
+		mb = append(mb, bytes.Repeat([]byte{' '}, (recordAlign-n%recordAlign)%recordAlign)...)
 	}
 	head := append(recordMagic[:len(recordMagic):len(recordMagic)], binary.LittleEndian.AppendUint32(nil, uint32(len(mb)))...)
 	head = append(head, mb...)
@@ -315,28 +325,52 @@ func (m *Manager) readRecordHead(id string) (*recordMeta, int64, string) {
 		return nil, 0, "could not be read: " + err.Error()
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	meta, _, st, reason := recordHead(f)
+	return meta, st, reason
+}
+
+// openRecordState opens id's record for a restore from the file
+// (exec.FileRestorer): the open file and where its state starts, or why
+// it has no usable state ("" and a nil file: it has none).
+func (m *Manager) openRecordState(id string) (*os.File, int64, string) {
+	f, err := os.Open(m.recordPath(id))
 	if err != nil {
 		return nil, 0, "could not be read: " + err.Error()
+	}
+	_, headLen, st, reason := recordHead(f)
+	if reason != "" || st == 0 {
+		f.Close()
+		return nil, 0, reason
+	}
+	return f, headLen, ""
+}
+
+// recordHead reads the head of the record open in f: its metadata, the
+// head's length, the size of the state after it (0: none), and why not
+// when something was wrong with it.
+func recordHead(f *os.File) (*recordMeta, int64, int64, string) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, "could not be read: " + err.Error()
 	}
 	b := make([]byte, len(recordMagic)+4)
 	if _, err := io.ReadFull(f, b); err == nil {
 		if n := int64(binary.LittleEndian.Uint32(b[len(recordMagic):])); n <= maxRecordMeta && int64(len(b))+n+crcSize <= fi.Size() {
 			b = append(b, make([]byte, n+crcSize)...)
 			if _, err := io.ReadFull(f, b[len(recordMagic)+4:]); err != nil {
-				return nil, 0, "could not be read: " + err.Error()
+				return nil, 0, 0, "could not be read: " + err.Error()
 			}
 		}
 	}
 	meta, headLen, reason := parseRecordHead(b, fi.Size())
 	if reason != "" {
-		return meta, 0, reason
+		return meta, 0, 0, reason
 	}
 	st := fi.Size() - int64(headLen)
 	if meta.StateAsOfMs == 0 {
 		st = 0
 	}
-	return meta, st, ""
+	return meta, int64(headLen), st, ""
 }
 
 // loadRecords lists the contexts of an earlier process again (hibernated:

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"time"
 
@@ -54,21 +55,38 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	state, fromRecord := c.hib.pending, c.hib.fromRecord
 	c.mu.Unlock()
 	notice := ""
-	if state == nil && fromRecord {
+	spec := exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}
+	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
+	defer cancel()
+	var restore func(exec.GuestRestorer) (exec.Guest, error)
+	if state != nil {
+		restore = func(r exec.GuestRestorer) (exec.Guest, error) { return r.RestoreGuest(sctx, spec, state) }
+	} else if fr, ok := m.cfg.Runner.(exec.FileRestorer); ok && fromRecord {
+		// From the file: a large state's pages are mapped, not read
+		// (records are replaced by rename, never written in place).
+		f, off, reason := m.openRecordState(c.id)
+		if f != nil {
+			defer f.Close() // a mapping holds the file by itself
+			restore = func(exec.GuestRestorer) (exec.Guest, error) { return fr.RestoreGuestFile(sctx, spec, f, off) }
+		}
+		if reason != "" {
+			notice = "restored fresh: its snapshot " + reason
+		}
+	} else if fromRecord {
 		_, s, reason, release := m.readRecord(c.id)
 		defer release() // the restore copies what it needs out of it
-		state = s
+		if s != nil {
+			restore = func(r exec.GuestRestorer) (exec.Guest, error) { return r.RestoreGuest(sctx, spec, s) }
+		}
 		if reason != "" {
 			notice = "restored fresh: its snapshot " + reason
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
-	defer cancel()
 	var g exec.Guest
 	restored := false
-	if r, ok := m.cfg.Runner.(exec.GuestRestorer); ok && state != nil {
+	if r, ok := m.cfg.Runner.(exec.GuestRestorer); ok && restore != nil {
 		var err error
-		g, err = r.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, state)
+		g, err = restore(r)
 		switch {
 		case err == nil:
 			restored = true
@@ -102,6 +120,32 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	c.mu.Unlock()
 	m.emit(EventRestored, c.id)
 	return nil
+}
+
+// captureToTemp captures c's guest into an unnamed file in the state dir,
+// for a fork to be restored from: its large pages are then mapped, not
+// copied twice through the heap (exec.FileRestorer). Nil, and no error,
+// when the runner or guest can't, there is no state dir, or the file
+// can't be written (the caller captures into memory). Slot held.
+func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, error) {
+	fc, ok := c.guest.(exec.FileCapturer)
+	if _, canRestore := m.cfg.Runner.(exec.FileRestorer); !ok || !canRestore || m.cfg.StateDir == "" {
+		return nil, nil
+	}
+	f, err := os.CreateTemp(m.cfg.StateDir, ".tmp-fork-*")
+	if err != nil {
+		return nil, nil
+	}
+	os.Remove(f.Name()) // unnamed: gone once closed and unmapped
+	if _, err := fc.CaptureTo(ctx, true, f); err != nil {
+		f.Close()
+		if exec.ErrorCode(err) == exec.EConflict || ctx.Err() != nil {
+			return nil, err
+		}
+		m.log.Warn("a fork's state could not be written to a file; it is captured into memory", "contextId", c.id, "err", err)
+		return nil, nil
+	}
+	return f, nil
 }
 
 // restoreGuest restores a guest of c from state st.
@@ -213,6 +257,23 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		m.emit(EventHibernated, c.id)
 		return nil
 	}
+	if fc, ok := c.guest.(exec.FileCapturer); ok && durable {
+		// Straight into the record, as a snapshot is written (no copy of a
+		// large state through the heap); the guest is closed once the
+		// record is in place, and stays live if it can't be written.
+		now := m.cfg.Now()
+		size, err := m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
+		if exec.ErrorCode(err) == exec.EConflict {
+			m.note(c, "not hibernated: "+err.Error())
+			return err
+		}
+		if err != nil {
+			return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+		}
+		c.guest.Close()
+		m.hibernated(c, now, size, nil, "")
+		return nil
+	}
 	capt, ok := c.guest.(exec.Capturer)
 	if !ok {
 		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
@@ -238,19 +299,26 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 			durable, notice = false, "hibernated in memory: its snapshot could not be written: "+err.Error()
 		}
 	}
+	size := int64(len(st))
+	if durable {
+		st = nil // its record holds it
+	}
+	m.hibernated(c, now, size, st, notice)
+	return nil
+}
+
+// hibernated marks c hibernated with a state of size bytes taken at asOf,
+// in its record, or in memory (pending) when its record can't hold it.
+// Its guest is closed. Slot held.
+func (m *Manager) hibernated(c *execContext, asOf time.Time, size int64, pending []byte, notice string) {
 	c.guest = nil
 	c.mu.Lock()
 	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, notice
-	c.hib.snapBytes, c.hib.stateAsOf = int64(len(st)), now
-	if durable {
-		c.hib.fromRecord = true
-	} else {
-		c.hib.pending = st
-	}
+	c.hib.snapBytes, c.hib.stateAsOf = size, asOf
+	c.hib.fromRecord, c.hib.pending = pending == nil, pending
 	c.mu.Unlock()
-	m.log.Debug("context hibernated", "contextId", c.id, "snapshotBytes", len(st))
+	m.log.Debug("context hibernated", "contextId", c.id, "snapshotBytes", size)
 	m.emit(EventHibernated, c.id)
-	return nil
 }
 
 // snapshot writes the state of c's live guest into its record. Slot held.
@@ -380,17 +448,32 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 	if err := m.wake(ctx, src); err != nil {
 		return nil, err
 	}
-	var state []byte
+	var restore func(context.Context, exec.GuestRestorer, exec.GuestSpec) (exec.Guest, error)
 	if src.guest != nil {
 		if why := m.capturable(src); why != "" {
 			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
 		}
-		capt, ok := src.guest.(exec.Capturer)
-		if !ok {
-			return nil, exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", id)
-		}
-		if state, err = capt.Capture(ctx, true); err != nil {
+		f, err := m.captureToTemp(ctx, src)
+		if err != nil {
 			return nil, err
+		}
+		if f != nil {
+			defer f.Close() // the fork's mapping holds the file by itself
+			restore = func(ctx context.Context, r exec.GuestRestorer, gs exec.GuestSpec) (exec.Guest, error) {
+				return r.(exec.FileRestorer).RestoreGuestFile(ctx, gs, f, 0)
+			}
+		} else {
+			capt, ok := src.guest.(exec.Capturer)
+			if !ok {
+				return nil, exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", id)
+			}
+			state, err := capt.Capture(ctx, true)
+			if err != nil {
+				return nil, err
+			}
+			restore = func(ctx context.Context, r exec.GuestRestorer, gs exec.GuestSpec) (exec.Guest, error) {
+				return r.RestoreGuest(ctx, gs, state)
+			}
 		}
 	}
 	if usage, err := src.ws.Check(ctx); err == nil && src.ws.Quota > 0 && usage.Over() {
@@ -401,7 +484,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 		if err := src.ws.CopyTo(c.ws); err != nil {
 			return nil, fmt.Errorf("copy the workspace: %w", err)
 		}
-		if state == nil {
+		if restore == nil {
 			if c.family.Name == "" {
 				return nil, nil
 			}
@@ -411,7 +494,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 		if !ok {
 			return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
 		}
-		g, err := r.RestoreGuest(ctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, state)
+		g, err := restore(ctx, r, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root})
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package contexts_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -178,7 +179,17 @@ func TestHibernateAfterIdle(t *testing.T) {
 }
 
 func TestForkDiverges(t *testing.T) {
-	m := MustManager(t, contexts.Config{}, 0)
+	// In memory, and with a state dir, where the fork's state goes
+	// through an unnamed file it is restored from.
+	t.Run("in memory", func(t *testing.T) { testForkDiverges(t, MustManager(t, contexts.Config{}, 0)) })
+	t.Run("through a file", func(t *testing.T) {
+		m := openDurable(t, MustRunner(t, engine.RunnerConfig{}), newDurableDirs(t), contexts.Config{})
+		t.Cleanup(m.Close)
+		testForkDiverges(t, m)
+	})
+}
+
+func testForkDiverges(t *testing.T, m *contexts.Manager) {
 	MustCreate(t, m, exec.ContextSpec{ContextID: "src", Env: map[string]string{"WHO": "me"}})
 	MustRun(t, m, "src", exec.Request{Code: "var x = 1; var r0 = Math.random(); 0"})
 	if _, err := m.WriteFile(context.Background(), "src", "a.txt", []byte("A")); err != nil {
@@ -482,4 +493,60 @@ func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
 	for _, id := range []string{"quiet", "used"} {
 		wantValue(t, MustRun(t, m, id, exec.Request{Code: "++v"}), "42")
 	}
+}
+
+// A large state is written at a page-aligned offset of its record, and a
+// wake maps its pages from the record (the process maps the file) rather
+// than reading it; a snapshot written while a guest maps the record
+// replaces it without disturbing that guest, and every wake and restart
+// brings back the state as of the last snapshot.
+func TestLargeStateMappedFromRecord(t *testing.T) {
+	d := newDurableDirs(t)
+	r := MustRunner(t, engine.RunnerConfig{})
+	m := openDurable(t, r, d, contexts.Config{HibernateAfter: time.Hour})
+	MustCreate(t, m, exec.ContextSpec{ContextID: "big"})
+	first := MustRun(t, m, "big", exec.Request{Code: `globalThis.data = new Uint8Array(4 << 20);
+		globalThis.c = require("crypto");
+		for (let i = 0; i < 64; i++) c.getRandomValues(data.subarray(i << 16, (i + 1) << 16));
+		globalThis.digest = () => c.createHash("sha256").update(data).digest("hex");
+		digest()`})
+	record := filepath.Join(d.state, "big.ctx")
+	mustHibernate(t, m, "big")
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := 8 + 4 + int(binary.LittleEndian.Uint32(b[8:])) + 4; n%4096 != 0 {
+		t.Fatalf("the state starts at offset %d of its record, not on a page", n)
+	}
+	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(first.Value))
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skipf("no /proc/self/maps: %v", err)
+	}
+	if !strings.Contains(string(maps), record) {
+		t.Fatal("the woken guest does not map its record")
+	}
+	second := MustRun(t, m, "big", exec.Request{Code: "data.fill(1, 0, 1 << 20); digest()"})
+	if string(second.Value) == string(first.Value) {
+		t.Fatal("the write changed nothing")
+	}
+	// A fork is restored from an unnamed file its state was written to,
+	// and maps it too; the two diverge.
+	if _, err := m.Fork(context.Background(), "big", &exec.ForkSpec{ContextID: "fork"}); err != nil {
+		t.Fatal(err)
+	}
+	if maps, _ := os.ReadFile("/proc/self/maps"); !strings.Contains(string(maps), ".tmp-fork-") {
+		t.Fatal("the fork does not map its state's file")
+	}
+	wantValue(t, MustRun(t, m, "fork", exec.Request{Code: "digest()"}), string(second.Value))
+	if got := MustRun(t, m, "fork", exec.Request{Code: "data.fill(2); digest()"}); string(got.Value) == string(second.Value) {
+		t.Fatal("the fork's write changed nothing")
+	}
+	mustHibernate(t, m, "big") // a new record, renamed over the mapped one
+	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(second.Value))
+	m.Close()
+	m = openDurable(t, r, d, contexts.Config{HibernateAfter: time.Hour})
+	defer m.Close()
+	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(second.Value))
 }

@@ -28,7 +28,7 @@ func EditStateHeader(state []byte, edit func(h map[string]any)) []byte {
 	}
 	edit(h)
 	hdr, _ := json.Marshal(h)
-	tables := 8*len(d.runs) + 8*len(d.frames)
+	tables := 8*len(d.runs) + 8*len(d.frames) + 4 // and the padding word
 	out := append([]byte(nil), state[:start-4]...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(hdr)))
 	out = append(out, hdr...)
@@ -36,3 +36,7 @@ func EditStateHeader(state []byte, edit func(h map[string]any)) []byte {
 	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
 	return append(out, state[start+int(n)+tables+crcSize:]...)
 }
+
+// MappedRanges is how many ranges of memory live guests map from state
+// files.
+func MappedRanges() int64 { return mappedRanges.Load() }

@@ -76,6 +76,7 @@ type Guest struct {
 	mu            sync.Mutex // one Call at a time; guards store release
 	started       bool       // the driver was started (run), under mu
 	storeFreed    bool
+	mapped        int  // ranges of memory a restore mapped from a file (mappedRanges)
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
 
@@ -241,15 +242,13 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		g.opts.restore = nil              // the guest must not keep the state (its caller may reuse it)
 		if err != nil {
 			g.unregister()
-			g.watch.free()
-			store.Close()
+			g.freeStore()
 			return nil, err
 		}
 	}
 	if err := g.startShim(); err != nil {
 		g.unregister()
-		g.watch.free()
-		store.Close()
+		g.freeStore()
 		return nil, err
 	}
 	e.live.Add(1)
@@ -364,7 +363,9 @@ func (g *Guest) freeStore() {
 	if !g.storeFreed {
 		g.storeFreed = true
 		g.watch.free()
-		g.store.Close()
+		g.store.Close() // unmaps the memory, and with it what a restore mapped
+		mappedRanges.Add(-int64(g.mapped))
+		g.mapped = 0
 	}
 }
 

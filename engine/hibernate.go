@@ -27,6 +27,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -223,12 +224,55 @@ func IsStateRefused(err error) bool {
 // from where Capture took it, with opts' workspace (a fork's is a copy).
 // A state that doesn't fit img is a *StateRefusedError.
 func (img *Image) Restore(ctx context.Context, state []byte, opts GuestOptions) (*Guest, error) {
+	return img.restore(ctx, state, nil, 0, opts)
+}
+
+// RestoreFile is Restore of the state stored in f from offset off to its
+// end. The raw pages of a large state stored page-aligned (format 3 at a
+// page-aligned off: a context's record) are mapped into the guest's
+// memory copy-on-write instead of copied (statemap.go), so f must never
+// be written in place while the guest lives: only replaced by rename, or
+// removed. A small state is read.
+func (img *Image) RestoreFile(ctx context.Context, f *os.File, off int64, opts GuestOptions) (*Guest, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("restore from %s: %w", f.Name(), err)
+	}
+	n := fi.Size() - off
+	switch {
+	case off < 0 || n <= 0:
+		return nil, refused("truncated (no state at offset %d of %d bytes)", off, fi.Size())
+	case n > maxStateBytes:
+		return nil, refused("%d bytes, more than any guest state", n)
+	}
+	if n >= mapStateMin && canMapFile {
+		view, unmap, err := mapView(f, off, n)
+		if err == nil {
+			defer unmap()
+			var g *Guest
+			faultIsError(&err, func() { g, err = img.restore(ctx, view, f, off, opts) })
+			return g, err
+		}
+	}
+	state := make([]byte, n)
+	if _, err := f.ReadAt(state, off); err != nil {
+		return nil, refused("could not be read: %v", err)
+	}
+	return img.restore(ctx, state, nil, 0, opts)
+}
+
+func (img *Image) restore(ctx context.Context, state []byte, file *os.File, off int64, opts GuestOptions) (*Guest, error) {
 	if !img.Suspendable() {
 		return nil, refused("the %s image can't be restored into", img.Spec.Name)
 	}
 	d, err := decodeState(img, state)
 	if err != nil {
 		return nil, err
+	}
+	d.file, d.fileOff = file, off
+	d.checkAhead()
+	if d.ahead != nil {
+		defer d.ahead.wait() // done reading the state before it is unmapped
 	}
 	if opts.MemoryBytes <= 0 {
 		opts.MemoryBytes = d.h.MemoryLimit
@@ -251,6 +295,24 @@ func (r *Runner) RestoreGuest(ctx context.Context, spec exec.GuestSpec, state []
 		return nil, exec.Errorf(exec.EInternal, "a kept guest needs a workspace")
 	}
 	g, err := img.Restore(ctx, state, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// RestoreGuestFile is RestoreGuest of the state stored in f from offset
+// off to its end (see Image.RestoreFile: f must not be written in place
+// afterwards). (exec.FileRestorer)
+func (r *Runner) RestoreGuestFile(ctx context.Context, spec exec.GuestSpec, f *os.File, off int64) (exec.Guest, error) {
+	_, img, err := r.image(spec.Language)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Workspace == "" {
+		return nil, exec.Errorf(exec.EInternal, "a kept guest needs a workspace")
+	}
+	g, err := img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -232,6 +233,15 @@ type FileCapturer interface {
 type GuestRestorer interface {
 	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
 	StateRefused(err error) bool
+}
+
+// FileRestorer is a GuestRestorer that can restore a state stored in a
+// file, from off to the file's end (engine.Runner): a large state's pages
+// may be mapped from the file copy-on-write rather than copied, so the
+// file must never be written in place while the guest lives, only
+// replaced by rename or removed. Errors as RestoreGuest's.
+type FileRestorer interface {
+	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (Guest, error)
 }
 
 // GuestSpec says how to start a kept guest.

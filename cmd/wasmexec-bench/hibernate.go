@@ -55,7 +55,48 @@ func benchHibernate(t *table, srv *server, dataDir string) error {
 		t.add(fmt.Sprintf("%s first run on a hibernated / a live context p50 (ms)", lang.name), fmt.Sprintf("%.2f / %.2f (+%.2f)", pct(woken, 50), pct(live, 50), pct(woken, 50)-pct(live, 50)), "≤ +3 ms")
 		srv.delete("/v1/contexts/" + id)
 	}
+	if err := benchLargeHibernated(t, srv); err != nil {
+		return err
+	}
 	return benchManyHibernated(t, dataDir)
+}
+
+// benchLargeHibernated hibernates and wakes a JS context holding 20 MiB of
+// random bytes over HTTP: the hibernation writes the state straight into
+// its record, the wake maps its raw pages from it (engine/statemap.go).
+func benchLargeHibernated(t *table, srv *server) error {
+	const id = "hib-20mib"
+	if _, err := srv.postStatus("/v1/contexts", fmt.Sprintf(`{"contextId":%q,"language":"javascript","limits":{"memoryBytes":268435456}}`, id)); err != nil {
+		return err
+	}
+	defer srv.delete("/v1/contexts/" + id)
+	setup := `globalThis.data = new Uint8Array(20 << 20); const c = require("crypto");
+		for (let i = 0; i < 320; i++) c.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`
+	if _, err := srv.post("/v1/evaluate", fmt.Sprintf(`{"language":"javascript","contextId":%q,"code":%q}`, id, setup)); err != nil {
+		return err
+	}
+	body := fmt.Sprintf(`{"language":"javascript","contextId":%q,"code":"data[12345] + data.length"}`, id)
+	var hib, woken, live []float64
+	for range max(*samples/20, 10) {
+		t0 := time.Now()
+		if _, err := srv.post("/v1/evaluate", body); err != nil {
+			return err
+		}
+		live = append(live, float64(time.Since(t0).Microseconds())/1000)
+		t0 = time.Now()
+		if _, err := srv.postStatus("/v1/contexts/"+id+"/hibernate", ""); err != nil {
+			return err
+		}
+		hib = append(hib, float64(time.Since(t0).Microseconds())/1000)
+		t0 = time.Now()
+		if _, err := srv.post("/v1/evaluate", body); err != nil {
+			return err
+		}
+		woken = append(woken, float64(time.Since(t0).Microseconds())/1000)
+	}
+	t.add("javascript 20 MiB context: hibernate p50 (ms)", fmt.Sprintf("%.2f", pct(hib, 50)), "report (snapshot ≤ 10 ms)")
+	t.add("javascript 20 MiB context: first run after / a live run p50 (ms)", fmt.Sprintf("%.2f / %.2f (+%.2f)", pct(woken, 50), pct(live, 50), pct(woken, 50)-pct(live, 50)), "report (restore ≤ 5 ms)")
+	return nil
 }
 
 // benchManyHibernated creates *hibernateContexts JS contexts on a server

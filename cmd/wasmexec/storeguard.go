@@ -121,4 +121,5 @@ func notePersist(ctx context.Context, err error) {
 var (
 	_ exec.GuestRestorer = (*storeGuard)(nil)
 	_ exec.GuestRestorer = spawnGate{}
+	_ exec.FileRestorer  = (*storeGuard)(nil)
 )

@@ -1,0 +1,18 @@
+//go:build !linux
+
+package engine
+
+import (
+	"errors"
+	"os"
+)
+
+const canMapFile = false
+
+var errNoMap = errors.New("mapping states from files is Linux only")
+
+func mapFileFixed([]byte, memRange, *os.File) error { return errNoMap }
+
+func mapAnonFixed([]byte, memRange) error { return errNoMap }
+
+func mapView(*os.File, int64, int64) ([]byte, func(), error) { return nil, nil, errNoMap }
