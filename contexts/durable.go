@@ -221,61 +221,29 @@ func (m *Manager) removeRecord(id string) {
 
 // readRecord reads id's record: its metadata (nil when unreadable), its
 // guest state (nil when it has none or it can't be trusted), and why not
-// when something was wrong with it. The state is in a buffer that release
-// hands back for the next read (a wake reads one record per context that
-// runs again): the caller must not use it afterwards.
-func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string, release func()) {
-	release = func() {}
+// when something was wrong with it. (A wake restores from the file itself
+// when the runner can: exec.FileRestorer.)
+func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string) {
 	f, err := os.Open(m.recordPath(id))
 	if err != nil {
-		return nil, nil, "could not be read: " + err.Error(), release
+		return nil, nil, "could not be read: " + err.Error()
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, "could not be read: " + err.Error(), release
+		return nil, nil, "could not be read: " + err.Error()
 	}
 	if fi.Size() > maxRecordBytes {
-		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size()), release
-	}
-	n := int(fi.Size())
-	var b []byte
-	if n <= maxPooledRecord {
-		var buf []byte
-		select {
-		case buf = <-recordBufs:
-		default:
-		}
-		if cap(buf) < n {
-			buf = make([]byte, n, max(n, 256<<10))
-		}
-		b = buf[:n]
-		release = func() {
-			select {
-			case recordBufs <- buf:
-			default:
-			}
-		}
-	} else {
-		b = make([]byte, n)
+		return nil, nil, fmt.Sprintf("is %d bytes, more than any context record", fi.Size())
 	}
 	// The file is replaced by rename, never written in place: what was
 	// opened is one whole record.
+	b := make([]byte, fi.Size())
 	if _, err := io.ReadFull(f, b); err != nil {
-		release()
-		return nil, nil, "could not be read: " + err.Error(), func() {}
+		return nil, nil, "could not be read: " + err.Error()
 	}
-	meta, st, reason = parseRecord(b)
-	return meta, st, reason, release
+	return parseRecord(b)
 }
-
-// recordBufs holds a few buffers of read records of up to
-// maxPooledRecord bytes: reading into memory already mapped costs less
-// than a new, zeroed buffer at each wake. (Not a sync.Pool: a wake
-// allocates enough for a GC to empty that between two wakes.)
-var recordBufs = make(chan []byte, 2)
-
-const maxPooledRecord = 1 << 20
 
 // parseRecord splits a record file (see the file comment).
 func parseRecord(b []byte) (*recordMeta, []byte, string) {

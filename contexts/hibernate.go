@@ -73,8 +73,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 			notice = "restored fresh: its snapshot " + reason
 		}
 	} else if fromRecord {
-		_, s, reason, release := m.readRecord(c.id)
-		defer release() // the restore copies what it needs out of it
+		_, s, reason := m.readRecord(c.id)
 		if s != nil {
 			restore = func(r exec.GuestRestorer) (exec.Guest, error) { return r.RestoreGuest(sctx, spec, s) }
 		}
