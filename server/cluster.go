@@ -314,16 +314,29 @@ const peerListTimeout = 5 * time.Second
 const maxPeerListBytes = 64 << 20
 
 func (s *Server) peerList(ctx context.Context, in *http.Request, peer, key string) ([]json.RawMessage, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, peer+in.URL.RequestURI(), nil)
+	return peerList(ctx, s.cfg, clientOf(in), peer+in.URL.RequestURI(), key)
+}
+
+// client is what a request to a peer carries of the client's.
+type client struct{ authorization, requestID string }
+
+func clientOf(req *http.Request) client {
+	return client{req.Header.Get("Authorization"), exec.RequestIDFrom(req.Context())}
+}
+
+// peerList asks a peer (a forwarded request: it answers with its own list
+// only, for the client's key) for the list at url.
+func peerList(ctx context.Context, cfg Config, cl client, url, key string) ([]json.RawMessage, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
-	if a := in.Header.Get("Authorization"); a != "" {
-		req.Header.Set("Authorization", a)
+	if cl.authorization != "" {
+		req.Header.Set("Authorization", cl.authorization)
 	}
-	req.Header.Set(HeaderForwardedBy, s.cfg.Cluster.NodeID())
-	req.Header.Set(HeaderNodeSecret, s.cfg.NodeSecret)
-	req.Header.Set(HeaderRequestID, exec.RequestIDFrom(in.Context()))
+	req.Header.Set(HeaderForwardedBy, cfg.Cluster.NodeID())
+	req.Header.Set(HeaderNodeSecret, cfg.NodeSecret)
+	req.Header.Set(HeaderRequestID, cl.requestID)
 	resp, err := (&http.Client{Transport: proxyTransport}).Do(req)
 	if err != nil {
 		return nil, err
@@ -357,3 +370,55 @@ type bufferedWriter struct {
 func (w *bufferedWriter) Header() http.Header         { return w.header }
 func (w *bufferedWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
 func (w *bufferedWriter) WriteHeader(status int)      { w.status = status }
+
+// ClusterContexts returns cfg.Contexts, whose List, in a cluster, gathers
+// every live server's list as GET /v1/contexts does: for MCP's
+// list_contexts (MCP's calls about one context are forwarded whole to its
+// owner; a list is served where it arrives). The client's key goes along
+// (routeMCP puts it in the request's context), so each server lists that
+// tenant's own.
+func ClusterContexts(cfg Config) Contexts {
+	if cfg.Cluster == nil || cfg.Contexts == nil {
+		return cfg.Contexts
+	}
+	return clusterContexts{Contexts: cfg.Contexts, cfg: cfg}
+}
+
+type clusterContexts struct {
+	Contexts
+	cfg Config
+}
+
+type clientKey struct{}
+
+func (cc clusterContexts) List(ctx context.Context) ([]*exec.Context, error) {
+	list, err := cc.Contexts.List(ctx)
+	cl, ok := ctx.Value(clientKey{}).(client)
+	if err != nil || !ok {
+		return list, err
+	}
+	peers, err := cc.cfg.Cluster.Peers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lists := make([][]json.RawMessage, len(peers))
+	lctx, cancel := context.WithTimeout(ctx, peerListTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, peer := range peers {
+		wg.Go(func() {
+			lists[i], _ = peerList(lctx, cc.cfg, cl, peer+"/v1/contexts", "contexts")
+		})
+	}
+	wg.Wait()
+	for _, raw := range slices.Concat(lists...) {
+		var d exec.Context
+		if json.Unmarshal(raw, &d) == nil {
+			list = append(list, &d)
+		}
+	}
+	slices.SortStableFunc(list, func(a, b *exec.Context) int {
+		return cmp.Or(cmp.Compare(a.CreatedAtMs, b.CreatedAtMs), strings.Compare(a.ContextID, b.ContextID))
+	})
+	return list, nil
+}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+
 	"github.com/labstack/echo/v4"
 )
 
@@ -11,7 +13,13 @@ func (s *Server) routeMCP() {
 		if s.cfg.MCP == nil {
 			return notImplemented("MCP")
 		}
-		s.cfg.MCP.ServeHTTP(c.Response(), c.Request())
+		req := c.Request()
+		if s.cfg.Cluster != nil && req.Header.Get(HeaderForwardedBy) == "" {
+			// For ClusterContexts: a list gathers the peers' lists with
+			// the client's key.
+			req = req.WithContext(context.WithValue(req.Context(), clientKey{}, clientOf(req)))
+		}
+		s.cfg.MCP.ServeHTTP(c.Response(), req)
 		return nil
 	}
 	for _, m := range []string{"GET", "POST", "DELETE"} {

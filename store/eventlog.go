@@ -64,10 +64,18 @@ const (
 	eventSyncTimeout = 2 * time.Second
 )
 
-// writeSQL writes a batch in one statement (an implicit transaction):
-// allocate the sequences ($1 events), insert those that stay in the window
-// ($4 newest), delete the ones that fell out of it, notify with the new
-// last sequence (delivered at commit). Sequences run from last_seq-$1+1.
+// lockSQL takes the sequence row before writeSQL runs, in the same
+// transaction. writeSQL alone would wait for the row inside its own
+// statement, whose snapshot predates the wait: its DELETE would not see
+// the rows of a writer that committed meanwhile, and those could outlive
+// the window (TestEventLogFlood caught 200 rows for a window of 100).
+// After the lock, writeSQL's snapshot includes every earlier write.
+const lockSQL = `SELECT last_seq FROM lifecycle_event_state WHERE id = 1 FOR UPDATE`
+
+// writeSQL writes a batch (after lockSQL): allocate the sequences ($1
+// events), insert those that stay in the window ($4 newest), delete the
+// ones that fell out of it, notify with the new last sequence (delivered
+// at commit). Sequences run from last_seq-$1+1.
 const writeSQL = `WITH s AS (
 	UPDATE lifecycle_event_state SET last_seq = last_seq + $1 WHERE id = 1 RETURNING last_seq
 ), ins AS (
@@ -353,9 +361,20 @@ func (l *EventLog) write(ctx context.Context, batch []events.Event) error {
 		}
 		tenants[i], docs[i] = batch[i].Tenant, string(b)
 	}
+	tx, err := l.s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, lockSQL); err != nil {
+		return err
+	}
 	var last int64
 	var ignored string
-	return l.s.w.QueryRowContext(ctx, writeSQL, len(batch), tenants, docs, l.cfg.Window).Scan(&last, &ignored)
+	if err := tx.QueryRowContext(ctx, writeSQL, len(batch), tenants, docs, l.cfg.Window).Scan(&last, &ignored); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // poke asks the follower to read the table now.

@@ -83,7 +83,15 @@ func eval(t *testing.T, p *proc, key, ctxID, lang, code string) (int, map[string
 // through p, returning the run's value and the raw answer.
 func mcpRun(t *testing.T, p *proc, key, ctxID, code string) (any, string) {
 	t.Helper()
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_code","arguments":{"language":"javascript","contextId":%q,"code":%q}}}`, ctxID, code)
+	out, raw := mcpTool(t, p, key, "run_code", fmt.Sprintf(`{"language":"javascript","contextId":%q,"code":%q}`, ctxID, code))
+	return out["value"], raw
+}
+
+// mcpTool calls an MCP tool through p with a key and JSON arguments,
+// returning its structured output and the raw answer.
+func mcpTool(t *testing.T, p *proc, key, name, args string) (map[string]any, string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, name, args)
 	req, _ := http.NewRequest("POST", p.base+"/mcp", strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
@@ -100,7 +108,7 @@ func mcpRun(t *testing.T, p *proc, key, ctxID, code string) (any, string) {
 		} `json:"result"`
 	}
 	json.Unmarshal(b, &m)
-	return m.Result.StructuredContent["value"], string(b)
+	return m.Result.StructuredContent, string(b)
 }
 
 func mustValue(t *testing.T, p *proc, ctxID, lang, code string, want any) {
@@ -198,6 +206,13 @@ func TestServeCluster(t *testing.T) {
 		}
 		if s, _, raw := p.doKey(t, clusterKeyB, "GET", "/v1/contexts", ""); s != 200 || strings.Contains(raw, "js1") {
 			t.Fatalf("tenant B's list through %s: %d %s", p.base, s, raw)
+		}
+		// MCP's list_contexts too.
+		if out, raw := mcpTool(t, p, clusterKeyA, "list_contexts", `{}`); len(out["contexts"].([]any)) != 2 || !strings.Contains(raw, `js1`) || !strings.Contains(raw, `py1`) {
+			t.Fatalf("MCP list_contexts through %s: %s", p.base, raw)
+		}
+		if out, raw := mcpTool(t, p, clusterKeyB, "list_contexts", `{}`); len(out["contexts"].([]any)) != 0 {
+			t.Fatalf("tenant B's MCP list_contexts through %s: %s", p.base, raw)
 		}
 		if s, _, raw := p.doKey(t, clusterKeyA, "GET", "/v1/processes", ""); s != 200 || !strings.Contains(raw, fmt.Sprintf(`"pid":%d`, pid)) {
 			t.Fatalf("processes listed through %s: %d %s", p.base, s, raw)
