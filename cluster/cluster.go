@@ -288,9 +288,10 @@ func (c *Cluster) lose(id string, gen int64, why string) {
 var ErrFenced = errors.New("another node owns this context now")
 
 // Save stores a context's snapshot: its record and its workspace (the
-// directory ws). Fenced: ErrFenced when this node no longer owns it (the
-// context is then dropped here).
-func (c *Cluster) Save(ctx context.Context, id string, record []byte, ws string) error {
+// directory ws, which holds wsBytes as the workspace quota counts them).
+// Fenced: ErrFenced when this node no longer owns it (the context is then
+// dropped here).
+func (c *Cluster) Save(ctx context.Context, id string, record []byte, ws string, wsBytes int64) error {
 	gen, ok := c.generation(id)
 	if !ok {
 		return ErrFenced
@@ -299,8 +300,8 @@ func (c *Cluster) Save(ctx context.Context, id string, record []byte, ws string)
 	if err != nil {
 		return fmt.Errorf("pack the snapshot of %s: %w", id, err)
 	}
-	res, err := c.db.ExecContext(ctx, `UPDATE cluster_contexts SET snapshot = $1, snapshot_at_ms = `+nowMs+`
-		WHERE context_id = $2 AND owner_node = $3 AND generation = $4`, blob, id, c.cfg.NodeID, gen)
+	res, err := c.db.ExecContext(ctx, `UPDATE cluster_contexts SET snapshot = $1, snapshot_at_ms = `+nowMs+`, workspace_bytes = $5
+		WHERE context_id = $2 AND owner_node = $3 AND generation = $4`, blob, id, c.cfg.NodeID, gen, wsBytes)
 	if err != nil {
 		return fmt.Errorf("store the snapshot of %s: %w", id, err)
 	}
@@ -724,6 +725,18 @@ func (c *Cluster) TenantContexts(ctx context.Context, tenant string) (int64, err
 	var n int64
 	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM cluster_contexts WHERE tenant = $1`, tenant).Scan(&n); err != nil {
 		return 0, unavailable("count the tenant's contexts", err)
+	}
+	return n, nil
+}
+
+// TenantWorkspaceBytes sums the workspaces of tenant's contexts that this
+// node does not own, as their last snapshots counted them (this node
+// counts its own live), for its maxWorkspaceBytes quota.
+func (c *Cluster) TenantWorkspaceBytes(ctx context.Context, tenant string) (int64, error) {
+	var n int64
+	if err := c.db.QueryRowContext(ctx, `SELECT COALESCE(sum(workspace_bytes), 0) FROM cluster_contexts
+		WHERE tenant = $1 AND owner_node IS DISTINCT FROM $2`, tenant, c.cfg.NodeID).Scan(&n); err != nil {
+		return 0, unavailable("sum the tenant's workspaces", err)
 	}
 	return n, nil
 }

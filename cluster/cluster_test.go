@@ -108,8 +108,19 @@ func TestOwnershipAndFencing(t *testing.T) {
 	}
 	// n1's snapshot is stored; n2 takes the context over after n1 hands
 	// it back.
-	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir()); err != nil {
+	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir(), 12345); err != nil {
 		t.Fatal(err)
+	}
+	// Its workspace's bytes count for its tenant on the other node, not on
+	// its owner (which counts its own live).
+	for _, tc := range []struct {
+		n      *Cluster
+		tenant string
+		want   int64
+	}{{n2, "t1", 12345}, {n1, "t1", 0}, {n2, "t2", 0}} {
+		if got, err := tc.n.TenantWorkspaceBytes(ctx, tc.tenant); err != nil || got != tc.want {
+			t.Fatalf("%s's count of %s's workspaces elsewhere: %d %v, want %d", tc.n.NodeID(), tc.tenant, got, err, tc.want)
+		}
 	}
 	if _, err := n1.db.Exec(`UPDATE cluster_contexts SET lease_expires_at_ms = 0 WHERE context_id = 'c'`); err != nil {
 		t.Fatal(err)
@@ -123,8 +134,15 @@ func TestOwnershipAndFencing(t *testing.T) {
 	if owner, _, err := n2.ContextOwner(ctx, "c", "t1", false); owner != "" || err != nil || !n2.Owns("c") {
 		t.Fatalf("claim on n2: %q %v", owner, err)
 	}
+	// Its owner changed: now n1 counts it, and n2 counts its own live.
+	if got, err := n1.TenantWorkspaceBytes(ctx, "t1"); err != nil || got != 12345 {
+		t.Fatalf("n1's count after the claim: %d %v", got, err)
+	}
+	if got, err := n2.TenantWorkspaceBytes(ctx, "t1"); err != nil || got != 0 {
+		t.Fatalf("n2's count after the claim: %d %v", got, err)
+	}
 	// n1 still thinks it holds c: its next write is fenced and it drops c.
-	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir()); !errors.Is(err, ErrFenced) {
+	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir(), 0); !errors.Is(err, ErrFenced) {
 		t.Fatalf("a write by the old owner: %v", err)
 	}
 	poll.Until(t, 5*time.Second, "n1 to drop c", func() bool { return l1.has("c") && !n1.Owns("c") })

@@ -19,3 +19,7 @@ CREATE TABLE IF NOT EXISTS cluster_contexts (
     snapshot_at_ms      BIGINT
 );
 CREATE INDEX IF NOT EXISTS cluster_contexts_owner ON cluster_contexts (owner_node);
+-- The bytes of the context's workspace as its last snapshot counted them
+-- (vfs's quota charge): a tenant's maxWorkspaceBytes counts its contexts
+-- on the other nodes by this.
+ALTER TABLE cluster_contexts ADD COLUMN IF NOT EXISTS workspace_bytes BIGINT NOT NULL DEFAULT 0;

@@ -148,11 +148,20 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		// The workspace is quiet: the slot is held, and a context with live
 		// processes is not captured (capturable). The record is read back
 		// from the file just written (the state went straight into it).
+		c.mu.Lock()
+		c.hib.wsDirty = false // a change from now on is saved next time
+		c.mu.Unlock()
 		var rec []byte
 		if rec, err = os.ReadFile(m.recordPath(c.id)); err == nil {
+			used, _ := c.ws.Usage()
 			ctx, cancel := context.WithTimeout(context.Background(), sharedSaveTimeout)
-			err = m.cfg.Shared.Save(ctx, c.id, rec, c.ws.Root)
+			err = m.cfg.Shared.Save(ctx, c.id, rec, c.ws.Root, used)
 			cancel()
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.hib.wsDirty = true
+			c.mu.Unlock()
 		}
 	}
 	if err != nil && exec.ErrorCode(err) != exec.EConflict {
@@ -518,14 +527,15 @@ func hibernatorInterval(cfg Config) time.Duration {
 // Shared contexts (a cluster of servers, package cluster). With
 // Config.Shared, a context is registered there when it is created
 // (context_conflict when any server has its id), every record written here
-// is also saved there with the context's workspace (fenced: a server that
+// is also saved there with the context's workspace and the bytes it holds
+// as its quota counts them (fenced: a server that
 // no longer owns the context gets an error and is told to Drop it), and a
 // deleted context is forgotten there. A server that claims a context from
 // another adopts it from that copy (Adopt): the record and workspace are
 // written here and loaded exactly as a record found at start-up.
 type Shared interface {
 	Register(ctx context.Context, id, tenant string) error
-	Save(ctx context.Context, id string, record []byte, workspace string) error
+	Save(ctx context.Context, id string, record []byte, workspace string, workspaceBytes int64) error
 	Forget(id string)
 }
 

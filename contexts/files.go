@@ -14,6 +14,18 @@ import (
 // is never rolled back by that run's quota check. A file call on a
 // hibernated context wakes it, as a run does (wakeForFiles).
 
+// workspaceChanged notes a change to c's workspace outside a run (under
+// its bookkeeping lock): the run's workspace snapshot is stale, and a
+// shared context's record is saved again at its next idle snapshot, with
+// the workspace (on one server the files are the directory itself: no
+// record needs writing for them).
+func (c *execContext) workspaceChanged() {
+	c.snap = nil
+	c.mu.Lock()
+	c.hib.wsDirty = c.hib.wsDirty || c.shared
+	c.mu.Unlock()
+}
+
 // withWorkspace runs fn on c's workspace under its bookkeeping lock.
 func (m *Manager) withWorkspace(ctx context.Context, id string, fn func(c *execContext) error) error {
 	c, err := m.lookup(id)
@@ -63,7 +75,7 @@ func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*ex
 		if err := c.ws.WriteFile(p, data); err != nil {
 			return err
 		}
-		c.snap = nil
+		c.workspaceChanged()
 		clean, _ := vfs.Clean(p)
 		if c.inRun {
 			if c.runUploads == nil {
@@ -101,7 +113,7 @@ func (m *Manager) DeleteFile(ctx context.Context, id, p string) error {
 		if err := c.ws.Delete(p); err != nil {
 			return err
 		}
-		c.snap = nil
+		c.workspaceChanged()
 		return nil
 	})
 }
@@ -155,7 +167,7 @@ func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
 		if err := c.ws.FitsReplacing(rel, "staged"); err != nil {
 			return err
 		}
-		c.snap = nil
+		c.workspaceChanged()
 		if err := swap(); err != nil {
 			return err
 		}

@@ -40,6 +40,7 @@ type hibState struct {
 	stateAsOf  time.Time // the state in the record (or pending) was taken then
 	restoredAt time.Time
 	dirty      bool      // a run since the last snapshot
+	wsDirty    bool      // a shared context's files changed since (workspaceChanged)
 	fromGuest  bool      // the record's state was captured from the live guest (snapshot)
 	notice     string    // why not hibernated/snapshotted, or why restored fresh
 	retryAt    time.Time // after a failed capture or write
@@ -320,8 +321,20 @@ func (m *Manager) hibernated(c *execContext, asOf time.Time, size int64, pending
 	m.emit(EventHibernated, c.id)
 }
 
-// snapshot writes the state of c's live guest into its record. Slot held.
+// snapshot writes the state of c's live guest into its record; without a
+// guest yet (unpinned), a record without state, for a shared context whose
+// files changed (its workspace is saved with it). Slot held.
 func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
+	if c.guest == nil && c.family.Name == "" {
+		c.mu.Lock()
+		changed := c.hib.wsDirty
+		c.mu.Unlock()
+		if !changed {
+			return nil
+		}
+		_, err := m.writeRecordWith(c, m.cfg.Now(), nil)
+		return err
+	}
 	if c.guest == nil || !c.guest.Alive() {
 		return nil
 	}
@@ -393,9 +406,10 @@ func (m *Manager) IdleWork() int {
 	for _, c := range all {
 		c.mu.Lock()
 		idle := now.Sub(c.lastUsed)
-		ok := c.state == exec.ContextIdle && !c.hib.hibernated && c.family.Name != "" && !now.Before(c.hib.retryAt)
-		hib := ok && m.cfg.HibernateAfter > 0 && idle >= m.cfg.HibernateAfter
-		snap := ok && !hib && m.cfg.StateDir != "" && m.cfg.SnapshotAfter > 0 && c.hib.dirty && idle >= m.cfg.SnapshotAfter
+		pinned := c.family.Name != ""
+		ok := c.state == exec.ContextIdle && !c.hib.hibernated && !now.Before(c.hib.retryAt)
+		hib := ok && pinned && m.cfg.HibernateAfter > 0 && idle >= m.cfg.HibernateAfter
+		snap := ok && !hib && m.cfg.StateDir != "" && m.cfg.SnapshotAfter > 0 && (pinned && c.hib.dirty || c.hib.wsDirty) && idle >= m.cfg.SnapshotAfter
 		c.mu.Unlock()
 		if !hib && !snap || !c.tryAcquire() {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,12 +22,13 @@ type sharedCopy struct {
 	mu        sync.Mutex
 	dir       string
 	records   map[string][]byte
+	wsBytes   map[string]int64 // as the last Save said
 	forgotten []string
 	taken     map[string]bool // Register says context_conflict
 }
 
 func newSharedCopy(t *testing.T) *sharedCopy {
-	return &sharedCopy{dir: t.TempDir(), records: map[string][]byte{}, taken: map[string]bool{}}
+	return &sharedCopy{dir: t.TempDir(), records: map[string][]byte{}, wsBytes: map[string]int64{}, taken: map[string]bool{}}
 }
 
 func (s *sharedCopy) Register(_ context.Context, id, _ string) error {
@@ -39,9 +41,10 @@ func (s *sharedCopy) Register(_ context.Context, id, _ string) error {
 	return nil
 }
 
-func (s *sharedCopy) Save(_ context.Context, id string, record []byte, ws string) error {
+func (s *sharedCopy) Save(_ context.Context, id string, record []byte, ws string, wsBytes int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.wsBytes[id] = wsBytes
 	dst := filepath.Join(s.dir, id)
 	os.RemoveAll(dst)
 	if _, err := copytree.Copy(ws, dst); err != nil {
@@ -94,6 +97,14 @@ func TestSharedAdoptAndDrop(t *testing.T) {
 		d := mustGet(t, a, "m")
 		return d.StateAsOfMs > 0 && d.StateAsOfMs >= d.LastCompletedAtMs
 	})
+	// The save says what the workspace holds, as its quota counts it (a
+	// tenant's maxWorkspaceBytes across servers).
+	shared.mu.Lock()
+	saved := shared.wsBytes["m"]
+	shared.mu.Unlock()
+	if d := mustGet(t, a, "m"); d.Workspace == nil || saved != d.Workspace.UsedBytes || saved < 4 {
+		t.Fatalf("the save said the workspace holds %d bytes; its descriptor: %+v", saved, d.Workspace)
+	}
 
 	a.Drop("m")
 	if _, err := tryRun(a, "m", exec.Request{Code: "kept"}); exec.ErrorCode(err) != exec.EContextNotFound {
@@ -139,5 +150,38 @@ func TestSharedAdoptRefusesForeignRecords(t *testing.T) {
 	}
 	if err := b.Adopt(context.Background(), "../x", rec, noop); exec.ErrorCode(err) != exec.EInvalid {
 		t.Fatalf("a bad id: %v", err)
+	}
+}
+
+// Files written into a shared context outside a run, even one that never
+// ran (no guest, no state), are saved with its record at the next idle
+// snapshot: another server claiming it after a crash gets them, and the
+// tenant's workspace bytes count on the others.
+func TestSharedSavesFileChanges(t *testing.T) {
+	r := MustRunner(t, engine.RunnerConfig{})
+	shared := newSharedCopy(t)
+	m := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared, SnapshotAfter: 20 * time.Millisecond})
+	defer m.Close()
+	MustCreate(t, m, exec.ContextSpec{ContextID: "files"})
+	data := strings.Repeat("z", 5000)
+	if _, err := m.WriteFile(context.Background(), "files", "notes/a.txt", []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the file change to be saved", func() bool {
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		b, err := os.ReadFile(filepath.Join(shared.dir, "files", "notes", "a.txt"))
+		return err == nil && string(b) == data && shared.wsBytes["files"] >= int64(len(data))
+	})
+	// Nothing changed since: nothing is saved again.
+	shared.mu.Lock()
+	delete(shared.records, "files")
+	shared.mu.Unlock()
+	m.IdleWork()
+	shared.mu.Lock()
+	_, again := shared.records["files"]
+	shared.mu.Unlock()
+	if again {
+		t.Fatal("an unchanged context was saved again")
 	}
 }

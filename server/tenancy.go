@@ -44,7 +44,23 @@ type tenancy struct {
 	// countContexts counts a tenant's contexts on every server of a
 	// cluster (its maxContexts), or nil: this server's.
 	countContexts func(ctx context.Context, tenant string) (int64, error)
+	// workspacesElsewhere sums a tenant's workspaces on the other servers
+	// of a cluster (its maxWorkspaceBytes), or nil: none.
+	workspacesElsewhere func(ctx context.Context, tenant string) (int64, error)
+	elsewhere           sync.Map // tenant id → elsewhereBytes: a second's cache
 }
+
+// elsewhereBytes is a cached answer of workspacesElsewhere.
+type elsewhereBytes struct {
+	n  int64
+	at time.Time
+}
+
+// elsewhereTTL is how long a tenant's usage on the other servers is
+// reused: checked before every run in its contexts, it is a query each
+// otherwise; the other servers report it at their snapshots (after
+// --context-snapshot-after-ms idle) anyway.
+const elsewhereTTL = time.Second
 
 // maxOwnedProcesses bounds procExecs (processes spawned since the start;
 // a process's record, once stored, carries its tenant itself) and, by
@@ -112,6 +128,11 @@ func Guard(cfg Config) Config {
 		TenantContexts(ctx context.Context, tenant string) (int64, error)
 	}); ok {
 		t.countContexts = cc.TenantContexts
+	}
+	if cc, ok := cfg.Cluster.(interface {
+		TenantWorkspaceBytes(ctx context.Context, tenant string) (int64, error)
+	}); ok {
+		t.workspacesElsewhere = cc.TenantWorkspaceBytes
 	}
 	for id, tn := range cfg.ContextOwners {
 		if tn != "" {
@@ -355,8 +376,26 @@ func (g *guardedContexts) checkContexts(ctx context.Context, tn *exec.Tenant) er
 	return nil
 }
 
+// workspacesOf returns what tenant's workspaces on the other servers of a
+// cluster hold (0 without a cluster), cached for elsewhereTTL.
+func (t *tenancy) workspacesOf(ctx context.Context, tenant string) (int64, error) {
+	if t.workspacesElsewhere == nil {
+		return 0, nil
+	}
+	if v, ok := t.elsewhere.Load(tenant); ok && t.now().Sub(v.(elsewhereBytes).at) < elsewhereTTL {
+		return v.(elsewhereBytes).n, nil
+	}
+	n, err := t.workspacesElsewhere(ctx, tenant)
+	if err != nil {
+		return 0, err
+	}
+	t.elsewhere.Store(tenant, elsewhereBytes{n, t.now()})
+	return n, nil
+}
+
 // checkWorkspaces fails with maxWorkspaceBytes when the tenant's
-// workspaces, plus adding bytes, would hold more than its quota. Runs are
+// workspaces (on every server of a cluster), plus adding bytes, would
+// hold more than its quota. Runs are
 // checked before they start (with adding 0: a tenant already over its
 // quota runs nothing in its contexts until it deletes files).
 func (g *guardedContexts) checkWorkspaces(ctx context.Context, adding int64) error {
@@ -374,6 +413,11 @@ func (g *guardedContexts) checkWorkspaces(ctx context.Context, adding int64) err
 			used += c.Workspace.UsedBytes
 		}
 	}
+	elsewhere, err := g.t.workspacesOf(ctx, tn.ID)
+	if err != nil {
+		return err
+	}
+	used += elsewhere
 	if q := *tn.Quotas.MaxWorkspaceBytes; used > q {
 		return quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
 	}

@@ -27,6 +27,7 @@ const (
 	clusterKeyA = "key-of-tenant-a-0123456789"
 	clusterKeyB = "key-of-tenant-b-0123456789"
 	clusterKeyQ = "key-of-tenant-q-0123456789" // maxContexts 2
+	clusterKeyW = "key-of-tenant-w-0123456789" // maxWorkspaceBytes 100000
 	testSecret  = "node-secret-0123456789abcdef"
 )
 
@@ -51,7 +52,7 @@ func newTestCluster(t *testing.T, args ...string) *testCluster {
 	t.Cleanup(func() { db.Close() })
 	dir := t.TempDir()
 	tc := &testCluster{url: url, db: db, keys: filepath.Join(dir, "keys.json"), secret: filepath.Join(dir, "secret"), args: args}
-	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{},"q":{"maxContexts":2}},"keys":[{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"},{"tenant":"q","key":"`+clusterKeyQ+`"}]}`), 0o600); err != nil {
+	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{},"q":{"maxContexts":2},"w":{"maxWorkspaceBytes":100000}},"keys":[{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"},{"tenant":"q","key":"`+clusterKeyQ+`"},{"tenant":"w","key":"`+clusterKeyW+`"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(tc.secret, []byte(testSecret+"\n"), 0o600); err != nil {
@@ -392,6 +393,29 @@ func TestServeClusterFaults(t *testing.T) {
 		if want := map[bool]int{true: 429, false: 201}[i == 2]; s != want || (i == 2 && r["code"] != "quota_exceeded") {
 			t.Fatalf("context %d of tenant q: %d %s, want %d", i, s, raw, want)
 		}
+	}
+
+	// And its maxWorkspaceBytes its workspaces on every node: 60 kB in a
+	// context on n1 leaves 40 kB for one on n2, once n1's snapshot has
+	// said so (--context-snapshot-after-ms after the write).
+	for i, p := range []*proc{n1, n2} {
+		if s, _, raw := p.doKey(t, clusterKeyW, "POST", "/v1/contexts", fmt.Sprintf(`{"contextId":"w%d","language":"javascript"}`, i)); s != 201 {
+			t.Fatalf("context %d of tenant w: %d %s", i, s, raw)
+		}
+	}
+	if s, _, raw := n1.doKey(t, clusterKeyW, "PUT", "/v1/contexts/w0/files/big.bin", strings.Repeat("x", 60000)); s/100 != 2 {
+		t.Fatalf("60 kB into w0: %d %s", s, raw)
+	}
+	poll.Until(t, 10*time.Second, "w0's snapshot to count its 60 kB", func() bool {
+		var n int64
+		return tc.db.QueryRow(`SELECT workspace_bytes FROM cluster_contexts WHERE context_id = 'w0'`).Scan(&n) == nil && n >= 60000
+	})
+	poll.Until(t, 10*time.Second, "n2 to refuse 60 kB more for tenant w", func() bool {
+		s, r, _ := n2.doKey(t, clusterKeyW, "PUT", "/v1/contexts/w1/files/big.bin", strings.Repeat("y", 60000))
+		return s == 429 && r["code"] == "quota_exceeded"
+	})
+	if s, _, raw := n2.doKey(t, clusterKeyW, "PUT", "/v1/contexts/w1/files/small.bin", strings.Repeat("y", 30000)); s/100 != 2 {
+		t.Fatalf("30 kB into w1 (within the quota): %d %s", s, raw)
 	}
 
 	if s, _, raw := n1.doKey(t, clusterKeyA, "POST", "/v1/contexts", `{"contextId":"fence","language":"javascript"}`); s != 201 {
