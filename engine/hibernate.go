@@ -304,7 +304,9 @@ func (img *Image) restore(ctx context.Context, state []byte, file *os.File, off 
 	d.file, d.fileOff = file, off
 	d.checkAhead()
 	if d.ahead != nil {
-		defer d.ahead.wait() // done reading the state before it is unmapped
+		// Done reading the state before it is unmapped; a state refused
+		// before its frames were applied is not read on.
+		defer d.ahead.stop()
 	}
 	if opts.MemoryBytes <= 0 {
 		opts.MemoryBytes = d.h.MemoryLimit

@@ -236,6 +236,13 @@ func (c *frameCheck) work() {
 	}
 }
 
+// stop ends the check early (what is under way finishes) and waits for
+// its goroutines.
+func (c *frameCheck) stop() {
+	c.next.Store(int64(len(c.idx)))
+	c.wg.Wait()
+}
+
 // wait helps with what is left, waits for the check to end and returns
 // its verdict. It may be called again.
 func (c *frameCheck) wait() error {
