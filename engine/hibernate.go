@@ -98,9 +98,9 @@ func (img *Image) Suspendable() bool { return img.Spec.Suspend && img.Snapshotte
 // suspending is an internal error.
 func (g *Guest) Capture(ctx context.Context, keep bool) ([]byte, error) {
 	var state []byte
-	err := g.capture(ctx, keep, func(p *statePlan) error {
-		state = p.bytes()
-		return nil
+	err := g.capture(ctx, keep, func(p *statePlan) (err error) {
+		state, err = p.bytes()
+		return err
 	})
 	return state, err
 }
@@ -156,10 +156,17 @@ func (g *Guest) capture(ctx context.Context, keep bool, out func(*statePlan) err
 		g.stop()
 		return fmt.Errorf("the guest did not return from its entry within %s of a suspend", suspendWait)
 	}
-	p, err := g.planState()
-	if err == nil {
-		err = out(p)
-	}
+	// A guest restored from a file maps pages of it: should that file be
+	// cut short under it, reading them faults, which fails the capture
+	// (the guest's next run traps on the same pages) instead of crashing
+	// the server (contain, parallel).
+	var p *statePlan
+	err := error(nil)
+	contain(&err, func() {
+		if p, err = g.planState(); err == nil {
+			err = out(p)
+		}
+	})
 	if err != nil { // could not capture: the guest goes on, kept or not
 		g.hib.resume <- true
 		return err
@@ -250,8 +257,8 @@ func (img *Image) RestoreFile(ctx context.Context, f *os.File, off int64, opts G
 		if err == nil {
 			defer unmap()
 			var g *Guest
-			faultIsError(&err, func() { g, err = img.restore(ctx, view, f, off, opts) })
-			return g, err
+			contain(&err, func() { g, err = img.restore(ctx, view, f, off, opts) })
+			return g, faultRefuses(err)
 		}
 	}
 	buf := smallStates.get(int(n))

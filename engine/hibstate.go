@@ -40,6 +40,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -303,12 +304,12 @@ func nullRef(v wasmtime.Val) bool {
 // pageRuns lists the pages of mem that differ from base (pages past base
 // differ when they are not zero), as runs. Segments of the memory are
 // compared in parallel.
-func pageRuns(mem, base []byte) []pageRun {
+func pageRuns(mem, base []byte) ([]pageRun, error) {
 	const seg = 256 // pages per work item
 	npages := (len(mem) + statePage - 1) / statePage
 	parts := make([][]pageRun, (npages+seg-1)/seg)
 	var zero [statePage]byte
-	parallel(len(parts), seg*statePage, func(i int) {
+	err := parallel(len(parts), seg*statePage, func(i int) {
 		var runs []pageRun
 		for p := i * seg; p < min((i+1)*seg, npages); p++ {
 			off := p * statePage
@@ -330,6 +331,9 @@ func pageRuns(mem, base []byte) []pageRun {
 		}
 		parts[i] = runs
 	})
+	if err != nil {
+		return nil, err
+	}
 	var out []pageRun
 	for _, part := range parts {
 		for _, r := range part {
@@ -340,7 +344,7 @@ func pageRuns(mem, base []byte) []pageRun {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // frameSpans cuts runs into frames of framePages pages: for each frame,
@@ -394,38 +398,40 @@ func looksRandom(p []byte) bool {
 // among them) when the work is worth it: items of itemBytes each, in all
 // at least parallelBytes. Below that, handing work to another goroutine
 // (waiting for it to be scheduled on a loaded machine) costs more than it
-// saves.
-func parallel(n, itemBytes int, fn func(i int)) {
+// saves. A memory fault in fn (contain) stops the work and is returned.
+func parallel(n, itemBytes int, fn func(i int)) error {
 	w := min(stateWorkers, n)
 	if n*itemBytes < parallelBytes {
 		w = 1
 	}
-	if w <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
 	var next atomic.Int64
+	var mu sync.Mutex
+	var first error
 	work := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
+		var err error
+		contain(&err, func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
 			}
-			fn(i)
+		})
+		if err != nil {
+			next.Store(int64(n))
+			mu.Lock()
+			first = cmp.Or(first, err)
+			mu.Unlock()
 		}
 	}
 	var wg sync.WaitGroup
 	for range w - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
+		wg.Go(work)
 	}
 	work()
 	wg.Wait()
+	return first
 }
 
 // statePlan is an encoded state before its bytes are written: the header,
@@ -466,7 +472,9 @@ func (g *Guest) planState() (*statePlan, error) {
 	}
 	p := &statePlan{mem: g.mem.UnsafeData(g.store)}
 	h.MemoryBytes = uint64(len(p.mem))
-	p.runs = pageRuns(p.mem, b.mem)
+	if p.runs, err = pageRuns(p.mem, b.mem); err != nil {
+		return nil, err
+	}
 	p.spans = frameSpans(p.runs)
 	for _, r := range p.runs {
 		h.Pages += r.n
@@ -478,7 +486,7 @@ func (g *Guest) planState() (*statePlan, error) {
 
 	// Decide each frame: compressed (z) or raw.
 	p.z = make([][]byte, len(p.spans))
-	parallel(len(p.spans), frameBytes, func(i int) {
+	err = parallel(len(p.spans), frameBytes, func(i int) {
 		sc := scratches.Get().(*scratch)
 		defer scratches.Put(sc)
 		src := gather(p.mem, p.spans[i], nil)
@@ -492,6 +500,9 @@ func (g *Guest) planState() (*statePlan, error) {
 			p.z[i] = bytes.Clone(out)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	p.head = len(stateMagic) + 8 + len(p.hdr) + 8*len(p.runs) + 8*len(p.spans) + 4 + crcSize
 	p.offs, p.lens = make([]int, len(p.spans)), make([]int, len(p.spans))
 	off, raw := p.head, 0
@@ -558,12 +569,12 @@ func (p *statePlan) frameTable(head []byte) []byte {
 }
 
 // bytes encodes the state into memory.
-func (p *statePlan) bytes() []byte {
+func (p *statePlan) bytes() ([]byte, error) {
 	out := make([]byte, p.size())
 	table := p.frameTable(out)
 	large := len(out) >= parallelBytes
 	// Write the frames and checksum each while it is in the cache.
-	parallel(len(p.spans), frameBytes, func(i int) {
+	err := parallel(len(p.spans), frameBytes, func(i int) {
 		dst := out[p.offs[i] : p.offs[i]+p.lens[i]]
 		if large { // as in applyState: one call instead of a fault per page
 			populate(dst)
@@ -576,8 +587,11 @@ func (p *statePlan) bytes() []byte {
 		binary.LittleEndian.PutUint32(table[8*i:], p.frameWord(i))
 		binary.LittleEndian.PutUint32(table[8*i+4:], crc32.Checksum(dst, castagnoli))
 	})
+	if err != nil {
+		return nil, err
+	}
 	p.headBytes(out[:p.head])
-	return out
+	return out, nil
 }
 
 // writeTo writes the state into w at offsets 0 to p.size(): the frames
@@ -589,7 +603,7 @@ func (p *statePlan) writeTo(w io.WriterAt) error {
 	table := p.frameTable(head)
 	units := p.writeUnits()
 	errs := make([]error, len(units))
-	parallel(len(units), writeChunk, func(u int) {
+	err := parallel(len(units), writeChunk, func(u int) {
 		first, end := units[u][0], units[u][1]
 		for i := first; i < end; i++ {
 			var crc uint32
@@ -620,13 +634,16 @@ func (p *statePlan) writeTo(w io.WriterAt) error {
 			off += int64(len(piece))
 		}
 	})
+	if err != nil {
+		return err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
 	p.headBytes(head)
-	_, err := w.WriteAt(head, 0)
+	_, err = w.WriteAt(head, 0)
 	return err
 }
 
@@ -928,11 +945,13 @@ func (g *Guest) applyState(d *decodedState) error {
 		return fmt.Errorf("map the state's pages: %w", err)
 	}
 	errs := make([]error, len(spans))
-	parallel(len(spans), frameBytes, func(i int) {
+	err = parallel(len(spans), frameBytes, func(i int) {
 		f := &d.frames[i]
-		checked := d.ahead != nil && !f.compressed
-		faultIsError(&errs[i], func() { errs[i] = applyFrame(mem, f, i, spans[i], mapped, checked, large) })
+		errs[i] = applyFrame(mem, f, i, spans[i], mapped, d.ahead != nil && !f.compressed, large)
 	})
+	if err != nil {
+		return faultRefuses(err)
+	}
 	if d.ahead != nil {
 		if err := d.ahead.wait(); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"testing"
@@ -135,8 +136,9 @@ func TestRunsOutside(t *testing.T) {
 }
 
 // A state's file cut short under its mapping raises SIGBUS at the next
-// read of a lost page: faultIsError turns it into a refusal instead of a
-// crash.
+// read of a lost page: contain turns it into an error instead of a crash,
+// on the caller's goroutine and on parallel's, and a restore refuses the
+// state for it.
 func TestFaultIsErrorOnTruncatedFile(t *testing.T) {
 	if !canMapFile {
 		t.Skip("no mapping on this system")
@@ -158,9 +160,15 @@ func TestFaultIsErrorOnTruncatedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got error
-	faultIsError(&got, func() { faultSink = view[32<<10] })
-	if got == nil || !IsStateRefused(got) {
+	contain(&got, func() { faultSink = view[32<<10] })
+	var fe *faultError
+	if !errors.As(got, &fe) || !IsStateRefused(faultRefuses(got)) {
 		t.Fatalf("reading a truncated mapping: %v", got)
+	}
+	defer SetStateWorkers(SetStateWorkers(2))
+	err = parallel(16, parallelBytes, func(i int) { faultSink = view[i<<12] })
+	if !errors.As(err, &fe) {
+		t.Fatalf("reading a truncated mapping on parallel's goroutines: %v", err)
 	}
 }
 

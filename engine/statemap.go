@@ -30,6 +30,8 @@ package engine
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -130,21 +132,40 @@ func covered(ranges []memRange, m, n int64) bool {
 	return false
 }
 
-// faultIsError turns a memory fault in fn (a state's file truncated under
-// its mapping raises SIGBUS on the next read) into err, instead of the
-// process crashing.
-func faultIsError(err *error, fn func()) {
+// faultError is a memory fault contain caught: a read of a page whose
+// file was cut short under its mapping (SIGBUS), or that the disk could
+// not read back.
+type faultError struct{ fault any }
+
+func (e *faultError) Error() string {
+	return fmt.Sprintf("a page of a mapped state file could not be read (%v)", e.fault)
+}
+
+// contain runs fn and turns a memory fault in it into *err (a
+// *faultError) instead of the process crashing. Only fn's own goroutine
+// is covered: parallel contains its workers.
+func contain(err *error, fn func()) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(interface{ Addr() uintptr }); ok {
-				*err = refused("its file changed while it was read (%v)", r)
+				*err = &faultError{r}
 				return
 			}
 			panic(r)
 		}
 	}()
 	fn()
+}
+
+// faultRefuses turns a fault while a state was read into a refusal of
+// that state; other errors pass.
+func faultRefuses(err error) error {
+	var fe *faultError
+	if errors.As(err, &fe) {
+		return refused("its file changed while it was read (%v)", fe.fault)
+	}
+	return err
 }
 
 // runsOutside is runs less the (sorted) ranges.
@@ -222,11 +243,12 @@ func (c *frameCheck) work() {
 		}
 		i := c.idx[k]
 		var err error
-		faultIsError(&err, func() {
+		contain(&err, func() {
 			if !c.d.frames[i].intact() {
 				err = refused("checksum mismatch in frame %d (corrupt)", i)
 			}
 		})
+		err = faultRefuses(err)
 		if err != nil {
 			c.mu.Lock()
 			c.err = cmp.Or(c.err, err)
