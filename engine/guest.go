@@ -76,7 +76,8 @@ type Guest struct {
 	mu            sync.Mutex // one Call at a time; guards store release
 	started       bool       // the driver was started (run), under mu
 	storeFreed    bool
-	mapped        int  // ranges of memory a restore mapped from a file (mappedRanges)
+	mapped        int   // ranges of memory a restore mapped from a file (mappedRanges)
+	busSlots      []int // their SIGBUS guards (watch.guardRange)
 	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
 
@@ -363,9 +364,10 @@ func (g *Guest) freeStore() {
 	if !g.storeFreed {
 		g.storeFreed = true
 		g.watch.free()
+		unguard(g.busSlots)
 		g.store.Close() // unmaps the memory, and with it what a restore mapped
 		mappedRanges.Add(-int64(g.mapped))
-		g.mapped = 0
+		g.mapped, g.busSlots = 0, nil
 	}
 }
 
@@ -523,6 +525,15 @@ func newCall(ctx context.Context, in CallInput) *call {
 // result reports how call c ended: its reply, or why the guest died.
 func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) CallResult {
 	res := CallResult{Duration: time.Since(start)}
+	if g.watch.lost() {
+		// It read zero pages in place of lost ones: whatever it answered
+		// can't be trusted, and the guest is replaced.
+		g.violate(lostMemory)
+		g.stop()
+		res.Died = true
+		res.Outcome, res.Error = exec.Failed, violationError(lostMemory)
+		return res
+	}
 	if closed(c.parked) {
 		res.Response = c.response
 		res.FuelConsumed = c.fuel - min(c.fuel, c.fuelLeft)
@@ -614,8 +625,16 @@ func (g *Guest) violate(what string) *wasmtime.Trap {
 }
 
 func violationError(what string) *exec.ErrorData {
+	if what == lostMemory {
+		return &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestStateLost", Message: "the guest was stopped: " + lostMemory}
+	}
 	return &exec.ErrorData{Code: exec.CodeInternal, Name: "ProtocolError", Message: "the guest's driver broke the control protocol (" + what + "); the guest was stopped"}
 }
+
+// lostMemory is the "violation" of a guest that read pages of its memory
+// mapped from a state file that could not be read back (statemap.go): it
+// is stopped and replaced like a driver that broke the protocol.
+const lostMemory = "pages of its memory restored from its state file could not be read (the file was cut short, or the disk failed)"
 
 // stackFaultFloor: a guest whose stack lives at the bottom of linear memory
 // (wasm-ld --stack-first, as CPython's C stack does) and overflows it moves

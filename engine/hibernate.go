@@ -157,9 +157,9 @@ func (g *Guest) capture(ctx context.Context, keep bool, out func(*statePlan) err
 		return fmt.Errorf("the guest did not return from its entry within %s of a suspend", suspendWait)
 	}
 	// A guest restored from a file maps pages of it: should that file be
-	// cut short under it, reading them faults, which fails the capture
-	// (the guest's next run traps on the same pages) instead of crashing
-	// the server (contain, parallel).
+	// cut short under it, a read of a lost page finds a zero page
+	// (wasmexec_bus) and marks the guest lost, which fails the capture;
+	// contain covers any other fault on these goroutines.
 	var p *statePlan
 	err := error(nil)
 	contain(&err, func() {
@@ -167,6 +167,9 @@ func (g *Guest) capture(ctx context.Context, keep bool, out func(*statePlan) err
 			err = out(p)
 		}
 	})
+	if err == nil && g.watch.lost() {
+		err = fmt.Errorf("capture: %s", lostMemory)
+	}
 	if err != nil { // could not capture: the guest goes on, kept or not
 		g.hib.resume <- true
 		return err

@@ -940,7 +940,8 @@ func (g *Guest) applyState(d *decodedState) error {
 	} else {
 		prefault(mem, mergeRuns(g.img.hot, copied))
 	}
-	mapped, err := mapRanges(mem, d.file, planned)
+	mapped, slots, err := mapRanges(mem, d.file, planned, func(r memRange) (int, error) { return g.watch.guardRange(mem, r) })
+	g.busSlots = slots
 	if err != nil {
 		return fmt.Errorf("map the state's pages: %w", err)
 	}

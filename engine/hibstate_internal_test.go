@@ -139,7 +139,7 @@ func TestRunsOutside(t *testing.T) {
 // read of a lost page: contain turns it into an error instead of a crash,
 // on the caller's goroutine and on parallel's, and a restore refuses the
 // state for it.
-func TestFaultIsErrorOnTruncatedFile(t *testing.T) {
+func TestContainOnTruncatedFile(t *testing.T) {
 	if !canMapFile {
 		t.Skip("no mapping on this system")
 	}

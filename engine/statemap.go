@@ -26,7 +26,11 @@ package engine
 //   - a bounded number of mappings: each splits the memory's mapping, and
 //     a process has at most vm.max_map_count (65530) of them, so a guest
 //     maps at most maxGuestMaps ranges of at least mapMinBytes, and all
-//     guests together at most maxMappedRanges; the rest is copied.
+//     guests together at most maxMappedRanges; the rest is copied;
+//   - a SIGBUS handler (wasmexec_bus, engine/wasmtime_cgo.go) for the
+//     mapped ranges: a page lost under a mapping (the file cut short, a
+//     disk that can't read it back) becomes a zero page, and the guest's
+//     run or capture fails, instead of the process crashing.
 
 import (
 	"cmp"
@@ -102,23 +106,31 @@ func (d *decodedState) plannedMaps(spans [][]pageRun) []memRange {
 	return all
 }
 
-// mapRanges maps ranges of d's file over mem and returns those it mapped
-// (the others are left to the copy). A mapping that fails puts fresh
-// anonymous memory back over its range; if even that fails, the guest's
-// memory is not what it should be, which is an error.
-func mapRanges(mem []byte, f *os.File, ranges []memRange) ([]memRange, error) {
-	done := ranges[:0:0]
+// mapRanges maps ranges of f over mem and returns those it mapped (the
+// others are left to the copy) with the guard slots they hold (unguard
+// them before the memory goes). Each is guarded first (a page of it lost
+// later is a zero page and a failed run, not a crash: wasmexec_bus); one
+// that can't be is copied. A mapping that fails puts fresh anonymous
+// memory back over its range; if even that fails, the guest's memory is
+// not what it should be, which is an error.
+func mapRanges(mem []byte, f *os.File, ranges []memRange, guard func(memRange) (int, error)) ([]memRange, []int, error) {
+	var done []memRange
+	var slots []int
 	for _, r := range ranges {
-		err := mapFileFixed(mem, r, f)
-		if err == nil {
-			done = append(done, r)
+		slot, err := guard(r)
+		if err != nil {
 			continue
 		}
-		if err := mapAnonFixed(mem, r); err != nil {
-			return done, err
+		if err := mapFileFixed(mem, r, f); err != nil {
+			unguard([]int{slot})
+			if err := mapAnonFixed(mem, r); err != nil {
+				return done, slots, err
+			}
+			continue
 		}
+		done, slots = append(done, r), append(slots, slot)
 	}
-	return done, nil
+	return done, slots, nil
 }
 
 // covered reports whether the n bytes of memory at m lie in one of the

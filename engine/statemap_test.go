@@ -187,27 +187,47 @@ func TestRestoreFileCorrupt(t *testing.T) {
 }
 
 // A record cut short under a guest that maps it (someone else truncating
-// files in the data dir) does not crash the server when the host reads
-// the lost pages: capturing that guest fails with an error. (The guest
-// reading them itself does: wasmtime turns SIGBUS into a trap on macOS
-// only; docs/RATIONALE.md, "Hibernation".)
-func TestCaptureOfMappedFileCutShort(t *testing.T) {
+// files in the data dir, or a disk that can't read a page back) does not
+// crash the server: the guest's run that reads a lost page fails
+// (GuestStateLost, the guest stopped), and so does a capture of it; other
+// guests go on.
+func TestMappedFileCutShort(t *testing.T) {
 	r := hibRunner(t, exec.JavaScript)
 	g, _ := keptGuest(t, r, exec.JavaScript)
 	evalIn(t, r, g, exec.JavaScript, bigJS)
-	f := captureFile(t, g, 4096)
-	a, err := restoreFile(t, r, f, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(4096); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Capture(context.Background(), false); err == nil {
-		t.Fatal("captured a guest whose mapped pages are gone")
-	}
-	a.Close() // without running it: its next run would read the lost pages
-	if got := evalIn(t, r, g, exec.JavaScript, "1 + 1"); got != "2" {
-		t.Fatalf("another guest after the fault: %s", got)
+	for _, tc := range []struct {
+		name  string
+		touch func(t *testing.T, a *engine.Guest)
+	}{
+		{"a run reads it", func(t *testing.T, a *engine.Guest) {
+			res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "digest()"}, exec.RunOptions{Guest: a})
+			if err != nil || res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "GuestStateLost" {
+				t.Fatalf("a run over lost pages: %v %+v", err, res)
+			}
+			if a.Alive() {
+				t.Fatal("the guest that read lost pages was not stopped")
+			}
+		}},
+		{"a capture reads it", func(t *testing.T, a *engine.Guest) {
+			if _, err := a.Capture(context.Background(), true); err == nil || !strings.Contains(err.Error(), "could not be read") {
+				t.Fatalf("capture of a guest whose mapped pages are gone: %v", err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := captureFile(t, g, 4096)
+			a, err := restoreFile(t, r, f, 4096)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			if err := f.Truncate(4096); err != nil {
+				t.Fatal(err)
+			}
+			tc.touch(t, a)
+			if got := evalIn(t, r, g, exec.JavaScript, "1 + 1"); got != "2" {
+				t.Fatalf("another guest after the fault: %s", got)
+			}
+		})
 	}
 }

@@ -49,6 +49,7 @@ typedef struct {
 	int32_t tick_set;   // non-zero: tick_mem and tick_off name the guest's output tick byte
 	uint32_t tick_off;  // its offset in the guest's memory
 	wasmexec_memory tick_mem;
+	int32_t lost;       // non-zero: a page mapped from a state file could not be read (wasmexec_bus)
 } wasmexec_watch;
 
 // wasmexec_output_tick sets the guest's output tick byte (registered by
@@ -85,6 +86,67 @@ static wasmtime_error_t *wasmexec_epoch_check(wasmtime_context_t *ctx, void *dat
 	}
 	*delta = w->ticks;
 	return NULL;
+}
+
+// Pages of a guest's memory mapped from a state file (engine/statemap.go)
+// raise SIGBUS when the file was cut short under the mapping, or the disk
+// can't read a page back. wasmtime turns SIGBUS into a trap on macOS and
+// FreeBSD only, and Go's handler crashes the process on one in wasm or C
+// code, so this handler, installed before Go's (which it chains to for
+// every other address), puts a zero page over the lost one, marks the
+// guest lost and tells it to stop at its next epoch check; the host
+// fails its run or capture. Ranges are registered from Go: end and watch
+// first, then start (0: a free slot), so that a handler reading a slot
+// that is being reused sees start change and skips it.
+#include <signal.h>
+#include <sys/mman.h>
+
+#define WASMEXEC_BUS_RANGES 8192 // engine/statemap.go: maxMappedRanges
+
+typedef struct { uintptr_t start, end; wasmexec_watch *w; } wasmexec_bus_range;
+static wasmexec_bus_range wasmexec_bus_ranges[WASMEXEC_BUS_RANGES];
+static struct sigaction wasmexec_bus_prev;
+
+static void wasmexec_bus(int sig, siginfo_t *info, void *uctx) {
+	uintptr_t a = (uintptr_t)info->si_addr;
+	for (int i = 0; i < WASMEXEC_BUS_RANGES; i++) {
+		wasmexec_bus_range *r = &wasmexec_bus_ranges[i];
+		uintptr_t start = __atomic_load_n(&r->start, __ATOMIC_ACQUIRE);
+		if (start == 0 || a < start) continue;
+		uintptr_t end = __atomic_load_n(&r->end, __ATOMIC_ACQUIRE);
+		wasmexec_watch *w = __atomic_load_n(&r->w, __ATOMIC_ACQUIRE);
+		if (a >= end || __atomic_load_n(&r->start, __ATOMIC_ACQUIRE) != start) continue;
+		void *page = (void *)(a & ~(uintptr_t)4095);
+		if (mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) break;
+		__atomic_store_n(&w->lost, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&w->quit, 1, __ATOMIC_SEQ_CST);
+		return; // the access is made again, and reads zeros
+	}
+	if (wasmexec_bus_prev.sa_flags & SA_SIGINFO) {
+		wasmexec_bus_prev.sa_sigaction(sig, info, uctx);
+	} else if (wasmexec_bus_prev.sa_handler != SIG_DFL && wasmexec_bus_prev.sa_handler != SIG_IGN) {
+		wasmexec_bus_prev.sa_handler(sig);
+	} else {
+		signal(sig, SIG_DFL); // the fault recurs when the handler returns, and ends the process
+	}
+}
+
+static int wasmexec_bus_install(void) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = wasmexec_bus;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK; // Go's threads run handlers on their signal stacks
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGBUS, &sa, &wasmexec_bus_prev);
+}
+
+static void wasmexec_bus_set(int i, uintptr_t start, uintptr_t end, wasmexec_watch *w) {
+	wasmexec_bus_range *r = &wasmexec_bus_ranges[i];
+	__atomic_store_n(&r->start, 0, __ATOMIC_RELEASE);
+	if (start == 0) return;
+	__atomic_store_n(&r->end, end, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->w, w, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->start, start, __ATOMIC_RELEASE);
 }
 
 static wasmexec_watch *wasmexec_install_watch(wasmtime_store_t *store, uint64_t ticks) {
@@ -295,6 +357,62 @@ func (w *watch) stop() {
 		atomic.StoreInt32((*int32)(unsafe.Pointer(&w.c.quit)), 1)
 	}
 	w.mu.Unlock()
+}
+
+// lost reports whether a page of the guest's memory mapped from a state
+// file could not be read (wasmexec_bus put a zero page in its place).
+func (w *watch) lost() bool {
+	return atomic.LoadInt32((*int32)(unsafe.Pointer(&w.c.lost))) != 0
+}
+
+// busSlots hands out the slots of wasmexec_bus_ranges.
+var busSlots = struct {
+	sync.Mutex
+	once sync.Once
+	err  error
+	free []int
+}{}
+
+// guardRange registers mem[r.mem:r.mem+r.n], about to be mapped from a
+// state file, with the SIGBUS handler (installed at the first call), and
+// returns its slot for unguard. Errors: the handler could not be
+// installed, or every slot is taken (the range is then copied, not
+// mapped).
+func (w *watch) guardRange(mem []byte, r memRange) (int, error) {
+	busSlots.once.Do(func() {
+		if C.wasmexec_bus_install() != 0 {
+			busSlots.err = errors.New("install the SIGBUS handler for mapped state files: sigaction failed")
+		}
+		for i := C.WASMEXEC_BUS_RANGES - 1; i >= 0; i-- {
+			busSlots.free = append(busSlots.free, i)
+		}
+	})
+	busSlots.Lock()
+	defer busSlots.Unlock()
+	if busSlots.err != nil {
+		return 0, busSlots.err
+	}
+	if len(busSlots.free) == 0 {
+		return 0, errors.New("every SIGBUS guard slot is taken")
+	}
+	i := busSlots.free[len(busSlots.free)-1]
+	busSlots.free = busSlots.free[:len(busSlots.free)-1]
+	start := uintptr(unsafe.Pointer(&mem[0])) + uintptr(r.mem)
+	C.wasmexec_bus_set(C.int(i), C.uintptr_t(start), C.uintptr_t(start+uintptr(r.n)), w.c)
+	return i, nil
+}
+
+// unguard frees slots of guardRange (before the memory is unmapped).
+func unguard(slots []int) {
+	if len(slots) == 0 {
+		return
+	}
+	busSlots.Lock()
+	defer busSlots.Unlock()
+	for _, i := range slots {
+		C.wasmexec_bus_set(C.int(i), 0, 0, nil)
+		busSlots.free = append(busSlots.free, i)
+	}
 }
 
 // free is called before the store (which frees the C side) is deleted.
