@@ -78,7 +78,7 @@ type Guest struct {
 	storeFreed    bool
 	mapped        int   // ranges of memory a restore mapped from a file (mappedRanges)
 	busSlots      []int // their SIGBUS guards (watch.guardRange)
-	ownsWorkspace bool // removed with the guest (one-shot and pool guests)
+	ownsWorkspace bool  // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
 
 	// shim forwards checked WASI calls to wasmtime (wasishim.go).
