@@ -922,7 +922,7 @@ func (g *Guest) applyState(d *decodedState) error {
 	spans := frameSpans(d.runs)
 	large := d.h.Pages*statePage >= parallelBytes
 	// Large raw ranges of a state in a file are mapped, not copied
-	// (statemap.go); their frames are still checked below.
+	// (statemap.go); every raw frame is still checked (frameCheck).
 	planned := d.plannedMaps(spans)
 	g.mapped = len(planned)
 	copied := runsOutside(d.runs, planned)
