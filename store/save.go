@@ -175,6 +175,18 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 			}
 			continue
 		}
+		if len(batch) == 1 {
+			// Alone in its transaction (the common case: a batch forms
+			// only while another commits), a record needs no savepoint:
+			// if it fails, the transaction is rolled back whole.
+			if err := s.insertRecord(ctx, tx, p.rec); err != nil {
+				p.err = s.saveError(p.id, err)
+				return
+			}
+			added++
+			minExpiry = min(minExpiry, p.rec.expiresAt)
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, "SAVEPOINT one"); err != nil {
 			fail(err)
 			return
@@ -184,12 +196,7 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 				fail(rerr)
 				return
 			}
-			var se sqlite3.Error
-			if (errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique) || isUniqueViolation(err) {
-				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id), Err: err}
-			} else {
-				p.err = s.dbError("save "+p.id, err)
-			}
+			p.err = s.saveError(p.id, err)
 		} else {
 			added++
 			minExpiry = min(minExpiry, p.rec.expiresAt)
@@ -218,6 +225,16 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 	if minExpiry < s.plannedMs.Load() {
 		s.wakeSweeper()
 	}
+}
+
+// saveError is what Save says of a record SQLite refused: conflict for an
+// id already stored.
+func (s *Store) saveError(id string, err error) error {
+	var se sqlite3.Error
+	if (errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique) || isUniqueViolation(err) {
+		return &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", id), Err: err}
+	}
+	return s.dbError("save "+id, err)
 }
 
 // errDuplicate: PostgreSQL found the id already stored.
