@@ -321,6 +321,9 @@ func (p *Pool[M]) runSlot(slot int) {
 	for !p.closed.Load() {
 		t := time.Now()
 		w, err := p.spawn(slot)
+		if err == nil {
+			p.live.Add(1) // before Start hears of it: then Ready holds
+		}
 		if firstAttempt {
 			p.first <- slotStart{slot: slot, err: err}
 			firstAttempt = false
@@ -339,7 +342,6 @@ func (p *Pool[M]) runSlot(slot int) {
 			continue
 		}
 		gap = firstRestartGap
-		p.live.Add(1)
 		p.log.Debug("worker ready", "slot", slot, "pid", w.pid, "ms", time.Since(t).Milliseconds())
 		p.Release(w)
 		<-w.dead

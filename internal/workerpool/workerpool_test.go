@@ -123,6 +123,11 @@ func MustStart(tb testing.TB, cfg Config[testMessage]) *Pool[testMessage] {
 	if err := p.Start(ctx); err != nil {
 		tb.Fatal(err)
 	}
+	// Start returns once every worker is up: the pool is ready then, not
+	// a moment later (a tscheck test caught Ready false under load).
+	if !p.Ready() {
+		tb.Fatal("Start returned and the pool is not ready")
+	}
 	return p
 }
 
