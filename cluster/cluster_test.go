@@ -47,16 +47,7 @@ func mustOpen(t *testing.T, url, node string, lease time.Duration, lost *lostLog
 // A node that can't renew (PostgreSQL stopped) stops serving its contexts
 // when its own deadline passes, before the lease in the database ends.
 func TestLeaseRunsOutWithoutDatabase(t *testing.T) {
-	pgtest.Shared(t) // skips where PostgreSQL cannot run
-	db, err := pgtest.Start(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	url, err := db.CreateDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, url := pgtest.Own(t)
 	lost := &lostLog{}
 	c := mustOpen(t, url, "n1", 600*time.Millisecond, lost)
 	if err := c.Register(context.Background(), "a", "t1"); err != nil {

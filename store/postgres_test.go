@@ -257,24 +257,15 @@ func TestPostgresServerDown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a PostgreSQL cluster of its own")
 	}
-	pgtest.Shared(t) // skips where PostgreSQL cannot run
-	c, err := pgtest.Start(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, url := pgtest.Own(t)
 	ctx := context.Background()
-	url, err := c.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := MustOpen(t, Config{URL: url, manualSweep: true})
 	MustSave(t, s, newResult("before", time.Now()), makeEvents(1, 2))
 
 	if err := c.StopServer(); err != nil {
 		t.Fatal(err)
 	}
-	err = s.Save(ctx, newResult("during", time.Now()), makeEvents(1, 2), false)
+	err := s.Save(ctx, newResult("during", time.Now()), makeEvents(1, 2), false)
 	wantCode(t, "Save while down", err, exec.EUnavailable)
 	errContains(t, err, "PostgreSQL", RedactURL(url), "unavailable")
 	_, err = s.Get(ctx, "before")

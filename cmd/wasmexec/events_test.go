@@ -321,16 +321,7 @@ func stuckReader(tb testing.TB, base, key string) net.Conn {
 // on server 2 survives the outage and gets it once the database is back.
 func TestServePostgresEventsDatabaseDown(t *testing.T) {
 	testenv.ImageDir(t, "js")
-	pgtest.Shared(t) // skips, saying why, where PostgreSQL cannot run
-	c, err := pgtest.Start(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	url, err := c.CreateDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, url := pgtest.Own(t)
 	args := []string{"--store", "postgres", "--store-url", url, "--tscheck-workers", "0"}
 	n1, n2 := MustServe(t, t.TempDir(), args...), MustServe(t, t.TempDir(), args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -63,16 +63,7 @@ func post(tb testing.TB, base, path, body string) (int, string, string) {
 // that were reported.
 func TestServePostgres(t *testing.T) {
 	testenv.ImageDir(t, "js")
-	pgtest.Shared(t) // skips, saying why, where PostgreSQL cannot run
-	c, err := pgtest.Start(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	url, err := c.CreateDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, url := pgtest.Own(t)
 	n1 := MustServe(t, t.TempDir(), "--store", "postgres", "--store-url", url)
 	n2 := MustServe(t, t.TempDir(), "--store", "postgres", "--store-url", url)
 

@@ -315,6 +315,27 @@ func NewDatabase(tb testing.TB) string {
 	return url
 }
 
+// Own starts a cluster of the test's own (one it may stop and start
+// again: StopServer, StartServer), closed when the test ends, and returns
+// it with the URL of a database on it. It skips where PostgreSQL cannot
+// run, as Shared does.
+func Own(tb testing.TB) (*Cluster, string) {
+	tb.Helper()
+	Shared(tb) // skips, saying why, where PostgreSQL cannot run
+	c, err := Start(false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	url, err := c.CreateDatabase(ctx)
+	if err != nil {
+		tb.Fatalf("create a test database: %v", err)
+	}
+	return c, url
+}
+
 // Main runs the tests and then stops the shared cluster, if one started.
 func Main(m *testing.M) int {
 	code := m.Run()
