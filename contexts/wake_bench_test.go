@@ -2,14 +2,13 @@ package contexts_test
 
 import (
 	"context"
-	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 )
 
 // BenchmarkFirstRunAfterHibernation measures a run on a hibernated
@@ -36,42 +35,27 @@ func BenchmarkFirstRunAfterHibernation(b *testing.B) {
 			var liveCPU, wokenCPU time.Duration
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 			for i := 0; i < b.N; i++ {
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), testenv.CPUTime()
 				MustRun(b, m, "w", exec.Request{Language: tc.lang, Code: tc.check})
 				live = append(live, ms(time.Since(t0)))
-				liveCPU += cpuTime() - c0
+				liveCPU += testenv.CPUTime() - c0
 				t0 = time.Now()
 				if _, err := m.Hibernate(context.Background(), "w"); err != nil {
 					b.Fatal(err)
 				}
 				hib = append(hib, ms(time.Since(t0)))
-				t0, c0 = time.Now(), cpuTime()
+				t0, c0 = time.Now(), testenv.CPUTime()
 				MustRun(b, m, "w", exec.Request{Language: tc.lang, Code: tc.check})
 				woken = append(woken, ms(time.Since(t0)))
-				wokenCPU += cpuTime() - c0
+				wokenCPU += testenv.CPUTime() - c0
 			}
-			b.ReportMetric(p50(live), "ms/live-run-p50")
-			b.ReportMetric(p50(woken), "ms/first-run-hibernated-p50")
-			b.ReportMetric(p50(woken)-p50(live), "ms/wake-p50")
-			b.ReportMetric(p50(hib), "ms/hibernate-p50")
+			b.ReportMetric(testenv.Median(live), "ms/live-run-p50")
+			b.ReportMetric(testenv.Median(woken), "ms/first-run-hibernated-p50")
+			b.ReportMetric(testenv.Median(woken)-testenv.Median(live), "ms/wake-p50")
+			b.ReportMetric(testenv.Median(hib), "ms/hibernate-p50")
 			// The process's CPU per wake (mean): less at the mercy of a loaded
 			// machine than the wall clock.
 			b.ReportMetric(ms(wokenCPU-liveCPU)/float64(b.N), "cpu-ms/wake")
 		})
 	}
-}
-
-func p50(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

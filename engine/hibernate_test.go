@@ -9,9 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -271,7 +269,7 @@ func BenchmarkHibernate(b *testing.B) {
 			// and Restore through memory are the fallbacks (no data dir).
 			var snapshot, wake, capture, restore []float64
 			ms := func(t0 time.Time) float64 { return float64(time.Since(t0).Microseconds()) / 1000 }
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			for i := 0; i < b.N; i++ {
 				rf, err := os.Create(filepath.Join(dir, fmt.Sprintf("record-%d", i)))
 				if err != nil {
@@ -306,31 +304,16 @@ func BenchmarkHibernate(b *testing.B) {
 				restore = append(restore, ms(t0))
 				back.Close()
 			}
-			b.ReportMetric(median(snapshot), "ms/snapshot-to-file-p50")
-			b.ReportMetric(median(wake), "ms/restore-from-file-p50")
+			b.ReportMetric(testenv.Median(snapshot), "ms/snapshot-to-file-p50")
+			b.ReportMetric(testenv.Median(wake), "ms/restore-from-file-p50")
 			b.ReportMetric(float64(size), "snapshot-bytes")
-			b.ReportMetric(median(capture), "ms/capture-in-memory-p50")
-			b.ReportMetric(median(restore), "ms/restore-from-memory-p50")
+			b.ReportMetric(testenv.Median(capture), "ms/capture-in-memory-p50")
+			b.ReportMetric(testenv.Median(restore), "ms/restore-from-memory-p50")
 			// CPU of the whole process per capture and restore: the frames are
 			// worked on by several goroutines on a machine of few cores.
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // A capture records the sizes of the guest's tables; a restore grows the

@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -52,7 +52,7 @@ func BenchmarkFrontDoor(b *testing.B) {
 			}
 			h := server.New(cfg).Handler()
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					req := httptest.NewRequest("POST", "/v1/evaluate", strings.NewReader(`{"language":"javascript","code":"1+1"}`))
@@ -67,14 +67,7 @@ func BenchmarkFrontDoor(b *testing.B) {
 			})
 			// CPU time (GC included) moves far less than wall time with
 			// the machine's load.
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testenv.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is this process's user + system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
