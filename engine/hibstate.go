@@ -215,26 +215,24 @@ func (b *imageBase) load(img *Image) error {
 
 // globalExports returns the guest's mutable globals, in the base's order.
 func (g *Guest) globalExports(b *imageBase) ([]*wasmtime.Global, error) {
-	out := make([]*wasmtime.Global, len(b.globals))
-	for i, name := range b.globals {
-		ext := g.inst.GetExport(g.store, name)
-		if ext == nil || ext.Global() == nil {
-			return nil, fmt.Errorf("the guest lacks export %s", name)
-		}
-		out[i] = ext.Global()
-	}
-	return out, nil
+	return exportsNamed(g, b.globals, (*wasmtime.Extern).Global)
 }
 
 // tableExports returns the guest's tables, in the base's order.
 func (g *Guest) tableExports(b *imageBase) ([]*wasmtime.Table, error) {
-	out := make([]*wasmtime.Table, len(b.tables))
-	for i, name := range b.tables {
+	return exportsNamed(g, b.tables, (*wasmtime.Extern).Table)
+}
+
+// exportsNamed returns the guest's exports of names, each as of (nil: not
+// of that kind).
+func exportsNamed[T any](g *Guest, names []string, as func(*wasmtime.Extern) *T) ([]*T, error) {
+	out := make([]*T, len(names))
+	for i, name := range names {
 		ext := g.inst.GetExport(g.store, name)
-		if ext == nil || ext.Table() == nil {
+		if ext == nil || as(ext) == nil {
 			return nil, fmt.Errorf("the guest lacks export %s", name)
 		}
-		out[i] = ext.Table()
+		out[i] = as(ext)
 	}
 	return out, nil
 }
