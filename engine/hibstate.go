@@ -923,7 +923,6 @@ func (g *Guest) applyState(d *decodedState) error {
 	// (statemap.go); every raw frame is still checked (frameCheck).
 	planned := d.plannedMaps(spans)
 	g.mapped = len(planned)
-	copied := runsOutside(d.runs, planned)
 	// The pages a fresh guest writes (instantiate left them to this) and
 	// the pages of the image's snapshot the state is about to write:
 	// populated writable in one pass of merged runs, fewer system calls
@@ -936,7 +935,7 @@ func (g *Guest) applyState(d *decodedState) error {
 		// and its frames populate their pages as they go (applyFrame).
 		hugePages(mem, len(b.mem))
 	} else {
-		prefault(mem, mergeRuns(g.img.hot, copied))
+		prefault(mem, mergeRuns(g.img.hot, runsOutside(d.runs, planned)))
 	}
 	mapped, slots, err := mapRanges(mem, d.file, planned, func(r memRange) (int, error) { return g.watch.guardRange(mem, r) })
 	g.busSlots = slots

@@ -206,18 +206,16 @@ func runsOutside(runs []pageRun, ranges []memRange) []pageRun {
 }
 
 // frameCheck checks a state's raw frames on goroutines of their own
-// (stateWorkers), started as soon as the state's head is read: a mapped
+// (parallel's), started as soon as the state's head is read: a mapped
 // frame is not otherwise read at a restore, and its checksum (reading it
 // all from the page cache: the longest part of a large restore, ~3 ms for
 // 20 MiB on one core here) then overlaps the instantiation and the other
 // frames' work instead of following them.
 type frameCheck struct {
-	d    *decodedState
-	idx  []int // the frames to check
-	next atomic.Int64
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error
+	done    chan struct{}
+	stopped atomic.Bool
+	mu      sync.Mutex
+	err     error
 }
 
 // checkAhead starts checking d's raw frames, when it maps them (a state
@@ -235,53 +233,43 @@ func (d *decodedState) checkAhead() {
 	if len(idx)*frameBytes < parallelBytes {
 		return
 	}
-	c := &frameCheck{d: d, idx: idx}
-	for range stateWorkers {
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			c.work()
-		}()
-	}
+	c := &frameCheck{done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		err := parallel(len(idx), frameBytes, func(k int) {
+			if c.stopped.Load() {
+				return
+			}
+			if i := idx[k]; !d.frames[i].intact() {
+				c.fail(refused("checksum mismatch in frame %d (corrupt)", i))
+			}
+		})
+		if err != nil {
+			c.fail(faultRefuses(err))
+		}
+	}()
 	d.ahead = c
 }
 
-// work checks frames until none is left.
-func (c *frameCheck) work() {
-	for {
-		k := int(c.next.Add(1) - 1)
-		if k >= len(c.idx) {
-			return
-		}
-		i := c.idx[k]
-		var err error
-		contain(&err, func() {
-			if !c.d.frames[i].intact() {
-				err = refused("checksum mismatch in frame %d (corrupt)", i)
-			}
-		})
-		err = faultRefuses(err)
-		if err != nil {
-			c.mu.Lock()
-			c.err = cmp.Or(c.err, err)
-			c.mu.Unlock()
-			c.next.Store(int64(len(c.idx))) // no need to read on
-		}
-	}
+// fail records the check's first error and stops it.
+func (c *frameCheck) fail(err error) {
+	c.mu.Lock()
+	c.err = cmp.Or(c.err, err)
+	c.mu.Unlock()
+	c.stopped.Store(true)
 }
 
-// stop ends the check early (what is under way finishes) and waits for
-// its goroutines.
+// stop ends the check early (the frames under way finish) and waits for
+// it.
 func (c *frameCheck) stop() {
-	c.next.Store(int64(len(c.idx)))
-	c.wg.Wait()
+	c.stopped.Store(true)
+	<-c.done
 }
 
-// wait helps with what is left, waits for the check to end and returns
-// its verdict. It may be called again.
+// wait waits for the check to end and returns its verdict. It may be
+// called again.
 func (c *frameCheck) wait() error {
-	c.work()
-	c.wg.Wait()
+	<-c.done
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
