@@ -46,6 +46,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"sync"
@@ -287,11 +288,13 @@ func (c *Cluster) lose(id string, gen int64, why string) {
 // ErrFenced says another node owns the context now.
 var ErrFenced = errors.New("another node owns this context now")
 
-// Save stores a context's snapshot: its record and its workspace (the
-// directory ws, which holds wsBytes as the workspace quota counts them).
+// Save stores a context's snapshot: its record (streamed from record,
+// the file as written, not copied through memory first) and its workspace
+// (the directory ws, which holds wsBytes as the workspace quota counts
+// them).
 // Fenced: ErrFenced when this node no longer owns it (the context is then
 // dropped here).
-func (c *Cluster) Save(ctx context.Context, id string, record []byte, ws string, wsBytes int64) error {
+func (c *Cluster) Save(ctx context.Context, id string, record *io.SectionReader, ws string, wsBytes int64) error {
 	gen, ok := c.generation(id)
 	if !ok {
 		return ErrFenced

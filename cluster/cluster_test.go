@@ -3,7 +3,9 @@ package cluster
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,7 +101,7 @@ func TestOwnershipAndFencing(t *testing.T) {
 	}
 	// n1's snapshot is stored; n2 takes the context over after n1 hands
 	// it back.
-	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir(), 12345); err != nil {
+	if err := n1.Save(ctx, "c", recordOf("REC"), t.TempDir(), 12345); err != nil {
 		t.Fatal(err)
 	}
 	// Its workspace's bytes count for its tenant on the other node, not on
@@ -133,7 +135,7 @@ func TestOwnershipAndFencing(t *testing.T) {
 		t.Fatalf("n2's count after the claim: %d %v", got, err)
 	}
 	// n1 still thinks it holds c: its next write is fenced and it drops c.
-	if err := n1.Save(ctx, "c", []byte("REC"), t.TempDir(), 0); !errors.Is(err, ErrFenced) {
+	if err := n1.Save(ctx, "c", recordOf("REC"), t.TempDir(), 0); !errors.Is(err, ErrFenced) {
 		t.Fatalf("a write by the old owner: %v", err)
 	}
 	poll.Until(t, 5*time.Second, "n1 to drop c", func() bool { return l1.has("c") && !n1.Owns("c") })
@@ -187,4 +189,9 @@ func TestLateContextRenewedByRequest(t *testing.T) {
 		t.Fatalf("a context another node took: %q %v", owner, err)
 	}
 	poll.Until(t, 5*time.Second, "n1 to drop the context n2 took", func() bool { return lost.has("taken") })
+}
+
+// recordOf is a record to Save.
+func recordOf(s string) *io.SectionReader {
+	return io.NewSectionReader(strings.NewReader(s), 0, int64(len(s)))
 }

@@ -36,8 +36,8 @@ func limitOf(max int64) int64 {
 	return max
 }
 
-// pack archives record and the workspace directory ws.
-func pack(record []byte, ws string, max int64) ([]byte, error) {
+// pack archives record (read to its end) and the workspace directory ws.
+func pack(record *io.SectionReader, ws string, max int64) ([]byte, error) {
 	limit := limitOf(max)
 	var buf bytes.Buffer
 	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
@@ -45,10 +45,10 @@ func pack(record []byte, ws string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	tw := tar.NewWriter(zw)
-	if err := tw.WriteHeader(&tar.Header{Name: recordEntry, Mode: 0o600, Size: int64(len(record)), Typeflag: tar.TypeReg}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: recordEntry, Mode: 0o600, Size: record.Size(), Typeflag: tar.TypeReg}); err != nil {
 		return nil, err
 	}
-	if _, err := tw.Write(record); err != nil {
+	if _, err := io.Copy(tw, record); err != nil {
 		return nil, err
 	}
 	var total int64

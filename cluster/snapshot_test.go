@@ -19,7 +19,7 @@ func TestPackUnpack(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, "top.txt"), []byte("top"), 0o644)
 	os.WriteFile(filepath.Join(ws, "a", "b", "deep.js"), []byte("module.exports = 1"), 0o600)
 	os.Symlink("/etc/passwd", filepath.Join(ws, "link"))
-	blob, err := pack([]byte("RECORD"), ws, 1<<20)
+	blob, err := pack(recordOf("RECORD"), ws, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestPackUnpack(t *testing.T) {
 		t.Fatalf("the symlink came back: %v", err)
 	}
 	// Over the cap: not stored.
-	if _, err := pack([]byte("RECORD"), ws, 10); err == nil {
+	if _, err := pack(recordOf("RECORD"), ws, 10); err == nil {
 		t.Fatal("a workspace over the cap was packed")
 	}
 }

@@ -146,18 +146,12 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 	})
 	if err == nil && c.shared {
 		// The workspace is quiet: the slot is held, and a context with live
-		// processes is not captured (capturable). The record is read back
+		// processes is not captured (capturable). The record is streamed
 		// from the file just written (the state went straight into it).
 		c.mu.Lock()
 		c.hib.wsDirty = false // a change from now on is saved next time
 		c.mu.Unlock()
-		var rec []byte
-		if rec, err = os.ReadFile(m.recordPath(c.id)); err == nil {
-			used, _ := c.ws.Usage()
-			ctx, cancel := context.WithTimeout(context.Background(), sharedSaveTimeout)
-			err = m.cfg.Shared.Save(ctx, c.id, rec, c.ws.Root, used)
-			cancel()
-		}
+		err = m.saveShared(c)
 		if err != nil {
 			c.mu.Lock()
 			c.hib.wsDirty = true
@@ -173,6 +167,24 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		c.mu.Unlock()
 	}
 	return n, err
+}
+
+// saveShared saves c's record, as just written, and workspace in
+// Config.Shared. Slot held.
+func (m *Manager) saveShared(c *execContext) error {
+	f, err := os.Open(m.recordPath(c.id))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	used, _ := c.ws.Usage()
+	ctx, cancel := context.WithTimeout(context.Background(), sharedSaveTimeout)
+	defer cancel()
+	return m.cfg.Shared.Save(ctx, c.id, io.NewSectionReader(f, 0, fi.Size()), c.ws.Root, used)
 }
 
 // SnapshotErrors counts the record writes that failed (unwritable or full
@@ -535,7 +547,7 @@ func hibernatorInterval(cfg Config) time.Duration {
 // written here and loaded exactly as a record found at start-up.
 type Shared interface {
 	Register(ctx context.Context, id, tenant string) error
-	Save(ctx context.Context, id string, record []byte, workspace string, workspaceBytes int64) error
+	Save(ctx context.Context, id string, record *io.SectionReader, workspace string, workspaceBytes int64) error
 	Forget(id string)
 }
 

@@ -2,6 +2,7 @@ package contexts_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,11 @@ func (s *sharedCopy) Register(_ context.Context, id, _ string) error {
 	return nil
 }
 
-func (s *sharedCopy) Save(_ context.Context, id string, record []byte, ws string, wsBytes int64) error {
+func (s *sharedCopy) Save(_ context.Context, id string, r *io.SectionReader, ws string, wsBytes int64) error {
+	record, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.wsBytes[id] = wsBytes
