@@ -1,6 +1,6 @@
 package contexts
 
-// Hibernation, snapshots and forks of contexts (README "Context
+// Hibernation, snapshots and forks of contexts (docs/CONTEXTS.md "Context
 // lifecycle", docs/RATIONALE.md "Hibernation").
 //
 // A context's guest is captured between runs (exec.Capturer): its state is

@@ -124,10 +124,11 @@ func TestCodeTruncated(t *testing.T) {
 	})
 }
 
-// The README says what the default TTL is where it promises that history
-// survives restarts (issue 20 #16), and the number it gives is the code's.
+// The API manual says what the default TTL is where it promises that
+// history survives restarts, and the number it gives is the code's: a user
+// who reads "survives restarts" must also read how long.
 func TestREADMEStatesDefaultTTL(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "docs", "API.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

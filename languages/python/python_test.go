@@ -259,7 +259,7 @@ got`
 			}
 			continue
 		case "urlopen", "http.client":
-			// HTTP(S) goes through the host (README "Network"): without
+			// HTTP(S) goes through the host (docs/NETWORK.md): without
 			// network.allow the host says why.
 			if !strings.Contains(msg, "network access is not enabled for this run (network.allow is empty)") {
 				t.Errorf("%s: %q does not say the run has no network", name, msg)
