@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/engine"
-
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
@@ -538,7 +536,7 @@ func TestStaleWorkspacesRemoved(t *testing.T) {
 		}
 	}
 	ws := mustVFS(t, root)
-	m, err := contexts.New(contexts.Config{Runner: MustRunner(t, engine.RunnerConfig{}), Workspaces: ws})
+	m, err := contexts.New(contexts.Config{Runner: MustRunner(t, testenv.RunnerConfig{}), Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestProtocolViolationReplacesTheGuest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lang := exec.Language("violator")
 			img := loadWasmGuest(t, "violator-"+strings.ReplaceAll(tc.name, " ", "-"), tc.body)
-			r := testenv.Runner(t, engine.RunnerConfig{
+			r := testenv.Runner(t, testenv.RunnerConfig{
 				Images:    map[string]*engine.Image{img.Spec.Name: img},
 				Languages: map[exec.Language]exec.LanguageDriver{lang: passthrough{img.Spec.Name, "v"}},
 			})

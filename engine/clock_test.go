@@ -16,7 +16,7 @@ import (
 // host's monotonic clock, and a sleep (poll_oneoff, ours, in Go) is
 // measured by it.
 func TestGuestClocks(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images: map[string]*engine.Image{
 			js.ImageName:     testenv.Image(t, js.ImageName),
 			python.ImageName: testenv.Image(t, python.ImageName),

@@ -61,24 +61,3 @@ func RequestIDFrom(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
 }
-
-// RunHooks are what a caller of a run that builds its own RunOptions (a
-// context's) may still ask for: the execution id, and to be told when the
-// run is under way (RunOptions.Started).
-type RunHooks struct {
-	ExecutionID string
-	Started     func(error)
-}
-
-type runHooksKey struct{}
-
-// WithRunHooks returns ctx carrying h.
-func WithRunHooks(ctx context.Context, h RunHooks) context.Context {
-	return context.WithValue(ctx, runHooksKey{}, h)
-}
-
-// RunHooksFrom returns the hooks ctx carries (zero when none).
-func RunHooksFrom(ctx context.Context) RunHooks {
-	h, _ := ctx.Value(runHooksKey{}).(RunHooks)
-	return h
-}

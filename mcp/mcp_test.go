@@ -49,7 +49,7 @@ func MustMCPServer(tb testing.TB) string {
 // npm_install tool).
 func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
 	tb.Helper()
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
 	})
@@ -337,7 +337,7 @@ func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // With API keys, /mcp needs one and tools act for the key's tenant.
 func TestMCPTenants(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})

@@ -38,7 +38,7 @@ func hold(m *contexts.Manager) func(context.Context, string) (npm.Workspace, fun
 
 func mustContextsQuota(t *testing.T, quota int64) *contexts.Manager {
 	t.Helper()
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -137,7 +137,7 @@ func TestOneShotPackages(t *testing.T) {
 	reg := standard(t)
 	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
 	client := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: client}},
 	})

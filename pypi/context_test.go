@@ -13,18 +13,19 @@ import (
 	"github.com/wasmexec/wasmexec/internal/slottest"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/pypi/pypitest"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*engine.Runner, *contexts.Manager) {
+func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*pipeline.Pipeline, *contexts.Manager) {
 	t.Helper()
 	q := int64(0)
 	if len(quota) > 0 {
 		q = quota[0]
 	}
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(t, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{Packages: pkgs}},
 	})

@@ -44,7 +44,7 @@ type ctxServer struct {
 // Manager with the given config and workspace quota.
 func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int64) *ctxServer {
 	tb.Helper()
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 	})
@@ -343,7 +343,7 @@ func TestContextFilesOverHTTP(t *testing.T) {
 
 // Without a contexts manager, the routes answer 501 and contextId is 400.
 func TestContextsDisabled(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	wantStatus(t, do(t, "GET", ts.URL+"/v1/contexts", ""), 501, "not_implemented")
 	wantStatus(t, do(t, "PUT", ts.URL+"/v1/contexts/a/files/x", "x"), 501, "not_implemented")
 	wantStatus(t, do(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","contextId":"a","code":"1"}`), 400, "invalid_argument")

@@ -133,36 +133,8 @@ func completed(r *exec.Result) events.Event {
 	return events.Event{Type: events.ExecutionCompleted, ExecutionID: r.ExecutionID, Kind: string(r.Kind), Language: string(r.Language), ContextID: r.ContextID, PID: r.PID, Outcome: string(r.Outcome), ExitCode: &code, DurationMs: &d}
 }
 
-// eventRunner publishes execution.started and execution.completed of
-// one-shot runs.
-type eventRunner struct {
-	Runner
-	hub events.Log
-}
-
-func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	if opts.ExecutionID == "" {
-		opts.ExecutionID = exec.NewID("exe")
-	}
-	started := opts.Started
-	opts.Started = func(err error) {
-		if err == nil {
-			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: opts.ExecutionID, Kind: string(req.Kind), Language: string(req.Language)})
-		}
-		if started != nil {
-			started(err)
-		}
-	}
-	res, err := g.Runner.Run(ctx, req, opts)
-	if res != nil {
-		publish(g.hub, ctx, completed(res))
-	}
-	return res, err
-}
-
-// eventContexts publishes context events and the executions of context
-// runs (execution.started once the run left the context's queue and is
-// under way, with its executionId).
+// eventContexts publishes context events (a context run's execution
+// events are the pipeline's).
 type eventContexts struct {
 	Contexts
 	hub              events.Log
@@ -231,27 +203,6 @@ func (c Config) ContextDeleted(id string) {
 	if c.Events != nil {
 		c.Events.Publish(events.Event{Type: events.ContextDeleted, ContextID: id, Tenant: tenant})
 	}
-}
-
-func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
-	h := exec.RunHooksFrom(ctx)
-	if h.ExecutionID == "" {
-		h.ExecutionID = exec.NewID("exe")
-	}
-	started := h.Started
-	h.Started = func(err error) {
-		if err == nil {
-			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: h.ExecutionID, ContextID: req.ContextID, Kind: string(req.Kind), Language: string(req.Language)})
-		}
-		if started != nil {
-			started(err)
-		}
-	}
-	res, err := g.Contexts.Run(exec.WithRunHooks(ctx, h), req)
-	if res != nil {
-		publish(g.hub, ctx, completed(res))
-	}
-	return res, err
 }
 
 // processSpawned publishes process.spawned, then process.exited and

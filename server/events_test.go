@@ -192,7 +192,7 @@ func TestEventsTruncatedAndBadInput(t *testing.T) {
 // once; an explicit delete sends one too (the manager reports both).
 func TestEventsContextDeletedByIdleExpiry(t *testing.T) {
 	var onDelete atomic.Pointer[func(string)]
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})

@@ -20,7 +20,7 @@ import (
 // against the forking tenant's maxContexts. Contexts that existed before
 // the server started (durable ones) keep their owners (ContextOwners).
 func TestHibernateAndForkByTenant(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})

@@ -79,17 +79,10 @@ func MustHistoryServer(tb testing.TB, procs server.Processes) *httptest.Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
-		OnComplete: func(ctx context.Context, res *exec.Result, log *exec.OutputLog) error {
-			var events []exec.Event
-			var truncated bool
-			if log != nil {
-				events, truncated = log.Snapshot()
-			}
-			return st.Save(ctx, res, events, truncated)
-		},
+		Store:     st,
 	})
 	cfg := server.Config{Runner: r, History: storehistory.History{S: st}}
 	if procs != nil {

@@ -112,9 +112,6 @@ func Guard(cfg Config) Config {
 	}
 	cfg.guarded = true
 	if hub := cfg.Events; hub != nil {
-		if cfg.Runner != nil {
-			cfg.Runner = eventRunner{cfg.Runner, hub}
-		}
 		if cfg.Contexts != nil {
 			cfg.Contexts = eventContexts{cfg.Contexts, hub, cfg.ContextDeletions}
 		}

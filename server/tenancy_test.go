@@ -20,22 +20,23 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // lastRunner is the runner of the last mustFrontServer (to poll its state).
-var lastRunner *engine.Runner
+var lastRunner *pipeline.Pipeline
 
-// memHistory keeps completed executions in memory (OnComplete).
+// memHistory keeps completed executions in memory (the persist step).
 type memHistory struct {
 	mu   sync.Mutex
 	byID map[string]*exec.Result
 	ids  []string
 }
 
-func (h *memHistory) save(ctx context.Context, r *exec.Result, _ *exec.OutputLog) error {
+func (h *memHistory) save(ctx context.Context, r *exec.Result, _ []exec.Event, _ bool) error {
 	if r.Tenant == "" {
 		r.Tenant = exec.TenantID(ctx) // as the binary's persist does
 	}
@@ -119,10 +120,11 @@ func mustTenantServer(tb testing.TB) string {
 func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	tb.Helper()
 	h := &memHistory{byID: map[string]*exec.Result{}}
-	r := testenv.Runner(tb, engine.RunnerConfig{
-		Images:     map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		OnComplete: h.save,
+	r := testenv.Runner(tb, testenv.RunnerConfig{
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Store:     testenv.StoreFunc(h.save),
+		Events:    eventLog(hub),
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), 0)
 	if err != nil {
@@ -400,4 +402,12 @@ func TestTenantMaxConcurrentRuns(t *testing.T) {
 	if first := <-done; first.Status != 200 {
 		t.Fatalf("the first run: %d %s", first.Status, first.Body)
 	}
+}
+
+// eventLog is hub as an events.Log (nil when there is none).
+func eventLog(hub *events.Hub) events.Log {
+	if hub == nil {
+		return nil
+	}
+	return hub
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,10 +15,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
@@ -126,11 +128,11 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxOutputBytes, "max-output-bytes", d.Max.OutputBytes, "largest limits.outputBytes a request may ask for")
 	fs.Int64Var(&o.stdinBytes, "stdin-bytes", d.MaxStdinBytes, "stdin buffer limit")
 	fs.Int64Var(&o.bodyLimitBytes, "body-limit-bytes", 16<<20, "request body limit")
-	fs.IntVar(&o.maxConcurrent, "max-concurrent", engine.DefaultMaxConcurrent, "runs at once; more queue briefly, then get 429")
-	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", engine.DefaultQueueTimeout.Milliseconds(), "how long a run waits for a slot before 429")
-	fs.IntVar(&o.maxQueued, "max-queued", engine.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
+	fs.IntVar(&o.maxConcurrent, "max-concurrent", pipeline.DefaultMaxConcurrent, "runs at once; more queue briefly, then get 429")
+	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", pipeline.DefaultQueueTimeout.Milliseconds(), "how long a run waits for a slot before 429")
+	fs.IntVar(&o.maxQueued, "max-queued", pipeline.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
 	fs.IntVar(&o.poolSize, "pool-size", engine.DefaultPoolSize, "pre-started guests kept per language (0 disables)")
-	fs.Int64Var(&o.retainBytes, "retain-bytes", engine.DefaultRetainBytes, "retained output events per run (bytes)")
+	fs.Int64Var(&o.retainBytes, "retain-bytes", pipeline.DefaultRetainBytes, "retained output events per run (bytes)")
 	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", vfs.DefaultQuotaBytes, "byte quota per workspace (a directory, empty file or symlink counts 4096)")
 	fs.IntVar(&o.workspaceFiles, "workspace-max-files", vfs.DefaultMaxFiles, "entries (files, directories, symlinks) per workspace")
 	fs.Int64Var(&o.completedTTLMs, "execution-completed-ttl-ms", 300000, "how long completed executions are kept")
@@ -202,11 +204,14 @@ type app struct {
 	npmOnce sync.Once
 	npm     *npm.Client
 
-	mu     sync.Mutex
-	runner *engine.Runner
-	// guarded is runner behind the store guard (storeguard.go): what the
-	// server, contexts and processes run through.
-	guarded exec.Runner
+	// recorder is the persist step of runs and of the other records
+	// (TypeScript checks, installs): nothing is reported before its
+	// record is committed.
+	recorder *pipeline.Recorder
+
+	mu      sync.Mutex
+	driver  *engine.Driver
+	runner  *pipeline.Pipeline
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
@@ -315,33 +320,14 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 			return nil, fmt.Errorf("join the cluster: %w", err)
 		}
 	}
+	// A nil *store.Store must not become a non-nil pipeline.Store.
+	var st pipeline.Store
+	if a.store != nil {
+		st = a.store
+	}
+	a.recorder = pipeline.NewRecorder(st, a.prom)
 	a.instrument()
 	return a, nil
-}
-
-// persist is the runner's OnComplete hook: a completion is durable in
-// the store (SQLite or PostgreSQL) before it is reported to the client.
-func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
-	if r.RequestID == "" {
-		r.RequestID = exec.RequestIDFrom(ctx)
-	}
-	if r.Tenant == "" {
-		r.Tenant = exec.TenantID(ctx) // the store scopes reads by it
-	}
-	a.prom.ObserveRun(r, exec.TenantID(ctx))
-	if a.store == nil {
-		return nil
-	}
-	var events []exec.Event
-	var truncated bool
-	if log != nil {
-		events, truncated = log.Snapshot()
-	}
-	start := time.Now()
-	err := a.store.Save(ctx, r, events, truncated)
-	a.prom.ObserveStoreWrite(time.Since(start))
-	notePersist(ctx, err)
-	return err
 }
 
 // load loads (compiling on first use) every guest image present, then
@@ -409,40 +395,41 @@ func (a *app) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := engine.NewRunner(engine.RunnerConfig{
+	policy := a.opts.policy()
+	d := engine.NewDriver(engine.DriverConfig{
+		Images:          images,
+		Workspaces:      a.ws,
+		PoolSize:        cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
+		PoolMemoryBytes: policy.Default.MemoryBytes,
+		Logger:          a.log,
+	})
+	r, err := pipeline.New(pipeline.Config{
+		Driver:               d,
 		Network:              network,
-		Images:               images,
 		Languages:            langs,
-		Policy:               a.opts.policy(),
+		Policy:               policy,
 		Workspaces:           a.ws,
 		MaxConcurrent:        a.opts.maxConcurrent,
 		QueueTimeout:         time.Duration(a.opts.queueTimeoutMs) * time.Millisecond,
 		MaxQueued:            a.opts.maxQueued,
-		PoolSize:             cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
-		OnComplete:           a.persist,
+		Recorder:             a.recorder,
+		Events:               a.events,
 		Logger:               a.log,
 	})
 	if err != nil {
+		d.Close()
 		return err
 	}
 	ctxWS, err := vfs.NewManagerLimits(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceLimits())
 	if err != nil {
-		r.Close()
+		d.Close()
 		return err
 	}
 	var procs *processes.Manager
-	timed := timedRunner{r, a.prom}
-	// Every run goes through the store guard (when there is a store): a
-	// result is reported only after its record is committed.
-	var guarded, spawner exec.Runner = timed, timed
-	if a.store != nil {
-		g := &storeGuard{timedRunner: timed, st: a.store}
-		guarded, spawner = g, spawnGate{g}
-	}
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:         guarded,
+		Runner:         r,
 		Workspaces:     ctxWS,
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
@@ -472,11 +459,11 @@ func (a *app) load(ctx context.Context) error {
 		Logger:  a.log,
 	})
 	if err != nil {
-		r.Close()
+		d.Close()
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         spawner,
+		Runner:         r,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
@@ -488,11 +475,11 @@ func (a *app) load(ctx context.Context) error {
 	})
 	if err != nil {
 		ctxs.Close()
-		r.Close()
+		d.Close()
 		return err
 	}
 	a.mu.Lock()
-	a.images, a.runner, a.guarded, a.ctxs, a.procs = images, r, guarded, ctxs, procs
+	a.images, a.driver, a.runner, a.ctxs, a.procs = images, d, r, ctxs, procs
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
@@ -535,7 +522,7 @@ func (a *app) newChecker() (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk := &checker{pool: pool, persist: a.persist, state: checkerWarming}
+	chk := &checker{pool: pool, persist: a.recorder.Record, state: checkerWarming}
 	a.mu.Lock()
 	a.checker = chk
 	a.mu.Unlock()
@@ -609,39 +596,7 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	return a.guarded.Run(ctx, req, opts)
-}
-
-// timedRunner is the runner as one-shot runs (app.Run), contexts and
-// processes use it: it observes each run's queue wait, from when the run
-// began waiting (opts.QueuedAt: a context's queue; else the call) until it
-// is under way (a run slot, preparation and a guest: Started), by
-// language, kind and outcome.
-type timedRunner struct {
-	*engine.Runner
-	prom *metrics.Metrics
-}
-
-func (r timedRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	start := opts.QueuedAt
-	if start.IsZero() {
-		start = time.Now()
-	}
-	var startedAt atomic.Int64
-	prev := opts.Started
-	opts.Started = func(err error) {
-		if err == nil {
-			startedAt.Store(time.Now().UnixNano())
-		}
-		if prev != nil {
-			prev(err)
-		}
-	}
-	res, err := r.Runner.Run(ctx, req, opts)
-	if t := startedAt.Load(); res != nil && t != 0 {
-		r.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
-	}
-	return res, err
+	return a.runner.Run(ctx, req, opts)
 }
 
 // lastPIDFile keeps, in the data directory, the largest process id given
@@ -689,7 +644,7 @@ func (a *app) firstPID(ctx context.Context) int64 {
 
 func (a *app) close() {
 	a.mu.Lock()
-	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
+	tsWorkers, chk, procs, ctxs, driver := a.tsWorkers, a.checker, a.procs, a.ctxs, a.driver
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StopAdopting() // the contexts manager closes below
@@ -712,8 +667,8 @@ func (a *app) close() {
 		ctxs.Close()
 	}
 	a.leaveCluster()
-	if runner != nil {
-		runner.Close()
+	if driver != nil {
+		driver.Close()
 	}
 	if a.store != nil {
 		if err := a.store.Close(); err != nil {
@@ -739,7 +694,7 @@ func (a *app) liveWork() int64 {
 // instrument registers the gauges and counters read at each scrape.
 func (a *app) instrument() {
 	m := a.prom
-	run := func(f func(*engine.Runner) float64) func() float64 {
+	run := func(f func(*pipeline.Pipeline) float64) func() float64 {
 		return func() float64 {
 			a.mu.Lock()
 			r := a.runner
@@ -768,8 +723,8 @@ func (a *app) instrument() {
 	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Written) })))
 	m.Gauge("wasmexec_events_queued", "Lifecycle events waiting to be written to the shared log (PostgreSQL store).", evStat(func(s store.EventLogStats) float64 { return float64(s.Queued) }))
 	m.Gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func() float64 { return float64(a.engine.LiveGuests()) })
-	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *engine.Runner) float64 { return float64(r.Live()) }))
-	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *engine.Runner) float64 { return float64(r.Queued()) }))
+	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *pipeline.Pipeline) float64 { return float64(r.Live()) }))
+	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *pipeline.Pipeline) float64 { return float64(r.Queued()) }))
 	m.Gauge("wasmexec_contexts_live", "Execution contexts.", func() float64 {
 		a.mu.Lock()
 		c := a.ctxs
@@ -814,10 +769,10 @@ func (a *app) instrument() {
 		return func() map[string]float64 {
 			out := map[string]float64{}
 			a.mu.Lock()
-			r := a.runner
+			d := a.driver
 			a.mu.Unlock()
-			if r != nil {
-				for img, hm := range r.PoolStats() {
+			if d != nil {
+				for img, hm := range d.PoolStats() {
 					out[img] = float64(hm[i])
 				}
 			}
@@ -828,10 +783,10 @@ func (a *app) instrument() {
 	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, poolStat(1))
 	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image, and whether the image's guests start from a snapshot of their initialized runtime.", []string{"image", "source", "snapshot"}, func() map[string]float64 {
 		a.mu.Lock()
-		r := a.runner
+		d := a.driver
 		a.mu.Unlock()
 		snap := func(img string) string {
-			if r != nil && r.Snapshotted(img) {
+			if d != nil && d.Snapshotted(img) {
 				return "true"
 			}
 			return "false"

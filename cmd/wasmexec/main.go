@@ -321,12 +321,12 @@ func (a *app) serverConfig() server.Config {
 				}
 				return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed}, release, nil
 			},
-			Persist: func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
+			Persist: func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) },
 		}
 	}
 	if a.ctxs != nil {
 		pip := a.pipService()
-		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) }
+		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) }
 		cfg.Pip = pip
 	}
 	if a.keys != nil {

@@ -30,7 +30,7 @@ func TestModulesConvertedOnTheHost(t *testing.T) {
 	}
 	image := testenv.Image(t, js.ImageName)
 	runner := func(conv js.ModuleConverter) exec.Runner {
-		return testenv.Runner(t, engine.RunnerConfig{
+		return testenv.Runner(t, testenv.RunnerConfig{
 			Images:    map[string]*engine.Image{js.ImageName: image},
 			Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Modules: conv}, exec.TypeScript: ts.Driver{Modules: conv}},
 		})

@@ -39,7 +39,7 @@ func TestTsconfigAppliesToTheHostTranspile(t *testing.T) {
 		t.Fatalf("a tsconfig that does not parse: %v", err)
 	}
 
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
 	})
