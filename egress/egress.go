@@ -6,16 +6,19 @@
 //
 //   - A run's allow-list (network.allow) must lie within the operator's
 //     ceiling (--network-allow; empty: no network for anyone): checked when
-//     the request arrives, invalid_argument naming the pattern.
+//     the request arrives, invalid_argument naming the pattern. An IP
+//     literal or CIDR block is within it only by an IP pattern of the
+//     ceiling: "*" and "*.example.org" are names, never addresses.
 //   - Each request (and each redirect hop) must be http or https to a
-//     scheme/host/port some pattern of the run's list allows.
+//     scheme/host/port some pattern of the run's list allows; a host that
+//     is an address (127.1 and 0x7f.0.0.1 included) only by an IP pattern.
 //   - Host names are resolved by the host; every address a connection goes
 //     to is checked after resolution (and again, by the dialer, on the
 //     socket's own address): a loopback, private, link-local, CGNAT,
 //     multicast, unspecified or other special-purpose address is refused
-//     unless a pattern of the run's list names it as an IP literal or CIDR
-//     block. So an allowed name that resolves (or re-resolves) to 127.0.0.1
-//     or 169.254.169.254 is refused.
+//     unless an IP literal or CIDR pattern of the run's list names it, and
+//     one of the ceiling's too. So an allowed name that resolves (or
+//     re-resolves) to 127.0.0.1 or 169.254.169.254 is refused.
 //   - Secrets are substituted for their placeholders in request headers and
 //     the URL query, only in requests to their hosts; their values are
 //     replaced by the placeholders in everything returned to the guest and
@@ -46,6 +49,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -249,7 +254,7 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 			if err != nil {
 				return fmt.Errorf("egress: unexpected address %q", address)
 			}
-			if !addrAllowed(allow, ap.Addr(), int(ap.Port())) {
+			if !e.addrAllowed(allow, ap.Addr(), int(ap.Port())) {
 				return fmt.Errorf("%s is a private or special-purpose address the allow-list does not name", ap.Addr())
 			}
 			return nil
@@ -262,9 +267,14 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		}
 		port, _ := strconv.Atoi(portStr)
 		var addrs []netip.Addr
-		if a, err := netip.ParseAddr(host); err == nil {
+		a, literal, err := hostAddr(host)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", host, err)
+		case literal:
+			// 127.1 is 127.0.0.1 here as in Match, not a name for DNS.
 			addrs = []netip.Addr{a}
-		} else {
+		default:
 			addrs, err = e.cfg.Resolver.LookupNetIP(ctx, "ip", host)
 			if err != nil {
 				return nil, fmt.Errorf("resolve %s: %w", host, err)
@@ -274,7 +284,7 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		var lastErr error
 		for _, a := range addrs {
 			a = a.Unmap()
-			if !addrAllowed(allow, a, port) {
+			if !e.addrAllowed(allow, a, port) {
 				refused = append(refused, a.String())
 				continue
 			}
@@ -287,7 +297,10 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		if lastErr != nil {
 			return nil, lastErr
 		}
-		if len(refused) > 0 {
+		switch {
+		case len(refused) > 0 && literal:
+			return nil, fmt.Errorf("%s is a private or special-purpose address the allow-list does not name", refused[0])
+		case len(refused) > 0:
 			return nil, fmt.Errorf("%s resolves to %s: a private or special-purpose address the allow-list does not name", host, strings.Join(refused, ", "))
 		}
 		return nil, fmt.Errorf("%s has no addresses", host)
@@ -304,9 +317,13 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 	}
 }
 
-// addrAllowed: a public address, or one the allow-list names by IP.
-func addrAllowed(allow List, a netip.Addr, port int) bool {
-	return Public(a) || allow.NamesAddr(a, port)
+// addrAllowed: a public address, or one the run's allow-list names by IP
+// and the ceiling too. The run's list was checked against the ceiling when
+// the run was accepted; the ceiling is asked again here so that no path to
+// a session (a stored context's list, a future caller skipping
+// CheckNetwork) can open a private address the operator did not name.
+func (e *Egress) addrAllowed(allow List, a netip.Addr, port int) bool {
+	return Public(a) || allow.NamesAddr(a, port) && e.ceiling.NamesAddr(a, port)
 }
 
 var specialV4 = []netip.Prefix{
@@ -488,7 +505,23 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	if u.User != nil {
 		return finish(fail("URLs with credentials are not supported; use an Authorization header")), nil, nil
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	out := u // the URL requested: u with the host net/http would dial
+	host := u.Hostname()
+	if !isASCII(host) {
+		// net/http dials the IDNA form of a host (full-width digits
+		// become an IPv4 address): check the one it dials.
+		a, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return finish(fail("invalid host %q: %s", s.scrub(host), err)), nil, nil
+		}
+		c := *u
+		c.Host = a
+		if p := u.Port(); p != "" {
+			c.Host = net.JoinHostPort(a, p)
+		}
+		host, out = a, &c
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if host == "" {
 		return finish(fail("the URL has no host")), nil, nil
 	}
@@ -504,10 +537,13 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 		port = n
 	}
 	if !s.allow.Match(u.Scheme, host, port) {
-		return finish(fail("%s://%s is not in the run's network allow-list", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)))), nil, nil
+		why := ""
+		if _, isIP, _ := hostAddr(host); isIP {
+			why = ` (an address needs an IP literal or CIDR pattern: "*" is any host name)`
+		}
+		return finish(fail("%s://%s is not in the run's network allow-list%s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), why)), nil, nil
 	}
 	// Secrets go only to their hosts, the guest's placeholders elsewhere.
-	out := u
 	h := header.Clone()
 	for _, sec := range s.secrets {
 		if !sec.hosts.Match(u.Scheme, host, port) {
@@ -650,6 +686,15 @@ func (s *Session) scrubBytes(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // validToken reports whether s is an HTTP token (method, header name).

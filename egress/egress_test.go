@@ -220,7 +220,85 @@ func TestPrivateAddressAfterResolution(t *testing.T) {
 	}
 	// A literal private address needs to be named too: "*" is any name.
 	star := MustEgress(t, egress.Config{Allow: []string{"*:*"}, Resolver: dns})
-	wantRefused(t, MustDo(t, MustSession(t, star, []string{"*:*"}, nil), egress.Request{URL: srv.URL}), "private")
+	wantRefused(t, MustDo(t, MustSession(t, star, []string{"*:*"}, nil), egress.Request{URL: srv.URL}), `"*" is any host name`)
+}
+
+// The server's own API on loopback, under the "internet" ceiling *:*: a
+// run can't ask for 127.0.0.1 (nor any address), and no spelling of a
+// loopback URL, nor a name resolving to one, gets through "*:*". A
+// session made without the ceiling's check (as a caller skipping
+// CheckNetwork would) is still held to the ceiling when it dials.
+func TestWildcardCeilingSSRF(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api reached") }))
+	defer api.Close()
+	_, port := hostPort(t, api)
+	dns := fakeDNS{
+		"localhost": loopback, "api.public.test": loopback,
+		"metadata.public.test": {netip.MustParseAddr("169.254.169.254")},
+		"v6.public.test":       {netip.MustParseAddr("::1")},
+		"mapped.public.test":   {netip.MustParseAddr("::ffff:127.0.0.1")},
+	}
+	internet := MustEgress(t, egress.Config{Allow: []string{"*:*"}, Resolver: dns})
+
+	for _, allow := range []string{"127.0.0.1:*", "127.1:" + port, "2130706433:" + port, "[::1]:*", "[::ffff:127.0.0.1]:*",
+		"0.0.0.0/0:*", "::/0:*", "169.254.169.254", "10.0.0.0/8:*", "8.8.8.8"} {
+		if err := internet.CheckNetwork(&exec.Network{Allow: []string{allow}}, nil); exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), allow) {
+			t.Errorf("network.allow %q under *:*: %v, want invalid_argument naming it", allow, err)
+		}
+	}
+
+	named := MustEgress(t, egress.Config{Allow: []string{"*:*", "127.0.0.1:" + port}, Resolver: dns})
+	for _, tc := range []struct {
+		name  string
+		e     *egress.Egress
+		allow []string
+		check bool   // CheckNetwork first (else the session skips it)
+		url   string // host:port is the API's
+		want  string // an error containing it; "" the API is reached
+	}{
+		{"any name, loopback", internet, []string{"*:*"}, true, "http://127.0.0.1:PORT/v1/evaluate", "not in the run's network allow-list"},
+		{"any name, short loopback", internet, []string{"*:*"}, true, "http://127.1:PORT/", "not in the run's network allow-list"},
+		{"any name, loopback as a number", internet, []string{"*:*"}, true, "http://2130706433:PORT/", "not in the run's network allow-list"},
+		{"any name, hex loopback", internet, []string{"*:*"}, true, "http://0x7f.0.0.1:PORT/", "not in the run's network allow-list"},
+		{"any name, full-width loopback", internet, []string{"*:*"}, true, "http://１２７.０.０.１:PORT/", "not in the run's network allow-list"},
+		{"any name, percent-encoded loopback", internet, []string{"*:*"}, true, "http://%31%32%37.0.0.1:PORT/", "invalid URL"},
+		{"any name, mapped loopback", internet, []string{"*:*"}, true, "http://[::ffff:127.0.0.1]:PORT/", "not in the run's network allow-list"},
+		{"any name, localhost", internet, []string{"*:*"}, true, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+		{"any name, a name of loopback", internet, []string{"*:*"}, true, "http://api.public.test:PORT/", "resolves to 127.0.0.1"},
+		{"any name, a name of IPv6 loopback", internet, []string{"*:*"}, true, "http://v6.public.test:PORT/", "resolves to ::1"},
+		{"any name, a name of mapped loopback", internet, []string{"*:*"}, true, "http://mapped.public.test:PORT/", "resolves to 127.0.0.1"},
+		{"any name, a name of the metadata service", internet, []string{"*:*"}, true, "http://metadata.public.test:PORT/", "169.254.169.254"},
+		{"unchecked: loopback beyond the ceiling", internet, []string{"127.0.0.1:*"}, false, "http://127.0.0.1:PORT/", "127.0.0.1 is a private or special-purpose address the allow-list does not name"},
+		{"unchecked: a name of loopback beyond the ceiling", internet, []string{"*:*", "127.0.0.1:*"}, false, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+		{"named by the operator", named, []string{"127.0.0.1:" + port}, true, "http://127.0.0.1:PORT/", ""},
+		{"named by the operator, short spelling", named, []string{"127.0.0.1:" + port}, true, "http://127.1:PORT/", ""},
+		{"named by the operator, a name of it", named, []string{"*:*", "127.0.0.1:" + port}, true, "http://localhost:PORT/", ""},
+		{"named by the operator, not asked for by the run", named, []string{"*:*"}, true, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s *egress.Session
+			if tc.check {
+				s = MustSession(t, tc.e, tc.allow, nil)
+			} else {
+				var err error
+				if s, err = tc.e.NewSession(&exec.Network{Allow: tc.allow}, nil); err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+			}
+			r := MustDo(t, s, egress.Request{Method: "POST", URL: strings.ReplaceAll(tc.url, "PORT", port), Body: []byte(`{"code":"1"}`)})
+			if tc.want == "" {
+				if r.Error != "" || string(r.Body) != "api reached" {
+					t.Fatalf("want the API reached: %+v", r)
+				}
+				return
+			}
+			wantRefused(t, r, tc.want)
+			if r.Status != 0 || len(r.Body) != 0 {
+				t.Fatalf("the API answered: %d %q", r.Status, r.Body)
+			}
+		})
+	}
 }
 
 // Every redirect hop is checked against the allow-list again.
