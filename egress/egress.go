@@ -326,42 +326,77 @@ func (e *Egress) addrAllowed(allow List, a netip.Addr, port int) bool {
 	return Public(a) || allow.NamesAddr(a, port) && e.ceiling.NamesAddr(a, port)
 }
 
+// specialV4 are the IPv4 blocks that are not globally reachable unicast
+// beyond what netip's predicates catch (loopback, RFC 1918, link-local,
+// multicast, unspecified).
 var specialV4 = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"), // CGNAT
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("192.88.99.0/24"), // 6to4 relay anycast
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("198.51.100.0/24"),
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"), // and 255.255.255.255
 }
 
+// IPv6 is public only inside global unicast, and not in one of
+// specialV6; the one exception outside it is nat64, judged by the IPv4
+// address it embeds.
+var (
+	globalUnicast = netip.MustParsePrefix("2000::/3")
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+)
+
+// specialV6 are the blocks of 2000::/3 that are not public. Everything
+// outside 2000::/3 is refused already: ::/96 IPv4-compatible (and ::,
+// ::1), ::ffff:0:0/96 IPv4-mapped, ::ffff:0:0:0/96 SIIT, 64:ff9b:1::/48
+// local-use NAT64 (an operator's own translator, in front of anything),
+// 100::/64 discard, fc00::/7 ULA, fe80::/10 link-local, fec0::/10
+// site-local, ff00::/8 multicast.
 var specialV6 = []netip.Prefix{
-	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64: checked by its embedded IPv4 below
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local NAT64
-	netip.MustParsePrefix("100::/64"),       // discard
-	netip.MustParsePrefix("2001::/23"),      // IETF protocol assignments (Teredo, ...)
-	netip.MustParsePrefix("2001:db8::/32"),  // documentation
-	netip.MustParsePrefix("2002::/16"),      // 6to4
-	netip.MustParsePrefix("fec0::/10"),      // site-local
+	// IETF protocol assignments, Teredo (2001::/32: an IPv4 server and
+	// client embedded, obfuscated) and benchmarking among them.
+	netip.MustParsePrefix("2001::/23"),
+	netip.MustParsePrefix("2001:db8::/32"), // documentation
+	// 6to4: an IPv4 address embedded, reached through relays anyone may
+	// run; deprecated (RFC 7526), so refused whatever it embeds.
+	netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("3fff::/20"), // documentation
 }
 
 // Public reports whether a is a globally routable unicast address: not
 // loopback (127/8, ::1), private (10/8, 172.16/12, 192.168/16, fc00::/7),
 // link-local (169.254/16 with the cloud metadata address, fe80::/10),
 // CGNAT, multicast, unspecified, documentation or another special block.
+// An IPv6 address embedding an IPv4 one is public only in the well-known
+// NAT64 prefix 64:ff9b::/96, with a public IPv4 address (what DNS64 gives
+// for every IPv4-only site on an IPv6-only host); IPv4-mapped addresses
+// are their IPv4 address.
 func Public(a netip.Addr) bool {
 	a = a.Unmap()
-	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+	// A zone only scopes link-local addresses, which are refused anyway.
+	if !a.IsValid() || a.Zone() != "" || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return false
 	}
-	special := specialV6
-	if a.Is4() {
-		special = specialV4
+	if a.Is6() {
+		if nat64.Contains(a) {
+			b := a.As16()
+			return Public(netip.AddrFrom4([4]byte(b[12:])))
+		}
+		if !globalUnicast.Contains(a) {
+			return false
+		}
+		for _, p := range specialV6 {
+			if p.Contains(a) {
+				return false
+			}
+		}
+		return true
 	}
-	for _, p := range special {
+	for _, p := range specialV4 {
 		if p.Contains(a) {
 			return false
 		}
