@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"cmp"
 	"net/netip"
 	"slices"
 	"strings"
@@ -163,4 +164,144 @@ func TestMatchAddressHosts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fuzzHosts seed the fuzzers' URL hosts: names, and addresses in the
+// spellings an attacker would try.
+var fuzzHosts = []string{"api.example.com", "a.b.example.com", "example.com", "localhost", "127.0.0.1", "127.1", "2130706433",
+	"0x7f.0.0.1", "0177.0.0.1", "::1", "::ffff:127.0.0.1", "::127.0.0.1", "169.254.169.254", "10.1.2.3", "8.8.8.8", "fe80::1%eth0", "256.1", "API.Example.COM."}
+
+func FuzzParsePattern(f *testing.F) {
+	for _, c := range ssrfCeilings {
+		f.Add(c)
+	}
+	for _, tc := range ssrfCases {
+		f.Add(tc.request)
+	}
+	for _, h := range fuzzHosts {
+		f.Add(h)
+	}
+	names, _ := ParseList([]string{"*:*", "*", "http://*:*", "https://*:*"})
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := ParsePattern(raw)
+		if err != nil {
+			if exec.ErrorCode(err) != exec.EInvalid {
+				t.Fatalf("ParsePattern(%q): %v, want invalid_argument", raw, err)
+			}
+			return
+		}
+		if !p.Covers(p) {
+			t.Fatalf("%q does not cover itself", raw)
+		}
+		if p.isIP {
+			for _, n := range names {
+				if n.Covers(p) {
+					t.Fatalf("the name pattern %q covers the address pattern %q", n.Raw, raw)
+				}
+			}
+			if !p.prefix.IsValid() || p.host != "" || p.any || p.wildcard {
+				t.Fatalf("%q: %+v", raw, p)
+			}
+			return
+		}
+		// A name pattern's host is never an address in any spelling, and
+		// names no address.
+		if _, isIP, err := hostAddr(p.host); !p.any && (isIP || err != nil) {
+			t.Fatalf("%q: the name %q is an address (%v)", raw, p.host, err)
+		}
+		for _, h := range fuzzHosts {
+			if a, isIP, _ := hostAddr(h); isIP && (p.NamesAddr(a, 443) || p.Match("https", h, 443)) {
+				t.Fatalf("the name pattern %q allows the address %s", raw, h)
+			}
+		}
+		if !p.any && !p.wildcard && len(p.ports) > 0 && !p.Match(cmp.Or(p.scheme, "https"), p.host, p.ports[0]) {
+			t.Fatalf("%q does not match its own host %q:%d", raw, p.host, p.ports[0])
+		}
+	})
+}
+
+// FuzzCovers: what a covered pattern allows, its cover allows too; an
+// address is covered only by an IP pattern containing it.
+func FuzzCovers(f *testing.F) {
+	for _, tc := range ssrfCases {
+		for _, c := range ssrfCeilings {
+			h, _, _ := strings.Cut(strings.TrimPrefix(tc.request, "http://"), ":")
+			f.Add(c, tc.request, "http", h, uint16(9000))
+			f.Add(c, tc.request, "https", "api.example.com", uint16(443))
+		}
+	}
+	f.Fuzz(func(t *testing.T, ceiling, request, scheme, host string, port uint16) {
+		c, err := ParsePattern(ceiling)
+		if err != nil {
+			return
+		}
+		q, err := ParsePattern(request)
+		if err != nil {
+			return
+		}
+		covers := c.Covers(q)
+		if err := (List{q}).Within(List{c}); (err == nil) != covers {
+			t.Fatalf("Within and Covers disagree on %q under %q: %v", request, ceiling, err)
+		}
+		if !covers {
+			return
+		}
+		if q.isIP && !(c.isIP && c.prefix.Bits() <= q.prefix.Bits() && c.prefix.Contains(q.prefix.Addr())) {
+			t.Fatalf("%q covers the address pattern %q", ceiling, request)
+		}
+		if q.Match(scheme, host, int(port)) && !c.Match(scheme, host, int(port)) {
+			t.Fatalf("%q covers %q, which matches %s://%s:%d, but does not match it", ceiling, request, scheme, host, port)
+		}
+		if q.isIP {
+			for _, a := range []netip.Addr{q.prefix.Addr(), lastAddr(q.prefix)} {
+				if q.NamesAddr(a, int(port)) && !c.NamesAddr(a, int(port)) {
+					t.Fatalf("%q covers %q, which names %s port %d, but does not name it", ceiling, request, a, port)
+				}
+			}
+		}
+	})
+}
+
+// FuzzMatch: an address is matched only by an IP pattern naming it, and
+// case or a trailing dot change nothing.
+func FuzzMatch(f *testing.F) {
+	for _, c := range append(slices.Clone(ssrfCeilings), "*.example.com:*", "api.example.com", "https://127.0.0.1") {
+		for _, h := range fuzzHosts {
+			f.Add(c, "https", h, uint16(443))
+		}
+	}
+	f.Fuzz(func(t *testing.T, pattern, scheme, host string, port uint16) {
+		p, err := ParsePattern(pattern)
+		if err != nil {
+			return
+		}
+		ok := p.Match(scheme, host, int(port))
+		if !strings.HasSuffix(host, ".") && isASCII(host) {
+			if again := p.Match(scheme, strings.ToUpper(host)+".", int(port)); again != ok {
+				t.Fatalf("%q: Match(%q) = %v but Match(upper-case, trailing dot) = %v", pattern, host, ok, again)
+			}
+		}
+		if !ok {
+			return
+		}
+		a, isIP, err := hostAddr(strings.TrimSuffix(strings.ToLower(host), "."))
+		switch {
+		case err != nil:
+			t.Fatalf("%q matches %q, which is neither a name nor an address: %v", pattern, host, err)
+		case isIP && !p.NamesAddr(a, int(port)):
+			t.Fatalf("%q matches the address %q but does not name %s:%d", pattern, host, a, port)
+		case !isIP && p.isIP:
+			t.Fatalf("the address pattern %q matches the name %q", pattern, host)
+		}
+	})
+}
+
+// lastAddr is the last address of a block.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
 }
