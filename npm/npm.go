@@ -45,6 +45,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
+	"github.com/wasmexec/wasmexec/internal/safepath"
 )
 
 // DefaultRegistry is the public npm registry.
@@ -228,6 +229,13 @@ func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Insta
 	}
 	deps := stringMap(project["dependencies"])
 	devDeps := stringMap(project["devDependencies"])
+	for i, m := range []map[string]string{deps, devDeps} {
+		for _, n := range sortedKeys(m) {
+			if problem := nameProblem(n); problem != "" {
+				return nil, failf("package.json", "%s: %q is not a package name: it %s", [...]string{"dependencies", "devDependencies"}[i], n, problem)
+			}
+		}
+	}
 	for _, spec := range opts.Packages {
 		name, rng := splitSpec(spec)
 		if name == "" || !validName(name) {
@@ -467,15 +475,60 @@ func splitSpec(spec string) (name, rng string) {
 	return spec[:i], spec[i+1:]
 }
 
-func validName(name string) bool {
-	if name == "" || len(name) > 214 || strings.Contains(name, "..") || strings.ContainsAny(name, " \\:") {
-		return false
+// validName reports whether name is a package name (see nameProblem).
+func validName(name string) bool { return nameProblem(name) == "" }
+
+// nameProblem says what is wrong with name as a package name, "" when
+// nothing: every name an install uses becomes a directory under
+// node_modules, including those a registry or a package.json gives, so
+// each must be a name npm itself accepts: at most 214 bytes, "name" or
+// "@scope/name", each part made of the characters encodeURIComponent
+// leaves alone (letters, digits and -._~!'()*: no "/", "\", "%", NUL or
+// space) and not starting with "."; the whole not starting with "_" nor
+// being node_modules or favicon.ico. Capitals are accepted, as npm does
+// for the packages published before it refused them (JSONStream, which
+// many packages still depend on): a capital can't move a path.
+func nameProblem(name string) string {
+	if name == "" {
+		return "is empty"
 	}
+	if len(name) > 214 {
+		return "is longer than 214 bytes"
+	}
+	if strings.HasPrefix(name, "_") {
+		return "starts with _"
+	}
+	switch strings.ToLower(name) {
+	case "node_modules", "favicon.ico":
+		return "is a name npm reserves"
+	}
+	parts := []string{name}
 	if strings.HasPrefix(name, "@") {
-		scope, rest, ok := strings.Cut(name, "/")
-		return ok && len(scope) > 1 && rest != "" && !strings.Contains(rest, "/")
+		scope, pkg, ok := strings.Cut(name[1:], "/")
+		if !ok {
+			return "is a scope without a name (@scope/name)"
+		}
+		parts = []string{scope, pkg}
 	}
-	return !strings.Contains(name, "/") && !strings.HasPrefix(name, ".")
+	for _, part := range parts {
+		if part == "" {
+			return "has an empty part"
+		}
+		if part[0] == '.' {
+			return "has a part starting with ."
+		}
+		for i := 0; i < len(part); i++ {
+			if !urlSafe(part[i]) {
+				return fmt.Sprintf("holds %q, which a package name can't", part[i:i+1])
+			}
+		}
+	}
+	return ""
+}
+
+// urlSafe is what encodeURIComponent leaves as it is.
+func urlSafe(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!'()*", c) >= 0
 }
 
 // packument fetches (once per install) a package's registry document.
@@ -513,6 +566,9 @@ func (in *installer) packument(ctx context.Context, name string) (*packument, er
 	if err := json.NewDecoder(body).Decode(&p); err != nil {
 		return nil, failf(name, "bad registry document: %v", err)
 	}
+	if p.Name != "" && p.Name != name {
+		return nil, failf(name, "the registry's document is for %q", p.Name)
+	}
 	in.packuments[name] = &p
 	in.c.storePackument(name, &p, body.n)
 	in.log(fmt.Sprintf("resolved %s (%d versions)", name, len(p.Versions)))
@@ -543,7 +599,37 @@ func (in *installer) version(ctx context.Context, name, version string) (*packag
 	if v.Name == "" {
 		v.Name = name
 	}
+	if v.Version == "" {
+		v.Version = version
+	}
+	if err := checkVersion(name, version, &v); err != nil {
+		return nil, err
+	}
 	return &v, nil
+}
+
+// checkVersion refuses a registry's version document whose names would
+// become paths it must not: its own name and version must be those it was
+// asked for, and the names of the dependencies it brings in must be
+// package names (see nameProblem), so that a registry can't place a
+// package outside node_modules (a dependency named "../../../x").
+func checkVersion(name, version string, v *packageVersion) error {
+	id := name + "@" + version
+	if v.Name != name {
+		return failf(id, "the registry's version document names the package %q", v.Name)
+	}
+	if v.Version != version {
+		return failf(id, "the registry's version document is version %q", v.Version)
+	}
+	if _, err := semver.NewVersion(version); err != nil {
+		return failf(id, "the registry's version %q is not a semver version", version)
+	}
+	for _, dep := range sortedKeys(v.Dependencies) {
+		if problem := nameProblem(dep); problem != "" {
+			return failf(id, "dependencies: %q is not a package name: it %s", dep, problem)
+		}
+	}
+	return nil
 }
 
 // resolve picks the version of name rng means: a dist-tag, an exact
@@ -737,7 +823,10 @@ func unpack(tgz []byte, dir string, max int64) error {
 		if rel == "" {
 			continue
 		}
-		target := filepath.Join(dir, filepath.FromSlash(rel))
+		target, err := safepath.JoinUnder(dir, rel)
+		if err != nil {
+			return fmt.Errorf("tarball entry %q: %v", name, err)
+		}
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(target, 0o755); err != nil {
@@ -782,11 +871,16 @@ func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) er
 	var biggestBytes int64
 	for at, v := range in.placed {
 		src := in.c.cacheDir(integrityOf(v))
-		n, err := copytree.Copy(src, filepath.Join(stage, filepath.FromSlash(at)))
+		id := v.Name + "@" + v.Version
+		dst, err := safepath.JoinUnder(stage, at)
+		if err != nil {
+			return failf(id, "install path %s: %v", at, err)
+		}
+		n, err := copytree.Copy(src, dst)
 		if err != nil {
 			return err
 		}
-		if id := v.Name + "@" + v.Version; n > biggestBytes || n == biggestBytes && id < biggest {
+		if n > biggestBytes || n == biggestBytes && id < biggest {
 			biggest, biggestBytes = id, n
 		}
 	}
