@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/npm"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // A registry is an attacker: whoever can publish to the configured one
@@ -193,6 +195,93 @@ func TestHostileTarballEntries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An install counts what it writes against the workspace's room as it
+// writes, and stops before the first entry that does not fit: three
+// packages of 40 MB of zeros (tarballs of 40 KB) against a 16 MiB quota
+// fail with quota_exceeded having written nothing of them, where the
+// install used to unpack and copy all of them (96 to 110 MiB) before it
+// measured. What fits is written twice at most (unpacked into the shared
+// cache, copied into the stage), each time within the room. The bytes are
+// the kernel's count of what the process wrote (/proc/self/io wchar:
+// files, and the test registry's few responses, within slack).
+func TestInstallStopsAtTheRoom(t *testing.T) {
+	const quota = 16 << 20
+	reg := NewRegistry(t)
+	for _, n := range []string{"zeros-a", "zeros-b", "zeros-c"} {
+		reg.Add(t, Pkg{Name: n, Version: "1.0.0", Zeros: map[string]int64{"blob.bin": 40_000_000}})
+	}
+	// Two that fit alone but not together, and one of many small entries
+	// against the workspace's file limit.
+	for _, n := range []string{"ten-mb-a", "ten-mb-b"} {
+		reg.Add(t, Pkg{Name: n, Version: "1.0.0", Zeros: map[string]int64{"blob.bin": 10 << 20}})
+	}
+	files := map[string]int64{}
+	for i := range 300 {
+		files[fmt.Sprintf("d%03d/f", i)] = 4096
+	}
+	reg.Add(t, Pkg{Name: "many-files", Version: "1.0.0", Zeros: files})
+	const slack = 512 << 10
+	for _, tc := range []struct {
+		name     string
+		limits   vfs.Limits
+		pkgs     []string
+		at       string // the package where the install stops
+		maxWrite int64
+	}{
+		{"three 40 MB packages, 16 MiB quota", vfs.Limits{Quota: quota}, []string{"zeros-a", "zeros-b", "zeros-c"}, "zeros-a@1.0.0", 0},
+		{"the second of two 10 MiB packages, 16 MiB quota", vfs.Limits{Quota: quota}, []string{"ten-mb-a", "ten-mb-b"}, "ten-mb-b@1.0.0", 2 * quota},
+		{"300 files of 4 KiB in directories, 100 entries", vfs.Limits{MaxFiles: 100}, []string{"many-files"}, "many-files@1.0.0", 100 * 4096},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := vfs.NewManagerLimits(t.TempDir(), tc.limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, err := m.New("q")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
+			w0, ok := wchar(t)
+			_, err = c.Install(context.Background(), ws.Root, npm.Options{Packages: tc.pkgs, Measure: ws.WouldExceed,
+				Room: func(ctx context.Context, stage string, names []string) (npm.Room, error) {
+					r, err := ws.RoomReplacing(ctx, stage, names)
+					return npm.Room(r), err
+				}})
+			var e *npm.Error
+			if !errors.As(err, &e) || e.CodeOf() != exec.CodeQuotaExceeded || e.Package != tc.at || e.Details["package"] != tc.at {
+				t.Fatalf("err = %v (%+v), want quota_exceeded at %s", err, e, tc.at)
+			}
+			if w1, _ := wchar(t); ok {
+				if wrote := w1 - w0; wrote > tc.maxWrite+slack {
+					t.Fatalf("the install wrote %d bytes, over %d (+%d)", wrote, tc.maxWrite, slack)
+				}
+			} else {
+				t.Log("no /proc/self/io here: the bytes written are not checked")
+			}
+			if entries, _ := os.ReadDir(ws.Root); len(entries) != 0 {
+				t.Fatalf("the workspace changed: %v", entries)
+			}
+		})
+	}
+}
+
+// wchar is the bytes this process has written (/proc/self/io), or false
+// where the kernel does not say.
+func wchar(t *testing.T) (int64, bool) {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // findFiles lists the files named name below root.

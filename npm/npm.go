@@ -32,6 +32,8 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -92,6 +94,71 @@ type Options struct {
 	// the count. An install that would pass them fails with code
 	// quota_exceeded before anything is swapped in.
 	Measure func(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error)
+	// Room, when set, is what the install may write: the room the
+	// workspace's limits leave for its top-level entries names (and
+	// stage, as for Measure). Every directory and file is counted as it
+	// is unpacked into the cache or staged, and the install stops with
+	// code quota_exceeded before the first one that does not fit, instead
+	// of writing it all and then finding it does not.
+	Room func(ctx context.Context, stage string, names []string) (Room, error)
+}
+
+// Room is what an install may still write, counted the way a workspace's
+// limits count (vfs.Room, of the same shape): Bytes for a non-empty
+// file's size and EntryBytes for every directory or empty file, Files for
+// every entry; math.MaxInt64 and math.MaxInt are no bound.
+type Room struct {
+	Bytes      int64
+	Files      int
+	EntryBytes int64
+}
+
+// unbounded is the Room of an install without one.
+func unbounded() Room { return Room{Bytes: math.MaxInt64, Files: math.MaxInt} }
+
+// take charges a directory or a file of size bytes to r, or reports that
+// it does not fit (r unchanged).
+func (r *Room) take(dir bool, size int64) bool {
+	charge := size
+	if dir || size <= 0 {
+		charge = r.EntryBytes
+	}
+	if r.Files < 1 || charge > r.Bytes {
+		return false
+	}
+	r.Files--
+	r.Bytes -= charge
+	return true
+}
+
+// describe says what r allows, for messages: "16777216 bytes and 10000
+// files" (a bound it lacks is left out).
+func (r Room) describe() string {
+	var parts []string
+	if r.Bytes != math.MaxInt64 {
+		parts = append(parts, fmt.Sprintf("%d bytes", r.Bytes))
+	}
+	if r.Files != math.MaxInt {
+		parts = append(parts, fmt.Sprintf("%d files", r.Files))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// errNoRoom is what unpack returns when an entry does not fit its room.
+var errNoRoom = errors.New("no room left for the install")
+
+// overRoom is the failure of an install that ran out of room at what (a
+// package or a file of the stage).
+func (in *installer) overRoom(what string) error {
+	details := map[string]any{"package": what, "reason": "over the workspace quota"}
+	if in.room.Bytes != math.MaxInt64 {
+		details["roomBytes"] = in.room.Bytes
+	}
+	if in.room.Files != math.MaxInt {
+		details["roomFiles"] = in.room.Files
+	}
+	return &Error{Code: exec.CodeQuotaExceeded, Package: what, Details: details,
+		Reason: fmt.Sprintf("the install would take the workspace over its limits: the rest of the workspace leaves it room for %s, and this does not fit in what is left of it", in.room.describe())}
 }
 
 // Installed is one package put into node_modules.
@@ -178,6 +245,7 @@ type installer struct {
 	placed map[string]*packageVersion
 	lock   map[string]lockEntry // the existing lock, by install path
 	log    func(string)
+	room   Room // what the install could write when it began staging
 }
 
 // lockEntry is a package-lock.json (v3) "packages" entry.
@@ -321,13 +389,9 @@ func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Insta
 		}
 	}
 
-	// Fetch and verify everything before touching the workspace.
 	var installed []Installed
 	for _, at := range sortedKeys(in.placed) {
 		v := in.placed[at]
-		if _, err := in.fetch(ctx, v); err != nil {
-			return nil, err
-		}
 		it := Installed{Name: v.Name, Version: v.Version, Integrity: integrityOf(v), Path: at}
 		for _, s := range []string{"preinstall", "install", "postinstall"} {
 			if v.Scripts[s] != "" {
@@ -689,7 +753,10 @@ func (c *Client) cacheDir(integrity string) string {
 }
 
 // fetch makes sure v is unpacked in the cache and returns its directory.
-func (in *installer) fetch(ctx context.Context, v *packageVersion) (string, error) {
+// A package unpacked now must fit room (not taken from: the copy into the
+// stage takes it), so an install unpacks no more than its workspace could
+// hold.
+func (in *installer) fetch(ctx context.Context, v *packageVersion, room Room) (string, error) {
 	integ := integrityOf(v)
 	if integ == "" {
 		return "", failf(v.Name+"@"+v.Version, "the registry gives no integrity hash")
@@ -741,7 +808,10 @@ func (in *installer) fetch(ctx context.Context, v *packageVersion) (string, erro
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	if err := unpack(body, tmp, max); err != nil {
+	if err := unpack(body, tmp, max, &room); err != nil {
+		if errors.Is(err, errNoRoom) {
+			return "", in.overRoom(id)
+		}
 		return "", failf(id, "%v", err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
@@ -794,8 +864,11 @@ func verify(integrity string, body []byte) error {
 
 // unpack extracts a package tarball into dir, dropping the first path
 // component ("package/"). Entries that escape (.., absolute paths), links
-// and devices are refused; the unpacked size is bounded by max.
-func unpack(tgz []byte, dir string, max int64) error {
+// and devices are refused; the unpacked size is bounded by max, and every
+// directory and file is charged to room before it is written (errNoRoom
+// when it does not fit), so a package too big for the workspace costs
+// the disk no more than the room it had.
+func unpack(tgz []byte, dir string, max int64, room *Room) error {
 	zr, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
 		return fmt.Errorf("tarball is not gzip: %v", err)
@@ -819,6 +892,15 @@ func unpack(tgz []byte, dir string, max int64) error {
 				return fmt.Errorf("tarball entry %q escapes the package", name)
 			}
 		}
+		switch hdr.Typeflag {
+		case tar.TypeDir, tar.TypeReg, tar.TypeRegA:
+		case tar.TypeSymlink, tar.TypeLink:
+			return fmt.Errorf("tarball entry %q is a link (links are refused)", name)
+		case tar.TypeXGlobalHeader, tar.TypeXHeader:
+			continue
+		default:
+			return fmt.Errorf("tarball entry %q has unsupported type %q", name, hdr.Typeflag)
+		}
 		_, rel, _ := strings.Cut(path.Clean(name), "/")
 		if rel == "" {
 			continue
@@ -827,56 +909,111 @@ func unpack(tgz []byte, dir string, max int64) error {
 		if err != nil {
 			return fmt.Errorf("tarball entry %q: %v", name, err)
 		}
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o755); err != nil {
+		if hdr.Typeflag == tar.TypeDir {
+			if err := mkdirs(dir, rel, room); err != nil {
 				return err
 			}
-		case tar.TypeReg, tar.TypeRegA:
-			total += hdr.Size
-			if total > max {
-				return fmt.Errorf("package unpacks to more than %d bytes", max)
-			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return err
-			}
-			f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(f, io.LimitReader(tr, hdr.Size))
-			f.Close()
-			if err != nil {
-				return err
-			}
-		case tar.TypeSymlink, tar.TypeLink:
-			return fmt.Errorf("tarball entry %q is a link (links are refused)", name)
-		case tar.TypeXGlobalHeader, tar.TypeXHeader:
-		default:
-			return fmt.Errorf("tarball entry %q has unsupported type %q", name, hdr.Typeflag)
+			continue
+		}
+		total += hdr.Size
+		if total > max {
+			return fmt.Errorf("package unpacks to more than %d bytes", max)
+		}
+		if err := mkdirs(dir, path.Dir(rel), room); err != nil {
+			return err
+		}
+		if !room.take(false, hdr.Size) {
+			return errNoRoom
+		}
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, io.LimitReader(tr, hdr.Size))
+		f.Close()
+		if err != nil {
+			return err
 		}
 	}
 }
 
+// mkdirs creates the directories of the slash path rel below root that
+// are missing, each charged to room first (errNoRoom when it does not
+// fit). rel has been through safepath.JoinUnder: no link on its way.
+func mkdirs(root, rel string, room *Room) error {
+	if rel == "." {
+		return nil
+	}
+	p := root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("tarball entry %s is both a file and a directory", rel)
+			}
+			continue
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if !room.take(true, 0) {
+			return errNoRoom
+		}
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staged are the workspace's top-level entries an install replaces.
+var staged = []string{"node_modules", "package.json", "package-lock.json"}
+
 // commit builds node_modules, package.json and package-lock.json beside
-// the workspace's, checks the workspace's limits as they would be, and
-// swaps them in.
+// the workspace's, fetching (and verifying) each package as it goes and
+// counting what it writes against the workspace's room (Options.Room),
+// checks the workspace's limits as they would be, and swaps them in.
+// Nothing the workspace's guests see changes before the swap: the stage
+// is a hidden directory of the workspace, removed whatever happens, and
+// the install holds the context's runs off meanwhile.
 func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) error {
 	stage, err := os.MkdirTemp(dir, ".npm-install-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(stage)
+	room := unbounded()
+	if in.opts.Room != nil {
+		if room, err = in.opts.Room(ctx, filepath.Base(stage), staged); err != nil {
+			return err
+		}
+	}
+	in.room = room
 	var biggest string
 	var biggestBytes int64
-	for at, v := range in.placed {
-		src := in.c.cacheDir(integrityOf(v))
+	// Sorted, so that a parent's directory is staged (and counted) before
+	// the packages nested in it.
+	for _, at := range sortedKeys(in.placed) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v := in.placed[at]
 		id := v.Name + "@" + v.Version
+		src, err := in.fetch(ctx, v, room)
+		if err != nil {
+			return err
+		}
 		dst, err := safepath.JoinUnder(stage, at)
 		if err != nil {
 			return failf(id, "install path %s: %v", at, err)
 		}
-		n, err := copytree.Copy(src, dst)
+		n, err := copytree.CopyCharged(src, dst, func(dir bool, size int64) error {
+			if !room.take(dir, size) {
+				return in.overRoom(id)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
@@ -887,14 +1024,19 @@ func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) er
 	if err := os.MkdirAll(filepath.Join(stage, "node_modules"), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(stage, "package-lock.json"), lock, 0o644); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"package.json", pj}, {"package-lock.json", lock}} {
+		if !room.take(false, int64(len(f.data))) {
+			return in.overRoom(f.name)
+		}
+		if err := os.WriteFile(filepath.Join(stage, f.name), f.data, 0o644); err != nil {
+			return err
+		}
 	}
 	if in.opts.Measure != nil {
-		over, desc, details, err := in.opts.Measure(ctx, filepath.Base(stage), []string{"node_modules", "package.json", "package-lock.json"})
+		over, desc, details, err := in.opts.Measure(ctx, filepath.Base(stage), staged)
 		if err != nil {
 			return err
 		}
