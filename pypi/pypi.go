@@ -44,6 +44,7 @@ import (
 
 	wexec "github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
+	"github.com/wasmexec/wasmexec/internal/safepath"
 )
 
 // DefaultIndex is the public Python package index.
@@ -241,7 +242,16 @@ func (c *Client) Install(ctx context.Context, site string, opts Options) ([]Inst
 }
 
 // Build writes the set pkgs (all in the cache) into the new directory dst.
+// A package whose sha256 is not one is refused before anything is copied:
+// the set kept from an earlier install comes from the manifest in the
+// workspace, which its guests can rewrite, and a "sha256" of
+// "xx/../../../../etc" would copy that host directory into the workspace.
 func (c *Client) Build(dst string, pkgs []Installed) error {
+	for _, p := range pkgs {
+		if !hexRE(p.SHA256) {
+			return failf(p.Name, "the installed set's record %s/%s gives it the sha256 %q, which is not one: the record was altered (remove %s to start afresh)", SiteDir, manifestName, p.SHA256, SiteDir)
+		}
+	}
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
@@ -514,9 +524,9 @@ func unpackWheel(file, dir string, max int64) (int, error) {
 			}
 			return 0, fmt.Errorf("entry %q uses a name wasmexec reserves", name)
 		}
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if !strings.HasPrefix(target, dir+string(filepath.Separator)) {
-			return 0, fmt.Errorf("entry %q escapes the wheel's root", name)
+		target, err := safepath.JoinUnder(dir, rel)
+		if err != nil {
+			return 0, fmt.Errorf("entry %q escapes the wheel's root: %v", name, err)
 		}
 		if strings.HasSuffix(name, "/") || mode.IsDir() {
 			if err := os.MkdirAll(target, 0o755); err != nil {
