@@ -56,7 +56,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	state, fromRecord := c.hib.pending, c.hib.fromRecord
 	c.mu.Unlock()
 	notice := ""
-	spec := exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}
+	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
 	var restore func(exec.GuestRestorer) (exec.Guest, error)
@@ -156,7 +156,7 @@ func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (
 	}
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
-	return r.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, st)
+	return r.RestoreGuest(sctx, c.guestSpec(), st)
 }
 
 func (m *Manager) emit(typ, id string) {
@@ -492,7 +492,10 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 	if usage, err := src.ws.Check(ctx); err == nil && src.ws.Quota > 0 && usage.Over() {
 		return nil, exec.Errorf(exec.ETooLarge, "the workspace of context %s is over its quota; it can't be copied", id)
 	}
-	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Limits: exec.Limits{MemoryBytes: src.memory}}
+	// The fork keeps the source's network and secrets like everything
+	// else: its guest's env holds their placeholders, as the source's did
+	// when its state was captured.
+	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Network: src.network, Secrets: src.secrets, Limits: exec.Limits{MemoryBytes: src.memory}}
 	return m.create(ctx, cs, func(ctx context.Context, c *execContext) (exec.Guest, error) {
 		if err := src.ws.CopyTo(c.ws); err != nil {
 			return nil, fmt.Errorf("copy the workspace: %w", err)
@@ -507,7 +510,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 		if !ok {
 			return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
 		}
-		g, err := restore(ctx, r, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root})
+		g, err := restore(ctx, r, c.guestSpec())
 		if err != nil {
 			return nil, err
 		}
