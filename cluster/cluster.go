@@ -722,11 +722,15 @@ func (c *Cluster) ProcessNode(ctx context.Context, pid int64) (string, error) {
 	return url, nil
 }
 
-// TenantContexts counts the contexts of tenant on every node, for its
-// maxContexts quota.
-func (c *Cluster) TenantContexts(ctx context.Context, tenant string) (int64, error) {
+// TenantContexts counts the contexts of tenant on every node, but those
+// named in except, for its maxContexts quota (server.ContextCounter: the
+// caller counts the contexts it is making itself, registered or not).
+func (c *Cluster) TenantContexts(ctx context.Context, tenant string, except []string) (int64, error) {
+	if except == nil {
+		except = []string{} // <> ALL(NULL) would leave every row out
+	}
 	var n int64
-	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM cluster_contexts WHERE tenant = $1`, tenant).Scan(&n); err != nil {
+	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM cluster_contexts WHERE tenant = $1 AND context_id <> ALL($2)`, tenant, except).Scan(&n); err != nil {
 		return 0, unavailable("count the tenant's contexts", err)
 	}
 	return n, nil

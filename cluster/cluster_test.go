@@ -195,3 +195,46 @@ func TestLateContextRenewedByRequest(t *testing.T) {
 func recordOf(s string) *io.SectionReader {
 	return io.NewSectionReader(strings.NewReader(s), 0, int64(len(s)))
 }
+
+// TenantContexts counts a tenant's contexts on every node but those it is
+// told to leave out (the asking server's reservations, which it counts
+// itself whether they are registered yet or not); none left out (nil or
+// empty) leaves none out.
+func TestTenantContexts(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	n1 := mustOpen(t, url, "n1", 10*time.Second, &lostLog{})
+	n2 := mustOpen(t, url, "n2", 10*time.Second, &lostLog{})
+	ctx := context.Background()
+	for id, reg := range map[string]*Cluster{"a": n1, "b": n1, "c": n2, "other": n2} {
+		tenant := "t1"
+		if id == "other" {
+			tenant = "t2"
+		}
+		if err := reg.Register(ctx, id, tenant); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		tenant string
+		except []string
+		want   int64
+	}{
+		{"every node", "t1", nil, 3},
+		{"none left out", "t1", []string{}, 3},
+		{"one left out", "t1", []string{"a"}, 2},
+		{"one not registered left out", "t1", []string{"being-made"}, 3},
+		{"another tenant's left out", "t1", []string{"other"}, 3},
+		{"all left out", "t1", []string{"a", "b", "c"}, 0},
+		{"another tenant", "t2", nil, 1},
+		{"no contexts", "t3", []string{"a"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, n := range []*Cluster{n1, n2} {
+				if got, err := n.TenantContexts(ctx, tc.tenant, tc.except); err != nil || got != tc.want {
+					t.Fatalf("%s: %d %v, want %d", n.NodeID(), got, err, tc.want)
+				}
+			}
+		})
+	}
+}

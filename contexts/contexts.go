@@ -546,7 +546,15 @@ func (m *Manager) replaceGuest(c *execContext) error {
 
 // startGuest starts a guest for c in its workspace.
 func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, error) {
-	return m.cfg.Runner.StartGuest(ctx, exec.GuestSpec{Language: c.language, Env: exec.SecretEnv(c.env, c.secrets), MemoryBytes: c.memory, Workspace: c.ws.Root})
+	return m.cfg.Runner.StartGuest(ctx, c.guestSpec())
+}
+
+// guestSpec is what every guest of c is started or restored with. Its env
+// holds the secrets' placeholders: a restore is refused unless it is given
+// the environment its state was captured with, so a guest started with
+// them must be restored with them too.
+func (c *execContext) guestSpec() exec.GuestSpec {
+	return exec.GuestSpec{Language: c.language, Env: exec.SecretEnv(c.env, c.secrets), MemoryBytes: c.memory, Workspace: c.ws.Root}
 }
 
 // discard closes a guest off the caller's path (a stuck guest takes up to

@@ -546,3 +546,77 @@ func TestStaleWorkspacesRemoved(t *testing.T) {
 		t.Fatalf("left: %v", des)
 	}
 }
+
+// MaxContexts under a burst: creates and forks released at once by a
+// start barrier make exactly MaxContexts contexts (the slot is taken
+// under the manager's lock with the check); the others are overloaded.
+// The forks wait in the queue of a source that is running.
+func TestMaxContextsConcurrent(t *testing.T) {
+	const limit, n = 3, 16
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, m *contexts.Manager) // before the burst
+		try   func(m *contexts.Manager, i int) error
+		want  int // made by the burst
+	}{
+		{"creates named", nil, func(m *contexts.Manager, i int) error {
+			_, err := m.Create(context.Background(), &exec.ContextSpec{ContextID: fmt.Sprintf("c%d", i), Language: exec.JavaScript})
+			return err
+		}, limit},
+		{"creates with generated ids", nil, func(m *contexts.Manager, i int) error {
+			_, err := m.Create(context.Background(), &exec.ContextSpec{Language: exec.JavaScript})
+			return err
+		}, limit},
+		{"forks queued behind a run", func(t *testing.T, m *contexts.Manager) {
+			MustCreate(t, m, exec.ContextSpec{ContextID: "src"})
+			done := make(chan *exec.Result, 1)
+			go func() {
+				res, _ := tryRun(m, "src", exec.Request{Code: "const t = Date.now(); while (Date.now() - t < 1000) {}", TimeoutMs: 20000})
+				done <- res
+			}()
+			t.Cleanup(func() { <-done })
+			waitFor(t, 20*time.Second, "the source's run to start", func() bool { return mustGet(t, m, "src").State == exec.ContextRunning })
+		}, func(m *contexts.Manager, i int) error {
+			_, err := m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: fmt.Sprintf("f%d", i)})
+			return err
+		}, limit - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := MustManager(t, contexts.Config{MaxContexts: limit}, 0)
+			if tc.setup != nil {
+				tc.setup(t, m)
+			}
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			made, refused := 0, 0
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					err := tc.try(m, i)
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						made++
+					case exec.ErrorCode(err) == exec.EOverloaded:
+						refused++
+					default:
+						t.Errorf("attempt %d: %v", i, err)
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			all, err := m.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if made != tc.want || refused != n-tc.want || len(all) != limit {
+				t.Fatalf("%d made, %d refused, %d contexts; want %d made, %d contexts", made, refused, len(all), tc.want, limit)
+			}
+		})
+	}
+}

@@ -56,7 +56,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	state, fromRecord := c.hib.pending, c.hib.fromRecord
 	c.mu.Unlock()
 	notice := ""
-	spec := exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}
+	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
 	r := m.cfg.Runner
@@ -145,7 +145,7 @@ func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, 
 func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (exec.Guest, error) {
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
-	return m.cfg.Runner.RestoreGuest(sctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root}, st)
+	return m.cfg.Runner.RestoreGuest(sctx, c.guestSpec(), st)
 }
 
 func (m *Manager) emit(typ, id string) {
@@ -481,7 +481,10 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 	if usage, err := src.ws.Check(ctx); err == nil && src.ws.Quota > 0 && usage.Over() {
 		return nil, exec.Errorf(exec.ETooLarge, "the workspace of context %s is over its quota; it can't be copied", id)
 	}
-	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Limits: exec.Limits{MemoryBytes: src.memory}}
+	// The fork keeps the source's network and secrets like everything
+	// else: its guest's env holds their placeholders, as the source's did
+	// when its state was captured.
+	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Network: src.network, Secrets: src.secrets, Limits: exec.Limits{MemoryBytes: src.memory}}
 	return m.create(ctx, cs, func(ctx context.Context, c *execContext) (exec.Guest, error) {
 		if err := src.ws.CopyTo(c.ws); err != nil {
 			return nil, fmt.Errorf("copy the workspace: %w", err)
@@ -492,7 +495,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			}
 			return m.startGuest(ctx, c)
 		}
-		g, err := restore(ctx, exec.GuestSpec{Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: c.ws.Root})
+		g, err := restore(ctx, c.guestSpec())
 		if err != nil {
 			return nil, err
 		}

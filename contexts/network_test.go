@@ -84,3 +84,62 @@ func TestContextResetAbortsFetch(t *testing.T) {
 		})
 	}
 }
+
+// A fork of a context created with secrets used to fail (internal: "guest
+// state refused: captured with another environment"): the source's guest
+// was started with the secrets' placeholders in its env, the fork's was
+// restored without them. A hibernated source woke fresh for the same
+// reason, losing its state. The fork keeps the source's state, secrets
+// and network, in both guests, live or hibernated, in memory or through a
+// file.
+func TestForkKeepsSecrets(t *testing.T) {
+	e, err := egress.New(egress.Config{Allow: []string{"127.0.0.1:*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := MustRunner(t, testenv.RunnerConfig{Network: e, PoolSize: -1})
+	managers := map[string]*contexts.Manager{"in memory": MustManager(t, contexts.Config{Runner: r}, 0)}
+	durable := openDurable(t, r, newDurableDirs(t), contexts.Config{})
+	t.Cleanup(durable.Close)
+	managers["through a file"] = durable
+	network := &exec.Network{Allow: []string{"http://127.0.0.1:9"}}
+	secrets := map[string]exec.Secret{"KEY": {Value: "v4lue", Hosts: []string{"http://127.0.0.1:9"}}}
+	for _, tc := range []struct {
+		name      string
+		lang      exec.Language
+		set, read string
+		hibernate bool
+	}{
+		{"javascript live", exec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", false},
+		{"javascript hibernated", exec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", true},
+		{"python live", exec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", false},
+		{"python hibernated", exec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", true},
+	} {
+		for where, m := range managers {
+			t.Run(tc.name+" "+where, func(t *testing.T) {
+				if tc.lang == exec.Python && !hasPython() {
+					t.Skip("the Python guest image is not built")
+				}
+				src := strings.ReplaceAll(tc.name, " ", "-")
+				MustCreate(t, m, exec.ContextSpec{ContextID: src, Language: tc.lang, Network: network, Secrets: secrets})
+				MustRun(t, m, src, exec.Request{Language: tc.lang, Code: tc.set})
+				if tc.hibernate {
+					mustHibernate(t, m, src)
+				}
+				d, err := m.Fork(context.Background(), src, &exec.ForkSpec{ContextID: src + "-fork"})
+				if err != nil {
+					t.Fatalf("fork: %v", err)
+				}
+				if len(d.Secrets) != 1 || d.Secrets[0] != "KEY" || d.Network == nil || d.Network.Allow[0] != network.Allow[0] {
+					t.Fatalf("the fork's secrets %v, network %+v", d.Secrets, d.Network)
+				}
+				for _, id := range []string{src, src + "-fork"} {
+					wantValue(t, MustRun(t, m, id, exec.Request{Language: tc.lang, Code: tc.read}), `[1,"wasmexec-secret-KEY"]`)
+					if n := mustGet(t, m, id).Notice; n != "" {
+						t.Fatalf("%s came back fresh: %s", id, n)
+					}
+				}
+			})
+		}
+	}
+}

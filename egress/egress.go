@@ -6,16 +6,19 @@
 //
 //   - A run's allow-list (network.allow) must lie within the operator's
 //     ceiling (--network-allow; empty: no network for anyone): checked when
-//     the request arrives, invalid_argument naming the pattern.
+//     the request arrives, invalid_argument naming the pattern. An IP
+//     literal or CIDR block is within it only by an IP pattern of the
+//     ceiling: "*" and "*.example.org" are names, never addresses.
 //   - Each request (and each redirect hop) must be http or https to a
-//     scheme/host/port some pattern of the run's list allows.
+//     scheme/host/port some pattern of the run's list allows; a host that
+//     is an address (127.1 and 0x7f.0.0.1 included) only by an IP pattern.
 //   - Host names are resolved by the host; every address a connection goes
 //     to is checked after resolution (and again, by the dialer, on the
 //     socket's own address): a loopback, private, link-local, CGNAT,
 //     multicast, unspecified or other special-purpose address is refused
-//     unless a pattern of the run's list names it as an IP literal or CIDR
-//     block. So an allowed name that resolves (or re-resolves) to 127.0.0.1
-//     or 169.254.169.254 is refused.
+//     unless an IP literal or CIDR pattern of the run's list names it, and
+//     one of the ceiling's too. So an allowed name that resolves (or
+//     re-resolves) to 127.0.0.1 or 169.254.169.254 is refused.
 //   - Secrets are substituted for their placeholders in request headers and
 //     the URL query, only in requests to their hosts; their values are
 //     replaced by the placeholders in everything returned to the guest and
@@ -46,6 +49,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -249,7 +254,7 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 			if err != nil {
 				return fmt.Errorf("egress: unexpected address %q", address)
 			}
-			if !addrAllowed(allow, ap.Addr(), int(ap.Port())) {
+			if !e.addrAllowed(allow, ap.Addr(), int(ap.Port())) {
 				return fmt.Errorf("%s is a private or special-purpose address the allow-list does not name", ap.Addr())
 			}
 			return nil
@@ -262,9 +267,14 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		}
 		port, _ := strconv.Atoi(portStr)
 		var addrs []netip.Addr
-		if a, err := netip.ParseAddr(host); err == nil {
+		a, literal, err := hostAddr(host)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", host, err)
+		case literal:
+			// 127.1 is 127.0.0.1 here as in Match, not a name for DNS.
 			addrs = []netip.Addr{a}
-		} else {
+		default:
 			addrs, err = e.cfg.Resolver.LookupNetIP(ctx, "ip", host)
 			if err != nil {
 				return nil, fmt.Errorf("resolve %s: %w", host, err)
@@ -274,7 +284,7 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		var lastErr error
 		for _, a := range addrs {
 			a = a.Unmap()
-			if !addrAllowed(allow, a, port) {
+			if !e.addrAllowed(allow, a, port) {
 				refused = append(refused, a.String())
 				continue
 			}
@@ -287,7 +297,10 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 		if lastErr != nil {
 			return nil, lastErr
 		}
-		if len(refused) > 0 {
+		switch {
+		case len(refused) > 0 && literal:
+			return nil, fmt.Errorf("%s is a private or special-purpose address the allow-list does not name", refused[0])
+		case len(refused) > 0:
 			return nil, fmt.Errorf("%s resolves to %s: a private or special-purpose address the allow-list does not name", host, strings.Join(refused, ", "))
 		}
 		return nil, fmt.Errorf("%s has no addresses", host)
@@ -304,47 +317,86 @@ func (e *Egress) newTransport(allow List) *http.Transport {
 	}
 }
 
-// addrAllowed: a public address, or one the allow-list names by IP.
-func addrAllowed(allow List, a netip.Addr, port int) bool {
-	return Public(a) || allow.NamesAddr(a, port)
+// addrAllowed: a public address, or one the run's allow-list names by IP
+// and the ceiling too. The run's list was checked against the ceiling when
+// the run was accepted; the ceiling is asked again here so that no path to
+// a session (a stored context's list, a future caller skipping
+// CheckNetwork) can open a private address the operator did not name.
+func (e *Egress) addrAllowed(allow List, a netip.Addr, port int) bool {
+	return Public(a) || allow.NamesAddr(a, port) && e.ceiling.NamesAddr(a, port)
 }
 
+// specialV4 are the IPv4 blocks that are not globally reachable unicast
+// beyond what netip's predicates catch (loopback, RFC 1918, link-local,
+// multicast, unspecified).
 var specialV4 = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"), // CGNAT
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("192.88.99.0/24"), // 6to4 relay anycast
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("198.51.100.0/24"),
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"), // and 255.255.255.255
 }
 
+// IPv6 is public only inside global unicast, and not in one of
+// specialV6; the one exception outside it is nat64, judged by the IPv4
+// address it embeds.
+var (
+	globalUnicast = netip.MustParsePrefix("2000::/3")
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+)
+
+// specialV6 are the blocks of 2000::/3 that are not public. Everything
+// outside 2000::/3 is refused already: ::/96 IPv4-compatible (and ::,
+// ::1), ::ffff:0:0/96 IPv4-mapped, ::ffff:0:0:0/96 SIIT, 64:ff9b:1::/48
+// local-use NAT64 (an operator's own translator, in front of anything),
+// 100::/64 discard, fc00::/7 ULA, fe80::/10 link-local, fec0::/10
+// site-local, ff00::/8 multicast.
 var specialV6 = []netip.Prefix{
-	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64: checked by its embedded IPv4 below
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local NAT64
-	netip.MustParsePrefix("100::/64"),       // discard
-	netip.MustParsePrefix("2001::/23"),      // IETF protocol assignments (Teredo, ...)
-	netip.MustParsePrefix("2001:db8::/32"),  // documentation
-	netip.MustParsePrefix("2002::/16"),      // 6to4
-	netip.MustParsePrefix("fec0::/10"),      // site-local
+	// IETF protocol assignments, Teredo (2001::/32: an IPv4 server and
+	// client embedded, obfuscated) and benchmarking among them.
+	netip.MustParsePrefix("2001::/23"),
+	netip.MustParsePrefix("2001:db8::/32"), // documentation
+	// 6to4: an IPv4 address embedded, reached through relays anyone may
+	// run; deprecated (RFC 7526), so refused whatever it embeds.
+	netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("3fff::/20"), // documentation
 }
 
 // Public reports whether a is a globally routable unicast address: not
 // loopback (127/8, ::1), private (10/8, 172.16/12, 192.168/16, fc00::/7),
 // link-local (169.254/16 with the cloud metadata address, fe80::/10),
 // CGNAT, multicast, unspecified, documentation or another special block.
+// An IPv6 address embedding an IPv4 one is public only in the well-known
+// NAT64 prefix 64:ff9b::/96, with a public IPv4 address (what DNS64 gives
+// for every IPv4-only site on an IPv6-only host); IPv4-mapped addresses
+// are their IPv4 address.
 func Public(a netip.Addr) bool {
 	a = a.Unmap()
-	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+	// A zone only scopes link-local addresses, which are refused anyway.
+	if !a.IsValid() || a.Zone() != "" || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return false
 	}
-	special := specialV6
-	if a.Is4() {
-		special = specialV4
+	if a.Is6() {
+		if nat64.Contains(a) {
+			b := a.As16()
+			return Public(netip.AddrFrom4([4]byte(b[12:])))
+		}
+		if !globalUnicast.Contains(a) {
+			return false
+		}
+		for _, p := range specialV6 {
+			if p.Contains(a) {
+				return false
+			}
+		}
+		return true
 	}
-	for _, p := range special {
+	for _, p := range specialV4 {
 		if p.Contains(a) {
 			return false
 		}
@@ -488,7 +540,23 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	if u.User != nil {
 		return finish(fail("URLs with credentials are not supported; use an Authorization header")), nil, nil
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	out := u // the URL requested: u with the host net/http would dial
+	host := u.Hostname()
+	if !isASCII(host) {
+		// net/http dials the IDNA form of a host (full-width digits
+		// become an IPv4 address): check the one it dials.
+		a, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return finish(fail("invalid host %q: %s", s.scrub(host), err)), nil, nil
+		}
+		c := *u
+		c.Host = a
+		if p := u.Port(); p != "" {
+			c.Host = net.JoinHostPort(a, p)
+		}
+		host, out = a, &c
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if host == "" {
 		return finish(fail("the URL has no host")), nil, nil
 	}
@@ -504,10 +572,13 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 		port = n
 	}
 	if !s.allow.Match(u.Scheme, host, port) {
-		return finish(fail("%s://%s is not in the run's network allow-list", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)))), nil, nil
+		why := ""
+		if _, isIP, _ := hostAddr(host); isIP {
+			why = ` (an address needs an IP literal or CIDR pattern: "*" is any host name)`
+		}
+		return finish(fail("%s://%s is not in the run's network allow-list%s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), why)), nil, nil
 	}
 	// Secrets go only to their hosts, the guest's placeholders elsewhere.
-	out := u
 	h := header.Clone()
 	for _, sec := range s.secrets {
 		if !sec.hosts.Match(u.Scheme, host, port) {
@@ -650,6 +721,15 @@ func (s *Session) scrubBytes(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // validToken reports whether s is an HTTP token (method, header name).

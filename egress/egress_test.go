@@ -152,17 +152,69 @@ func TestCeiling(t *testing.T) {
 	}
 }
 
+// Every non-public address is refused in every spelling: IPv6 forms that
+// embed an IPv4 address are judged by it or refused whole.
 func TestPublic(t *testing.T) {
-	for addr, want := range map[string]bool{
-		"8.8.8.8": true, "2606:4700::1111": true,
-		"127.0.0.1": false, "127.5.5.5": false, "::1": false, "10.1.1.1": false, "172.16.0.1": false, "192.168.1.1": false,
-		"169.254.169.254": false, "fe80::1": false, "fc00::1": false, "fd00:ec2::254": false, "100.64.0.1": false,
-		"0.0.0.0": false, "::": false, "224.0.0.1": false, "255.255.255.255": false, "::ffff:127.0.0.1": false,
-		"64:ff9b::a9fe:a9fe": false,
+	for _, tc := range []struct {
+		name, addr string
+		want       bool
+	}{
+		{"public IPv4", "8.8.8.8", true},
+		{"public IPv6", "2606:4700::1111", true},
+		{"public IPv4, mapped", "::ffff:8.8.8.8", true},
+		{"public IPv4, well-known NAT64", "64:ff9b::8.8.8.8", true},
+		{"loopback", "127.0.0.1", false},
+		{"loopback, another", "127.5.5.5", false},
+		{"IPv6 loopback", "::1", false},
+		{"private 10/8", "10.1.1.1", false},
+		{"private 172.16/12", "172.16.0.1", false},
+		{"private 192.168/16", "192.168.1.1", false},
+		{"cloud metadata", "169.254.169.254", false},
+		{"CGNAT", "100.64.0.1", false},
+		{"this network", "0.0.0.0", false},
+		{"this network, another", "0.1.2.3", false},
+		{"IETF protocol assignments", "192.0.0.8", false},
+		{"IPv4 documentation", "198.51.100.7", false},
+		{"IPv4 benchmarking", "198.18.0.1", false},
+		{"6to4 relay anycast", "192.88.99.1", false},
+		{"IPv4 multicast", "224.0.0.1", false},
+		{"reserved", "240.0.0.1", false},
+		{"broadcast", "255.255.255.255", false},
+		{"IPv6 unspecified", "::", false},
+		{"IPv6 link-local", "fe80::1", false},
+		{"IPv6 link-local, zoned", "fe80::1%eth0", false},
+		{"public IPv6, zoned", "2606:4700::1111%eth0", false},
+		{"ULA", "fc00::1", false},
+		{"ULA, AWS metadata", "fd00:ec2::254", false},
+		{"site-local", "fec0::1", false},
+		{"IPv6 multicast", "ff02::1", false},
+		{"IPv6 multicast, global scope", "ff0e::1", false},
+		{"IPv6 documentation", "2001:db8::1", false},
+		{"IPv6 documentation, 3fff::/20", "3fff::1", false},
+		{"discard", "100::1", false},
+		{"loopback, IPv4-mapped", "::ffff:127.0.0.1", false},
+		{"metadata, IPv4-mapped", "::ffff:169.254.169.254", false},
+		{"loopback, IPv4-compatible", "::127.0.0.1", false},
+		{"public, IPv4-compatible (deprecated)", "::8.8.8.8", false},
+		{"private, IPv4-compatible", "::10.0.0.1", false},
+		{"loopback, SIIT", "::ffff:0:127.0.0.1", false},
+		{"public, SIIT", "::ffff:0:8.8.8.8", false},
+		{"metadata, well-known NAT64", "64:ff9b::a9fe:a9fe", false},
+		{"loopback, well-known NAT64", "64:ff9b::127.0.0.1", false},
+		{"private, well-known NAT64", "64:ff9b::10.0.0.1", false},
+		{"public, local-use NAT64", "64:ff9b:1::8.8.8.8", false},
+		{"private, local-use NAT64", "64:ff9b:1:a00:1::", false},
+		{"loopback, 6to4", "2002:7f00:1::1", false},
+		{"private, 6to4", "2002:a00:1::1", false},
+		{"public, 6to4", "2002:808:808::1", false},
+		{"Teredo", "2001:0:4136:e378:8000:63bf:3fff:fdd2", false},
+		{"outside global unicast", "4000::1", false},
 	} {
-		if got := egress.Public(netip.MustParseAddr(addr)); got != want {
-			t.Errorf("Public(%s) = %v, want %v", addr, got, want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := egress.Public(netip.MustParseAddr(tc.addr)); got != tc.want {
+				t.Fatalf("Public(%s) = %v, want %v", tc.addr, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -220,7 +272,89 @@ func TestPrivateAddressAfterResolution(t *testing.T) {
 	}
 	// A literal private address needs to be named too: "*" is any name.
 	star := MustEgress(t, egress.Config{Allow: []string{"*:*"}, Resolver: dns})
-	wantRefused(t, MustDo(t, MustSession(t, star, []string{"*:*"}, nil), egress.Request{URL: srv.URL}), "private")
+	wantRefused(t, MustDo(t, MustSession(t, star, []string{"*:*"}, nil), egress.Request{URL: srv.URL}), `"*" is any host name`)
+}
+
+// The server's own API on loopback, under the "internet" ceiling *:*: a
+// run can't ask for 127.0.0.1 (nor any address), and no spelling of a
+// loopback URL, nor a name resolving to one, gets through "*:*". A
+// session made without the ceiling's check (as a caller skipping
+// CheckNetwork would) is still held to the ceiling when it dials.
+func TestWildcardCeilingSSRF(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api reached") }))
+	defer api.Close()
+	_, port := hostPort(t, api)
+	dns := fakeDNS{
+		"localhost": loopback, "api.public.test": loopback,
+		"metadata.public.test": {netip.MustParseAddr("169.254.169.254")},
+		"v6.public.test":       {netip.MustParseAddr("::1")},
+		"mapped.public.test":   {netip.MustParseAddr("::ffff:127.0.0.1")},
+		"compat.public.test":   {netip.MustParseAddr("::127.0.0.1")},
+		"nat64.public.test":    {netip.MustParseAddr("64:ff9b::a9fe:a9fe")},
+	}
+	internet := MustEgress(t, egress.Config{Allow: []string{"*:*"}, Resolver: dns})
+
+	for _, allow := range []string{"127.0.0.1:*", "127.1:" + port, "2130706433:" + port, "[::1]:*", "[::ffff:127.0.0.1]:*",
+		"0.0.0.0/0:*", "::/0:*", "169.254.169.254", "10.0.0.0/8:*", "8.8.8.8"} {
+		if err := internet.CheckNetwork(&exec.Network{Allow: []string{allow}}, nil); exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), allow) {
+			t.Errorf("network.allow %q under *:*: %v, want invalid_argument naming it", allow, err)
+		}
+	}
+
+	named := MustEgress(t, egress.Config{Allow: []string{"*:*", "127.0.0.1:" + port}, Resolver: dns})
+	for _, tc := range []struct {
+		name  string
+		e     *egress.Egress
+		allow []string
+		check bool   // CheckNetwork first (else the session skips it)
+		url   string // host:port is the API's
+		want  string // an error containing it; "" the API is reached
+	}{
+		{"any name, loopback", internet, []string{"*:*"}, true, "http://127.0.0.1:PORT/v1/evaluate", "not in the run's network allow-list"},
+		{"any name, short loopback", internet, []string{"*:*"}, true, "http://127.1:PORT/", "not in the run's network allow-list"},
+		{"any name, loopback as a number", internet, []string{"*:*"}, true, "http://2130706433:PORT/", "not in the run's network allow-list"},
+		{"any name, hex loopback", internet, []string{"*:*"}, true, "http://0x7f.0.0.1:PORT/", "not in the run's network allow-list"},
+		{"any name, full-width loopback", internet, []string{"*:*"}, true, "http://１２７.０.０.１:PORT/", "not in the run's network allow-list"},
+		{"any name, percent-encoded loopback", internet, []string{"*:*"}, true, "http://%31%32%37.0.0.1:PORT/", "invalid URL"},
+		{"any name, mapped loopback", internet, []string{"*:*"}, true, "http://[::ffff:127.0.0.1]:PORT/", "not in the run's network allow-list"},
+		{"any name, localhost", internet, []string{"*:*"}, true, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+		{"any name, a name of loopback", internet, []string{"*:*"}, true, "http://api.public.test:PORT/", "resolves to 127.0.0.1"},
+		{"any name, a name of IPv6 loopback", internet, []string{"*:*"}, true, "http://v6.public.test:PORT/", "resolves to ::1"},
+		{"any name, a name of mapped loopback", internet, []string{"*:*"}, true, "http://mapped.public.test:PORT/", "resolves to 127.0.0.1"},
+		{"any name, a name of IPv4-compatible loopback", internet, []string{"*:*"}, true, "http://compat.public.test:PORT/", "resolves to ::7f00:1"},
+		{"any name, a name of the metadata service via NAT64", internet, []string{"*:*"}, true, "http://nat64.public.test:PORT/", "resolves to 64:ff9b::a9fe:a9fe"},
+		{"any name, a name of the metadata service", internet, []string{"*:*"}, true, "http://metadata.public.test:PORT/", "169.254.169.254"},
+		{"unchecked: loopback beyond the ceiling", internet, []string{"127.0.0.1:*"}, false, "http://127.0.0.1:PORT/", "127.0.0.1 is a private or special-purpose address the allow-list does not name"},
+		{"unchecked: a name of loopback beyond the ceiling", internet, []string{"*:*", "127.0.0.1:*"}, false, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+		{"named by the operator", named, []string{"127.0.0.1:" + port}, true, "http://127.0.0.1:PORT/", ""},
+		{"named by the operator, short spelling", named, []string{"127.0.0.1:" + port}, true, "http://127.1:PORT/", ""},
+		{"named by the operator, a name of it", named, []string{"*:*", "127.0.0.1:" + port}, true, "http://localhost:PORT/", ""},
+		{"named by the operator, not asked for by the run", named, []string{"*:*"}, true, "http://localhost:PORT/", "localhost resolves to 127.0.0.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s *egress.Session
+			if tc.check {
+				s = MustSession(t, tc.e, tc.allow, nil)
+			} else {
+				var err error
+				if s, err = tc.e.NewSession(&exec.Network{Allow: tc.allow}, nil); err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+			}
+			r := MustDo(t, s, egress.Request{Method: "POST", URL: strings.ReplaceAll(tc.url, "PORT", port), Body: []byte(`{"code":"1"}`)})
+			if tc.want == "" {
+				if r.Error != "" || string(r.Body) != "api reached" {
+					t.Fatalf("want the API reached: %+v", r)
+				}
+				return
+			}
+			wantRefused(t, r, tc.want)
+			if r.Status != 0 || len(r.Body) != 0 {
+				t.Fatalf("the API answered: %d %q", r.Status, r.Body)
+			}
+		})
+	}
 }
 
 // Every redirect hop is checked against the allow-list again.

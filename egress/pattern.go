@@ -15,12 +15,22 @@ import (
 //	api.example.com          the host, ports 80 and 443, http or https
 //	api.example.com:8443     the host, that port
 //	*.example.org            any subdomain of example.org (not example.org itself)
-//	*                        any host (ports 80 and 443); "*:*" any port too
+//	*                        any host name (ports 80 and 443); "*:*" any port too
 //	https://api.example.com  https only (port 443 unless one is given)
 //	http://127.0.0.1:9000    an IP literal; [::1]:8080 for IPv6
 //	10.0.0.0/8:5432          a CIDR block of IP addresses
 //
 // Host names are matched case-insensitively, without a trailing dot.
+//
+// Names and addresses are two separate worlds. A name pattern, "*"
+// included, matches host names only, never a host that is an address; an
+// address is matched, and covered, by IP patterns alone. Otherwise an
+// operator's "*:*", meant as "the internet", would let a run ask for
+// 127.0.0.1:* and reach the server's own API, or 169.254.169.254. A host
+// is an address in every spelling URL parsers and inet_aton read as one
+// (127.1, 2130706433, 0x7f.0.0.1, ::ffff:127.0.0.1): such spellings are
+// IP patterns, and a host that ends in a number but is no address is
+// refused rather than taken as a name.
 type Pattern struct {
 	Raw      string
 	scheme   string // "", "http" or "https"
@@ -112,10 +122,15 @@ func ParsePattern(raw string) (Pattern, error) {
 		}
 		p.prefix, p.isIP = pre.Masked(), true
 	default:
-		if a, err := netip.ParseAddr(host); err == nil {
-			a = a.Unmap()
+		a, isIP, err := hostAddr(host)
+		switch {
+		case err != nil:
+			return bad(err.Error())
+		case isIP && a.Zone() != "":
+			return bad("an IPv6 zone is not allowed")
+		case isIP:
 			p.prefix, p.isIP = netip.PrefixFrom(a, a.BitLen()), true
-			break
+			return p, nil
 		}
 		if strings.HasPrefix(host, "*.") {
 			p.wildcard, host = true, host[2:]
@@ -126,6 +141,93 @@ func ParsePattern(raw string) (Pattern, error) {
 		p.host = host
 	}
 	return p, nil
+}
+
+// hostAddr returns the address host is (IPv4-mapped forms unmapped) when
+// it is one in any spelling: IPv6, or IPv4 as URL parsers and inet_aton
+// read it. isIP is false for a name; err says why a host ending in a
+// number is no address.
+func hostAddr(host string) (a netip.Addr, isIP bool, err error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return a.Unmap(), true, nil
+	}
+	if !endsInNumber(host) {
+		return netip.Addr{}, false, nil
+	}
+	a, ok := parseIPv4(host)
+	if !ok {
+		return netip.Addr{}, false, fmt.Errorf("not an IPv4 address nor a host name")
+	}
+	return a, true, nil
+}
+
+// endsInNumber reports whether host's last label is a number, which makes
+// the whole host an IPv4 address to a URL parser (the WHATWG URL
+// standard's "ends in a number"), and to getaddrinfo.
+func endsInNumber(host string) bool {
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[len(labels)-1] == "" {
+		labels = labels[:len(labels)-1]
+	}
+	last := labels[len(labels)-1]
+	if last == "" {
+		return false
+	}
+	if strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	_, ok := ipv4Number(last)
+	return ok
+}
+
+// parseIPv4 reads the WHATWG URL standard's IPv4 host: one to four
+// numbers, decimal, octal (leading 0) or hex (0x), the last one filling
+// the remaining bytes: 127.1 is 127.0.0.1, 2130706433 too.
+func parseIPv4(host string) (netip.Addr, bool) {
+	parts := strings.Split(strings.TrimSuffix(host, "."), ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var v uint64
+	for i, part := range parts {
+		n, ok := ipv4Number(part)
+		if !ok {
+			return netip.Addr{}, false
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return netip.Addr{}, false
+			}
+			v |= n << (8 * (3 - i))
+			continue
+		}
+		if n >= 1<<(8*(5-len(parts))) {
+			return netip.Addr{}, false
+		}
+		v |= n
+	}
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+}
+
+// ipv4Number reads one part of an IPv4 host.
+func ipv4Number(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case len(s) >= 2 && (s[:2] == "0x" || s[:2] == "0X"):
+		base, s = 16, s[2:]
+	case len(s) >= 2 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	if s == "" {
+		return 0, true
+	}
+	// With a base given, ParseUint takes its digits only: no sign, prefix
+	// or underscore.
+	n, err := strconv.ParseUint(s, base, 64)
+	return n, err == nil
 }
 
 func validHostname(h string) bool {
@@ -145,8 +247,8 @@ func validHostname(h string) bool {
 	return true
 }
 
-// MatchHost reports whether the pattern allows scheme://host:port (host
-// lower-case, an IP literal unbracketed).
+// Match reports whether the pattern allows scheme://host:port (an IP
+// literal unbracketed).
 func (p Pattern) Match(scheme, host string, port int) bool {
 	if p.scheme != "" && p.scheme != scheme {
 		return false
@@ -155,14 +257,17 @@ func (p Pattern) Match(scheme, host string, port int) bool {
 		return false
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if a, err := netip.ParseAddr(host); err == nil {
-		return p.any || (p.isIP && p.prefix.Contains(a.Unmap()))
-	}
+	a, isIP, err := hostAddr(host)
 	switch {
-	case p.any:
-		return true
+	case err != nil:
+		return false
+	case isIP:
+		// Only an IP pattern matches an address: "*" is any name.
+		return p.isIP && p.prefix.Contains(a)
 	case p.isIP:
 		return false
+	case p.any:
+		return true
 	case p.wildcard:
 		return strings.HasSuffix(host, "."+p.host)
 	}
@@ -191,12 +296,16 @@ func (p Pattern) Covers(q Pattern) bool {
 		}
 	}
 	switch {
+	case q.isIP:
+		// An address is within the ceiling only when the operator named
+		// it by IP: a name pattern, even "*", never covers one.
+		return p.isIP && p.prefix.Bits() <= q.prefix.Bits() && p.prefix.Contains(q.prefix.Addr())
+	case p.isIP:
+		return false
 	case p.any:
 		return true
 	case q.any:
 		return false
-	case p.isIP || q.isIP:
-		return p.isIP && q.isIP && p.prefix.Bits() <= q.prefix.Bits() && p.prefix.Contains(q.prefix.Addr())
 	case p.wildcard:
 		return q.host != p.host && strings.HasSuffix(q.host, "."+p.host) || q.wildcard && q.host == p.host
 	}

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -400,5 +401,88 @@ func TestRebindingProtection(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("got %d", resp.StatusCode)
+	}
+}
+
+// One JSON-RPC batch of 16 create_context calls, which the server handles
+// concurrently, used to make 3 contexts for a tenant allowed 2: the
+// quota was checked by each call before any made its context. Now
+// exactly maxContexts calls succeed, the others are tool errors naming
+// quota_exceeded and maxContexts, named ids or generated.
+func TestMCPBatchCreateContextQuota(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args func(i int) string
+	}{
+		{"generated ids", func(int) string { return `{"language":"javascript"}` }},
+		{"named ids", func(i int) string { return fmt.Sprintf(`{"language":"javascript","contextId":"c%d"}`, i) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := testenv.Runner(t, testenv.RunnerConfig{
+				Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+				Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+			})
+			ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(m.Close)
+			path := filepath.Join(t.TempDir(), "keys.json")
+			os.WriteFile(path, []byte(`{"tenants":{"a":{"maxContexts":2}},"keys":[{"tenant":"a","key":"key-a-0123456789ab"}]}`), 0o600)
+			keys, err := auth.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys})
+			cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts})
+			srv := httptest.NewServer(server.New(cfg).Handler())
+			t.Cleanup(srv.Close)
+
+			const n = 16
+			calls := make([]string, n)
+			for i := range calls {
+				calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"create_context","arguments":%s}}`, i+1, tc.args(i))
+			}
+			req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader("["+strings.Join(calls, ",")+"]"))
+			req.Header.Set("Authorization", "Bearer key-a-0123456789ab")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var replies []struct {
+				Result *sdk.CallToolResult `json:"result"`
+				Error  any                 `json:"error"`
+			}
+			b, _ := io.ReadAll(resp.Body)
+			if err := json.Unmarshal(b, &replies); err != nil || len(replies) != n {
+				t.Fatalf("%d %.500s: %v", resp.StatusCode, b, err)
+			}
+			made := 0
+			for _, rep := range replies {
+				switch {
+				case rep.Result == nil:
+					t.Fatalf("a JSON-RPC error: %v", rep.Error)
+				case !rep.Result.IsError:
+					made++
+				case !strings.Contains(textOf(rep.Result), "quota_exceeded") || !strings.Contains(textOf(rep.Result), "maxContexts"):
+					t.Fatalf("refused, but not by the quota: %s", textOf(rep.Result))
+				}
+			}
+			all, err := m.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if made != 2 || len(all) != 2 {
+				t.Fatalf("%d of %d calls made a context, %d contexts; want 2", made, n, len(all))
+			}
+		})
 	}
 }

@@ -32,7 +32,10 @@ func hold(m *contexts.Manager) func(context.Context, string) (npm.Workspace, fun
 		if err != nil {
 			return npm.Workspace{}, nil, err
 		}
-		return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed}, release, nil
+		return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed, Room: func(ctx context.Context, stage string, names []string) (npm.Room, error) {
+			r, err := ws.RoomReplacing(ctx, stage, names)
+			return npm.Room(r), err
+		}}, release, nil
 	}
 }
 

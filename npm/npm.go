@@ -32,6 +32,8 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,6 +47,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
+	"github.com/wasmexec/wasmexec/internal/safepath"
 )
 
 // DefaultRegistry is the public npm registry.
@@ -91,6 +94,71 @@ type Options struct {
 	// the count. An install that would pass them fails with code
 	// quota_exceeded before anything is swapped in.
 	Measure func(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error)
+	// Room, when set, is what the install may write: the room the
+	// workspace's limits leave for its top-level entries names (and
+	// stage, as for Measure). Every directory and file is counted as it
+	// is unpacked into the cache or staged, and the install stops with
+	// code quota_exceeded before the first one that does not fit, instead
+	// of writing it all and then finding it does not.
+	Room func(ctx context.Context, stage string, names []string) (Room, error)
+}
+
+// Room is what an install may still write, counted the way a workspace's
+// limits count (vfs.Room, of the same shape): Bytes for a non-empty
+// file's size and EntryBytes for every directory or empty file, Files for
+// every entry; math.MaxInt64 and math.MaxInt are no bound.
+type Room struct {
+	Bytes      int64
+	Files      int
+	EntryBytes int64
+}
+
+// unbounded is the Room of an install without one.
+func unbounded() Room { return Room{Bytes: math.MaxInt64, Files: math.MaxInt} }
+
+// take charges a directory or a file of size bytes to r, or reports that
+// it does not fit (r unchanged).
+func (r *Room) take(dir bool, size int64) bool {
+	charge := size
+	if dir || size <= 0 {
+		charge = r.EntryBytes
+	}
+	if r.Files < 1 || charge > r.Bytes {
+		return false
+	}
+	r.Files--
+	r.Bytes -= charge
+	return true
+}
+
+// describe says what r allows, for messages: "16777216 bytes and 10000
+// files" (a bound it lacks is left out).
+func (r Room) describe() string {
+	var parts []string
+	if r.Bytes != math.MaxInt64 {
+		parts = append(parts, fmt.Sprintf("%d bytes", r.Bytes))
+	}
+	if r.Files != math.MaxInt {
+		parts = append(parts, fmt.Sprintf("%d files", r.Files))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// errNoRoom is what unpack returns when an entry does not fit its room.
+var errNoRoom = errors.New("no room left for the install")
+
+// overRoom is the failure of an install that ran out of room at what (a
+// package or a file of the stage).
+func (in *installer) overRoom(what string) error {
+	details := map[string]any{"package": what, "reason": "over the workspace quota"}
+	if in.room.Bytes != math.MaxInt64 {
+		details["roomBytes"] = in.room.Bytes
+	}
+	if in.room.Files != math.MaxInt {
+		details["roomFiles"] = in.room.Files
+	}
+	return &Error{Code: exec.CodeQuotaExceeded, Package: what, Details: details,
+		Reason: fmt.Sprintf("the install would take the workspace over its limits: the rest of the workspace leaves it room for %s, and this does not fit in what is left of it", in.room.describe())}
 }
 
 // Installed is one package put into node_modules.
@@ -177,6 +245,7 @@ type installer struct {
 	placed map[string]*packageVersion
 	lock   map[string]lockEntry // the existing lock, by install path
 	log    func(string)
+	room   Room // what the install could write when it began staging
 }
 
 // lockEntry is a package-lock.json (v3) "packages" entry.
@@ -228,6 +297,13 @@ func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Insta
 	}
 	deps := stringMap(project["dependencies"])
 	devDeps := stringMap(project["devDependencies"])
+	for i, m := range []map[string]string{deps, devDeps} {
+		for _, n := range sortedKeys(m) {
+			if problem := nameProblem(n); problem != "" {
+				return nil, failf("package.json", "%s: %q is not a package name: it %s", [...]string{"dependencies", "devDependencies"}[i], n, problem)
+			}
+		}
+	}
 	for _, spec := range opts.Packages {
 		name, rng := splitSpec(spec)
 		if name == "" || !validName(name) {
@@ -313,13 +389,9 @@ func (c *Client) Install(ctx context.Context, dir string, opts Options) ([]Insta
 		}
 	}
 
-	// Fetch and verify everything before touching the workspace.
 	var installed []Installed
 	for _, at := range sortedKeys(in.placed) {
 		v := in.placed[at]
-		if _, err := in.fetch(ctx, v); err != nil {
-			return nil, err
-		}
 		it := Installed{Name: v.Name, Version: v.Version, Integrity: integrityOf(v), Path: at}
 		for _, s := range []string{"preinstall", "install", "postinstall"} {
 			if v.Scripts[s] != "" {
@@ -467,15 +539,60 @@ func splitSpec(spec string) (name, rng string) {
 	return spec[:i], spec[i+1:]
 }
 
-func validName(name string) bool {
-	if name == "" || len(name) > 214 || strings.Contains(name, "..") || strings.ContainsAny(name, " \\:") {
-		return false
+// validName reports whether name is a package name (see nameProblem).
+func validName(name string) bool { return nameProblem(name) == "" }
+
+// nameProblem says what is wrong with name as a package name, "" when
+// nothing: every name an install uses becomes a directory under
+// node_modules, including those a registry or a package.json gives, so
+// each must be a name npm itself accepts: at most 214 bytes, "name" or
+// "@scope/name", each part made of the characters encodeURIComponent
+// leaves alone (letters, digits and -._~!'()*: no "/", "\", "%", NUL or
+// space) and not starting with "."; the whole not starting with "_" nor
+// being node_modules or favicon.ico. Capitals are accepted, as npm does
+// for the packages published before it refused them (JSONStream, which
+// many packages still depend on): a capital can't move a path.
+func nameProblem(name string) string {
+	if name == "" {
+		return "is empty"
 	}
+	if len(name) > 214 {
+		return "is longer than 214 bytes"
+	}
+	if strings.HasPrefix(name, "_") {
+		return "starts with _"
+	}
+	switch strings.ToLower(name) {
+	case "node_modules", "favicon.ico":
+		return "is a name npm reserves"
+	}
+	parts := []string{name}
 	if strings.HasPrefix(name, "@") {
-		scope, rest, ok := strings.Cut(name, "/")
-		return ok && len(scope) > 1 && rest != "" && !strings.Contains(rest, "/")
+		scope, pkg, ok := strings.Cut(name[1:], "/")
+		if !ok {
+			return "is a scope without a name (@scope/name)"
+		}
+		parts = []string{scope, pkg}
 	}
-	return !strings.Contains(name, "/") && !strings.HasPrefix(name, ".")
+	for _, part := range parts {
+		if part == "" {
+			return "has an empty part"
+		}
+		if part[0] == '.' {
+			return "has a part starting with ."
+		}
+		for i := 0; i < len(part); i++ {
+			if !urlSafe(part[i]) {
+				return fmt.Sprintf("holds %q, which a package name can't", part[i:i+1])
+			}
+		}
+	}
+	return ""
+}
+
+// urlSafe is what encodeURIComponent leaves as it is.
+func urlSafe(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!'()*", c) >= 0
 }
 
 // packument fetches (once per install) a package's registry document.
@@ -513,6 +630,9 @@ func (in *installer) packument(ctx context.Context, name string) (*packument, er
 	if err := json.NewDecoder(body).Decode(&p); err != nil {
 		return nil, failf(name, "bad registry document: %v", err)
 	}
+	if p.Name != "" && p.Name != name {
+		return nil, failf(name, "the registry's document is for %q", p.Name)
+	}
 	in.packuments[name] = &p
 	in.c.storePackument(name, &p, body.n)
 	in.log(fmt.Sprintf("resolved %s (%d versions)", name, len(p.Versions)))
@@ -543,7 +663,37 @@ func (in *installer) version(ctx context.Context, name, version string) (*packag
 	if v.Name == "" {
 		v.Name = name
 	}
+	if v.Version == "" {
+		v.Version = version
+	}
+	if err := checkVersion(name, version, &v); err != nil {
+		return nil, err
+	}
 	return &v, nil
+}
+
+// checkVersion refuses a registry's version document whose names would
+// become paths it must not: its own name and version must be those it was
+// asked for, and the names of the dependencies it brings in must be
+// package names (see nameProblem), so that a registry can't place a
+// package outside node_modules (a dependency named "../../../x").
+func checkVersion(name, version string, v *packageVersion) error {
+	id := name + "@" + version
+	if v.Name != name {
+		return failf(id, "the registry's version document names the package %q", v.Name)
+	}
+	if v.Version != version {
+		return failf(id, "the registry's version document is version %q", v.Version)
+	}
+	if _, err := semver.NewVersion(version); err != nil {
+		return failf(id, "the registry's version %q is not a semver version", version)
+	}
+	for _, dep := range sortedKeys(v.Dependencies) {
+		if problem := nameProblem(dep); problem != "" {
+			return failf(id, "dependencies: %q is not a package name: it %s", dep, problem)
+		}
+	}
+	return nil
 }
 
 // resolve picks the version of name rng means: a dist-tag, an exact
@@ -603,7 +753,10 @@ func (c *Client) cacheDir(integrity string) string {
 }
 
 // fetch makes sure v is unpacked in the cache and returns its directory.
-func (in *installer) fetch(ctx context.Context, v *packageVersion) (string, error) {
+// A package unpacked now must fit room (not taken from: the copy into the
+// stage takes it), so an install unpacks no more than its workspace could
+// hold.
+func (in *installer) fetch(ctx context.Context, v *packageVersion, room Room) (string, error) {
 	integ := integrityOf(v)
 	if integ == "" {
 		return "", failf(v.Name+"@"+v.Version, "the registry gives no integrity hash")
@@ -655,7 +808,10 @@ func (in *installer) fetch(ctx context.Context, v *packageVersion) (string, erro
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	if err := unpack(body, tmp, max); err != nil {
+	if err := unpack(body, tmp, max, &room); err != nil {
+		if errors.Is(err, errNoRoom) {
+			return "", in.overRoom(id)
+		}
 		return "", failf(id, "%v", err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
@@ -708,8 +864,11 @@ func verify(integrity string, body []byte) error {
 
 // unpack extracts a package tarball into dir, dropping the first path
 // component ("package/"). Entries that escape (.., absolute paths), links
-// and devices are refused; the unpacked size is bounded by max.
-func unpack(tgz []byte, dir string, max int64) error {
+// and devices are refused; the unpacked size is bounded by max, and every
+// directory and file is charged to room before it is written (errNoRoom
+// when it does not fit), so a package too big for the workspace costs
+// the disk no more than the room it had.
+func unpack(tgz []byte, dir string, max int64, room *Room) error {
 	zr, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
 		return fmt.Errorf("tarball is not gzip: %v", err)
@@ -733,74 +892,151 @@ func unpack(tgz []byte, dir string, max int64) error {
 				return fmt.Errorf("tarball entry %q escapes the package", name)
 			}
 		}
+		switch hdr.Typeflag {
+		case tar.TypeDir, tar.TypeReg, tar.TypeRegA:
+		case tar.TypeSymlink, tar.TypeLink:
+			return fmt.Errorf("tarball entry %q is a link (links are refused)", name)
+		case tar.TypeXGlobalHeader, tar.TypeXHeader:
+			continue
+		default:
+			return fmt.Errorf("tarball entry %q has unsupported type %q", name, hdr.Typeflag)
+		}
 		_, rel, _ := strings.Cut(path.Clean(name), "/")
 		if rel == "" {
 			continue
 		}
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o755); err != nil {
+		target, err := safepath.JoinUnder(dir, rel)
+		if err != nil {
+			return fmt.Errorf("tarball entry %q: %v", name, err)
+		}
+		if hdr.Typeflag == tar.TypeDir {
+			if err := mkdirs(dir, rel, room); err != nil {
 				return err
 			}
-		case tar.TypeReg, tar.TypeRegA:
-			total += hdr.Size
-			if total > max {
-				return fmt.Errorf("package unpacks to more than %d bytes", max)
-			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return err
-			}
-			f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(f, io.LimitReader(tr, hdr.Size))
-			f.Close()
-			if err != nil {
-				return err
-			}
-		case tar.TypeSymlink, tar.TypeLink:
-			return fmt.Errorf("tarball entry %q is a link (links are refused)", name)
-		case tar.TypeXGlobalHeader, tar.TypeXHeader:
-		default:
-			return fmt.Errorf("tarball entry %q has unsupported type %q", name, hdr.Typeflag)
+			continue
+		}
+		total += hdr.Size
+		if total > max {
+			return fmt.Errorf("package unpacks to more than %d bytes", max)
+		}
+		if err := mkdirs(dir, path.Dir(rel), room); err != nil {
+			return err
+		}
+		if !room.take(false, hdr.Size) {
+			return errNoRoom
+		}
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, io.LimitReader(tr, hdr.Size))
+		f.Close()
+		if err != nil {
+			return err
 		}
 	}
 }
 
+// mkdirs creates the directories of the slash path rel below root that
+// are missing, each charged to room first (errNoRoom when it does not
+// fit). rel has been through safepath.JoinUnder: no link on its way.
+func mkdirs(root, rel string, room *Room) error {
+	if rel == "." {
+		return nil
+	}
+	p := root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("tarball entry %s is both a file and a directory", rel)
+			}
+			continue
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if !room.take(true, 0) {
+			return errNoRoom
+		}
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staged are the workspace's top-level entries an install replaces.
+var staged = []string{"node_modules", "package.json", "package-lock.json"}
+
 // commit builds node_modules, package.json and package-lock.json beside
-// the workspace's, checks the workspace's limits as they would be, and
-// swaps them in.
+// the workspace's, fetching (and verifying) each package as it goes and
+// counting what it writes against the workspace's room (Options.Room),
+// checks the workspace's limits as they would be, and swaps them in.
+// Nothing the workspace's guests see changes before the swap: the stage
+// is a hidden directory of the workspace, removed whatever happens, and
+// the install holds the context's runs off meanwhile.
 func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) error {
 	stage, err := os.MkdirTemp(dir, ".npm-install-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(stage)
+	room := unbounded()
+	if in.opts.Room != nil {
+		if room, err = in.opts.Room(ctx, filepath.Base(stage), staged); err != nil {
+			return err
+		}
+	}
+	in.room = room
 	var biggest string
 	var biggestBytes int64
-	for at, v := range in.placed {
-		src := in.c.cacheDir(integrityOf(v))
-		n, err := copytree.Copy(src, filepath.Join(stage, filepath.FromSlash(at)))
+	// Sorted, so that a parent's directory is staged (and counted) before
+	// the packages nested in it.
+	for _, at := range sortedKeys(in.placed) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v := in.placed[at]
+		id := v.Name + "@" + v.Version
+		src, err := in.fetch(ctx, v, room)
 		if err != nil {
 			return err
 		}
-		if id := v.Name + "@" + v.Version; n > biggestBytes || n == biggestBytes && id < biggest {
+		dst, err := safepath.JoinUnder(stage, at)
+		if err != nil {
+			return failf(id, "install path %s: %v", at, err)
+		}
+		n, err := copytree.CopyCharged(src, dst, func(dir bool, size int64) error {
+			if !room.take(dir, size) {
+				return in.overRoom(id)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if n > biggestBytes || n == biggestBytes && id < biggest {
 			biggest, biggestBytes = id, n
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(stage, "node_modules"), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(stage, "package-lock.json"), lock, 0o644); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"package.json", pj}, {"package-lock.json", lock}} {
+		if !room.take(false, int64(len(f.data))) {
+			return in.overRoom(f.name)
+		}
+		if err := os.WriteFile(filepath.Join(stage, f.name), f.data, 0o644); err != nil {
+			return err
+		}
 	}
 	if in.opts.Measure != nil {
-		over, desc, details, err := in.opts.Measure(ctx, filepath.Base(stage), []string{"node_modules", "package.json", "package-lock.json"})
+		over, desc, details, err := in.opts.Measure(ctx, filepath.Base(stage), staged)
 		if err != nil {
 			return err
 		}

@@ -9,8 +9,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,12 +48,19 @@ type Pkg struct {
 	Raw []tarEntry
 	// BadIntegrity publishes an integrity that does not match.
 	BadIntegrity bool
+	// Zeros adds files of that many zero bytes (a tarball far smaller
+	// than what it unpacks to).
+	Zeros map[string]int64
+	// Patch, when set, edits the packument and this version's document
+	// as published (a registry that lies).
+	Patch func(doc, version map[string]any)
 }
 
 type tarEntry struct {
 	name, body string
 	typ        byte
 	link       string
+	zeros      int64 // a regular file of this many zero bytes instead of body
 }
 
 func NewRegistry(t *testing.T, pkgs ...Pkg) *Registry {
@@ -75,6 +84,9 @@ func (r *Registry) Add(t *testing.T, p Pkg) {
 		for f, body := range p.Files {
 			entries = append(entries, tarEntry{name: "package/" + f, body: body})
 		}
+		for f, n := range p.Zeros {
+			entries = append(entries, tarEntry{name: "package/" + f, zeros: n})
+		}
 	}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -84,7 +96,7 @@ func (r *Registry) Add(t *testing.T, p Pkg) {
 		if typ == 0 {
 			typ = tar.TypeReg
 		}
-		hdr := &tar.Header{Name: e.name, Mode: 0o644, Size: int64(len(e.body)), Typeflag: typ, Linkname: e.link}
+		hdr := &tar.Header{Name: e.name, Mode: 0o644, Size: int64(len(e.body)) + e.zeros, Typeflag: typ, Linkname: e.link}
 		if typ != tar.TypeReg {
 			hdr.Size = 0
 		}
@@ -93,6 +105,9 @@ func (r *Registry) Add(t *testing.T, p Pkg) {
 		}
 		if typ == tar.TypeReg {
 			tw.Write([]byte(e.body))
+			if _, err := io.CopyN(tw, zeroReader{}, e.zeros); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	tw.Close()
@@ -108,25 +123,37 @@ func (r *Registry) Add(t *testing.T, p Pkg) {
 	if i := strings.LastIndex(base, "/"); i >= 0 {
 		base = base[i+1:]
 	}
-	tpath := "/" + p.Name + "/-/" + base + "-" + p.Version + ".tgz"
+	// Escaped, so that a hostile name (with "/", "..", NUL) is still one
+	// path segment of the registry's.
+	tpath := "/" + url.PathEscape(p.Name) + "/-/" + url.PathEscape(base) + "-" + p.Version + ".tgz"
 	r.tarballs[tpath] = tgz
 	doc := r.docs[p.Name]
 	if doc == nil {
 		doc = map[string]any{"name": p.Name, "dist-tags": map[string]any{}, "versions": map[string]any{}}
 		r.docs[p.Name] = doc
 	}
-	doc["versions"].(map[string]any)[p.Version] = map[string]any{
+	version := map[string]any{
 		"name": p.Name, "version": p.Version, "dependencies": p.Deps, "scripts": p.Scripts,
 		"dist": map[string]any{"tarball": r.URL + tpath, "integrity": integrity},
 	}
+	doc["versions"].(map[string]any)[p.Version] = version
 	doc["dist-tags"].(map[string]any)["latest"] = p.Version
+	if p.Patch != nil {
+		p.Patch(doc, version)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 	p := req.URL.EscapedPath()
 	if strings.Contains(p, "/-/") {
-		unescaped, _ := strings.CutPrefix(req.URL.Path, "")
-		if tgz, ok := r.tarballs[unescaped]; ok {
+		if tgz, ok := r.tarballs[p]; ok {
 			if r.Gate != nil {
 				r.Held.Add(1)
 				select {
@@ -143,8 +170,7 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.Docs.Add(1)
-	name := strings.Replace(strings.TrimPrefix(p, "/"), "%2f", "/", 1)
-	name = strings.Replace(name, "%2F", "/", 1)
+	name, _ := url.PathUnescape(strings.TrimPrefix(p, "/"))
 	doc, ok := r.docs[name]
 	if !ok {
 		http.Error(w, `{"error":"Not found"}`, http.StatusNotFound)

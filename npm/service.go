@@ -31,6 +31,9 @@ type Workspace struct {
 	Dir string
 	// Measure is the workspace's limits (see Options.Measure); nil: none.
 	Measure func(ctx context.Context, stage string, names []string) (over bool, desc string, details map[string]any, err error)
+	// Room is the room they leave an install (see Options.Room); nil:
+	// none counted while staging (Measure still checks the result).
+	Room func(ctx context.Context, stage string, names []string) (Room, error)
 }
 
 // Install runs one install into contextID's workspace. An install that
@@ -66,6 +69,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 		Packages: req.Packages, Dev: req.Dev, Frozen: req.Frozen,
 		Progress: func(line string) { out.WriteString(line + "\n") },
 		Measure:  ws.Measure,
+		Room:     ws.Room,
 	})
 	in := exec.Install{Kind: exec.KindNPMInstall, Language: exec.JavaScript, ContextID: contextID,
 		Tool: "npm install", Unchanged: "the workspace is unchanged", Timeout: timeout, Started: started}

@@ -1,8 +1,10 @@
 package processes_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/exec"
@@ -36,5 +38,55 @@ func TestOutputAfterTheLargestCursor(t *testing.T) {
 	call(t, "GET", e.procURL(p.PID, "/output?after=c3w5e11264sgsf"), "", "", &r)
 	if r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// maxProcesses under a burst: spawns released at once by a start barrier
+// start exactly maxProcesses processes (the slot is taken under the
+// manager's lock with the check); the others are 429 overloaded.
+func TestMaxProcessesConcurrent(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		max, n int
+	}{
+		{"one of 16", 1, 16},
+		{"three of 16", 3, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := MustEnv(t, envOpts{cfg: processes.Config{MaxProcesses: tc.max}})
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			started, refused := 0, 0
+			for range tc.n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					_, err := e.m.Spawn(context.Background(), &exec.SpawnRequest{Language: exec.JavaScript, Code: "stdin.read()"})
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						started++
+					case exec.ErrorCode(err) == exec.EOverloaded:
+						refused++
+					default:
+						t.Errorf("spawn: %v", err)
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			running := 0
+			for _, p := range e.m.List() {
+				if p.State == exec.ProcessRunning {
+					running++
+				}
+			}
+			if started != tc.max || refused != tc.n-tc.max || running != tc.max {
+				t.Fatalf("%d started, %d refused, %d running; want %d started", started, refused, running, tc.max)
+			}
+		})
 	}
 }

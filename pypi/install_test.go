@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,5 +231,46 @@ func TestIndexPageCap(t *testing.T) {
 	var e *pypi.Error
 	if !errors.As(err, &e) || e.Package != "anything" || !strings.Contains(e.Reason, "over 33554432 bytes") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// The installed set's record lives in the workspace, where its guests
+// can rewrite it; the sha256 of a package kept from it names a tree in the
+// host's cache, so one that is not a sha256 is refused and nothing is
+// copied: "xx/../../../etc/ssl" used to copy that host directory into the
+// workspace (and a short one crashed the server on sha[:2]).
+func TestInstallRefusesAnAlteredRecord(t *testing.T) {
+	ix := standard(t)
+	c := &pypi.Client{CacheDir: t.TempDir(), Python: "-"}
+	secret := t.TempDir()
+	os.WriteFile(filepath.Join(secret, "secret.txt"), []byte("host"), 0o600)
+	rel, err := filepath.Rel(filepath.Join(c.CacheDir, "trees", "xx", "xx"), secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, sha string }{
+		{"climbs to a host directory", "xx/" + rel},
+		{"absolute", secret},
+		{"empty", ""},
+		{"one character", "a"},
+		{"not hex", strings.Repeat("g", 64)},
+		{"hex with a slash", strings.Repeat("a", 31) + "/" + strings.Repeat("a", 32)},
+		{"too long", strings.Repeat("a", 65)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := filepath.Join(t.TempDir(), pypi.SiteDir)
+			os.MkdirAll(site, 0o755)
+			record := `{"packages": [{"name": "planted", "version": "1", "sha256": ` + strconv.Quote(tc.sha) + `}]}`
+			os.WriteFile(filepath.Join(site, ".wasmexec-installed.json"), []byte(record), 0o644)
+			before := tree(t, site)
+			_, err := c.Install(context.Background(), site, pypi.Options{Requirements: reqs(t, "purefn==1.0"), Indexes: []string{ix.URL}})
+			var e *pypi.Error
+			if !errors.As(err, &e) || e.Package != "planted" || !strings.Contains(e.Reason, "the record was altered") {
+				t.Fatalf("err = %v, want planted: …the record was altered…", err)
+			}
+			if after := tree(t, site); after != before {
+				t.Fatalf("the site changed:\n%s\nwas\n%s", after, before)
+			}
+		})
 	}
 }

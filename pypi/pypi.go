@@ -5,7 +5,8 @@
 // downloads wheels only, verifies each one's sha256, accepts pure wheels
 // only (py3-none-any, py2.py3-none-any, cp311-none-any, ...), unpacks each
 // once into a content-addressed cache shared by all workspaces (with its
-// bytecode compiled there once, by the host's python3.11 when it has one),
+// bytecode compiled there once, by the host's python3.11 when it has one,
+// in a process capped by CompileLimits),
 // and copies the installed set into a workspace's .python-packages
 // directory, which the guest has on sys.path.
 //
@@ -20,7 +21,6 @@ package pypi
 import (
 	"archive/zip"
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -38,12 +38,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
 	wexec "github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
+	"github.com/wasmexec/wasmexec/internal/safepath"
 )
 
 // DefaultIndex is the public Python package index.
@@ -62,17 +63,27 @@ type Client struct {
 	HTTP *http.Client
 	// CacheDir holds wheels and their unpacked trees by sha256.
 	CacheDir string
-	// MaxWheelBytes bounds one wheel, compressed and unpacked (default
-	// 256 MiB); MaxPackages bounds one install (default 500).
+	// MaxWheelBytes bounds one wheel, compressed, unpacked and its
+	// compiled bytecode (default 256 MiB); MaxPackages bounds one install
+	// (default 500).
 	MaxWheelBytes int64
 	MaxPackages   int
 	// Python is the host interpreter that compiles bytecode (a CPython
 	// 3.11, whose .pyc format the guest's is); "" looks for python3.11,
 	// "-" compiles nothing.
 	Python string
+	// Compile bounds that interpreter's work on each wheel.
+	Compile CompileLimits
 
 	pyOnce sync.Once
 	pyPath string
+
+	slotsOnce   sync.Once
+	slots       chan struct{} // one per compile running
+	slotWaiters atomic.Int32  // compiles waiting for a slot (tests)
+	// Set by tests: the compiler started (its pid), and what it did.
+	compileStarted func(pid int)
+	compileDone    func(compileStats)
 }
 
 // Options say what Install does.
@@ -231,7 +242,16 @@ func (c *Client) Install(ctx context.Context, site string, opts Options) ([]Inst
 }
 
 // Build writes the set pkgs (all in the cache) into the new directory dst.
+// A package whose sha256 is not one is refused before anything is copied:
+// the set kept from an earlier install comes from the manifest in the
+// workspace, which its guests can rewrite, and a "sha256" of
+// "xx/../../../../etc" would copy that host directory into the workspace.
 func (c *Client) Build(dst string, pkgs []Installed) error {
+	for _, p := range pkgs {
+		if !hexRE(p.SHA256) {
+			return failf(p.Name, "the installed set's record %s/%s gives it the sha256 %q, which is not one: the record was altered (remove %s to start afresh)", SiteDir, manifestName, p.SHA256, SiteDir)
+		}
+	}
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
@@ -437,8 +457,12 @@ func (c *Client) unpacked(ctx context.Context, rel *release, log func(string)) (
 	if err != nil {
 		return "", failf(rel.name, "%s: %v", rel.wheel.Filename, err)
 	}
-	if c.compile(ctx, tmp) {
-		log(fmt.Sprintf("unpacked %s (%d files, bytecode compiled)", rel.wheel.Filename, n))
+	// A cancelled compile leaves the tree without all its bytecode: it is
+	// not cached like that (a compile that hit a limit is: it would again).
+	if st, err := c.compile(ctx, tmp); err != nil {
+		return "", err
+	} else if c.python() != "" {
+		log(fmt.Sprintf("unpacked %s (%d files, %s)", rel.wheel.Filename, n, st.summary()))
 	} else {
 		log(fmt.Sprintf("unpacked %s (%d files)", rel.wheel.Filename, n))
 	}
@@ -500,9 +524,9 @@ func unpackWheel(file, dir string, max int64) (int, error) {
 			}
 			return 0, fmt.Errorf("entry %q uses a name wasmexec reserves", name)
 		}
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if !strings.HasPrefix(target, dir+string(filepath.Separator)) {
-			return 0, fmt.Errorf("entry %q escapes the wheel's root", name)
+		target, err := safepath.JoinUnder(dir, rel)
+		if err != nil {
+			return 0, fmt.Errorf("entry %q escapes the wheel's root: %v", name, err)
 		}
 		if strings.HasSuffix(name, "/") || mode.IsDir() {
 			if err := os.MkdirAll(target, 0o755); err != nil {
@@ -554,24 +578,6 @@ func (c *Client) python() string {
 		}
 	})
 	return c.pyPath
-}
-
-// compile writes unchecked-hash .pyc files for dir's sources (the guest
-// never writes bytecode, and an unchecked pyc is used whatever the source's
-// timestamp). Sources that don't compile (e.g. Python 2 only) keep none.
-func (c *Client) compile(ctx context.Context, dir string) bool {
-	py := c.python()
-	if py == "" {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-I", "-m", "compileall", "-q", "-q", "--invalidation-mode", "unchecked-hash", "-d", "/", dir)
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "SOURCE_DATE_EPOCH=1700000000", "PYTHONHASHSEED=0"}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	_ = cmd.Run()
-	return ctx.Err() == nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -47,6 +47,15 @@ type Cluster interface {
 	Moved(id string)
 }
 
+// ContextCounter is a Cluster that counts a tenant's contexts on every
+// server, for its maxContexts quota (found by type assertion; without it,
+// this server's are counted). TenantContexts leaves out the contexts named
+// in except: those this server is making, which it counts itself whether
+// they are registered yet or not.
+type ContextCounter interface {
+	TenantContexts(ctx context.Context, tenant string, except []string) (int64, error)
+}
+
 // Headers between the servers of a cluster. A request carrying either
 // without the right node secret is refused (401): a client can't pose as
 // a server.

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +19,9 @@ import (
 // record belongs to the tenant whose key created it; another tenant's id
 // answers exactly like an unknown one (404, same code, same message), and
 // the tenant's quotas are checked before the work starts (429 quota_exceeded
-// with Retry-After, the message naming the quota).
+// with Retry-After, the message naming the quota). A quota is checked and
+// reserved in one step (quota.go), so concurrent requests of a tenant
+// can't together make more than it allows.
 //
 // Execution records carry their tenant into the store (exec.Result.Tenant,
 // set from the run's context when it is persisted), so ownership of
@@ -33,6 +37,7 @@ import (
 type tenancy struct {
 	mu        sync.Mutex
 	contexts  map[string]string // context id → tenant
+	ownerAdds uint64            // entries added to contexts: owned prunes none added meanwhile
 	processes map[int64]string  // pid → tenant
 	procExecs map[string]string // execution id of a process → tenant (its live output)
 	procOrder []string          // FIFO of procExecs, to bound it
@@ -42,8 +47,9 @@ type tenancy struct {
 	// adopted from another server of a cluster), or nil.
 	contextTenant func(id string) string
 	// countContexts counts a tenant's contexts on every server of a
-	// cluster (its maxContexts), or nil: this server's.
-	countContexts func(ctx context.Context, tenant string) (int64, error)
+	// cluster (its maxContexts), leaving out the ids except, or nil: this
+	// server's.
+	countContexts func(ctx context.Context, tenant string, except []string) (int64, error)
 	// workspacesElsewhere sums a tenant's workspaces on the other servers
 	// of a cluster (its maxWorkspaceBytes), or nil: none.
 	workspacesElsewhere func(ctx context.Context, tenant string) (int64, error)
@@ -68,11 +74,14 @@ const elsewhereTTL = time.Second
 const maxOwnedProcesses = 1 << 16
 
 // tenantState counts one tenant's runs: those under way, and the starts of
-// the last minute in one-second buckets (fixed memory, whatever the rate).
+// the last minute in one-second buckets (fixed memory, whatever the rate);
+// and what its requests are making (quota.go).
 type tenantState struct {
-	running atomic.Int64
+	running atomic.Int64 // under mu, but for end
 	mu      sync.Mutex
 	buckets [60]struct{ sec, n int64 } // bucket sec%60: starts within second sec
+
+	contexts, processes, workspaceBytes reserved
 }
 
 func newTenancy() *tenancy {
@@ -121,9 +130,7 @@ func Guard(cfg Config) Config {
 	}
 	t := newTenancy()
 	t.contextTenant = cfg.ContextTenant
-	if cc, ok := cfg.Cluster.(interface {
-		TenantContexts(ctx context.Context, tenant string) (int64, error)
-	}); ok {
+	if cc, ok := cfg.Cluster.(ContextCounter); ok {
 		t.countContexts = cc.TenantContexts
 	}
 	if cc, ok := cfg.Cluster.(interface {
@@ -172,40 +179,50 @@ func (e *retryAfterError) Unwrap() error { return e.err }
 func noop() {}
 
 // startRun checks maxConcurrentRuns and maxRunsPerMinute and counts the
-// run; the returned func ends it. A minute is the current second and the
-// 59 before it: a start is forgotten 60 whole seconds after the second it
-// fell in, which Retry-After says.
+// run, both in one step under st.mu (a run refused by one quota never
+// holds the other's count); the returned func ends it. A minute is the
+// current second and the 59 before it: a start is forgotten 60 whole
+// seconds after the second it fell in, which Retry-After says.
 func (t *tenancy) startRun(ctx context.Context) (func(), error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
 		return noop, nil
 	}
 	st := t.state(tn.ID)
-	if q := tn.Quotas.MaxConcurrentRuns; q != nil {
-		if st.running.Add(1) > *q {
-			st.running.Add(-1)
-			return nil, quotaError("maxConcurrentRuns", *q, "a run of this tenant must finish first")
-		}
-	} else {
+	if tn.Quotas.MaxConcurrentRuns == nil && tn.Quotas.MaxRunsPerMinute == nil {
 		st.running.Add(1)
+		return st.end, nil
 	}
-	if err := t.countStart(tn, st); err != nil {
-		st.running.Add(-1)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if q := tn.Quotas.MaxConcurrentRuns; q != nil && st.running.Load() >= *q {
+		return nil, quotaError("maxConcurrentRuns", *q, "a run of this tenant must finish first")
+	}
+	if err := t.countStartLocked(tn, st); err != nil {
 		return nil, err
 	}
+	st.running.Add(1)
 	return st.end, nil
 }
 
 // countStart checks maxRunsPerMinute and counts one start (a run's, or a
 // process spawn's).
 func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
+	if tn.Quotas.MaxRunsPerMinute == nil {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return t.countStartLocked(tn, st)
+}
+
+// countStartLocked is countStart with st.mu held.
+func (t *tenancy) countStartLocked(tn *exec.Tenant, st *tenantState) error {
 	q := tn.Quotas.MaxRunsPerMinute
 	if q == nil {
 		return nil
 	}
 	sec := t.now().Unix()
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	n, oldest := st.recentStarts(sec)
 	if n >= *q {
 		wait := int64(60)
@@ -255,11 +272,17 @@ func (t *tenancy) tenantOf(id string) string {
 		return owner
 	}
 	if owner = t.contextTenant(id); owner != "" {
-		t.mu.Lock()
-		t.contexts[id] = owner
-		t.mu.Unlock()
+		t.setOwner(id, owner)
 	}
 	return owner
+}
+
+// setOwner records the tenant of context id.
+func (t *tenancy) setOwner(id, tenant string) {
+	t.mu.Lock()
+	t.contexts[id] = tenant
+	t.ownerAdds++
+	t.mu.Unlock()
 }
 
 func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
@@ -303,9 +326,14 @@ func (g *guardedContexts) check(ctx context.Context, id string) error {
 }
 
 // owned returns the live contexts of the tenant of ctx, forgetting the
-// ones that are gone (deleted by idle expiry).
+// ones that are gone (deleted by idle expiry). Not those whose owner was
+// recorded while it listed: a context made meanwhile is not in its list,
+// and forgetting its owner would hide it from its tenant and its quota.
 func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 	tn := exec.TenantID(ctx)
+	g.t.mu.Lock()
+	adds := g.t.ownerAdds
+	g.t.mu.Unlock()
 	all, err := g.Contexts.List(ctx)
 	if err != nil {
 		return nil, err
@@ -319,58 +347,77 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 		}
 	}
 	g.t.mu.Lock()
-	for id := range g.t.contexts {
-		if !live[id] {
-			delete(g.t.contexts, id)
+	if g.t.ownerAdds == adds {
+		for id := range g.t.contexts {
+			if !live[id] {
+				delete(g.t.contexts, id)
+			}
 		}
 	}
 	g.t.mu.Unlock()
 	return mine, nil
 }
 
-func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c *exec.Context, err error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
 		return g.Contexts.Create(ctx, spec)
 	}
-	if err := g.checkContexts(ctx, tn); err != nil {
-		return nil, err
+	named := *spec
+	if named.ContextID == "" {
+		named.ContextID = exec.NewID("ctx") // its reservation names it
 	}
-	c, err := g.Contexts.Create(ctx, spec)
+	end, err := g.reserveContext(ctx, tn, named.ContextID)
 	if err != nil {
 		return nil, err
 	}
-	g.t.mu.Lock()
-	g.t.contexts[c.ContextID] = tn.ID
-	g.t.mu.Unlock()
-	return c, nil
+	defer func() { end(g.ownIfMade(c, err, tn)) }()
+	return g.Contexts.Create(ctx, &named)
 }
 
-// checkContexts fails with maxContexts when the tenant has that many
-// contexts (on every server of a cluster).
-func (g *guardedContexts) checkContexts(ctx context.Context, tn *exec.Tenant) error {
-	q := tn.Quotas.MaxContexts
-	if q == nil {
+// ownIfMade is what ends the reservation of context c: record its owner,
+// or nothing when it was not made.
+func (g *guardedContexts) ownIfMade(c *exec.Context, err error, tn *exec.Tenant) func() {
+	if c == nil || err != nil {
 		return nil
 	}
-	var n int64
-	if g.t.countContexts != nil {
-		c, err := g.t.countContexts(ctx, tn.ID)
-		if err != nil {
-			return err
+	return func() { g.t.setOwner(c.ContextID, tn.ID) }
+}
+
+// reserveContext reserves one of the tenant's maxContexts for context id
+// (quota.go): it fails when the tenant has that many contexts (on every
+// server of a cluster), counting those being made.
+//
+// In a cluster, the count is the database's (every server's contexts,
+// those registered while being made included), and the reservations are
+// this server's: two servers making the last allowed context of a tenant
+// at the same moment may both make it, so a tenant can exceed maxContexts
+// by at most one context per other server making one at that moment; on
+// one server it never does.
+func (g *guardedContexts) reserveContext(ctx context.Context, tn *exec.Tenant, id string) (func(own func()), error) {
+	q := tn.Quotas.MaxContexts
+	if q == nil {
+		return noEnd, nil
+	}
+	count := func(except map[string]bool) (int64, error) {
+		if g.t.countContexts != nil {
+			return g.t.countContexts(ctx, tn.ID, slices.Collect(maps.Keys(except)))
 		}
-		n = c
-	} else {
 		mine, err := g.owned(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		n = int64(len(mine))
+		n := int64(0)
+		for _, c := range mine {
+			if !except[c.ContextID] {
+				n++
+			}
+		}
+		return n, nil
 	}
-	if n >= *q {
+	return g.t.state(tn.ID).contexts.reserve(*q, 1, id, count, func(int64) error {
 		return quotaError("maxContexts", *q, "delete a context first")
-	}
-	return nil
+	})
 }
 
 // workspacesOf returns what tenant's workspaces on the other servers of a
@@ -390,21 +437,55 @@ func (t *tenancy) workspacesOf(ctx context.Context, tenant string) (int64, error
 	return n, nil
 }
 
+// reserveWorkspaces reserves adding bytes of the tenant's
+// maxWorkspaceBytes (quota.go) for an upload or a fork's copy: it fails
+// when the tenant's workspaces (on every server of a cluster), plus the
+// bytes being written, plus adding, would hold more than its quota. The
+// reservation ends once the bytes are written, when its caller returns:
+// until then they are counted twice (refusing, never admitting, too much).
+// In a cluster, the other servers' bytes are their last snapshots'.
+func (g *guardedContexts) reserveWorkspaces(ctx context.Context, adding int64) (func(own func()), error) {
+	tn := exec.TenantFrom(ctx)
+	if tn == nil || tn.Quotas.MaxWorkspaceBytes == nil {
+		return noEnd, nil
+	}
+	q := *tn.Quotas.MaxWorkspaceBytes
+	return g.t.state(tn.ID).workspaceBytes.reserve(q, adding, "", func(map[string]bool) (int64, error) {
+		return g.workspacesUsed(ctx, tn)
+	}, func(used int64) error {
+		return quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
+	})
+}
+
 // checkWorkspaces fails with maxWorkspaceBytes when the tenant's
-// workspaces (on every server of a cluster), plus adding bytes, would
-// hold more than its quota. Runs are
-// checked before they start (with adding 0: a tenant already over its
-// quota runs nothing in its contexts until it deletes files).
-func (g *guardedContexts) checkWorkspaces(ctx context.Context, adding int64) error {
+// workspaces, with the bytes being written, hold more than its quota.
+// Runs are checked before they start and reserve nothing (what a run
+// writes is known when it ends): a tenant already over its quota runs
+// nothing in its contexts until it deletes files.
+func (g *guardedContexts) checkWorkspaces(ctx context.Context) error {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil || tn.Quotas.MaxWorkspaceBytes == nil {
 		return nil
 	}
-	mine, err := g.owned(ctx)
+	used, err := g.workspacesUsed(ctx, tn)
 	if err != nil {
 		return err
 	}
-	used := adding
+	used += g.t.state(tn.ID).workspaceBytes.inFlight()
+	if q := *tn.Quotas.MaxWorkspaceBytes; used > q {
+		return quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
+	}
+	return nil
+}
+
+// workspacesUsed is what the tenant's workspaces hold (on every server of
+// a cluster).
+func (g *guardedContexts) workspacesUsed(ctx context.Context, tn *exec.Tenant) (int64, error) {
+	mine, err := g.owned(ctx)
+	if err != nil {
+		return 0, err
+	}
+	used := int64(0)
 	for _, c := range mine {
 		if c.Workspace != nil {
 			used += c.Workspace.UsedBytes
@@ -412,20 +493,16 @@ func (g *guardedContexts) checkWorkspaces(ctx context.Context, adding int64) err
 	}
 	elsewhere, err := g.t.workspacesOf(ctx, tn.ID)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	used += elsewhere
-	if q := *tn.Quotas.MaxWorkspaceBytes; used > q {
-		return quotaError("maxWorkspaceBytes", q, fmt.Sprintf("the tenant's workspaces would hold %d bytes", used))
-	}
-	return nil
+	return used + elsewhere, nil
 }
 
 func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
 	if err := g.check(ctx, req.ContextID); err != nil {
 		return nil, err
 	}
-	if err := g.checkWorkspaces(ctx, 0); err != nil {
+	if err := g.checkWorkspaces(ctx); err != nil {
 		return nil, err
 	}
 	done, err := g.t.startRun(ctx)
@@ -465,8 +542,10 @@ func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Conte
 }
 
 // Fork is a Create for the tenant (its maxContexts quota, its workspace
-// bytes grow by the copy) of a context it owns.
-func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+// bytes grow by the copy) of a context it owns. Both are reserved before
+// the fork waits its turn in the source's queue: forks queued together
+// count each other (checked only, they all passed while none was made).
+func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (c *exec.Context, err error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
@@ -474,26 +553,33 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 	if tn == nil {
 		return g.Contexts.Fork(ctx, id, spec)
 	}
-	if err := g.checkContexts(ctx, tn); err != nil {
+	var named exec.ForkSpec
+	if spec != nil {
+		named = *spec
+	}
+	if named.ContextID == "" {
+		named.ContextID = exec.NewID("ctx") // its reservation names it
+	}
+	end, err := g.reserveContext(ctx, tn, named.ContextID)
+	if err != nil {
 		return nil, err
 	}
+	endBytes := noEnd
+	defer func() {
+		end(g.ownIfMade(c, err, tn)) // owned first: its copy counted, then no longer reserved
+		endBytes(nil)
+	}()
 	src, err := g.Contexts.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if src.Workspace != nil {
-		if err := g.checkWorkspaces(ctx, src.Workspace.UsedBytes); err != nil {
+		if endBytes, err = g.reserveWorkspaces(ctx, src.Workspace.UsedBytes); err != nil {
+			endBytes = noEnd
 			return nil, err
 		}
 	}
-	c, err := g.Contexts.Fork(ctx, id, spec)
-	if err != nil {
-		return nil, err
-	}
-	g.t.mu.Lock()
-	g.t.contexts[c.ContextID] = tn.ID
-	g.t.mu.Unlock()
-	return c, nil
+	return g.Contexts.Fork(ctx, id, &named)
 }
 
 func (g *guardedContexts) Delete(ctx context.Context, id string) error {
@@ -513,9 +599,11 @@ func (g *guardedContexts) WriteFile(ctx context.Context, id, path string, data [
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	if err := g.checkWorkspaces(ctx, int64(len(data))); err != nil {
+	end, err := g.reserveWorkspaces(ctx, int64(len(data)))
+	if err != nil {
 		return nil, err
 	}
+	defer end(nil) // written (or not): counted where it is
 	return g.Contexts.WriteFile(ctx, id, path, data)
 }
 
@@ -552,7 +640,7 @@ func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPM
 	if err := g.c.check(ctx, contextID); err != nil {
 		return nil, err
 	}
-	if err := g.c.checkWorkspaces(ctx, 0); err != nil {
+	if err := g.c.checkWorkspaces(ctx); err != nil {
 		return nil, err
 	}
 	return g.NPM.Install(ctx, contextID, req)
@@ -648,8 +736,10 @@ func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, erro
 
 // spawn checks maxProcesses and maxRunsPerMinute (a spawn starts code;
 // a process doesn't hold one of maxConcurrentRuns, maxProcesses bounds
-// those) and owns the new process.
-func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest) (*exec.Process, error) {
+// those) and owns the new process. maxProcesses is reserved (quota.go)
+// until the process is owned: processes starting count. In a cluster it
+// bounds the tenant's processes on each server.
+func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest) (d *exec.Process, err error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
 		return p.Spawn(ctx, req)
@@ -657,24 +747,37 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 	if req.ContextID != "" && !t.ownsContext(ctx, req.ContextID) {
 		return nil, contextNotFound(req.ContextID)
 	}
+	st := t.state(tn.ID)
+	end := noEnd
 	if q := tn.Quotas.MaxProcesses; q != nil {
-		n := int64(0)
-		for _, d := range t.visible(ctx, p.List()) {
-			if d.State == exec.ProcessRunning {
-				n++
+		end, err = st.processes.reserve(*q, 1, "", func(map[string]bool) (int64, error) {
+			n := int64(0)
+			for _, d := range t.visible(ctx, p.List()) {
+				if d.State == exec.ProcessRunning {
+					n++
+				}
 			}
-		}
-		if n >= *q {
-			return nil, quotaError("maxProcesses", *q, "a process of this tenant must exit first")
+			return n, nil
+		}, func(int64) error { return quotaError("maxProcesses", *q, "a process of this tenant must exit first") })
+		if err != nil {
+			return nil, err
 		}
 	}
-	if err := t.countStart(tn, t.state(tn.ID)); err != nil {
+	var own func()
+	defer func() { end(own) }()
+	if err := t.countStart(tn, st); err != nil {
 		return nil, err
 	}
-	d, err := p.Spawn(ctx, req)
+	d, err = p.Spawn(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	own = func() { t.ownProcess(p, d, tn.ID) }
+	return d, nil
+}
+
+// ownProcess records the tenant of process d.
+func (t *tenancy) ownProcess(p Processes, d *exec.Process, tenant string) {
 	var known map[int64]bool
 	t.mu.Lock()
 	full := len(t.processes) >= maxOwnedProcesses
@@ -693,17 +796,16 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 			}
 		}
 	}
-	t.processes[d.PID] = tn.ID
+	t.processes[d.PID] = tenant
 	if _, ok := t.procExecs[d.ExecutionID]; !ok {
 		t.procOrder = append(t.procOrder, d.ExecutionID)
 	}
-	t.procExecs[d.ExecutionID] = tn.ID
+	t.procExecs[d.ExecutionID] = tenant
 	for len(t.procOrder) > maxOwnedProcesses {
 		delete(t.procExecs, t.procOrder[0])
 		t.procOrder = t.procOrder[1:]
 	}
 	t.mu.Unlock()
-	return d, nil
 }
 
 // visible filters processes to the tenant of ctx.

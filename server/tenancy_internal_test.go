@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,5 +106,74 @@ func TestRunQuotas(t *testing.T) {
 	}
 	if st := tn.state("z"); st.running.Load() != 0 {
 		t.Fatalf("a refused run stays counted: %d", st.running.Load())
+	}
+}
+
+// The run quotas under a burst: N runs started at once (a start barrier)
+// are admitted exactly as the quotas allow, whichever quota refuses the
+// others, and a refused run leaves no count behind.
+func TestRunQuotasConcurrent(t *testing.T) {
+	two, three := int64(2), int64(3)
+	for _, tc := range []struct {
+		name   string
+		quotas exec.Quotas
+		hold   bool // runs stay under way until all were tried
+		want   int
+	}{
+		{"maxConcurrentRuns", exec.Quotas{MaxConcurrentRuns: &three}, true, 3},
+		{"maxRunsPerMinute", exec.Quotas{MaxRunsPerMinute: &three}, false, 3},
+		{"both, concurrency first", exec.Quotas{MaxConcurrentRuns: &two, MaxRunsPerMinute: &three}, true, 2},
+		{"both, rate first", exec.Quotas{MaxConcurrentRuns: &three, MaxRunsPerMinute: &two}, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tn := newTenancy()
+			ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: tc.quotas})
+			const n = 32
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			var ends []func()
+			refused := 0
+			for range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					end, err := tn.startRun(ctx)
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil && tc.hold:
+						ends = append(ends, end)
+					case err == nil:
+						end()
+						ends = append(ends, noop)
+					case exec.ErrorCode(err) == exec.EQuota:
+						refused++
+					default:
+						t.Errorf("startRun: %v", err)
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			if len(ends) != tc.want || refused != n-tc.want {
+				t.Fatalf("%d admitted, %d refused; want %d admitted", len(ends), refused, tc.want)
+			}
+			st := tn.state("t")
+			running := int64(0)
+			if tc.hold {
+				running = int64(len(ends))
+			}
+			if got := st.running.Load(); got != running {
+				t.Fatalf("running = %d, want %d", got, running)
+			}
+			for _, end := range ends {
+				end()
+			}
+			if got := st.running.Load(); got != 0 {
+				t.Fatalf("running = %d after every run ended", got)
+			}
+		})
 	}
 }

@@ -87,12 +87,14 @@ const keysFile = `{
   "tenants": {
     "acme": {"maxContexts": 2, "maxWorkspaceBytes": 100, "maxProcesses": 1},
     "globex": {"maxConcurrentRuns": 1, "maxRunsPerMinute": 3},
-    "zero": {"maxContexts": 0, "maxRunsPerMinute": 0, "maxProcesses": 0}
+    "zero": {"maxContexts": 0, "maxRunsPerMinute": 0, "maxProcesses": 0},
+    "initech": {"maxWorkspaceBytes": 100}
   },
   "keys": [
     {"tenant": "acme", "key": "acme-key-0123456789"},
     {"tenant": "globex", "sha256": "SHA"},
-    {"tenant": "zero", "key": "zero-key-0123456789"}
+    {"tenant": "zero", "key": "zero-key-0123456789"},
+    {"tenant": "initech", "key": "initech-key-0123456789"}
   ]
 }`
 
@@ -199,6 +201,8 @@ const (
 	acme   = "acme-key-0123456789"
 	globex = "globex-key-0123456789"
 	zero   = "zero-key-0123456789"
+	// initech has a maxWorkspaceBytes of 100 and no other quota.
+	initech = "initech-key-0123456789"
 )
 
 func TestAuthRequired(t *testing.T) {

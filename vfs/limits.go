@@ -3,6 +3,7 @@ package vfs
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -243,19 +244,10 @@ func (w *Workspace) MeasureReplacing(ctx context.Context, stage string, names []
 		}
 		return nil
 	}
-	top := func(rel string) string {
-		first, _, _ := strings.Cut(rel, "/")
-		return first
-	}
-	err := walk(ctx, w.Root, func(e walkEntry) error {
-		if replaced[top(e.rel)] {
-			return nil
-		}
-		return add(e)
-	})
+	err := w.walkApart(ctx, replaced, add)
 	if err == nil && !u.Partial {
 		err = walk(ctx, filepath.Join(w.Root, stage), func(e walkEntry) error {
-			if !replaced[top(e.rel)] || top(e.rel) == stage {
+			if !replaced[topName(e.rel)] || topName(e.rel) == stage {
 				return nil
 			}
 			return add(e)
@@ -265,6 +257,69 @@ func (w *Workspace) MeasureReplacing(ctx context.Context, stage string, names []
 		return Usage{}, fmt.Errorf("measure workspace: %w", err)
 	}
 	return u, nil
+}
+
+// topName is the top-level entry a slash path below the root is in.
+func topName(rel string) string {
+	first, _, _ := strings.Cut(rel, "/")
+	return first
+}
+
+// walkApart walks the workspace but for the top-level entries in skip.
+func (w *Workspace) walkApart(ctx context.Context, skip map[string]bool, fn func(walkEntry) error) error {
+	return walk(ctx, w.Root, func(e walkEntry) error {
+		if skip[topName(e.rel)] {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
+// Room is what an install may still write into a workspace, counted the
+// way its limits count (Limits.Quota): Bytes for a non-empty file's size
+// and EntryBytes for every directory or empty file, Files for every
+// entry. A bound the workspace does not have is math.MaxInt64 (Bytes) or
+// math.MaxInt (Files); one it has no room left in is 0.
+type Room struct {
+	Bytes      int64
+	Files      int
+	EntryBytes int64
+}
+
+// RoomReplacing is the room left for the top-level entries names (and
+// stage's, as in MeasureReplacing) once the rest of the workspace is
+// counted: what an install that stages them may write before it is sure
+// to pass the limits, so it can stop there instead of finding out after
+// writing all of it. Like Check it stops counting at the first limit
+// passed (no room). Errors: ctx's, or the file system's.
+func (w *Workspace) RoomReplacing(ctx context.Context, stage string, names []string) (Room, error) {
+	r := Room{Bytes: math.MaxInt64, Files: math.MaxInt, EntryBytes: w.entryBytes()}
+	if !w.limited() {
+		return r, nil
+	}
+	skip := map[string]bool{stage: true}
+	for _, n := range names {
+		skip[n] = true
+	}
+	u := Usage{QuotaBytes: w.Quota, MaxFiles: w.MaxFiles}
+	err := w.walkApart(ctx, skip, func(e walkEntry) error {
+		u.UsedBytes += w.charge(e)
+		u.Files++
+		if u.Over() {
+			return errStopWalk
+		}
+		return nil
+	})
+	if err != nil {
+		return Room{}, fmt.Errorf("measure workspace: %w", err)
+	}
+	if w.Quota > 0 {
+		r.Bytes = max(w.Quota-u.UsedBytes, 0)
+	}
+	if w.MaxFiles > 0 {
+		r.Files = max(w.MaxFiles-u.Files, 0)
+	}
+	return r, nil
 }
 
 // WouldExceed is MeasureReplacing as an install asks it (npm's

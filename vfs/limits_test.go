@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,5 +265,50 @@ func TestGuestSymlinksNotFollowed(t *testing.T) {
 	}
 	if _, err := os.Stat("/etc/passwd"); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
+	}
+}
+
+// RoomReplacing is the room the rest of the workspace leaves the entries
+// an install replaces: what they and the stage hold now is not counted,
+// everything else is, the way the quota counts it.
+func TestRoomReplacing(t *testing.T) {
+	const e = vfs.DefaultEntryBytes
+	names := []string{"node_modules", "package.json"}
+	for _, tc := range []struct {
+		name      string
+		limits    vfs.Limits
+		files     map[string]int // path → size ("/" suffix: a directory)
+		bytes     int64
+		filesLeft int
+	}{
+		{"no limits", vfs.Limits{}, map[string]int{"a.txt": 10}, math.MaxInt64, math.MaxInt},
+		{"empty", vfs.Limits{Quota: 1 << 20, MaxFiles: 10}, nil, 1 << 20, 10},
+		{"the rest counts", vfs.Limits{Quota: 1 << 20, MaxFiles: 10}, map[string]int{"a.txt": 1000, "d/": 0, "d/b": 0}, 1<<20 - 1000 - 2*e, 7},
+		{"the replaced and the stage don't", vfs.Limits{Quota: 1 << 20, MaxFiles: 10},
+			map[string]int{"node_modules/x/big": 500_000, "package.json": 100, ".stage/node_modules/y": 9000, "a.txt": 1000}, 1<<20 - 1000, 9},
+		{"no room left", vfs.Limits{Quota: 10_000, MaxFiles: 10}, map[string]int{"a.txt": 20_000}, 0, 9},
+		{"no files left", vfs.Limits{MaxFiles: 2}, map[string]int{"a": 1, "b": 1, "c": 1}, math.MaxInt64, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := mustWorkspaceLimits(t, tc.limits)
+			for p, size := range tc.files {
+				full := filepath.Join(w.Root, p)
+				if strings.HasSuffix(p, "/") {
+					os.MkdirAll(full, 0o755)
+					continue
+				}
+				os.MkdirAll(filepath.Dir(full), 0o755)
+				if err := os.WriteFile(full, make([]byte, size), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := w.RoomReplacing(context.Background(), ".stage", names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Bytes != tc.bytes || r.Files != tc.filesLeft || r.EntryBytes != e {
+				t.Fatalf("room %+v, want %d bytes, %d files", r, tc.bytes, tc.filesLeft)
+			}
+		})
 	}
 }

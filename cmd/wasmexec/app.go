@@ -161,7 +161,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.authKeysFile, "auth-keys-file", "", "API keys and tenants (JSON, see README); without it the server is open and listens only on loopback; reloaded on SIGHUP")
 	fs.IntVar(&o.eventsWindow, "events-window", events.DefaultWindow, "lifecycle events kept for GET /v1/events resume (older ones are reported as truncated)")
 	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "listen on a non-loopback address without API keys (anyone who reaches the port can do anything)")
-	fs.StringVar(&o.networkAllow, "network-allow", "", "comma-separated patterns runs may open the network to (host[:port], *.domain, scheme://host:port, IP or CIDR; private addresses only when named by IP); empty: no network for anyone")
+	fs.StringVar(&o.networkAllow, "network-allow", "", "comma-separated patterns runs may open the network to (host[:port], *.domain, * for any host name, scheme://host:port, IP or CIDR; an address only by an IP or CIDR pattern); empty: no network for anyone")
 	fs.IntVar(&o.networkMaxRequests, "network-max-requests", egress.DefaultMaxRequests, "HTTP requests per run (each redirect hop counts)")
 	fs.Int64Var(&o.networkMaxResponseBytes, "network-max-response-bytes", egress.DefaultMaxResponseBytes, "response body bytes per run, all requests together")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")

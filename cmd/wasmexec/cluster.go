@@ -16,6 +16,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
+	"github.com/wasmexec/wasmexec/server"
 )
 
 // clusterOptions are the settings of cluster mode.
@@ -138,6 +139,11 @@ func (a *app) leaveCluster() {
 	}
 	a.cluster.Close()
 }
+
+// The cluster counts a tenant's contexts for the tenancy guard, which
+// finds the method by type assertion: a signature that drifted would
+// silently count this server's only.
+var _ server.ContextCounter = (*cluster.Cluster)(nil)
 
 // sharedContexts is the contexts manager's view of the cluster (nil: a
 // single server; a nil *cluster.Cluster must not become a non-nil

@@ -319,7 +319,10 @@ func (a *app) serverConfig() server.Config {
 				if err != nil {
 					return npm.Workspace{}, nil, err
 				}
-				return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed}, release, nil
+				return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed, Room: func(ctx context.Context, stage string, names []string) (npm.Room, error) {
+					r, err := ws.RoomReplacing(ctx, stage, names)
+					return npm.Room(r), err
+				}}, release, nil
 			},
 			Persist: func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) },
 		}

@@ -66,3 +66,61 @@ func TestServeNetwork(t *testing.T) {
 		t.Fatalf("the log holds the secret:\n%s", p.logs.String())
 	}
 }
+
+// The red team's SSRF, against the real binary: under the "internet"
+// ceiling *:*, a run can't ask for the server's own loopback address, and
+// a guest given *:* can't reach the server's API by its address nor by a
+// name of it.
+func TestServeNetworkWildcardCeiling(t *testing.T) {
+	p := MustServe(t, t.TempDir(), "--network-allow", "*:*")
+	for _, allow := range []string{"127.0.0.1:*", "127.1:*", "[::1]:*", "[::ffff:127.0.0.1]:*", "169.254.169.254", "0.0.0.0/0:*", "10.0.0.0/8:*"} {
+		body, _ := json.Marshal(map[string]any{"language": "javascript", "code": "1", "network": map[string]any{"allow": []string{allow}}})
+		status, e := p.do(t, "POST", "/v1/evaluate", string(body))
+		if status != 400 || e["code"] != "invalid_argument" || !strings.Contains(e["message"].(string), fmt.Sprintf("%q", allow)) {
+			t.Errorf("network.allow %q under *:*: %d %v, want a 400 naming it", allow, status, e)
+		}
+	}
+
+	port := p.base[strings.LastIndex(p.base, ":")+1:]
+	var urls []string
+	for _, host := range []string{"127.0.0.1", "127.1", "2130706433", "[::ffff:127.0.0.1]", "localhost"} {
+		urls = append(urls, "http://"+host+":"+port+"/v1/evaluate")
+	}
+	code := fmt.Sprintf(`const out = [];
+for (const u of %s) {
+  try {
+    const r = await fetch(u, {method: "POST", headers: {"content-type": "application/json"}, body: '{"language":"javascript","code":"6*7"}'});
+    out.push(u + " reached: " + r.status);
+  } catch (e) { out.push(u + " refused: " + e.message) }
+}
+out.join("\n")`, mustJSON(t, urls))
+	body, _ := json.Marshal(map[string]any{"language": "javascript", "code": code, "network": map[string]any{"allow": []string{"*:*"}}})
+	status, res := p.do(t, "POST", "/v1/evaluate", string(body))
+	if status != 200 {
+		t.Fatalf("evaluate: %d %v", status, res)
+	}
+	got, _ := res["value"].(string)
+	lines := strings.Split(got, "\n")
+	if len(lines) != len(urls) {
+		t.Fatalf("value %q", got)
+	}
+	for i, u := range urls {
+		want := u + " refused: "
+		if !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], "not in the run's network allow-list") && !strings.Contains(lines[i], "resolves to") {
+			t.Errorf("fetch %s: %q, want it refused", u, lines[i])
+		}
+	}
+	// The guest's run is the only execution: no fetch ran one.
+	if status, list := p.do(t, "GET", "/v1/executions", ""); status != 200 || len(list["executions"].([]any)) != 1 {
+		t.Fatalf("executions: %d %v", status, list)
+	}
+}
+
+func mustJSON(tb testing.TB, v any) string {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}

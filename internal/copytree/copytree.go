@@ -4,7 +4,10 @@
 package copytree
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -18,6 +21,16 @@ const Marker = ".complete"
 // copied. Links and special files are skipped, never followed: a cache
 // holds none, and a workspace must not receive one.
 func Copy(src, dst string) (int64, error) {
+	return CopyCharged(src, dst, nil)
+}
+
+// CopyCharged is Copy that calls charge (when not nil) before it creates
+// each directory (dir true, size 0) or file (its size in src) and stops
+// at the first error charge returns, before writing that entry: what a
+// quota that counts as it copies needs, so that a tree too big for it
+// costs at most the part that fits. A file is copied up to the size it
+// was charged for; one that grew meanwhile is an error.
+func CopyCharged(src, dst string, charge func(dir bool, size int64) error) (int64, error) {
 	var n int64
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -29,12 +42,30 @@ func Copy(src, dst string) (int64, error) {
 		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
+			if charge != nil {
+				if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+					if err := charge(true, 0); err != nil {
+						return err
+					}
+				}
+			}
 			return os.MkdirAll(target, 0o755)
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		c, err := File(p, target, os.O_TRUNC, 0o644)
+		size := int64(-1)
+		if charge != nil {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			size = fi.Size()
+			if err := charge(false, size); err != nil {
+				return err
+			}
+		}
+		c, err := copyFile(p, target, os.O_TRUNC, 0o644, size)
 		n += c
 		return err
 	})
@@ -44,6 +75,12 @@ func Copy(src, dst string) (int64, error) {
 // File copies the file from into to, created with perm (and flag: O_TRUNC
 // to replace one, O_EXCL to refuse one), and returns the bytes copied.
 func File(from, to string, flag int, perm os.FileMode) (int64, error) {
+	return copyFile(from, to, flag, perm, -1)
+}
+
+// copyFile is File copying at most max bytes (negative: all), an error
+// when from holds more.
+func copyFile(from, to string, flag int, perm os.FileMode, max int64) (int64, error) {
 	in, err := os.Open(from)
 	if err != nil {
 		return 0, err
@@ -53,7 +90,16 @@ func File(from, to string, flag int, perm os.FileMode) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(out, in)
+	var r io.Reader = in
+	if max >= 0 {
+		r = io.LimitReader(in, max)
+	}
+	n, err := io.Copy(out, r)
+	if err == nil && max >= 0 {
+		if k, _ := in.Read(make([]byte, 1)); k > 0 {
+			err = fmt.Errorf("copy %s: it grew past the %d bytes it had", from, max)
+		}
+	}
 	if err != nil {
 		out.Close()
 		return n, err
