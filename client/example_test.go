@@ -15,8 +15,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
@@ -87,7 +86,7 @@ func run(m *testing.M, imageDir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ctxs, err := contexts.New(contexts.Config{Runner: r, Workspaces: cws})
+	ctxs, err := contexts.Open(contexts.Config{Runner: r, Workspaces: cws})
 	if err != nil {
 		return 0, err
 	}
@@ -97,7 +96,7 @@ func run(m *testing.M, imageDir string) (int, error) {
 		return 0, err
 	}
 	defer procs.Close()
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: storehistory.History{S: st}, Events: hub}).Handler())
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: st, Events: hub}).Handler())
 	defer srv.Close()
 	serverURL = srv.URL
 	return m.Run(), nil

@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -82,7 +82,7 @@ func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Mana
 		tb.Fatal(err)
 	}
 	cfg.Workspaces = ws
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

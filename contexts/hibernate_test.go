@@ -14,7 +14,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -37,7 +37,7 @@ func openDurable(tb testing.TB, r exec.Runner, d durableDirs, cfg contexts.Confi
 		tb.Fatal(err)
 	}
 	cfg.Runner, cfg.Workspaces, cfg.StateDir = r, ws, d.state
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

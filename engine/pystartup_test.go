@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // BenchmarkPythonGuestStart is BenchmarkGuestStart for the CPython guest:

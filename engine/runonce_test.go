@@ -7,7 +7,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 var onePlusOne = []byte(`{"op":"evaluate","code":"1+1","filename":"main.js"}`)

@@ -10,7 +10,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/python"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 func BenchmarkGuestStart(b *testing.B) {

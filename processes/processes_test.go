@@ -14,7 +14,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -639,7 +639,7 @@ func TestWithContextsManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sawWorkspace bool
-	cm, err = contexts.New(contexts.Config{Runner: e.r, Workspaces: wm, OnDelete: func(id string) {
+	cm, err = contexts.Open(contexts.Config{Runner: e.r, Workspaces: wm, OnDelete: func(id string) {
 		e.m.KillContext(id)
 		// The process has stopped; the workspace is still there.
 		dir, _ := os.ReadDir(wm.Root())

@@ -18,7 +18,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -53,7 +53,7 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 		tb.Fatal(err)
 	}
 	cfg.Runner, cfg.Workspaces = r, ws
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

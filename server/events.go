@@ -136,13 +136,13 @@ func completed(r *exec.Result) events.Event {
 // eventContexts publishes context events (a context run's execution
 // events are the pipeline's).
 type eventContexts struct {
-	Contexts
+	next Contexts
 	hub              events.Log
 	reportsDeletions bool
 }
 
 func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
-	c, err := g.Contexts.Create(ctx, spec)
+	c, err := g.next.Create(ctx, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -150,7 +150,7 @@ func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exe
 }
 
 func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
-	c, err := g.Contexts.Reset(ctx, id)
+	c, err := g.next.Reset(ctx, id)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextReset, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -158,7 +158,7 @@ func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, err
 }
 
 func (g eventContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
-	c, err := g.Contexts.Fork(ctx, id, spec)
+	c, err := g.next.Fork(ctx, id, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -181,7 +181,7 @@ func (c Config) ContextEvent(typ, id string) {
 }
 
 func (g eventContexts) Delete(ctx context.Context, id string) error {
-	err := g.Contexts.Delete(ctx, id)
+	err := g.next.Delete(ctx, id)
 	if err == nil && !g.reportsDeletions {
 		publish(g.hub, ctx, events.Event{Type: events.ContextDeleted, ContextID: id})
 	}
@@ -235,3 +235,37 @@ func (s *Server) processSpawned(ctx context.Context, p Processes, d *exec.Proces
 		}
 	}()
 }
+
+// The rest pass through: they change no context's lifecycle.
+
+func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	return g.next.Run(ctx, req)
+}
+
+func (g eventContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+	return g.next.Get(ctx, id)
+}
+
+func (g eventContexts) List(ctx context.Context) ([]*exec.Context, error) { return g.next.List(ctx) }
+
+func (g eventContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	return g.next.Hibernate(ctx, id)
+}
+
+func (g eventContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+	return g.next.WriteFile(ctx, id, path, data)
+}
+
+func (g eventContexts) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
+	return g.next.ReadFile(ctx, id, path)
+}
+
+func (g eventContexts) DeleteFile(ctx context.Context, id, path string) error {
+	return g.next.DeleteFile(ctx, id, path)
+}
+
+func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+	return g.next.ListFiles(ctx, id, dir)
+}
+
+var _ Contexts = eventContexts{}

@@ -16,8 +16,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/server"
@@ -84,7 +83,7 @@ func MustHistoryServer(tb testing.TB, procs server.Processes) *httptest.Server {
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
 		Store:     st,
 	})
-	cfg := server.Config{Runner: r, History: storehistory.History{S: st}}
+	cfg := server.Config{Runner: r, History: st}
 	if procs != nil {
 		cfg.Processes = procs
 	}

@@ -49,6 +49,11 @@ type Config struct {
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
 	Auth Authenticator
+	// Tenants are the tenants' counters; the Runner must admit its runs
+	// with the same ones (pipeline.Config.Tenants), as one-shot and
+	// context runs count against their tenant there. nil: new ones (a
+	// server whose runner counts no tenant's runs).
+	Tenants *Tenants
 	// Events, when set, records lifecycle events and serves GET /v1/events:
 	// an *events.Hub (one server) or a log shared by every server of a
 	// PostgreSQL store (store.EventLog).

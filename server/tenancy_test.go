@@ -18,7 +18,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
@@ -56,10 +56,10 @@ func (h *memHistory) Get(_ context.Context, id string) (*exec.Result, error) {
 	return nil, exec.Errorf(exec.ENotFound, "execution %s not found", id)
 }
 
-func (h *memHistory) List(_ context.Context, f server.ListFilter) (*server.ListPage, error) {
+func (h *memHistory) List(_ context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	p := &server.ListPage{NextCursor: ""}
+	p := &exec.HistoryPage{NextCursor: ""}
 	for _, id := range h.ids {
 		p.Executions = append(p.Executions, h.byID[id])
 	}
@@ -122,7 +122,9 @@ func mustTenantServer(tb testing.TB) string {
 func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	tb.Helper()
 	h := &memHistory{byID: map[string]*exec.Result{}}
+	tenants := server.NewTenants()
 	r := testenv.Runner(tb, testenv.RunnerConfig{
+		Tenants:   tenants,
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		Store:     testenv.StoreFunc(h.save),
@@ -132,7 +134,7 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -143,7 +145,7 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	}
 	tb.Cleanup(procs.Close)
 	lastRunner = r
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}}
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}, Tenants: tenants}
 	if hub != nil { // not a nil *Hub in the interface
 		cfg.Events = hub
 	}

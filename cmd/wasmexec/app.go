@@ -22,6 +22,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/pipeline"
+	"github.com/wasmexec/wasmexec/server"
 
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
@@ -208,6 +209,9 @@ type app struct {
 	// (TypeScript checks, installs): nothing is reported before its
 	// record is committed.
 	recorder *pipeline.Recorder
+	// tenants are the tenants' counters, shared by the pipeline (run
+	// admission) and the server's guard.
+	tenants *server.Tenants
 
 	mu      sync.Mutex
 	driver  *engine.Driver
@@ -326,6 +330,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 		st = a.store
 	}
 	a.recorder = pipeline.NewRecorder(st, a.prom)
+	a.tenants = server.NewTenants()
 	a.instrument()
 	return a, nil
 }
@@ -415,6 +420,7 @@ func (a *app) load(ctx context.Context) error {
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
 		Recorder:             a.recorder,
+		Tenants:              a.tenants,
 		Events:               a.events,
 		Logger:               a.log,
 	})
@@ -427,7 +433,15 @@ func (a *app) load(ctx context.Context) error {
 		d.Close()
 		return err
 	}
+	// procs is made after the contexts (it takes their workspaces); the
+	// contexts call into it only from their idle loops, started below
+	// once it exists, and from Close (nil when processes.New failed).
 	var procs *processes.Manager
+	killProcs := func(id string) {
+		if procs != nil {
+			procs.KillContext(id)
+		}
+	}
 	ctxs, err := contexts.New(contexts.Config{
 		Runner:         r,
 		Workspaces:     ctxWS,
@@ -449,12 +463,12 @@ func (a *app) load(ctx context.Context) error {
 			}
 		},
 		OnDelete: func(id string) {
-			procs.KillContext(id)
+			killProcs(id)
 			if f := a.contextDeleted.Load(); f != nil {
 				(*f)(id)
 			}
 		},
-		OnMoved: func(id string) { procs.KillContext(id) },
+		OnMoved: killProcs,
 		Shared:  sharedContexts(a.cluster),
 		Logger:  a.log,
 	})
@@ -478,6 +492,9 @@ func (a *app) load(ctx context.Context) error {
 		d.Close()
 		return err
 	}
+	// The contexts' idle loops call into the processes (OnDelete,
+	// LiveProcesses): they start once both exist.
+	ctxs.Start()
 	a.mu.Lock()
 	a.images, a.driver, a.runner, a.ctxs, a.procs = images, d, r, ctxs, procs
 	a.mu.Unlock()
@@ -621,7 +638,7 @@ func (a *app) firstPID(ctx context.Context) int64 {
 		}
 	}
 	if a.store != nil {
-		f := store.ListFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
+		f := exec.HistoryFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
 		for {
 			page, err := a.store.List(ctx, f)
 			if err != nil {

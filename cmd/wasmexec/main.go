@@ -26,11 +26,11 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/store"
 )
 
 func main() {
@@ -294,7 +294,7 @@ func (a *app) serverConfig() server.Config {
 		Logger:         a.log,
 	}
 	if a.store != nil {
-		cfg.History = storehistory.History{S: a.store}
+		cfg.History = a.store
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -333,7 +333,7 @@ func (a *app) serverConfig() server.Config {
 		cfg.Pip = pip
 	}
 	if a.keys != nil {
-		cfg.Auth = a.keys
+		cfg.Auth, cfg.Tenants = a.keys, a.tenants
 	}
 	cfg.Events = a.events
 	cfg.ContextDeletions = cfg.Contexts != nil
@@ -370,3 +370,5 @@ func prepare(args []string) error {
 	defer a.close()
 	return a.load(context.Background())
 }
+
+var _ server.History = (*store.Store)(nil) // the store is the history, no adapter

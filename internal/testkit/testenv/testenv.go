@@ -26,7 +26,7 @@ import (
 // RepoRoot returns the repository root.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
 // ImagesDir is where the built guest images are linked.
