@@ -65,6 +65,7 @@ func TestLayering(t *testing.T) {
 		"languages/ts/tscheck/internal/testworker": {"languages/ts/tscheck"},
 		"processes/procbench":                      {},
 		"pypi/pypitest":                            {},
+		"pipeline/pipelinetest":                    {"exec", "pipeline"},
 	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
