@@ -1,5 +1,5 @@
 // Package cluster lets several wasmexec servers that share one PostgreSQL
-// database serve the same contexts (docs/DEPLOY.md, issue 19).
+// database serve the same contexts (docs/DEPLOY.md).
 //
 // Every context has one row in cluster_contexts: its tenant, the node that
 // owns it (owner_node, owner_url), a generation and a lease expiry, and its

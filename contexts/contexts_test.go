@@ -158,7 +158,7 @@ func TestCreateValidation(t *testing.T) {
 			wantCode(t, err, tc.code)
 		})
 	}
-	// No language: created unpinned (issue 20 #21; TestPinnedByFirstRun).
+	// No language: created unpinned (TestPinnedByFirstRun).
 	if _, err := m.Create(context.Background(), &exec.ContextSpec{}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
-// Modules in the JavaScript guest (issue 14, items 1, 2 and 4): ES modules
+// Modules in the JavaScript guest: ES modules
 // and CommonJS, static and dynamic, from the workspace and node_modules,
 // node: built-ins, and cells that export.
 
@@ -142,7 +142,7 @@ func TestJSModuleErrors(t *testing.T) {
 	wantValue(t, MustRun(t, m, "bad", exec.Request{Code: "1+1"}), "2")
 }
 
-// filePath runs a workspace file as the entry point (issue 14, item 3): in
+// filePath runs a workspace file as the entry point: in
 // a context and in a one-shot run with files, ES module, CommonJS and
 // TypeScript entries, resolving imports from the file's own directory.
 func TestJSFilePath(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package egress is the network policy of guests (issue 18): guests have
+// Package egress is the network policy of guests: guests have
 // no sockets; the host makes each HTTP(S) request on a guest's behalf, with
 // Go's net/http, for the hosts the run's allow-list names.
 //

@@ -11,7 +11,7 @@ import (
 
 // BenchmarkPythonGuestStart is BenchmarkGuestStart for the CPython guest:
 // instantiate the snapshotted image and run its serve entry until the driver
-// waits for the first request (issue 12: at most 1 ms). Each guest has a
+// waits for the first request (the goal: at most 1 ms). Each guest has a
 // workspace, as every real guest does (the snapshot's preopen layout).
 func BenchmarkPythonGuestStart(b *testing.B) {
 	img := testenv.Image(b, "python")

@@ -103,7 +103,7 @@ type Result struct {
 	// open server. Not on the wire: the store keeps it to scope reads.
 	Tenant string `json:"-"`
 	// Network lists the HTTP requests the run made through the host
-	// (issue 18), in order; absent when it made none.
+	//, in order; absent when it made none.
 	Network []NetworkRequest `json:"network,omitempty"`
 }
 

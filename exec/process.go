@@ -2,7 +2,7 @@ package exec
 
 import "encoding/json"
 
-// Process vocabulary (DESIGN.md "Process"). The processes package implements
+// Process vocabulary. The processes package implements
 // them; server/ speaks them on the wire.
 
 // ProcessState is where a process is in its life:

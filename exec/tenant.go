@@ -2,7 +2,7 @@ package exec
 
 import "context"
 
-// Tenancy vocabulary (issue 17): an API key names a tenant; every context,
+// Tenancy vocabulary: an API key names a tenant; every context,
 // process, execution record, file and event belongs to one. The auth
 // package reads keys; server/ puts the caller's *Tenant into the request's
 // context; the tenancy guard (server/tenancy.go) enforces ownership and

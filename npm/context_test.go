@@ -133,7 +133,7 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 }
 
-// packages on a one-shot run (issue 14, item 6): staged once from the
+// packages on a one-shot run: staged once from the
 // cache, copied into the run's throwaway workspace; a bad package is a
 // failed result naming it.
 func TestOneShotPackages(t *testing.T) {

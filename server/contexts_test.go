@@ -206,7 +206,7 @@ func TestContextErrorsOverHTTP(t *testing.T) {
 			wantStatus(t, do(t, tc.method, s.URL+tc.path, tc.body), tc.status, tc.code)
 		})
 	}
-	// No language: the first run pins it (issue 20 #21).
+	// No language: the first run pins it.
 	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"x"}`), 201, "")
 	wantStatus(t, do(t, "DELETE", s.URL+"/v1/contexts/x", ""), 204, "")
 	// The same env is fine.

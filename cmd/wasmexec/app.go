@@ -93,7 +93,7 @@ type options struct {
 	authKeysFile   string
 	insecureOpen   bool
 	eventsWindow   int
-	// Network (issue 18).
+	// Network.
 	networkAllow            string
 	networkMaxRequests      int
 	networkMaxResponseBytes int64

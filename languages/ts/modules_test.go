@@ -14,7 +14,7 @@ import (
 )
 
 // ES modules a one-shot run brings are converted on the host ahead of the
-// guest (issue 14's filePath benchmark): the guest takes the shipped
+// guest (the filePath benchmark): the guest takes the shipped
 // conversions by key instead of running esbuild in wasm, which shows in
 // the fuel a run burns (deterministic, unlike time). Positions still point
 // at the original files, and a module the host leaves to the guest (top-
