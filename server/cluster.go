@@ -418,7 +418,9 @@ func (cc clusterContexts) Reset(ctx context.Context, id string) (*exec.Context, 
 	return cc.next.Reset(ctx, id)
 }
 
-func (cc clusterContexts) Delete(ctx context.Context, id string) error { return cc.next.Delete(ctx, id) }
+func (cc clusterContexts) Delete(ctx context.Context, id string) error {
+	return cc.next.Delete(ctx, id)
+}
 
 func (cc clusterContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
 	return cc.next.Hibernate(ctx, id)

@@ -136,7 +136,7 @@ func completed(r *exec.Result) events.Event {
 // eventContexts publishes context events (a context run's execution
 // events are the pipeline's).
 type eventContexts struct {
-	next Contexts
+	next             Contexts
 	hub              events.Log
 	reportsDeletions bool
 }

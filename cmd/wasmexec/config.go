@@ -22,7 +22,9 @@ import (
 	"github.com/wasmexec/wasmexec/store"
 )
 
-// envName maps a flag to its environment variable by one fixed rule// DESIGN.md: --execution-completed-ttl-ms → WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
+// envName maps a flag to its environment variable by one fixed rule, so
+// neither needs looking up: --execution-completed-ttl-ms →
+// WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
 func envName(flagName string) string {
 	return "WASMEXEC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
