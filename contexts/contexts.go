@@ -45,6 +45,10 @@
 // context_language_mismatch (409), conflict (a run in a failed context,
 // 409), overloaded (MaxContexts reached, the context's queue full, no run
 // slot: 429), payload_too_large (quota), unavailable (closing), internal.
+//
+// Size: a context's state machine, queue, workspace calls, hibernation and
+// durable records act on the same locked state; each file is one of
+// those concerns.
 package contexts
 
 import (

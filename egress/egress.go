@@ -28,6 +28,9 @@
 //
 // Each Session has its own transport: connections are never shared between
 // runs, so a connection one run was allowed to open can't serve another.
+//
+// Size: patterns, the post-resolution address check, sessions with their caps
+// and the scrubbing of secrets are one policy; each file is one of them.
 package egress
 
 import (

@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -94,6 +95,38 @@ func TestLayering(t *testing.T) {
 			if dep := strings.TrimPrefix(imp, mod); !slices.Contains(want, dep) {
 				t.Errorf("%s imports %s, which the layering does not allow (allowed: %v)", pkg, dep, want)
 			}
+		}
+	}
+}
+
+// A package of more than sizeLimit lines of non-test Go says why in its
+// package comment ("Size: ..."): the house stays readable package by
+// package, and a package that grows past it either splits or explains.
+func TestLargePackagesSayWhy(t *testing.T) {
+	const sizeLimit = 1100
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Dir(filepath.Dir(file))
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}} {{join .GoFiles \" \"}} {{join .CgoFiles \" \"}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		dir, lines, why := fields[0], 0, false
+		for _, name := range fields[1:] {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += strings.Count(string(b), "\n")
+			if head, _, ok := strings.Cut(string(b), "\npackage "); ok && strings.Contains(head, "// Size: ") {
+				why = true
+			}
+		}
+		if rel, _ := filepath.Rel(root, dir); lines > sizeLimit && !why {
+			t.Errorf("%s has %d lines of non-test Go and no \"// Size: \" paragraph in its package comment saying why", rel, lines)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 // Package server is wasmexec's HTTP API (echo). Handlers are thin: decode,
 // validate, call one method, encode. Errors become JSON {code, message} with
 // the status chosen in one table (statusOf).
+//
+// Size: it is the whole HTTP API (about forty routes, the OpenAPI document
+// built beside them, SSE, tenancy and cluster routing); each file is one
+// group of routes or one layer of the front door.
 package server
 
 import (

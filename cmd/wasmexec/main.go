@@ -8,6 +8,10 @@
 // Every serve flag is also an environment variable WASMEXEC_<FLAG>, e.g.
 // --execution-completed-ttl-ms is WASMEXEC_EXECUTION_COMPLETED_TTL_MS; a flag
 // given on the command line wins.
+//
+// Size: besides wiring it holds the flags and their checks (config.go), the
+// cluster's wiring and the CLI commands (eval, exec, prepare), each in
+// its own file.
 package main
 
 import (
