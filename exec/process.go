@@ -116,3 +116,8 @@ func (w ProcessWait) MarshalJSON() ([]byte, error) {
 		*exit
 	}{w.State, (*exit)(w.Exit)})
 }
+
+// PIDShift is where a cluster server's number sits in the pids it gives
+// out: pid = server<<PIDShift + n. 2^53 (JSON's exact integers) leaves
+// 2^21 servers.
+const PIDShift = 32

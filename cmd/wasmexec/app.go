@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -484,7 +483,9 @@ func (a *app) load(ctx context.Context) error {
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
 		Workspace:      ctxs.WorkspaceDir,
 		Quota:          ctxs.ProcessQuota,
-		FirstPID:       a.firstPID(ctx),
+		PIDBase:        a.pidBase(),
+		StateDir:       a.opts.dataDir,
+		History:        a.pidHistory(),
 		Logger:         a.log,
 	})
 	if err != nil {
@@ -616,47 +617,22 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	return a.runner.Run(ctx, req, opts)
 }
 
-// lastPIDFile keeps, in the data directory, the largest process id given
-// out before the last clean shutdown.
-const lastPIDFile = "last-pid"
-
-// firstPID is one past the largest process id this data directory has
-// seen: the largest in the execution history and the one kept at the last
-// clean shutdown, so ids never repeat across restarts.
-func (a *app) firstPID(ctx context.Context) int64 {
-	// In a cluster a pid carries its server's number (cluster.PIDShift):
-	// only the pids of this server's range count.
-	base := int64(1)
+// pidBase is the first pid of this server's range: in a cluster, its
+// number above exec.PIDShift.
+func (a *app) pidBase() int64 {
 	if a.cluster != nil {
-		base = a.cluster.PIDBase()
+		return a.cluster.PIDBase()
 	}
-	mine := func(pid int64) bool { return pid>>cluster.PIDShift == base>>cluster.PIDShift }
-	last := base - 1
-	if b, err := os.ReadFile(filepath.Join(a.opts.dataDir, lastPIDFile)); err == nil {
-		if pid, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); mine(pid) {
-			last = max(last, pid)
-		}
+	return 1
+}
+
+// pidHistory is the store as the processes read earlier pids from it (nil:
+// none, not a nil *store.Store).
+func (a *app) pidHistory() processes.PIDHistory {
+	if a.store == nil {
+		return nil
 	}
-	if a.store != nil {
-		f := exec.HistoryFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
-		for {
-			page, err := a.store.List(ctx, f)
-			if err != nil {
-				a.log.Warn("reading process ids from the history failed; ids may repeat those of earlier runs", "err", err)
-				break
-			}
-			for _, r := range page.Executions {
-				if mine(r.PID) {
-					last = max(last, r.PID)
-				}
-			}
-			if !page.HasMore {
-				break
-			}
-			f.After = page.NextCursor
-		}
-	}
-	return last + 1
+	return a.store
 }
 
 func (a *app) close() {
@@ -674,11 +650,6 @@ func (a *app) close() {
 	}
 	if procs != nil {
 		procs.Close()
-		if last := procs.LastPID(); last > 0 {
-			if err := os.WriteFile(filepath.Join(a.opts.dataDir, lastPIDFile), []byte(strconv.FormatInt(last, 10)+"\n"), 0o644); err != nil {
-				a.log.Warn("keeping the last process id failed", "err", err)
-			}
-		}
 	}
 	if ctxs != nil {
 		ctxs.Close()
