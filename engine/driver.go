@@ -154,7 +154,7 @@ func (d *Driver) StartGuest(ctx context.Context, spec pipeline.GuestSpec) (exec.
 	if spec.Workspace == "" {
 		return nil, exec.Errorf(exec.EInternal, "a kept guest needs a workspace")
 	}
-	return d.newGuest(ctx, img, spec.Env, spec.MemoryBytes, spec.Workspace, true)
+	return guestOrNil(d.newGuest(ctx, img, spec.Env, spec.MemoryBytes, spec.Workspace, true))
 }
 
 // RestoreGuest starts a kept guest from a state Capture returned. A state
@@ -164,7 +164,7 @@ func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, stat
 	if err != nil {
 		return nil, err
 	}
-	return img.Restore(ctx, state, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace})
+	return guestOrNil(img.Restore(ctx, state, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace}))
 }
 
 // RestoreGuestFile is RestoreGuest of the state stored in f from offset
@@ -175,7 +175,16 @@ func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, 
 	if err != nil {
 		return nil, err
 	}
-	return img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace})
+	return guestOrNil(img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace}))
+}
+
+// guestOrNil is g as an exec.Guest: a nil interface when g is nil, never
+// an interface holding a nil *Guest (which callers would take for a guest).
+func guestOrNil(g *Guest, err error) (exec.Guest, error) {
+	if g == nil {
+		return nil, err
+	}
+	return g, err
 }
 
 // StateRefused reports whether err is a *StateRefusedError.

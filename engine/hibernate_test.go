@@ -466,3 +466,36 @@ console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); consol
 		t.Fatalf("%d output chunk(s) for lines computed 40 ms apart, want more than one", n)
 	}
 }
+
+// A refused state is an error and no guest: never an exec.Guest holding a
+// nil *Guest, which a context would take for a live guest and call.
+func TestRefusedRestoreIsNoGuest(t *testing.T) {
+	r := hibRunner(t, exec.JavaScript)
+	for _, tc := range []struct {
+		name    string
+		restore func() (exec.Guest, error)
+	}{
+		{"from memory", func() (exec.Guest, error) {
+			return r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, []byte("not a state"))
+		}},
+		{"from a file", func() (exec.Guest, error) {
+			f, err := os.CreateTemp(t.TempDir(), "state")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.WriteString("not a state either")
+			return r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, f, 0)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := tc.restore()
+			if err == nil || !r.StateRefused(err) {
+				t.Fatalf("restore of garbage: %v, want a refusal", err)
+			}
+			if g != nil {
+				t.Fatalf("a refused restore returned a guest interface (%#v)", g)
+			}
+		})
+	}
+}
