@@ -22,7 +22,7 @@
 //   - Secrets are substituted for their placeholders in request headers and
 //     the URL query, only in requests to their hosts; their values are
 //     replaced by the placeholders in everything returned to the guest and
-//     in every record.
+//     in every record, in the encodings servers produce (scrub.go).
 //   - Caps: requests per run, response bytes per run, the request body,
 //     response headers, redirects, requests in flight on the server.
 //
@@ -32,6 +32,7 @@ package egress
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -74,6 +75,12 @@ const (
 	MaxResponseHeaderBytes = 64 << 10
 	// maxRecordedURL is how much of a URL a record keeps.
 	maxRecordedURL = 2048
+	// maxMessageText bounds a URL or an error quoted in a message.
+	maxMessageText = 4096
+	// maxResponseMeta bounds a response's status text, URL (beyond its
+	// length) and headers once scrubbed: a placeholder can be longer
+	// than the value it replaces, so scrubbing can make them grow.
+	maxResponseMeta = 2 * MaxResponseHeaderBytes
 )
 
 // Resolver resolves host names (net.DefaultResolver; tests substitute
@@ -174,9 +181,13 @@ type secret struct {
 // counters and record. Do is called by one goroutine at a time (the
 // guest's); Records may be called from others.
 type Session struct {
-	e         *Egress
-	allow     List
-	secrets   []secret
+	e       *Egress
+	allow   List
+	secrets []secret
+	// sc finds the secrets' values; built at the first use (a run's
+	// secrets are often never used), by Do's goroutine.
+	sc        *scrubber
+	repl      [][]byte // the placeholders, as sc numbers the secrets
 	transport *http.Transport
 	// OnRecord, when set, is told of each request as it completes (the
 	// run's retained output gets a network event).
@@ -222,8 +233,6 @@ func (e *Egress) NewSession(n *exec.Network, secrets map[string]exec.Secret) (*S
 		}
 		s.secrets = append(s.secrets, secret{name: name, value: sec.Value, placeholder: exec.SecretPlaceholder(name), hosts: hosts})
 	}
-	// Longer values first, so one value containing another is scrubbed whole.
-	sort.SliceStable(s.secrets, func(i, j int) bool { return len(s.secrets[i].value) > len(s.secrets[j].value) })
 	if e != nil && len(s.allow) > 0 {
 		s.transport = e.newTransport(s.allow)
 	}
@@ -646,20 +655,48 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	if int64(len(data)) > room {
 		return finish(fail("the response of %s is over the run's response budget (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
 	}
-	r := &Response{Status: resp.StatusCode, StatusText: s.scrub(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: s.scrub(u.String()), Body: s.scrubBytes(data)}
+	// What is scrubbed is capped before it is written: the body by what
+	// is left of the budget, the rest together by maxResponseMeta.
+	body, cut, err := s.scrubBytes(data, int(room))
+	switch {
+	case err != nil:
+		return finish(fail("the response of %s could not be checked for secret values: %s", s.scrub(rec.URL), err)), nil, nil
+	case cut:
+		return finish(fail("the response of %s is over the run's response budget once secret values are replaced by their placeholders (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
+	}
+	if extra := int64(len(body) - len(data)); extra > 0 {
+		s.mu.Lock()
+		s.respBytes += extra
+		s.mu.Unlock()
+	}
+	meta, metaErr := len(u.String())+maxResponseMeta, error(nil)
+	field := func(v string) string {
+		out, cut, err := s.scrubBytes([]byte(v), meta)
+		if err == nil && cut {
+			err = fmt.Errorf("its status line, URL and headers grow by over %d bytes once secret values are replaced by their placeholders", maxResponseMeta)
+		}
+		metaErr = cmp.Or(metaErr, err)
+		meta -= len(out)
+		return string(out)
+	}
+	r := &Response{Status: resp.StatusCode, StatusText: field(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: field(u.String()), Body: body}
 	keys := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		name := field(strings.ToLower(k))
 		for _, v := range resp.Header[k] {
-			r.Headers = append(r.Headers, [2]string{strings.ToLower(k), s.scrub(v)})
+			r.Headers = append(r.Headers, [2]string{name, field(v)})
 		}
+	}
+	if metaErr != nil {
+		return finish(fail("the response of %s was refused: %s", s.scrub(rec.URL), metaErr)), nil, nil
 	}
 	var next *url.URL
 	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
-		if n, err := u.Parse(s.scrub(loc)); err == nil {
+		if n, err := u.Parse(s.scrubCut(loc, len(loc)+maxResponseMeta)); err == nil {
 			next = n
 		} else {
 			return finish(fail("redirect to an invalid URL: %s", s.scrub(err.Error()))), nil, nil
@@ -687,40 +724,57 @@ func (s *Session) record(r exec.NetworkRequest) {
 }
 
 // recordURL is the URL as a record keeps it: the guest's (placeholders,
-// not values), scrubbed anyway, at most maxRecordedURL bytes.
+// not values) or a server's Location, scrubbed, cut to maxRecordedURL
+// bytes as it is scrubbed.
 func (s *Session) recordURL(u *url.URL) string {
 	if u.User != nil { // never recorded (and refused)
 		c := *u
 		c.User = nil
 		u = &c
 	}
-	v := s.scrub(u.String())
-	if len(v) > maxRecordedURL {
-		v = v[:maxRecordedURL] + "…"
-	}
-	return v
+	return s.scrubCut(u.String(), maxRecordedURL)
 }
 
-// scrub replaces every secret value in v by its placeholder.
-func (s *Session) scrub(v string) string {
-	for _, sec := range s.secrets {
-		if strings.Contains(v, sec.value) {
-			v = strings.ReplaceAll(v, sec.value, sec.placeholder)
+// scrubber returns the matcher of the secrets' values, nil when none.
+func (s *Session) scrubber() *scrubber {
+	if s.sc == nil && len(s.secrets) > 0 {
+		values := make([]string, len(s.secrets))
+		s.repl = make([][]byte, len(s.secrets))
+		for i, sec := range s.secrets {
+			values[i], s.repl[i] = sec.value, []byte(sec.placeholder)
 		}
-		if q := url.QueryEscape(sec.value); q != sec.value && strings.Contains(v, q) {
-			v = strings.ReplaceAll(v, q, sec.placeholder)
-		}
+		s.sc = newScrubber(values)
 	}
-	return v
+	return s.sc
 }
 
-func (s *Session) scrubBytes(b []byte) []byte {
-	for _, sec := range s.secrets {
-		if bytes.Contains(b, []byte(sec.value)) {
-			b = bytes.ReplaceAll(b, []byte(sec.value), []byte(sec.placeholder))
+// scrubBytes returns b with every secret value, in every form the
+// scrubber knows, replaced by its placeholder, written up to limit bytes
+// (cut: more would have been). b itself when there are no secrets.
+func (s *Session) scrubBytes(b []byte, limit int) (out []byte, cut bool, err error) {
+	sc := s.scrubber()
+	if sc == nil {
+		if len(b) > limit {
+			return b[:limit], true, nil
 		}
+		return b, false, nil
 	}
-	return b
+	out, cut, _, err = sc.scrub(make([]byte, 0, min(len(b), limit)), b, s.repl, limit)
+	return out, cut, err
+}
+
+// scrub is v scrubbed for a message, cut to maxMessageText bytes.
+func (s *Session) scrub(v string) string { return s.scrubCut(v, maxMessageText) }
+
+func (s *Session) scrubCut(v string, limit int) string {
+	out, cut, err := s.scrubBytes([]byte(v), limit)
+	switch {
+	case err != nil:
+		return "(withheld: " + err.Error() + ")"
+	case cut:
+		return string(out) + "…"
+	}
+	return string(out)
 }
 
 func isASCII(s string) bool {
