@@ -22,7 +22,9 @@
 //   - Secrets are substituted for their placeholders in request headers and
 //     the URL query, only in requests to their hosts; their values are
 //     replaced by the placeholders in everything returned to the guest and
-//     in every record, in the encodings servers produce (scrub.go).
+//     in every record, in the encodings servers produce (scrub.go). A
+//     redirect whose URL carries the value of a secret not allowed for its
+//     host is refused.
 //   - Caps: requests per run, response bytes per run, the request body,
 //     response headers, redirects, requests in flight on the server.
 //
@@ -81,6 +83,10 @@ const (
 	// length) and headers once scrubbed: a placeholder can be longer
 	// than the value it replaces, so scrubbing can make them grow.
 	maxResponseMeta = 2 * MaxResponseHeaderBytes
+	// maxNesting bounds the percent-decodings a redirect's URL is looked
+	// through for secret values (a URL in a parameter of a URL in a
+	// parameter...); deeper, the redirect is refused.
+	maxNesting = 8
 )
 
 // Resolver resolves host names (net.DefaultResolver; tests substitute
@@ -494,7 +500,7 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 	body := req.Body
 	for hop := 0; ; hop++ {
-		resp, next, err := s.hop(ctx, method, u, header, body)
+		resp, next, err := s.hop(ctx, method, u, header, body, hop > 0)
 		if err != nil || resp.Error != "" || next == nil {
 			if resp != nil && hop > 0 {
 				resp.Redirected = true
@@ -505,7 +511,8 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 		case "manual":
 			return resp, nil
 		case "error":
-			return fail("redirected to %s (redirect: error)", s.scrub(next.String())), nil
+			shown, _ := s.shownURL(next, 0)
+			return fail("redirected to %s (redirect: error)", s.scrub(shown)), nil
 		}
 		if hop+1 > MaxRedirects {
 			return fail("more than %d redirects", MaxRedirects), nil
@@ -522,9 +529,10 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
-// hop makes one request. next is the redirect target when the response
-// is a redirect with a Location.
-func (s *Session) hop(ctx context.Context, method string, u *url.URL, header http.Header, body []byte) (*Response, *url.URL, error) {
+// hop makes one request; redirected when u came from a server's
+// Location. next is the redirect target when the response is a redirect
+// with a Location.
+func (s *Session) hop(ctx context.Context, method string, u *url.URL, header http.Header, body []byte, redirected bool) (*Response, *url.URL, error) {
 	// Every attempt counts, refused ones too: the record stays bounded.
 	s.mu.Lock()
 	if s.requests >= s.e.cfg.MaxRequests {
@@ -538,6 +546,8 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	start := time.Now()
 	rec := exec.NetworkRequest{Method: method, URL: s.recordURL(u)}
 	finish := func(r *Response) *Response {
+		// A refusal may name the host or scheme of a server's Location.
+		r.Error = s.scrub(r.Error)
 		rec.Error = r.Error
 		rec.Ms = time.Since(start).Milliseconds()
 		s.record(rec)
@@ -586,6 +596,16 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 			why = ` (an address needs an IP literal or CIDR pattern: "*" is any host name)`
 		}
 		return finish(fail("%s://%s is not in the run's network allow-list%s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), why)), nil, nil
+	}
+	// A server's Location may hand on a value it was sent (a login page's
+	// return URL holding the request's URL, an open redirect): the hop
+	// must not take it to a host the secret isn't for. The guest's own
+	// URL and headers hold placeholders only.
+	if redirected {
+		if msg := s.carried(u, host, port); msg != "" {
+			rec.URL = s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, msg))
+			return finish(fail("redirect to %s://%s refused: %s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), msg)), nil, nil
+		}
 	}
 	// Secrets go only to their hosts, the guest's placeholders elsewhere.
 	h := header.Clone()
@@ -696,7 +716,9 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	}
 	var next *url.URL
 	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
-		if n, err := u.Parse(s.scrubCut(loc, len(loc)+maxResponseMeta)); err == nil {
+		// Not scrubbed: the next hop goes where the server said, checked
+		// for values it must not carry (above, on that hop).
+		if n, err := u.Parse(loc); err == nil {
 			next = n
 		} else {
 			return finish(fail("redirect to an invalid URL: %s", s.scrub(err.Error()))), nil, nil
@@ -784,6 +806,93 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// carried says why the hop to u, a server's Location, is refused, or "":
+// its URL carries the value of a secret not allowed for
+// scheme://host:port, however encoded, or it can't be shown scrubbed
+// (shownURL).
+func (s *Session) carried(u *url.URL, host string, port int) string {
+	if len(s.secrets) == 0 {
+		return ""
+	}
+	var disallowed uint64
+	for i, sec := range s.secrets {
+		if !sec.hosts.Match(u.Scheme, host, port) {
+			disallowed |= 1 << i
+		}
+	}
+	raw := []byte(u.String())
+	found, err := s.scrubber().detect(raw)
+	if err != nil {
+		return "its URL could not be checked for secret values: " + err.Error()
+	}
+	if found&disallowed == 0 {
+		_, why := s.shownURL(u, disallowed)
+		return why
+	}
+	what, is := s.secretNames(found & disallowed)
+	return fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
+}
+
+// shownURL is u as the guest and the record may see it: scrubbed, as long
+// as that leaves no value in it. A value percent-encoded more deeply than
+// the scrubber reads would stay, so the scrubbed URL is decoded again
+// and again (each look decodes up to two levels more) until that changes
+// nothing, and looked at each time; past maxNesting levels it is not
+// shown. why says why not; it names disallowed secrets as not allowed
+// for u's host.
+func (s *Session) shownURL(u *url.URL, disallowed uint64) (shown, why string) {
+	if len(s.secrets) == 0 {
+		return u.String(), ""
+	}
+	raw := []byte(u.String())
+	text, cut, err := s.scrubBytes(raw, len(raw)+maxResponseMeta)
+	for level := 0; err == nil && !cut; level++ {
+		next := percentDecode(text)
+		if bytes.Equal(next, text) {
+			return string(text), ""
+		}
+		if level == maxNesting {
+			why = fmt.Sprintf("its URL is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
+			break
+		}
+		text = next
+		var found uint64
+		if found, err = s.scrubber().detect(text); err == nil && found != 0 {
+			if found&disallowed != 0 {
+				what, is := s.secretNames(found & disallowed)
+				why = fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
+			} else {
+				what, _ := s.secretNames(found)
+				why = fmt.Sprintf("its URL carries %s encoded more deeply than it can be hidden from the guest", what)
+			}
+			break
+		}
+	}
+	switch {
+	case why != "":
+	case err != nil:
+		why = "its URL could not be checked for secret values: " + err.Error()
+	default:
+		why = "its URL is too long once secret values are replaced by their placeholders"
+	}
+	return s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, why)), why
+}
+
+// secretNames names the secrets of mask: "the value of secret A" or "the
+// values of secrets A, B", and the verb that goes with it.
+func (s *Session) secretNames(mask uint64) (string, string) {
+	var n []string
+	for i, sec := range s.secrets {
+		if mask&(1<<i) != 0 {
+			n = append(n, sec.name)
+		}
+	}
+	if len(n) == 1 {
+		return "the value of secret " + n[0], "is"
+	}
+	return "the values of secrets " + strings.Join(n, ", "), "are"
 }
 
 // validToken reports whether s is an HTTP token (method, header name).
