@@ -37,6 +37,29 @@ import (
 //     minBase64 are not looked for there: arbitrary text decodes to bytes
 //     that would contain them by chance.
 //
+// Base64 is read because servers do put what they were sent in it (a
+// cookie, an OAuth state, a JWT's claims, a pagination cursor, a URL in
+// a parameter) and a guest decodes it as easily as a percent escape.
+// Decoding costs no memory per value, where matching encoded forms
+// would need one per alignment and alphabet, and a match still covers
+// the edge characters a value shares with its neighbours at alignments
+// 1 and 2. The price is chance matches of short values in decoded text,
+// hence minBase64.
+//
+// Not found: a value in another encoding (hex, HTML entities,
+// compression), split or cut short (a part of a value), or more than two
+// percent-encodings deep (three when the innermost is the query escaping
+// we send); redirect URLs are looked at deeper (Session.shownURL). The
+// JSON, double-percent and base64 views read from the left like the
+// percent view but follow no alternative readings: text ending in an
+// open JSON escape ("\", "\u00"), or an open escape of an outer
+// encoding, just before a value in those forms can hide it. That takes
+// a server writing the guest's text unescaped right before the value
+// escaped: the value as we send it, raw (a header) or query-escaped, is
+// found whatever precedes it. Likewise a value that itself ends in an
+// open escape ("%", "%4") is found, when hex digits follow it, only as
+// is or as we send it.
+//
 // Matching folds ASCII case and '+' with ' ' (a form-encoded space), in
 // values and input alike. A match covers the input bytes its decoded
 // bytes came from: for base64 that includes the characters a value's
