@@ -684,6 +684,9 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	case cut:
 		return finish(fail("the response of %s is over the run's response budget once secret values are replaced by their placeholders (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
 	}
+	if err := s.deepError(body); err != nil {
+		return finish(fail("the response of %s was refused: %s", s.scrub(rec.URL), err)), nil, nil
+	}
 	if extra := int64(len(body) - len(data)); extra > 0 {
 		s.mu.Lock()
 		s.respBytes += extra
@@ -694,6 +697,9 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 		out, cut, err := s.scrubBytes([]byte(v), meta)
 		if err == nil && cut {
 			err = fmt.Errorf("its status line, URL and headers grow by over %d bytes once secret values are replaced by their placeholders", maxResponseMeta)
+		}
+		if err == nil {
+			err = s.deepError(out)
 		}
 		metaErr = cmp.Or(metaErr, err)
 		meta -= len(out)
@@ -836,48 +842,77 @@ func (s *Session) carried(u *url.URL, host string, port int) string {
 }
 
 // shownURL is u as the guest and the record may see it: scrubbed, as long
-// as that leaves no value in it. A value percent-encoded more deeply than
-// the scrubber reads would stay, so the scrubbed URL is decoded again
-// and again (each look decodes up to two levels more) until that changes
-// nothing, and looked at each time; past maxNesting levels it is not
-// shown. why says why not; it names disallowed secrets as not allowed
-// for u's host.
+// as that leaves no value in it (deepValues) and it is nested at most
+// maxNesting levels deep. why says why not; it names disallowed secrets
+// as not allowed for u's host.
 func (s *Session) shownURL(u *url.URL, disallowed uint64) (shown, why string) {
 	if len(s.secrets) == 0 {
 		return u.String(), ""
 	}
 	raw := []byte(u.String())
 	text, cut, err := s.scrubBytes(raw, len(raw)+maxResponseMeta)
-	for level := 0; err == nil && !cut; level++ {
-		next := percentDecode(text)
-		if bytes.Equal(next, text) {
-			return string(text), ""
-		}
-		if level == maxNesting {
-			why = fmt.Sprintf("its URL is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
-			break
-		}
-		text = next
-		var found uint64
-		if found, err = s.scrubber().detect(text); err == nil && found != 0 {
-			if found&disallowed != 0 {
-				what, is := s.secretNames(found & disallowed)
-				why = fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
-			} else {
-				what, _ := s.secretNames(found)
-				why = fmt.Sprintf("its URL carries %s encoded more deeply than it can be hidden from the guest", what)
-			}
-			break
-		}
+	var found uint64
+	var deeper bool
+	if err == nil && !cut {
+		found, deeper, err = s.deepValues(text)
 	}
 	switch {
-	case why != "":
 	case err != nil:
 		why = "its URL could not be checked for secret values: " + err.Error()
-	default:
+	case cut:
 		why = "its URL is too long once secret values are replaced by their placeholders"
+	case found&disallowed != 0:
+		what, is := s.secretNames(found & disallowed)
+		why = fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
+	case found != 0:
+		what, _ := s.secretNames(found)
+		why = fmt.Sprintf("its URL carries %s encoded more deeply than it can be hidden from the guest", what)
+	case deeper:
+		why = fmt.Sprintf("its URL is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
+	default:
+		return string(text), ""
 	}
 	return s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, why)), why
+}
+
+// deepValues reports the secrets whose values scrubbed text still holds,
+// percent-encoded more deeply than the scrubber reads (a return URL in a
+// return URL...): the text is decoded again and again, each time looked
+// at (reading up to two levels more), until that changes nothing or
+// maxNesting times (deeper: it still changed). Only text holding an
+// escaped '%' ("%25") can hide one; other text costs nothing.
+func (s *Session) deepValues(text []byte) (found uint64, deeper bool, err error) {
+	if s.scrubber() == nil || !bytes.Contains(text, []byte("%25")) {
+		return 0, false, nil
+	}
+	for range maxNesting {
+		next := percentDecode(text)
+		if bytes.Equal(next, text) {
+			return found, false, nil
+		}
+		text = next
+		if found, err = s.sc.detect(text); err != nil || found != 0 {
+			return found, false, err
+		}
+	}
+	return 0, !bytes.Equal(percentDecode(text), text), nil
+}
+
+// deepError says why scrubbed text can't be shown: it holds a value
+// nested more deeply than the scrubber reads, or is nested too deep to
+// tell (deepValues).
+func (s *Session) deepError(text []byte) error {
+	found, deeper, err := s.deepValues(text)
+	switch {
+	case err != nil:
+		return err
+	case found != 0:
+		what, _ := s.secretNames(found)
+		return fmt.Errorf("it carries %s encoded more deeply than it can be hidden from the guest", what)
+	case deeper:
+		return fmt.Errorf("it is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
+	}
+	return nil
 }
 
 // secretNames names the secrets of mask: "the value of secret A" or "the
