@@ -57,8 +57,8 @@ import (
 // a server writing the guest's text unescaped right before the value
 // escaped: the value as we send it, raw (a header) or query-escaped, is
 // found whatever precedes it. Likewise a value that itself ends in an
-// open escape ("%", "%4") is found, when hex digits follow it, only as
-// is or as we send it.
+// open escape ("%", "%4", "\", "\u00") is found, when what follows
+// completes the escape, only as is or as we send it.
 //
 // Matching folds ASCII case and '+' with ' ' (a form-encoded space), in
 // values and input alike. A match covers the input bytes its decoded

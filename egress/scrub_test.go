@@ -262,11 +262,12 @@ func placements(v string, pre, post []byte, r *rand.Rand) []placed {
 	} {
 		put(name, pctPre, enc)
 	}
-	// A value ending in an open escape ("%", "%4") reads differently when
-	// hex digits follow it; only the bytes themselves are found then.
-	endsOpen := regexp.MustCompile(`%[0-9A-Fa-f]?$`).MatchString(v)
+	// A value ending in an open escape ("%", "%4", a backslash, "\u00")
+	// reads differently decoded when what follows completes it; only the
+	// bytes themselves are found then.
+	endsOpen := regexp.MustCompile(`%[0-9A-Fa-f]?$`).MatchString(v) || strings.Contains(v[max(0, len(v)-12):], `\`)
 	if endsOpen {
-		post = append([]byte(`"`), post...)
+		post = append([]byte("!"), post...) // ends no escape, completes none
 	}
 	for name, enc := range map[string]string{
 		"query twice":      url.QueryEscape(qe),
