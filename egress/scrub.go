@@ -49,7 +49,8 @@ import (
 // Not found: a value in another encoding (hex, HTML entities,
 // compression), split or cut short (a part of a value), or more than two
 // percent-encodings deep (three when the innermost is the query escaping
-// we send); redirect URLs are looked at deeper (Session.shownURL). The
+// we send: the session looks deeper and refuses what it finds there,
+// Session.deepValues). The
 // JSON, double-percent and base64 views read from the left like the
 // percent view but follow no alternative readings: text ending in an
 // open JSON escape ("\", "\u00"), or an open escape of an outer
@@ -94,7 +95,7 @@ const minBase64 = 6
 const maxAlts = 64
 
 // errScrubAmbiguous is returned for input whose scan would exceed maxAlts.
-var errScrubAmbiguous = errors.New("egress: the text has too many overlapping partial matches of a secret's value to be checked")
+var errScrubAmbiguous = errors.New("it has too many overlapping partial matches of a secret's value to be checked")
 
 const noPos = int32(1<<31 - 1)
 
