@@ -602,7 +602,11 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	// must not take it to a host the secret isn't for. The guest's own
 	// URL and headers hold placeholders only.
 	if redirected {
-		if msg := s.carried(u, host, port); msg != "" {
+		msg := s.carried(u, host, port)
+		if msg == "" && out != u { // the host as dialled (IDNA) too
+			msg = s.carried(out, host, port)
+		}
+		if msg != "" {
 			rec.URL = s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, msg))
 			return finish(fail("redirect to %s://%s refused: %s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), msg)), nil, nil
 		}

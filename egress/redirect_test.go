@@ -102,6 +102,9 @@ func TestRedirectToHostHoldingSecret(t *testing.T) {
 		{"not in the allow-list", "", "http://" + value + ".elsewhere.test/", "allow-list"},
 		{"in the allow-list, not the secret's", "*.elsewhere.test:*", "http://" + value + ".elsewhere.test/", "not allowed for that host"},
 		{"upper case", "*.elsewhere.test:*", "http://" + strings.ToUpper(value) + ".elsewhere.test/", "not allowed for that host"},
+		// Full-width letters and digits: the value only in the host as
+		// dialled (IDNA maps them to ASCII).
+		{"full width", "*.elsewhere.test:*", "http://ｓ３ｃｒ３ｔｖａｌｕｅ４２.elsewhere.test/", "not allowed for that host"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var location string
