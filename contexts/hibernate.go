@@ -154,6 +154,13 @@ func (m *Manager) emit(typ, id string) {
 	}
 }
 
+// Count counts the contexts.
+func (m *Manager) Count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.ctxs)
+}
+
 // Hibernated counts the contexts whose guest is hibernated.
 func (m *Manager) Hibernated() int {
 	m.mu.Lock()

@@ -15,8 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
@@ -345,7 +343,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	}
 	a.recorder = pipeline.NewRecorder(st, a.prom)
 	a.tenants = server.NewTenants()
-	a.instrument()
+	a.prom.Watch(a.parts)
 	return a, nil
 }
 
@@ -694,125 +692,30 @@ func (a *app) liveWork() int64 {
 	return a.runner.Live()
 }
 
-// instrument registers the gauges and counters read at each scrape.
-func (a *app) instrument() {
-	m := a.prom
-	run := func(f func(*pipeline.Pipeline) float64) func() float64 {
-		return func() float64 {
-			a.mu.Lock()
-			r := a.runner
-			a.mu.Unlock()
-			if r == nil {
-				return 0
-			}
-			return f(r)
-		}
+// parts are what /metrics reads at each scrape (some nil while loading).
+func (a *app) parts() metrics.Parts {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := metrics.Parts{LiveGuests: a.engine.LiveGuests}
+	if a.runner != nil {
+		p.Runs = a.runner
 	}
-	evStat := func(f func(store.EventLogStats) float64) func() float64 {
-		return func() float64 {
-			if a.eventLog == nil {
-				return 0
-			}
-			return f(a.eventLog.Stats())
-		}
+	if a.driver != nil {
+		p.Guests = a.driver
 	}
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_events_dropped_total",
-		Help: "Lifecycle events this server could not add to the shared log (PostgreSQL store: the queue to the database was full, or the server was stopping); never with SQLite.",
-	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Dropped) })))
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_events_written_total",
-		Help: "Lifecycle events this server wrote to the shared log (PostgreSQL store).",
-	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Written) })))
-	m.Gauge("wasmexec_events_queued", "Lifecycle events waiting to be written to the shared log (PostgreSQL store).", evStat(func(s store.EventLogStats) float64 { return float64(s.Queued) }))
-	m.Gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func() float64 { return float64(a.engine.LiveGuests()) })
-	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *pipeline.Pipeline) float64 { return float64(r.Live()) }))
-	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *pipeline.Pipeline) float64 { return float64(r.Queued()) }))
-	m.Gauge("wasmexec_contexts_live", "Execution contexts.", func() float64 {
-		a.mu.Lock()
-		c := a.ctxs
-		a.mu.Unlock()
-		if c == nil {
-			return 0
-		}
-		l, _ := c.List(context.Background())
-		return float64(len(l))
-	})
-	ctxStat := func(f func(*contexts.Manager) float64) func() float64 {
-		return func() float64 {
-			a.mu.Lock()
-			c := a.ctxs
-			a.mu.Unlock()
-			if c == nil {
-				return 0
-			}
-			return f(c)
-		}
+	if a.ctxs != nil {
+		p.Contexts = a.ctxs
 	}
-	m.Gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", ctxStat(func(c *contexts.Manager) float64 { return float64(c.Hibernated()) }))
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_context_snapshot_errors_total",
-		Help: "Context snapshots that could not be written to the data dir (the context stays live; what was stored before is kept).",
-	}, ctxStat(func(c *contexts.Manager) float64 { return float64(c.SnapshotErrors()) })))
-	m.Gauge("wasmexec_processes_live", "Processes running.", func() float64 {
-		a.mu.Lock()
-		p := a.procs
-		a.mu.Unlock()
-		n := 0
-		if p != nil {
-			for _, d := range p.List() {
-				if d.State == exec.ProcessRunning {
-					n++
-				}
-			}
-		}
-		return float64(n)
-	})
-	poolStat := func(i int) func() map[string]float64 {
-		return func() map[string]float64 {
-			out := map[string]float64{}
-			a.mu.Lock()
-			d := a.driver
-			a.mu.Unlock()
-			if d != nil {
-				for img, hm := range d.PoolStats() {
-					out[img] = float64(hm[i])
-				}
-			}
-			return out
-		}
+	if a.procs != nil {
+		p.Processes = a.procs
 	}
-	m.Counters("wasmexec_pool_hits_total", "One-shot runs that took a pre-started guest, by image.", []string{"image"}, poolStat(0))
-	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, poolStat(1))
-	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image, and whether the image's guests start from a snapshot of their initialized runtime.", []string{"image", "source", "snapshot"}, func() map[string]float64 {
-		a.mu.Lock()
-		d := a.driver
-		a.mu.Unlock()
-		snap := func(img string) string {
-			if d != nil && d.Snapshotted(img) {
-				return "true"
-			}
-			return "false"
-		}
-		out := map[string]float64{}
-		for img, v := range poolStat(0)() {
-			out[img+"\x00pool\x00"+snap(img)] = v
-		}
-		for img, v := range poolStat(1)() {
-			out[img+"\x00cold\x00"+snap(img)] = v
-		}
-		return out
-	})
 	if a.store != nil {
-		m.Gauge("wasmexec_store_executions", "Completed executions kept in the store.", func() float64 {
-			n, _, _ := a.store.Stats(context.Background())
-			return float64(n)
-		})
-		m.Gauge("wasmexec_store_bytes", "Size of the store's SQLite file.", func() float64 {
-			_, size, _ := a.store.Stats(context.Background())
-			return float64(size)
-		})
+		p.History = a.store
 	}
+	if a.eventLog != nil {
+		p.EventLog = a.eventLog
+	}
+	return p
 }
 
 // backgroundLibs are the lib sets checker workers warm when idle: dom, or
