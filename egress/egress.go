@@ -1,4 +1,4 @@
-// Package egress is the network policy of guests (issue 18): guests have
+// Package egress is the network policy of guests: guests have
 // no sockets; the host makes each HTTP(S) request on a guest's behalf, with
 // Go's net/http, for the hosts the run's allow-list names.
 //
@@ -30,6 +30,9 @@
 //
 // Each Session has its own transport: connections are never shared between
 // runs, so a connection one run was allowed to open can't serve another.
+//
+// Size: patterns, the post-resolution address check, sessions with their caps
+// and the scrubbing of secrets are one policy; each file is one of them.
 package egress
 
 import (

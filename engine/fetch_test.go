@@ -15,13 +15,14 @@ import (
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 // MustNetRunner is a JavaScript runner whose ceiling is the loopback
 // address on any port (tests' servers are there).
-func MustNetRunner(tb testing.TB, cfg egress.Config) *engine.Runner {
+func MustNetRunner(tb testing.TB, cfg egress.Config) *pipeline.Pipeline {
 	tb.Helper()
 	if cfg.Allow == nil {
 		cfg.Allow = []string{"127.0.0.1:*"}
@@ -30,7 +31,7 @@ func MustNetRunner(tb testing.TB, cfg egress.Config) *engine.Runner {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return testenv.Runner(tb, engine.RunnerConfig{
+	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		PoolSize:  -1,

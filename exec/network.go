@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Network vocabulary (issue 18): a run's outbound HTTP(S), made by the host
+// Network vocabulary: a run's outbound HTTP(S), made by the host
 // on the guest's behalf (package egress), never by the guest itself.
 
 // Network opens a run (or every run of a context) to the hosts its allow

@@ -1,6 +1,10 @@
 // Package server is wasmexec's HTTP API (echo). Handlers are thin: decode,
 // validate, call one method, encode. Errors become JSON {code, message} with
 // the status chosen in one table (statusOf).
+//
+// Size: it is the whole HTTP API (about forty routes, the OpenAPI document
+// built beside them, SSE, tenancy and cluster routing); each file is one
+// group of routes or one layer of the front door.
 package server
 
 import (
@@ -49,6 +53,11 @@ type Config struct {
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
 	Auth Authenticator
+	// Tenants are the tenants' counters; the Runner must admit its runs
+	// with the same ones (pipeline.Config.Tenants), as one-shot and
+	// context runs count against their tenant there. nil: new ones (a
+	// server whose runner counts no tenant's runs).
+	Tenants *Tenants
 	// Events, when set, records lifecycle events and serves GET /v1/events:
 	// an *events.Hub (one server) or a log shared by every server of a
 	// PostgreSQL store (store.EventLog).

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/wasmexec/wasmexec/pypi"
 	"io"
 	"net"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wasmexec/wasmexec/pypi"
 
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
@@ -21,8 +22,9 @@ import (
 	"github.com/wasmexec/wasmexec/store"
 )
 
-// envName maps a flag to its environment variable by the fixed rule of
-// DESIGN.md: --execution-completed-ttl-ms → WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
+// envName maps a flag to its environment variable by one fixed rule, so
+// neither needs looking up: --execution-completed-ttl-ms →
+// WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
 func envName(flagName string) string {
 	return "WASMEXEC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // These tests run the real binary: build it once, start `serve` as a child

@@ -26,6 +26,9 @@
 // inputs, stdin, process, fs, __dirname) are declared by ambient lib files
 // (sandbox.go), on by default (CompilerOptions.SandboxGlobals); one the
 // chosen libs (dom, webworker) or the user's code declares is left to them.
+//
+// Size: the checker's worker pool, its wire protocol and the sandbox's ambient
+// declarations belong together; each file is one of them.
 package tscheck
 
 import (
