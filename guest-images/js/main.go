@@ -128,6 +128,7 @@ type driver struct {
 	args   []string
 	file   string
 	home   string // the cwd of a run that names none
+	clock  guestClock
 	// exit is set by process.exit: whatever runs after it in the same
 	// request (a getter, a toJSON, a promise job), the request ends with
 	// that exit, and never a later one.

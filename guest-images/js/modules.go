@@ -47,16 +47,13 @@ func newModules(d *driver) *modules {
 	m := &modules{d: d, cache: map[string]*moduleRecord{}, builtins: map[string]goja.Value{}}
 	m.errCtor, _ = goja.AssertConstructor(d.vm.Get("Error"))
 	m.json, _ = goja.AssertFunction(d.vm.Get("JSON").(*goja.Object).Get("parse"))
-	// Buffer is a global, as in Node, made on first use.
-	must(d.vm.GlobalObject().DefineAccessorProperty("Buffer", d.vm.ToValue(func() goja.Value {
-		return m.builtin("buffer").(*goja.Object).Get("Buffer")
-	}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	// So are URL and URLSearchParams (node:url) and TextEncoder and
-	// TextDecoder (builtins/text).
-	for name, module := range map[string]string{"URL": "url", "URLSearchParams": "url", "TextEncoder": textModule, "TextDecoder": textModule} {
-		must(d.vm.GlobalObject().DefineAccessorProperty(name, d.vm.ToValue(func() goja.Value {
+	// Buffer is a global, as in Node, made on first use; so are URL and
+	// URLSearchParams (node:url) and TextEncoder and TextDecoder
+	// (builtins/text).
+	for name, module := range map[string]string{"Buffer": "buffer", "URL": "url", "URLSearchParams": "url", "TextEncoder": textModule, "TextDecoder": textModule} {
+		d.lazyGlobal(name, func() goja.Value {
 			return m.builtin(module).(*goja.Object).Get(name)
-		}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		})
 	}
 	must(d.process.Set("cwd", getwd))
 	return m
@@ -71,6 +68,24 @@ func (m *modules) begin() { m.res.pkgs = nil }
 // throw raises a JS Error with a Node error code.
 func (m *modules) throw(code, format string, args ...any) {
 	e, err := m.errCtor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))
+	if err != nil {
+		panic(err)
+	}
+	_ = e.Set("code", code)
+	panic(e)
+}
+
+// throwType and throwRange raise a TypeError or RangeError with a Node
+// error code.
+func (m *modules) throwType(code, format string, args ...any) {
+	e := m.d.vm.NewTypeError(fmt.Sprintf(format, args...))
+	_ = e.Set("code", code)
+	panic(e)
+}
+
+func (m *modules) throwRange(code, format string, args ...any) {
+	ctor, _ := goja.AssertConstructor(m.d.vm.Get("RangeError"))
+	e, err := ctor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))
 	if err != nil {
 		panic(err)
 	}
@@ -188,20 +203,16 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 		return m.requireFn(dir, kind)
 	}
 	return m.d.vm.ToValue(func(spec string) goja.Value {
+		if strings.HasPrefix(spec, " ") { // the driver's own (nativeModule, webModule)
+			return m.builtin(spec)
+		}
 		spec = strings.TrimSuffix(spec, "/") // require("punycode/")
-		if strings.HasPrefix(spec, "./") {
-			f := builtinPrefix + path.Join(dir, spec)
+		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+			f := path.Join(dir, spec)
 			if !strings.HasSuffix(f, ".js") && !strings.HasSuffix(f, ".json") {
 				f += ".js"
 			}
-			if rec := m.cache[f]; rec != nil {
-				return rec.module.Get("exports")
-			}
-			b, err := builtinFS.ReadFile(strings.TrimPrefix(f, builtinPrefix))
-			if err != nil {
-				m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", spec)
-			}
-			return m.evaluate(f, string(b), &moduleRecord{})
+			return m.embeddedAt(f, spec)
 		}
 		// An embedded module's own dependencies are embedded beside it.
 		dep := builtinPrefix + "builtins/deps/" + spec + "/index.js"
@@ -364,17 +375,35 @@ func (m *modules) builtin(name string) goja.Value {
 		v = m.embedded("url/index.js")
 	case textModule:
 		v = m.embedded("text/index.js")
+	case nativeModule:
+		v = m.native()
 	default:
+		if w, ok := strings.CutPrefix(name, webModule("")); ok {
+			v = m.embedded("web/" + w + ".js")
+			break
+		}
 		m.throw("ERR_UNKNOWN_BUILTIN_MODULE", "node:%s is not available in wasmexec (not implemented; see the README for the built-ins there are)", name)
 	}
 	m.builtins[name] = v
 	return v
 }
 
+// embedded loads builtins/file, once: a file one built-in requires and
+// another names is the same module.
 func (m *modules) embedded(file string) goja.Value {
-	b, err := builtinFS.ReadFile("builtins/" + file)
-	if err != nil {
-		panic(m.d.vm.NewGoError(err))
+	return m.embeddedAt("builtins/"+file, file)
+}
+
+// embeddedAt loads the embedded file f (a path under builtins/); spec is
+// how it was asked for, for the error.
+func (m *modules) embeddedAt(f, spec string) goja.Value {
+	key := builtinPrefix + f
+	if rec := m.cache[key]; rec != nil {
+		return rec.module.Get("exports")
 	}
-	return m.evaluate(builtinPrefix+"builtins/"+file, string(b), &moduleRecord{})
+	b, err := builtinFS.ReadFile(f)
+	if err != nil {
+		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", spec)
+	}
+	return m.evaluate(key, string(b), &moduleRecord{})
 }
