@@ -277,7 +277,15 @@ func (m *modules) compile(p, src string) (goja.Value, string, []goja.Value) {
 	if err != nil {
 		panic(err)
 	}
-	return v, "import", helpers
+	// A CommonJS file that went through esbuild only for syntax goja
+	// lacks (an async generator) keeps require's conditions: its require
+	// calls are its own, not converted imports (which esbuild wraps in
+	// __toESM), and it has no exports esbuild converted (__toCommonJS).
+	kind := "import"
+	if !needsTransform && !strings.Contains(t.body, "__toESM(") && !strings.Contains(t.body, "__toCommonJS(") {
+		kind = "require"
+	}
+	return v, kind, helpers
 }
 
 func stripShebang(src string) string {
