@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"strings"
@@ -304,27 +305,36 @@ const builtinPrefix = "builtin:"
 
 // unsupported are node: modules a sandbox can't offer, with the reason.
 var unsupported = map[string]string{
-	"child_process":  "wasmexec runs no processes from JavaScript",
-	"cluster":        "wasmexec runs no processes from JavaScript",
-	"worker_threads": "the guest has one thread",
-	"net":            "the sandbox has no sockets",
-	"tls":            "the sandbox has no sockets",
-	"dgram":          "the sandbox has no sockets",
-	"dns":            "the sandbox has no network",
-	"http":           "the sandbox has no network",
-	"https":          "the sandbox has no network",
-	"http2":          "the sandbox has no network",
-	"vm":             "the sandbox offers no nested JavaScript contexts",
-	"inspector":      "there is no debugger in the sandbox",
-	"v8":             "the engine is goja, not V8",
+	"child_process":       "wasmexec runs no processes from JavaScript",
+	"cluster":             "wasmexec runs no processes from JavaScript",
+	"worker_threads":      "the guest has one thread",
+	"net":                 "the sandbox has no sockets",
+	"tls":                 "the sandbox has no sockets",
+	"dgram":               "the sandbox has no sockets",
+	"dns":                 "the sandbox has no network",
+	"http":                "the sandbox has no network",
+	"https":               "the sandbox has no network",
+	"http2":               "the sandbox has no network",
+	"vm":                  "the sandbox offers no nested JavaScript contexts",
+	"inspector":           "there is no debugger in the sandbox",
+	"v8":                  "the engine is goja, not V8",
+	"stream/web":          "the guest has no web streams (ReadableStream, WritableStream)",
+	"repl":                "the sandbox runs no interactive shell",
+	"readline":            "not implemented (read input with the stdin global: stdin.readLine(), stdin.read())",
+	"readline/promises":   "not implemented (read input with the stdin global: stdin.readLine(), stdin.read())",
+	"async_hooks":         "not implemented: goja tracks no asynchronous context",
+	"diagnostics_channel": "not implemented",
+	"domain":              "deprecated in Node, not implemented",
+	"trace_events":        "there is no tracing in the sandbox",
+	"wasi":                "the guest is a WASI module itself and runs no nested ones",
+	"constants":           "deprecated in Node, not implemented (use os.constants and fs.constants)",
+	"test":                "not implemented",
 }
 
 // builtinName says whether spec names a built-in ("node:x" or "x").
 func builtinName(spec string) (string, bool) {
 	name := strings.TrimPrefix(spec, "node:")
-	switch name {
-	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os",
-		"buffer", "string_decoder", "assert", "assert/strict", "crypto", "url":
+	if builtinSet[name] {
 		return name, true
 	}
 	if _, ok := unsupported[name]; ok {
@@ -347,10 +357,12 @@ func (m *modules) builtin(name string) goja.Value {
 	vm := m.d.vm
 	var v goja.Value
 	switch name {
-	case "fs":
+	case " fs": // the driver's own, the global
 		v = m.d.fs
+	case "fs":
+		v = m.embedded("fs/index.js")
 	case "fs/promises":
-		v = m.d.fs.Get("promises")
+		v = m.builtin("fs").(*goja.Object).Get("promises")
 	case "path", "path/posix":
 		v = m.embedded("path/index.js")
 	case "events":
@@ -367,8 +379,32 @@ func (m *modules) builtin(name string) goja.Value {
 			}
 		}
 		v = t
+	case "timers/promises":
+		v = m.embedded("timers/promises.js")
 	case "util":
 		v = m.embedded("util/index.js")
+	case "console":
+		v = vm.GlobalObject().Get("console")
+	case "punycode":
+		v = m.embedded("deps/punycode/index.js")
+	case "sys":
+		v = m.builtin("util")
+	case "util/types":
+		v = m.builtin("util").(*goja.Object).Get("types")
+	case "stream":
+		v = m.embedded("stream/lib/stream.js")
+	case "stream/promises":
+		v = m.embedded("stream/lib/stream/promises.js")
+	case "zlib":
+		v = m.embedded("zlib/index.js")
+	case " zlib":
+		v = m.zlibNative()
+	case "perf_hooks":
+		v = m.embedded("web/performance.js")
+	case "tty":
+		v = m.embedded("tty/index.js")
+	case "module":
+		v = m.nodeModule()
 	case "os":
 		v = m.embedded("os/index.js")
 	case "buffer":
@@ -398,6 +434,57 @@ func (m *modules) builtin(name string) goja.Value {
 
 // embedded loads builtins/file, once: a file one built-in requires and
 // another names is the same module.
+// nodeModule is node:module's subset: createRequire, builtinModules and
+// isBuiltin.
+func (m *modules) nodeModule() goja.Value {
+	vm := m.d.vm
+	o := vm.NewObject()
+	must(o.Set("createRequire", func(call goja.FunctionCall) goja.Value {
+		from := call.Argument(0)
+		p := from.String()
+		if obj, ok := from.(*goja.Object); ok && obj.Get("href") != nil {
+			p = obj.Get("href").String()
+		}
+		if rest, ok := strings.CutPrefix(p, "file://"); ok {
+			if u, err := url.PathUnescape(rest); err == nil {
+				p = u
+			}
+		}
+		if !path.IsAbs(p) {
+			m.throwType("ERR_INVALID_ARG_VALUE", "The argument 'filename' must be a file URL object, file URL string, or absolute path string. Received %s", describe(from))
+		}
+		dir := p
+		if !strings.HasSuffix(p, "/") {
+			dir = path.Dir(p)
+		}
+		return m.requireFn(dir, "require")
+	}))
+	names := []any{}
+	for _, n := range builtinList {
+		names = append(names, n)
+	}
+	must(o.Set("builtinModules", vm.NewArray(names...)))
+	must(o.Set("isBuiltin", func(call goja.FunctionCall) goja.Value {
+		_, ok := builtinName(call.Argument(0).String())
+		return vm.ToValue(ok && strings.TrimPrefix(call.Argument(0).String(), "node:") != "")
+	}))
+	return o
+}
+
+// builtinList is what node:module's builtinModules lists: the built-ins
+// the guest has.
+var builtinList = []string{"assert", "assert/strict", "buffer", "crypto", "events", "fs", "fs/promises", "module",
+	"os", "path", "path/posix", "perf_hooks", "process", "querystring", "stream", "stream/promises", "string_decoder",
+	"timers", "timers/promises", "tty", "url", "util", "util/types", "zlib", "console", "punycode", "sys"}
+
+var builtinSet = func() map[string]bool {
+	set := map[string]bool{}
+	for _, n := range builtinList {
+		set[n] = true
+	}
+	return set
+}()
+
 func (m *modules) embedded(file string) goja.Value {
 	return m.embeddedAt("builtins/"+file, file)
 }

@@ -309,6 +309,34 @@ func (m *modules) native() goja.Value {
 		d.loop.refs--
 		return t.obj
 	}))
+	// defer(fn) runs fn from the event loop, once the current callback
+	// and its promise jobs are done (Node's callbacks of I/O).
+	must(o.Set("defer", func(call goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(call.Argument(0))
+		if !ok {
+			panic(vm.NewTypeError("callback must be a function"))
+		}
+		d.loop.add(fn, 0, false, nil)
+		return goja.Undefined()
+	}))
+	must(o.Set("isProxy", func(call goja.FunctionCall) goja.Value {
+		obj, ok := call.Argument(0).(*goja.Object)
+		return vm.ToValue(ok && obj.ExportType() == proxyType)
+	}))
+	// promiseState is [state, result] of a promise, for util.inspect.
+	must(o.Set("promiseState", func(call goja.FunctionCall) goja.Value {
+		p, ok := promiseOf(call.Argument(0))
+		if !ok {
+			return vm.NewArray("pending", goja.Undefined())
+		}
+		switch p.State() {
+		case goja.PromiseStateFulfilled:
+			return vm.NewArray("fulfilled", p.Result())
+		case goja.PromiseStateRejected:
+			return vm.NewArray("rejected", p.Result())
+		}
+		return vm.NewArray("pending", goja.Undefined())
+	}))
 	must(o.Set("clearTimer", func(call goja.FunctionCall) goja.Value {
 		d.loop.clearValue(call.Argument(0))
 		return goja.Undefined()
