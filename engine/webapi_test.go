@@ -23,6 +23,7 @@ func TestJSWebGlobals(t *testing.T) {
 		{"clone of a function is a DataCloneError", "try { structuredClone({f() {}}) } catch (e) { [e instanceof DOMException, e.name, e.code] }", `[true,"DataCloneError",25]`},
 		{"clone of a symbol is a DataCloneError", "try { structuredClone(Symbol('s')) } catch (e) { [e.name, e.message] }", `["DataCloneError","Symbol(s) could not be cloned."]`},
 		{"clone of a promise is a DataCloneError", "try { structuredClone(Promise.resolve()) } catch (e) { e.name }", `"DataCloneError"`},
+		{"clone of a File stays a File (the spec's)", "const c = structuredClone(new File(['ab'], 'f.txt', {type: 'text/plain', lastModified: 7})); [c instanceof File, c.name, c.type, c.lastModified, await c.text()]", `[true,"f.txt","text/plain",7,"ab"]`},
 		{"clone transfers", "const b = new ArrayBuffer(4); const c = structuredClone(b, {transfer: [b]}); [c.byteLength, b.byteLength]", "[4,0]"},
 
 		// atob and btoa
@@ -64,6 +65,7 @@ func TestJSWebGlobals(t *testing.T) {
 
 		// timers and microtasks
 		{"microtasks run before timers", "const o = []; setTimeout(() => o.push('timeout'), 0); setImmediate(() => o.push('immediate')); queueMicrotask(() => o.push('micro')); Promise.resolve().then(() => o.push('promise')); process.nextTick(() => o.push('tick')); await new Promise(r => setTimeout(r, 10)); [o.slice(0, 3).sort(), o.slice(3).sort()]", `[["micro","promise","tick"],["immediate","timeout"]]`},
+		{"a microtask's throw fails the run", "queueMicrotask(() => { throw new RangeError('in a microtask') }); 1", "!RangeError"},
 		{"setInterval until cleared by its object or id", "let n = 0; const t = setInterval(() => { if (++n === 3) clearInterval(t) }, 1); let m = 0; const u = setInterval(() => { if (++m === 2) clearInterval(+u) }, 1); await new Promise(r => setTimeout(r, 30)); [n, m, typeof t, typeof +t, setTimeout(() => {}, 1).hasRef()]", `[3,2,"object","number",true]`},
 		{"unref'd timer doesn't hold the run open; ref does", "globalThis.fired = []; setTimeout(() => fired.push('unref'), 50).unref(); const t = setTimeout(() => fired.push('ref'), 20); t.unref(); t.ref(); 1", "1"},
 		{"timeout refresh and args", "const o = []; const t = setTimeout((a, b) => o.push(a + b), 10, 1, 2); setTimeout(() => t.refresh(), 5); await new Promise(r => setTimeout(r, 40)); o", "[3]"},

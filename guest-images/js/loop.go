@@ -2,6 +2,7 @@ package main
 
 import (
 	"container/heap"
+	"errors"
 	"time"
 
 	"github.com/dop251/goja"
@@ -117,10 +118,17 @@ func (l *eventLoop) install(g *goja.Object, process *goja.Object) {
 	_ = vm
 }
 
-// microtask queues fn(...args) as a promise job.
+// microtask queues fn(...args) as a promise job. What fn throws fails
+// the run, as an uncaught exception ends a Node process: as a promise
+// job's throw it would only reject a promise nobody sees.
 func (l *eventLoop) microtask(fn goja.Callable, args []goja.Value) {
 	job := l.vm.ToValue(func(goja.FunctionCall) goja.Value {
 		if _, err := fn(goja.Undefined(), args...); err != nil {
+			var ex *goja.Exception
+			if errors.As(err, &ex) {
+				l.report(ex.Value())
+				return goja.Undefined()
+			}
 			panic(err)
 		}
 		return goja.Undefined()
@@ -132,6 +140,13 @@ func (l *eventLoop) microtask(fn goja.Callable, args []goja.Value) {
 	if err != nil {
 		panic(err)
 	}
+}
+
+// report fails the run with the thrown value v once the current callback
+// and its promise jobs are done: a timer due now that throws it.
+func (l *eventLoop) report(v goja.Value) {
+	thrower, _ := goja.AssertFunction(l.vm.ToValue(func(goja.FunctionCall) goja.Value { panic(v) }))
+	l.add(thrower, 0, false, nil)
 }
 
 // timeoutProto makes Timeout.prototype: ref, unref, hasRef, refresh,

@@ -345,10 +345,7 @@ func (m *modules) native() goja.Value {
 	// done, as an uncaught exception ends a Node process: an event
 	// listener's throw must not stop the other listeners.
 	must(o.Set("reportError", func(call goja.FunctionCall) goja.Value {
-		err := call.Argument(0)
-		thrower := vm.ToValue(func(goja.FunctionCall) goja.Value { panic(err) })
-		fn, _ := goja.AssertFunction(thrower)
-		d.loop.add(fn, 0, false, nil)
+		d.loop.report(call.Argument(0))
 		return goja.Undefined()
 	}))
 	return o

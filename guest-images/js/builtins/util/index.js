@@ -3,7 +3,8 @@
 // is* checks, isDeepStrictEqual, TextEncoder/TextDecoder). inspect follows
 // Node's layout for the common values: quoting, class names, Map/Set,
 // typed arrays, circular references, getters, depth, line breaking at
-// breakLength (arrays are not grouped in columns). MIT, part of wasmexec.
+// breakLength, long lists in columns; no colors, no showHidden. Part of
+// wasmexec.
 'use strict';
 const native = require(' native');
 
@@ -151,10 +152,17 @@ function entriesOf(ctx, v, keys, depth) {
     if (d === undefined) continue;
     let s;
     if (d.get !== undefined || d.set !== undefined) s = d.get && d.set ? '[Getter/Setter]' : d.get ? '[Getter]' : '[Setter]';
-    else s = formatValue(ctx, d.value, depth + 1, true);
+    else s = nested(ctx, d.value, depth);
     out.push(keyString(k) + ': ' + s);
   }
   return out;
+}
+
+// nested formats a value inside another, indented two more (Node's
+// indentationLvl, which the line-breaking decisions count).
+function nested(ctx, v, depth) {
+  ctx.indent += 2;
+  try { return formatValue(ctx, v, depth + 1, true); } finally { ctx.indent -= 2; }
 }
 
 function ownKeys(v, ctx) {
@@ -175,6 +183,7 @@ function formatRaw(ctx, v, depth) {
   let base = '';
   let prefix = '';
   let items = [];
+  let isList = false;
   const nameTag = (fallback, size) => {
     let n = name === null ? `[${fallback}: null prototype]` : name;
     if (size !== undefined) n += `(${size})`;
@@ -190,6 +199,7 @@ function formatRaw(ctx, v, depth) {
     prefix = name === 'Array' ? '' : nameTag('Array', v.length);
     braces = ['[', ']'];
     keys = keys.filter((k) => typeof k === 'symbol' || !(String(k >>> 0) === k && k >>> 0 < 4294967295));
+    if (v.length === 0 && keys.length === 0) return prefix + '[]';
     if (depth > ctx.depth) return `[${name || 'Array'}]`;
     ctx.currentDepth = depth;
     ctx.seen.push(v);
@@ -199,13 +209,13 @@ function formatRaw(ctx, v, depth) {
     for (let i = 0; i < n; i++) {
       if (!Object.prototype.hasOwnProperty.call(v, i)) { holes++; continue; }
       flushHoles();
-      items.push(formatValue(ctx, v[i], depth + 1, true));
+      items.push(nested(ctx, v[i], depth));
     }
     flushHoles();
     if (v.length > n) items.push(`... ${v.length - n} more item${v.length - n > 1 ? 's' : ''}`);
     items.push(...entriesOf(ctx, v, keys, depth));
     ctx.seen.pop();
-    return finish(ctx, v, depth, prefix + '', braces, items, base);
+    return finish(ctx, v, depth, prefix, braces, items, base, true);
   } else if (ArrayBuffer.isView(v) && typedArrayTag.call(v) !== undefined) {
     const tn = typedArrayTag.call(v);
     prefix = `${name || tn}(${v.length}) `;
@@ -215,19 +225,20 @@ function formatRaw(ctx, v, depth) {
     for (let i = 0; i < n; i++) items.push(formatPrimitive(v[i], ctx));
     if (v.length > n) items.push(`... ${v.length - n} more item${v.length - n > 1 ? 's' : ''}`);
     keys = keys.filter((k) => typeof k === 'symbol' || !(String(k >>> 0) === k));
+    isList = true;
   } else if (v instanceof Map || tag === 'Map') {
     prefix = nameTag('Map', v.size);
     if (depth > ctx.depth) return `[${name || 'Map'}]`;
     ctx.currentDepth = depth;
     ctx.seen.push(v);
-    for (const [k, x] of Map.prototype.entries.call(v)) items.push(formatValue(ctx, k, depth + 1, true) + ' => ' + formatValue(ctx, x, depth + 1, true));
+    for (const [k, x] of Map.prototype.entries.call(v)) items.push(nested(ctx, k, depth) + ' => ' + nested(ctx, x, depth));
     ctx.seen.pop();
   } else if (v instanceof Set || tag === 'Set') {
     prefix = nameTag('Set', v.size);
     if (depth > ctx.depth) return `[${name || 'Set'}]`;
     ctx.currentDepth = depth;
     ctx.seen.push(v);
-    for (const x of Set.prototype.values.call(v)) items.push(formatValue(ctx, x, depth + 1, true));
+    for (const x of Set.prototype.values.call(v)) items.push(nested(ctx, x, depth));
     ctx.seen.pop();
   } else if (v instanceof Error) {
     let stack = typeof v.stack === 'string' && v.stack ? v.stack : Error.prototype.toString.call(v);
@@ -255,7 +266,7 @@ function formatRaw(ctx, v, depth) {
     const [state, value] = native.promiseState(v);
     if (state === 'pending') items.push('<pending>');
     else if (depth > ctx.depth) items.push(state === 'rejected' ? '<rejected> [Object]' : '[Object]');
-    else items.push((state === 'rejected' ? '<rejected> ' : '') + formatValue(ctx, value, depth + 1, true));
+    else items.push((state === 'rejected' ? '<rejected> ' : '') + nested(ctx, value, depth));
   } else if (types.isBoxedPrimitive(v)) {
     const pv = v.valueOf();
     base = `[${tag}: ${formatPrimitive(pv, ctx)}]`;
@@ -270,6 +281,7 @@ function formatRaw(ctx, v, depth) {
     if (tag === 'Arguments') prefix = '[Arguments] ';
     if (tag === 'Module') prefix = '[Module: null prototype] ';
   }
+  if (keys.length === 0 && items.length === 0 && !base) return prefix + '{}';
   if (depth > ctx.depth) {
     return `[${name || tag || 'Object'}]`;
   }
@@ -277,14 +289,16 @@ function formatRaw(ctx, v, depth) {
   ctx.seen.push(v);
   items.push(...entriesOf(ctx, v, keys, depth));
   ctx.seen.pop();
-  return finish(ctx, v, depth, prefix, braces, items, base);
+  return finish(ctx, v, depth, prefix, braces, items, base, isList);
 }
 
 // finish lays the entries out as Node's reduceToSingleString does in
-// compact mode 3: on one line when they fit in breakLength and the value
-// holds fewer than three levels of objects (counted as Node does: down the
-// last value formatted), else one entry per line.
-function finish(ctx, v, depth, prefix, braces, items, base) {
+// compact mode 3: a list of more than six entries is grouped in columns
+// (groupArrayElements); the entries go on one line when they fit in
+// breakLength and the value holds fewer than three levels of objects
+// (counted as Node does: down the last value formatted); else one entry
+// (or row) per line.
+function finish(ctx, v, depth, prefix, braces, items, base, isList) {
   let ref = '';
   const id = ctx.circular.get(v);
   if (id !== undefined) ref = `<ref *${id}> `;
@@ -292,18 +306,78 @@ function finish(ctx, v, depth, prefix, braces, items, base) {
     if (base) return ref + base;
     return ref + prefix + braces[0] + braces[1];
   }
-  const head = ref + (base ? base + ' ' : '') + prefix;
-  const nested = ctx.currentDepth - depth;
-  const start = items.length + ctx.indent + braces[0].length + head.length + 10;
-  let total = start;
-  for (const s of items) total += s.length;
-  const joined = items.join(', ');
-  if (nested < ctx.compact && total + items.length <= ctx.breakLength && !joined.includes('\n') && !head.includes('\n')) {
-    return head + braces[0] + ' ' + joined + ' ' + braces[1];
+  const open = ref + prefix + braces[0];
+  const head = base ? base + ' ' : '';
+  const entries = items.length;
+  let output = items;
+  if (isList && entries > 6) output = groupArrayElements(ctx, items, v);
+  if (ctx.currentDepth - depth < ctx.compact && entries === output.length) {
+    const start = output.length + ctx.indent + open.length + base.length + 10;
+    let total = output.length + start;
+    for (const s of output) total += s.length;
+    const joined = output.join(', ');
+    if (total <= ctx.breakLength && !base.includes('\n') && !joined.includes('\n')) {
+      return head + open + ' ' + joined + ' ' + braces[1];
+    }
   }
   const ind = '\n' + ' '.repeat(ctx.indent);
-  const body = items.map((s) => s.split('\n').join('\n  ')).join(',' + ind + '  ');
-  return head + braces[0] + ind + '  ' + body + ind + braces[1];
+  return head + open + ind + '  ' + output.join(',' + ind + '  ') + ind + braces[1];
+}
+
+// groupArrayElements is Node's: short entries of a long list in columns,
+// numbers aligned right.
+function groupArrayElements(ctx, output, value) {
+  let totalLength = 0;
+  let maxLength = 0;
+  let outputLength = output.length;
+  if (ctx.maxArrayLength < output.length) outputLength--;
+  const separatorSpace = 2;
+  const dataLen = new Array(outputLength);
+  for (let i = 0; i < outputLength; i++) {
+    const len = output[i].length;
+    dataLen[i] = len;
+    totalLength += len + separatorSpace;
+    if (maxLength < len) maxLength = len;
+  }
+  const actualMax = maxLength + separatorSpace;
+  if (actualMax * 3 + ctx.indent < ctx.breakLength && (totalLength / actualMax > 5 || maxLength <= 6)) {
+    const averageBias = Math.sqrt(actualMax - totalLength / output.length);
+    const biasedMax = Math.max(actualMax - 3 - averageBias, 1);
+    const columns = Math.min(
+      Math.round(Math.sqrt(2.5 * biasedMax * outputLength) / biasedMax),
+      Math.floor((ctx.breakLength - ctx.indent) / actualMax),
+      ctx.compact * 4,
+      15,
+    );
+    if (columns <= 1) return output;
+    const tmp = [];
+    const maxLineLength = [];
+    for (let i = 0; i < columns; i++) {
+      let lineLength = 0;
+      for (let j = i; j < output.length; j += columns) if (dataLen[j] > lineLength) lineLength = dataLen[j];
+      maxLineLength.push(lineLength + separatorSpace);
+    }
+    let padStart = true;
+    if (value !== undefined) {
+      for (let i = 0; i < output.length; i++) {
+        if (typeof value[i] !== 'number' && typeof value[i] !== 'bigint') { padStart = false; break; }
+      }
+    }
+    for (let i = 0; i < outputLength; i += columns) {
+      const max = Math.min(i + columns, outputLength);
+      let str = '';
+      let j = i;
+      for (; j < max - 1; j++) {
+        const cell = output[j] + ', ';
+        str += padStart ? cell.padStart(maxLineLength[j - i], ' ') : cell.padEnd(maxLineLength[j - i], ' ');
+      }
+      str += padStart ? output[j].padStart(maxLineLength[j - i] - separatorSpace, ' ') : output[j];
+      tmp.push(str);
+    }
+    if (ctx.maxArrayLength < output.length) tmp.push(output[outputLength]);
+    return tmp;
+  }
+  return output;
 }
 
 function inspect(v, opts) {

@@ -2,7 +2,7 @@
 // deserialize, in one pass). Clones primitives, wrapper objects, Date,
 // RegExp, ArrayBuffer, typed arrays and DataView (sharing a cloned buffer
 // as the originals share theirs), Map, Set, Error (name, message, stack,
-// cause), arrays and plain objects (own enumerable string keys; getters are
+// cause), Blob and File, arrays and plain objects (own enumerable string keys; getters are
 // read), keeping cycles and shared references. Functions, symbols, and
 // objects with internal state it can't copy (Promise, WeakMap, ...) are a
 // DataCloneError, as in Node. Class instances come back as plain objects.
@@ -106,6 +106,10 @@ function structuredClone(value, options) {
       if (typeof v.stack === 'string') define('stack', v.stack);
       if (own('cause')) define('cause', clone(v.cause));
       return out;
+    } else if (tag === 'Blob' || tag === 'File') {
+      // Blobs are immutable: a copy of the bytes is the clone.
+      const { Blob, File } = require('./blob');
+      out = tag === 'File' ? new File([v], v.name, { type: v.type, lastModified: v.lastModified }) : new Blob([v], { type: v.type });
     } else if (tag === 'Boolean' || tag === 'Number' || tag === 'String' || tag === 'BigInt') {
       out = Object(v.valueOf());
     } else if (tag === 'Object' || tag === 'Arguments' || getProto(v) === null || getProto(v) === Object.prototype || !isPlatform(tag)) {
@@ -129,7 +133,7 @@ function structuredClone(value, options) {
 // internal state a copy of its properties would lose.
 const platform = new Set(['Promise', 'WeakMap', 'WeakSet', 'WeakRef', 'Proxy', 'Generator', 'AsyncGenerator',
   'Map Iterator', 'Set Iterator', 'Array Iterator', 'String Iterator', 'RegExp String Iterator',
-  'Blob', 'File', 'AbortSignal', 'AbortController', 'EventTarget', 'Event', 'CustomEvent', 'Headers', 'Response', 'Timeout']);
+  'AbortSignal', 'AbortController', 'EventTarget', 'Event', 'CustomEvent', 'Headers', 'Response', 'Timeout']);
 function isPlatform(tag) { return platform.has(tag); }
 
 module.exports = { structuredClone };
