@@ -454,6 +454,7 @@ type nativePrepared struct {
 	files      map[string]string
 	toUser     map[string]string
 	configPath string
+	tsconfig   string // the request's tsconfig, as it spelled it ("" without)
 	targets    []string // files whose diagnostics are reported
 	timeout    time.Duration
 	// globalKey is what the program's global diagnostics depend on: the
@@ -476,7 +477,6 @@ func (p *NativePool) prepare(req Request) (*nativePrepared, error) {
 			return nil, exec.Errorf(exec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
 		}
 		tsconfig = n
-		req.TsconfigPath = n
 		_ = text
 	}
 	cfgPath := nativeConfigPath(tsconfig)
@@ -519,7 +519,7 @@ func (p *NativePool) prepare(req Request) (*nativePrepared, error) {
 	if targets == nil {
 		targets = pf.roots
 	}
-	return &nativePrepared{files: files, toUser: pf.toUser, configPath: cfgPath, targets: targets, timeout: pf.timeout,
+	return &nativePrepared{files: files, toUser: pf.toUser, configPath: cfgPath, tsconfig: req.TsconfigPath, targets: targets, timeout: pf.timeout,
 		globalKey: string(h.Sum(nil))}, nil
 }
 
@@ -911,7 +911,7 @@ func (p *NativePool) toResult(all []apiDiagnostic, prep *nativePrepared) (*Resul
 		r.Diagnostics = append(r.Diagnostics, d)
 	}
 	if len(bad) > 0 {
-		return nil, optionsError(bad)
+		return nil, optionsError(bad, prep.tsconfig)
 	}
 	return r, nil
 }

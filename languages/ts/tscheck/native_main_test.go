@@ -167,7 +167,9 @@ func RunTSC7(tb testing.TB, p *NativePool, req Request) []Diagnostic {
 				d.FilePath = u
 			}
 		}
-		if prep.targets != nil && d.FilePath != "" && !containsUser(prep, d.FilePath) {
+		// With filePath, the pool reports that file (and the project's
+		// tsconfig); tsc reports every file.
+		if req.FilePath != "" && d.FilePath != "" && d.FilePath != req.TsconfigPath && !containsUser(prep, d.FilePath) {
 			continue
 		}
 		want = append(want, d)

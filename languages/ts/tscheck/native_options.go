@@ -199,7 +199,7 @@ var replacedBy = map[string]string{
 // optionsError turns the compiler's diagnostics about the generated tsconfig
 // (the request's compilerOptions) into a 400 naming each option and, for a
 // removed one, what replaced it.
-func optionsError(diags []Diagnostic) error {
+func optionsError(diags []Diagnostic, tsconfigPath string) error {
 	var parts []string
 	for _, d := range diags {
 		msg := d.Message
@@ -219,7 +219,11 @@ func optionsError(diags []Diagnostic) error {
 	}
 	sort.Strings(parts)
 	parts = dedupe(parts)
-	return exec.Errorf(exec.EInvalid, "compilerOptions: %s", strings.Join(parts, "; "))
+	where := "compilerOptions"
+	if tsconfigPath != "" {
+		where = fmt.Sprintf("compilerOptions or tsconfigPath %q", tsconfigPath)
+	}
+	return exec.Errorf(exec.EInvalid, "%s: %s", where, strings.Join(parts, "; "))
 }
 
 func dedupe(s []string) []string {
