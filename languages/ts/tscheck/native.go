@@ -454,7 +454,7 @@ type nativePrepared struct {
 	files      map[string]string
 	toUser     map[string]string
 	configPath string
-	tsconfig   string // the request's tsconfig, as it spelled it ("" without)
+	tsconfig   string   // the request's tsconfig, as it spelled it ("" without)
 	targets    []string // files whose diagnostics are reported
 	timeout    time.Duration
 	// globalKey is what the program's global diagnostics depend on: the

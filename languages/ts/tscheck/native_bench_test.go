@@ -77,4 +77,3 @@ func median(d []time.Duration) float64 {
 	}
 	return float64(s[len(s)/2].Microseconds()) / 1000
 }
-
