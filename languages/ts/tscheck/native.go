@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
 // NativeConfig configures a NativePool: TypeScript 7's native compiler,
@@ -36,8 +37,10 @@ type NativeConfig struct {
 	// DefaultMemoryLimit; negative, none.
 	MemoryLimitBytes int64
 	// WarmLibs are the lib sets each worker checks once before it takes
-	// work, so a first check with them is warm. Default {{"es2022"},
-	// {"es2022", "dom"}}; an empty non-nil slice warms nothing.
+	// work, so a first check with them is warm. Default {{"es2022",
+	// "dom"}, {"es2022"}}: the last stays the open project, which a
+	// first check with the same libs only updates. An empty non-nil slice
+	// warms nothing.
 	WarmLibs [][]string
 	// WarmNice is the nice value workers start with, for their warm-up, so
 	// it yields the CPU to runs; once warm they are raised back to 0 where
@@ -109,7 +112,7 @@ func NewNativePool(cfg NativeConfig) (*NativePool, error) {
 		cfg.MemoryLimitBytes = DefaultMemoryLimit
 	}
 	if cfg.WarmLibs == nil {
-		cfg.WarmLibs = [][]string{{"es2022"}, {"es2022", "dom"}}
+		cfg.WarmLibs = [][]string{{"es2022", "dom"}, {"es2022"}}
 	}
 	if cfg.WarmNice == 0 {
 		cfg.WarmNice = 10
@@ -400,7 +403,7 @@ func (p *NativePool) startWorker() (*nativeWorker, error) {
 	p.warmCPUMs.Add(int64(cpu * 1000))
 	p.warmCount.Add(1)
 	if p.cfg.WarmNice != 0 {
-		if err := renice(w.pid, 0); err != nil {
+		if err := workerpool.Renice(w.pid, 0); err != nil {
 			p.reniceErr.Store(fmt.Errorf("workers stay at nice %d: %w", p.cfg.WarmNice, err))
 		}
 	}

@@ -215,7 +215,7 @@ func optionsError(diags []Diagnostic, tsconfigPath string) error {
 		if hint, ok := replacedBy[key]; ok && !strings.Contains(msg, "instead") {
 			msg += " (" + hint + ")"
 		}
-		parts = append(parts, fmt.Sprintf("TS%d: %s", d.Code, strings.ReplaceAll(msg, "\n", " ")))
+		parts = append(parts, fmt.Sprintf("TS%d: %s", d.Code, strings.Join(strings.Fields(msg), " ")))
 	}
 	sort.Strings(parts)
 	parts = dedupe(parts)

@@ -87,26 +87,6 @@ func (s *spawner) start(cmd *osexec.Cmd) error {
 
 func (s *spawner) stop() { close(s.done) }
 
-// renice sets the priority of every thread of process pid (on Linux a nice
-// value belongs to a thread).
-func renice(pid, nice int) error {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	if err != nil {
-		return err
-	}
-	var first error
-	for _, t := range tasks {
-		tid, err := strconv.Atoi(t.Name())
-		if err != nil {
-			continue
-		}
-		if err := unix.Setpriority(unix.PRIO_PROCESS, tid, nice); err != nil && first == nil && !errors.Is(err, unix.ESRCH) {
-			first = err
-		}
-	}
-	return first
-}
-
 // procRSS is a process's resident memory in bytes (0 if unknown).
 func procRSS(pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
