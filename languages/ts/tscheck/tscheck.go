@@ -1,8 +1,14 @@
-// Package tscheck type-checks TypeScript with the official compiler
-// (typescript@5.9.3, guest-images/typescript) running in goja inside worker
-// processes.
+// Package tscheck type-checks TypeScript with the official compilers
+// (guest-images/typescript) in worker processes.
 //
-// A Pool keeps Size worker processes (`wasmexec tscheck-worker`, whose body
+// NativePool runs TypeScript 7 (typescript@7.0.2, the native compiler) in
+// its API mode: each worker is a compiler process, contained from outside
+// (native_proc.go), fed the check's files through the API's file-system
+// callbacks (native_fs.go); a warm check is a snapshot update and a few
+// diagnostics requests (native.go), ~2 ms. docs/RATIONALE.md says why API
+// mode and how it is contained.
+//
+// Pool runs TypeScript 5.9.3 in goja. It keeps Size worker processes (`wasmexec tscheck-worker`, whose body
 // is WorkerMain). Each worker compiles typescript.js once, pre-warms the
 // configured lib sets, and keeps the parsed lib SourceFiles and the previous
 // program across checks, so a warm check of a small file costs ~65–85 ms of
