@@ -73,6 +73,10 @@ type Client struct {
 	PackumentCacheBytes int64
 	// Now is the clock of the packument cache (time.Now when nil).
 	Now func() time.Time
+	// StageRoom bounds what one one-shot run's packages may hold
+	// (StagePackages): they are copied into its workspace, so the
+	// workspace's limits. Zero: unbounded.
+	StageRoom Room
 
 	packuments packumentCache
 }

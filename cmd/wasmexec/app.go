@@ -6,8 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/egress"
@@ -180,6 +182,20 @@ func (o *options) policy() exec.Policy {
 		MaxTimeout:     time.Duration(o.maxTimeoutMs) * time.Millisecond,
 		MaxStdinBytes:  o.stdinBytes,
 	}
+}
+
+// stageRoom is what a one-shot run's packages may hold: its workspace's
+// limits, since they are copied into it.
+func (o *options) stageRoom() npm.Room {
+	l := o.workspaceLimits()
+	r := npm.Room{Bytes: l.Quota, Files: l.MaxFiles, EntryBytes: l.EntryBytes}
+	if r.Bytes <= 0 {
+		r.Bytes = math.MaxInt64
+	}
+	if r.Files <= 0 {
+		r.Files = math.MaxInt
+	}
+	return r
 }
 
 func (o *options) workspaceLimits() vfs.Limits {
@@ -933,7 +949,7 @@ func (o *options) allowedIndexes() []string {
 // One client serves both, so they share its packument cache.
 func (a *app) npmClient() *npm.Client {
 	a.npmOnce.Do(func() {
-		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm"), StageRoom: a.opts.stageRoom()}
 	})
 	return a.npm
 }
