@@ -60,6 +60,9 @@ func runTests(m *testing.M) int {
 	}
 	code := m.Run()
 	closeSharedPool()
+	if sharedNative.pool != nil {
+		sharedNative.pool.Close() // removes its copy of the compiler
+	}
 	return code
 }
 
