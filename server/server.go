@@ -36,15 +36,17 @@ type Readiness func() (ready bool, details map[string]any)
 
 // Config wires a Server. Optional services left nil answer 501/404.
 type Config struct {
-	Runner    Runner
-	Contexts  Contexts  // nil: contextId rejected
-	History   History   // nil: /v1/executions answers 501
-	Checker   Checker   // nil: /v1/typescript/check answers 501
-	Processes Processes // nil: /v1/processes answers 501
-	NPM       NPM       // nil: /v1/contexts/:id/npm/install answers 501
-	Pip       Pip       // nil: /v1/contexts/:id/pip/install answers 501
-	Ready     Readiness
-	Metrics   Metrics // nil: /metrics answers 501
+	Runner   Runner
+	Contexts Contexts // nil: contextId rejected
+	History  History  // nil: /v1/executions answers 501
+	Checker  Checker  // nil: /v1/typescript/check answers 501
+	// CheckerInfo serves GET /v1/typescript (nil: 501).
+	CheckerInfo CheckerInfo
+	Processes   Processes // nil: /v1/processes answers 501
+	NPM         NPM       // nil: /v1/contexts/:id/npm/install answers 501
+	Pip         Pip       // nil: /v1/contexts/:id/pip/install answers 501
+	Ready       Readiness
+	Metrics     Metrics // nil: /metrics answers 501
 	// MetricsHandler, when set, serves /metrics (promhttp) instead.
 	MetricsHandler http.Handler
 	// ObserveHTTP, when set, is told of every request.

@@ -74,23 +74,26 @@ type options struct {
 	dbPath         string
 	maxContexts    int
 	tscheckWorkers int
-	tsWorkers      int
-	transpileMs    int64
-	tscheckMemory  int64
-	tscheckDOM     bool
-	tscheckWarmDOM bool
-	ctxQueueDepth  int
-	ctxIdleTTLMs   int64
-	ctxHibernateMs int64
-	ctxSnapshotMs  int64
-	procTimeoutMs  int64
-	procMaxTimeout int64
-	signalGraceMs  int64
-	storeSync      string
-	scratchDir     string
-	authKeysFile   string
-	insecureOpen   bool
-	eventsWindow   int
+	// tscheckLegacyWorkers run TypeScript 5.9 (0: disabled).
+	tscheckLegacyWorkers int
+	tscheckNice          int
+	tsWorkers            int
+	transpileMs          int64
+	tscheckMemory        int64
+	tscheckDOM           bool
+	tscheckWarmDOM       bool
+	ctxQueueDepth        int
+	ctxIdleTTLMs         int64
+	ctxHibernateMs       int64
+	ctxSnapshotMs        int64
+	procTimeoutMs        int64
+	procMaxTimeout       int64
+	signalGraceMs        int64
+	storeSync            string
+	scratchDir           string
+	authKeysFile         string
+	insecureOpen         bool
+	eventsWindow         int
 	// Network.
 	networkAllow            string
 	networkMaxRequests      int
@@ -142,11 +145,13 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.storeKind, "store", "sqlite", "where completed executions are kept: sqlite (the --db file), postgres (the database at --store-url, which several nodes may share) or none")
 	fs.StringVar(&o.storeURL, "store-url", "", "PostgreSQL URL for --store postgres: postgres://user:password@host:port/database?sslmode=… (logged with the password redacted)")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
-	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
+	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript 7 checker worker processes (0 disables the checker)")
+	fs.IntVar(&o.tscheckLegacyWorkers, "tscheck-legacy-workers", 1, `TypeScript 5.9 checker worker processes, for checks with "typescriptVersion": "5.9"; started on the first of them (0: 5.9 disabled)`)
+	fs.IntVar(&o.tscheckNice, "tscheck-nice", 10, "nice value of checker warm-ups, so they yield the CPU to runs (0: no change); TypeScript 5.9 workers keep it")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
 	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker (0: no cap)")
-	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib in idle checker workers after start (5-10 s of CPU and ~300 MB per worker; a first dom check is then fast)")
+	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib: in TypeScript 7 workers' warm-up (~0.3 s of CPU), in idle TypeScript 5.9 workers once started (5-10 s of CPU and ~300 MB each); a first dom check is then fast")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
@@ -520,15 +525,15 @@ func (a *app) load(ctx context.Context) error {
 	return nil
 }
 
-// newChecker builds the TypeScript checker (not started: see
-// checker.start), or returns nil when it is disabled or not built.
+// newChecker builds the TypeScript checkers (not started: see
+// checker.start), or returns nil when they are disabled or not built.
 func (a *app) newChecker() (*checker, error) {
 	dir := filepath.Join(a.opts.imagesDir, "typescript")
 	switch {
 	case a.opts.tscheckWorkers == 0:
 		a.setCheckerState(checkerDisabled)
 		return nil, nil
-	case !exists(filepath.Join(dir, "typescript.js")):
+	case !exists(filepath.Join(dir, "typescript.js")) && !exists(filepath.Join(dir, "ts7", "tsc")):
 		a.setCheckerState(checkerNotBuilt)
 		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
 		return nil, nil
@@ -537,23 +542,50 @@ func (a *app) newChecker() (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	prewarm := [][]string{{"es2022"}}
-	if a.opts.tscheckDOM {
-		prewarm = append(prewarm, []string{"es2022", "dom"})
+	var native *tscheck.NativePool
+	if exists(filepath.Join(dir, "ts7", "tsc")) {
+		// The default lib set last: a worker keeps the last project open,
+		// and the first check updates it rather than load another.
+		warm := [][]string{{"es2022"}}
+		if a.opts.tscheckWarmDOM || a.opts.tscheckDOM {
+			warm = [][]string{{"es2022", "dom"}, {"es2022"}}
+		}
+		native, err = tscheck.NewNativePool(tscheck.NativeConfig{
+			Size:             a.opts.tscheckWorkers,
+			Dir:              filepath.Join(dir, "ts7"),
+			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+			WarmLibs:         warm,
+			WarmNice:         cmp.Or(a.opts.tscheckNice, -1),
+			LaunchCommand:    []string{self, "tscheck7-launch"},
+			Logger:           a.log,
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		a.log.Warn("TypeScript 7 is not in the typescript image; checks need typescriptVersion 5.9 until it is rebuilt (make guest-images)", "dir", dir)
 	}
-	pool, err := tscheck.NewPool(tscheck.PoolConfig{
-		Size:             a.opts.tscheckWorkers,
-		WorkerCommand:    []string{self, "tscheck-worker"},
-		ImageDir:         dir,
-		MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
-		PrewarmLibs:      prewarm,
-		BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
-		Logger:           a.log,
-	})
-	if err != nil {
-		return nil, err
+	var legacy *tscheck.Pool
+	if a.opts.tscheckLegacyWorkers > 0 && exists(filepath.Join(dir, "typescript.js")) {
+		prewarm := [][]string{{"es2022"}}
+		if a.opts.tscheckDOM {
+			prewarm = append(prewarm, []string{"es2022", "dom"})
+		}
+		legacy, err = tscheck.NewPool(tscheck.PoolConfig{
+			Size:             a.opts.tscheckLegacyWorkers,
+			WorkerCommand:    []string{self, "tscheck-worker"},
+			ImageDir:         dir,
+			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+			PrewarmLibs:      prewarm,
+			BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
+			Nice:             max(a.opts.tscheckNice, 0),
+			Logger:           a.log,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
-	chk := &checker{pool: pool, persist: a.recorder.Record, state: checkerWarming}
+	chk := newCheckerFront(native, legacy, a.recorder.Record, a.log)
 	a.mu.Lock()
 	a.checker = chk
 	a.mu.Unlock()
@@ -659,7 +691,7 @@ func (a *app) close() {
 		tsWorkers.Close()
 	}
 	if chk != nil {
-		chk.pool.Close()
+		chk.close()
 	}
 	if procs != nil {
 		procs.Close()

@@ -296,6 +296,8 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 
 	// TypeScript.
 	atLeast("tscheck-workers", int64(o.tscheckWorkers), 0, " (0: no checker)")
+	atLeast("tscheck-legacy-workers", int64(o.tscheckLegacyWorkers), 0, " (0: TypeScript 5.9 disabled)")
+	between("tscheck-nice", int64(o.tscheckNice), 0, 19, "")
 	if !o.inProcess {
 		// esbuild can crash its process on hostile code (a Go stack
 		// overflow is fatal): a server runs it only in worker processes.

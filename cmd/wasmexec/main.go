@@ -53,6 +53,10 @@ func main() {
 	case "tscheck-worker":
 		ownProcessGroup()
 		err = tscheckWorker()
+	case "tscheck7-launch":
+		// Becomes TypeScript 7's compiler; it returns only on failure.
+		ownProcessGroup()
+		err = tscheck7Launch(os.Args[2:])
 	case "ts-transpile-worker":
 		ownProcessGroup()
 		err = ts.WorkerMain(os.Stdin, os.Stdout)
@@ -311,6 +315,7 @@ func (a *app) serverConfig() server.Config {
 	switch {
 	case a.checker != nil:
 		cfg.Checker = a.checker
+		cfg.CheckerInfo = a.checker.info
 	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
 		cfg.Checker = loadingChecker{}
 	}
