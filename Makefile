@@ -39,8 +39,12 @@ prepare: build guest-images
 postgres:
 	@scripts/install-postgres.sh
 
-run: prepare
-	$(BIN) serve --images-dir build/images
+# run serves what is ready: the server binary and the js image first (the
+# TypeScript checker's beside them), then the server starts while the
+# Python image builds in the background (scripts/run.sh; progress on
+# stderr and in /readyz, logs in build/logs).
+run:
+	@BIN=$(BIN) scripts/run.sh
 
 # test runs the race detector where our code runs concurrently in the test
 # process, and plain tests elsewhere: cmd/wasmexec (its tests drive the real

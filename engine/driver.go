@@ -35,16 +35,24 @@ type DriverConfig struct {
 	// with another limit (or an environment, or a workspace of its own)
 	// gets a guest of its own.
 	PoolMemoryBytes int64
-	Logger          *slog.Logger
+	// Missing is the error for an image that is not loaded (yet: see
+	// AddImage), e.g. one still being built (nil: unavailable, "not
+	// loaded").
+	Missing func(name string) error
+	Logger  *slog.Logger
 }
 
 // Driver is the pipeline's driver (pipeline.Driver): it starts guests of
 // its images, fresh, pre-started (a pool per image), kept or restored.
 type Driver struct {
-	cfg     DriverConfig
-	log     *slog.Logger
+	cfg DriverConfig
+	log *slog.Logger
+	// mu guards images and pools, which AddImage extends.
+	mu      sync.RWMutex
+	images  map[string]*Image
 	pools   map[string]*pool
 	closing chan struct{}
+	closed  bool
 	wg      sync.WaitGroup
 }
 
@@ -61,20 +69,43 @@ func NewDriver(cfg DriverConfig) *Driver {
 	if cfg.PoolMemoryBytes == 0 {
 		cfg.PoolMemoryBytes = exec.DefaultPolicy().Default.MemoryBytes
 	}
-	d := &Driver{cfg: cfg, log: cfg.Logger, pools: map[string]*pool{}, closing: make(chan struct{})}
-	if cfg.PoolSize > 0 {
-		for name, img := range cfg.Images {
-			p := newPool(d, img, cfg.PoolSize)
-			d.pools[name] = p
-			d.wg.Add(1)
-			go p.fill()
-		}
+	d := &Driver{cfg: cfg, log: cfg.Logger, images: map[string]*Image{}, pools: map[string]*pool{}, closing: make(chan struct{})}
+	for name, img := range cfg.Images {
+		d.add(name, img)
 	}
 	return d
 }
 
+// AddImage adds an image loaded after the driver started (a server
+// serves the languages whose images are ready while others are still
+// being built); its pool starts filling. An image of that name already
+// there stays: AddImage reports false.
+func (d *Driver) AddImage(name string, img *Image) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.images[name] != nil || d.closed {
+		return false
+	}
+	d.add(name, img)
+	return true
+}
+
+// add adds an image and starts its pool (d.mu held, or not yet shared).
+func (d *Driver) add(name string, img *Image) {
+	d.images[name] = img
+	if d.cfg.PoolSize > 0 {
+		p := newPool(d, img, d.cfg.PoolSize)
+		d.pools[name] = p
+		d.wg.Add(1)
+		go p.fill()
+	}
+}
+
 // Close stops the pools and closes their guests.
 func (d *Driver) Close() {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
 	close(d.closing)
 	d.wg.Wait()
 	for _, p := range d.pools {
@@ -92,8 +123,15 @@ func (d *Driver) Image(name string) (exec.Family, error) {
 }
 
 func (d *Driver) image(name string) (*Image, error) {
-	img := d.cfg.Images[name]
+	d.mu.RLock()
+	img := d.images[name]
+	d.mu.RUnlock()
 	if img == nil {
+		if d.cfg.Missing != nil {
+			if err := d.cfg.Missing(name); err != nil {
+				return nil, err
+			}
+		}
 		return nil, exec.Errorf(exec.EUnavailable, "the %s guest image is not loaded", name)
 	}
 	return img, nil
@@ -109,7 +147,10 @@ func (d *Driver) Guest(ctx context.Context, spec pipeline.GuestSpec) (exec.Guest
 		return nil, err
 	}
 	throwaway := spec.Workspace == ""
-	if p := d.pools[spec.Image]; p != nil && throwaway && len(spec.Env) == 0 && spec.MemoryBytes == d.cfg.PoolMemoryBytes {
+	d.mu.RLock()
+	p := d.pools[spec.Image]
+	d.mu.RUnlock()
+	if p != nil && throwaway && len(spec.Env) == 0 && spec.MemoryBytes == d.cfg.PoolMemoryBytes {
 		if g := p.take(); g != nil {
 			return runGuest{g, d, true}, nil
 		}
@@ -337,13 +378,17 @@ func (p *pool) drain() {
 // Snapshotted reports whether guests of image name start from a snapshot
 // of their initialized runtime (rather than running their init).
 func (d *Driver) Snapshotted(name string) bool {
-	img := d.cfg.Images[name]
+	d.mu.RLock()
+	img := d.images[name]
+	d.mu.RUnlock()
 	return img != nil && img.Snapshotted
 }
 
 // PoolStats returns pre-started guest hits and misses per image.
 func (d *Driver) PoolStats() map[string][2]int64 {
 	out := map[string][2]int64{}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	for name, p := range d.pools {
 		out[name] = [2]int64{p.hits.Load(), p.miss.Load()}
 	}

@@ -39,6 +39,10 @@ type EngineConfig struct {
 	Logger   *slog.Logger
 	// Extensions add to the spec of the image they name (extend.go).
 	Extensions map[string]ImageExtension
+	// Extend, when set, is asked for an image's extension each time one
+	// is loaded, instead of Extensions: what it adds may appear later
+	// (the Python image's library layer, built after the server started).
+	Extend func(name string) (ImageExtension, bool)
 }
 
 // Engine owns one wasmtime engine (fuel and epoch interruption on), the epoch

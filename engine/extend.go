@@ -29,6 +29,9 @@ type ImageExtension struct {
 // the image directory dir.
 func (e *Engine) extend(dir string, spec *ImageSpec) error {
 	ext, ok := e.cfg.Extensions[spec.Name]
+	if e.cfg.Extend != nil {
+		ext, ok = e.cfg.Extend(spec.Name)
+	}
 	if !ok {
 		return nil
 	}

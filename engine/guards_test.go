@@ -347,7 +347,7 @@ func TestSnapshotGuestsAreIndependent(t *testing.T) {
 
 func TestFormatAndCwd(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "const helper = 2; exports.a = 1; module.exports.b = helper * 21", Format: "commonjs"})
+	res := MustRun(t, r, exec.Request{Code: "const helper = 2; exports.a = 1; module.exports.b = helper * 21; module.exports", Format: "commonjs"})
 	if string(res.Value) != `{"a":1,"b":42}` {
 		t.Fatalf("commonjs: %s %+v", res.Value, res.Error)
 	}

@@ -18,6 +18,16 @@
 # are shown as [step k/n] with the time elapsed and, when an earlier build
 # of NAME finished here, an estimate of the time left. Step durations are
 # recorded in $cache/images/.stats/NAME.steps after every successful build.
+#
+# Status: while it builds, the script keeps build/images/.status/NAME.json
+# up to date for a server that waits for the image (wasmexec serve loads
+# an image when its build completes; /readyz shows the step and the
+# estimate): {"state":"building"|"failed", "step", "steps", "label",
+# "elapsedSeconds", "leftSeconds" (-1: no estimate yet; without an earlier
+# build's record, the pace of this build's steps so far), "log" (from
+# $WASMEXEC_BUILD_LOG, where the caller sends the output), "pid",
+# "updatedAt"}. A build that completes removes it; one that fails leaves
+# "failed".
 set -euo pipefail
 name=${1:?usage: build-cached.sh NAME}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,9 +45,26 @@ hash=$( { (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z
 out=$images/$name-$hash
 mkdir -p "$images" "$root/build/images"
 
+status_dir=$root/build/images/.status
+status=$status_dir/$name.json
+json_str() {
+  local s=${1//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//[$'\t\r\n']/ }
+  printf '"%s"' "$s"
+}
+# write_status STATE STEP STEPS LABEL ELAPSED LEFT
+write_status() {
+  mkdir -p "$status_dir"
+  printf '{"image":%s,"state":"%s","step":%d,"steps":%d,"label":%s,"elapsedSeconds":%d,"leftSeconds":%d,"log":%s,"pid":%d,"updatedAt":%d}\n' \
+    "$(json_str "$name")" "$1" "$2" "$3" "$(json_str "$4")" "$5" "$6" "$(json_str "${WASMEXEC_BUILD_LOG:-}")" "$$" "$(date +%s)" \
+    >"$status.$$" && mv -f "$status.$$" "$status"
+}
+
 uptodate() {
   echo "==> [$name] guest image up to date ($hash)"
   ln -sfn "$out" "$root/build/images/$name"
+  rm -f "$status"
   exit 0
 }
 [ -f "$out/.complete" ] && uptodate
@@ -50,7 +77,10 @@ if command -v flock >/dev/null 2>&1; then
   exec 9>"$images/.$name.lock"
   if ! flock -n 9; then
     echo "==> [$name] waiting for another build of $name to finish (lock $images/.$name.lock)"
+    write_status building 0 0 "waiting for another build of $name" 0 -1
+    trap 'rm -f "$status"' EXIT
     flock 9
+    trap - EXIT
   fi
   [ -f "$out/.complete" ] && uptodate
 fi
@@ -90,7 +120,7 @@ mkdir -p "$images/.stats"
 # time left. It writes this build's record to $stats.new.
 progress() {
   local -a prev_label=() prev_secs=() labels=() starts=()
-  local n guessed="" total_prev=0 k=0 line label i j left
+  local n guessed="" total_prev=0 k=0 line label i j left leftn
   if [ -f "$stats" ]; then
     while IFS=$'\t' read -r s l; do
       prev_secs+=("$s")
@@ -116,15 +146,23 @@ progress() {
       labels+=("$key")
       starts+=("$SECONDS")
       left=""
+      leftn=-1
       for ((i = 0; i < ${#prev_label[@]}; i++)); do
         if [ "${prev_label[$i]}" = "$key" ]; then
           j=0
           for ((; i < ${#prev_label[@]}; i++)); do j=$((j + prev_secs[i])); done
           left=", about $(fmt "$j") left (last build: $(fmt "$total_prev"))"
+          leftn=$j
           break
         fi
       done
+      if [ "$leftn" -lt 0 ] && [ "$k" -gt 1 ] && [ "$SECONDS" -gt 0 ]; then
+        # No record of an earlier build here: the pace of this one.
+        leftn=$((SECONDS * (n - k + 1) / (k - 1)))
+        [ "$leftn" -gt 0 ] || leftn=-1
+      fi
       printf '==> [%s] [step %d/%s%d, %s elapsed%s] %s\n' "$name" "$k" "$guessed" "$((k > n ? k : n))" "$(fmt "$SECONDS")" "$left" "$label"
+      write_status building "$k" "$((k > n ? k : n))" "$label" "$SECONDS" "$leftn"
     else
       printf '%s\n' "$line"
     fi
@@ -142,9 +180,10 @@ progress() {
 echo "==> [$name] building guest image (inputs $hash; cached in $out)"
 start=$(date +%s)
 tmp=$(mktemp -d "$images/.$name-$hash-XXXXXX")
-# Failed or interrupted: remove the scratch (the EXIT trap runs on the
-# signals too, through exit).
-trap 'rm -rf "$tmp" "$stats.new"' EXIT
+# Failed or interrupted: remove the scratch and say so in the status (the
+# EXIT trap runs on the signals too, through exit).
+write_status building 0 0 "starting" 0 -1
+trap 'rm -rf "$tmp" "$stats.new"; write_status failed 0 0 "the build failed" "$SECONDS" -1' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
@@ -157,3 +196,4 @@ mv "$tmp" "$out"
 trap - EXIT INT TERM HUP
 echo "==> [$name] built in $(($(date +%s) - start))s"
 ln -sfn "$out" "$root/build/images/$name"
+rm -f "$status"

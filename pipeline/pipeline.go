@@ -567,6 +567,9 @@ func watchQuota(ctx context.Context, cancel context.CancelFunc, check exec.Quota
 func (p *Pipeline) failedBeforeGuest(ctx context.Context, j *job, outcome exec.Outcome, failure *exec.ErrorData) (*exec.Result, error) {
 	res := p.newResult(j)
 	res.Outcome, res.Error = outcome, failure
+	// The streams the request captures are there, empty, as in a run
+	// whose guest failed: a client reads the same fields either way.
+	exec.NewOutput(j.req.Output.Capture, j.limits.OutputBytes, nil).Fill(res)
 	if j.req.Kind == exec.KindExecute || j.process() {
 		res.ExitCode = 1
 	}

@@ -111,7 +111,17 @@ func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
 		if owner == "" {
 			return next(c)
 		}
-		return s.forward(c, id, owner, lease)
+		gone, err := s.forward(c, id, owner, lease)
+		if !gone || forwarded {
+			return err
+		}
+		// The owner was remembered, and it is gone (drained: the row says
+		// released; or dead): read the row again, and serve the context
+		// here when this server may claim it now.
+		if again, _, aerr := cl.ContextOwner(req.Context(), id, exec.TenantID(req.Context()), false); aerr == nil && again == "" {
+			return next(c)
+		}
+		return err
 	}
 }
 
@@ -203,13 +213,20 @@ func (s *Server) peekBody(c echo.Context, v any) (ok bool, err error) {
 
 // forward proxies c's request to the server at owner. An owner that
 // doesn't answer is a 503 with Retry-After = what its lease has left (then
-// another server may claim the context).
-func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) error {
+// another server may claim the context); gone says the request is
+// untouched (nothing answered, not a byte of its body read), so that
+// route may still serve it another way.
+func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) (gone bool, _ error) {
 	u, err := url.Parse(owner)
 	if err != nil || u.Host == "" {
-		return exec.Errorf(exec.EInternal, "the owner's URL %q is not a URL", owner)
+		return false, exec.Errorf(exec.EInternal, "the owner's URL %q is not a URL", owner)
 	}
 	req := c.Request()
+	var body *heldBody
+	if req.Body != nil && req.Body != http.NoBody {
+		body = &heldBody{r: req.Body}
+		req.Body = body
+	}
 	var proxyErr error
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -232,17 +249,54 @@ func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) 
 	// The owner answers with the same request id.
 	c.Response().Header().Del(HeaderRequestID)
 	rp.ServeHTTP(c.Response(), req)
+	untouched := true
+	if body != nil {
+		untouched = body.stop()
+		req.Body = body.r
+	}
 	if proxyErr == nil || c.Response().Committed {
-		return nil
+		return false, nil
 	}
 	c.Response().Header().Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
 	if id != "" {
 		s.cfg.Cluster.Moved(id)
 	}
 	if errors.Is(proxyErr, context.Canceled) && req.Context().Err() != nil {
-		return nil // the client went away
+		return false, nil // the client went away
 	}
-	return &retryAfterError{&exec.Error{Code: exec.EUnavailable, Message: "the server that holds this context (" + u.Host + ") does not answer; retry", Err: proxyErr}, retrySeconds(lease)}
+	return untouched && id != "", &retryAfterError{&exec.Error{Code: exec.EUnavailable, Message: "the server that holds this context (" + u.Host + ") does not answer; retry", Err: proxyErr}, retrySeconds(lease)}
+}
+
+// heldBody is a request body lent to the proxy: it records whether the
+// proxy read from it, and once stopped it gives the proxy nothing more
+// (the transport may still hold it after a failed round trip), so that an
+// untouched body can be served here instead. Close is the server's, not
+// the proxy's.
+type heldBody struct {
+	mu      sync.Mutex
+	r       io.ReadCloser
+	read    bool
+	stopped bool
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return 0, io.ErrClosedPipe
+	}
+	b.read = true
+	return b.r.Read(p)
+}
+
+func (b *heldBody) Close() error { return nil }
+
+// stop ends the loan and reports whether the body is untouched.
+func (b *heldBody) stop() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stopped = true
+	return !b.read
 }
 
 func retrySeconds(d time.Duration) int {

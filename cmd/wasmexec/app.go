@@ -241,6 +241,8 @@ type app struct {
 	// tsWorkers transpile TypeScript outside the server process.
 	tsWorkers *ts.Workers
 	images    map[string]*engine.Image
+	// imageErrs are the images built after start that failed to load.
+	imageErrs map[string]error
 	loadErr   error
 	ready     atomic.Bool
 	// keys are the API keys (nil: an open server).
@@ -280,8 +282,13 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log, Extensions: map[string]engine.ImageExtension{
-		python.ImageName: engine.ImageExtension(python.ImageExtension(o.imagesDir)),
+	// The Python image's extension is read at each load: its library
+	// layer may be built after the server started (images.go).
+	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log, Extend: func(name string) (engine.ImageExtension, bool) {
+		if name != python.ImageName {
+			return engine.ImageExtension{}, false
+		}
+		return engine.ImageExtension(python.ImageExtension(o.imagesDir)), true
 	}})
 	if err != nil {
 		return nil, err
@@ -300,7 +307,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if removed > 0 {
 		log.Info("removed the scratch of earlier servers", "dir", scratch, "count", removed)
 	}
-	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}, events: events.New(o.eventsWindow), prom: metrics.New()}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}, imageErrs: map[string]error{}, events: events.New(o.eventsWindow), prom: metrics.New()}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {
@@ -354,14 +361,21 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 
 // load loads (compiling on first use) every guest image present, then
 // builds the runner. It runs in the background of serve; /readyz is false
-// until it finishes.
+// until it finishes. An image still being built is loaded when its build
+// completes (watchImages, images.go); its languages answer 503 until then.
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
 	images := map[string]*engine.Image{}
+	missing := false
 	for _, name := range guestImages {
 		dir := filepath.Join(a.opts.imagesDir, name)
-		if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
-			a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir)
+		if !a.loadable(name) {
+			missing = true
+			if state, st := a.imageState(name); state == "building" {
+				a.log.Info("guest image still being built; it is loaded when its build completes, and its languages answer 503 until then", "image", name, "build", st.Image, "step", fmt.Sprintf("%d/%d", st.Step, st.Steps), "log", st.Log)
+			} else {
+				a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir, "state", state)
+			}
 			continue
 		}
 		img, err := a.engine.LoadImage(ctx, dir)
@@ -370,11 +384,13 @@ func (a *app) load(ctx context.Context) error {
 		}
 		images[name] = img
 	}
-	if len(images) == 0 {
+	if len(images) == 0 && !a.pendingBuilds() {
 		return errors.New("no guest images found in " + a.opts.imagesDir + "; run make guest-images")
 	}
+	// Every language is served, its image loaded or not: a run whose
+	// image is missing is told why (engine.DriverConfig.Missing).
 	langs := map[exec.Language]exec.LanguageDriver{}
-	if images[js.ImageName] != nil {
+	{
 		pkgs := a.npmClient()
 		langs[exec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
@@ -410,9 +426,7 @@ func (a *app) load(ctx context.Context) error {
 		}
 		langs[exec.TypeScript] = tsDriver
 	}
-	if images[python.ImageName] != nil {
-		langs[exec.Python] = python.Driver{Packages: a.pipService()}
-	}
+	langs[exec.Python] = python.Driver{Packages: a.pipService()}
 	network, err := a.opts.egress()
 	if err != nil {
 		return err
@@ -423,6 +437,7 @@ func (a *app) load(ctx context.Context) error {
 		Workspaces:      a.ws,
 		PoolSize:        cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
 		PoolMemoryBytes: policy.Default.MemoryBytes,
+		Missing:         a.missingImage,
 		Logger:          a.log,
 	})
 	r, err := pipeline.New(pipeline.Config{
@@ -520,6 +535,9 @@ func (a *app) load(ctx context.Context) error {
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
 	}
+	if missing && !a.opts.inProcess {
+		go a.watchImages(ctx)
+	}
 	a.ready.Store(true)
 	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
@@ -607,6 +625,20 @@ func exists(path string) bool {
 // each part: the languages (their guest image loaded), the TypeScript
 // checker (warming up for seconds after start) and the history.
 func (a *app) readiness() (bool, map[string]any) {
+	// Where the missing images stand (read before the lock: it reads
+	// files and takes the lock itself).
+	a.mu.Lock()
+	var missing []string
+	for _, name := range guestImages {
+		if a.images[name] == nil {
+			missing = append(missing, name)
+		}
+	}
+	a.mu.Unlock()
+	building := map[string]map[string]any{}
+	for _, name := range missing {
+		building[name] = imagePart(a.imageState(name))
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ready := a.ready.Load()
@@ -626,7 +658,9 @@ func (a *app) readiness() (bool, map[string]any) {
 		case !ready:
 			p["state"] = "loading"
 		case a.images[l.image] == nil:
-			p["state"] = "not built"
+			for k, v := range building[l.image] {
+				p[k] = v
+			}
 		}
 		parts[string(l.lang)] = p
 	}
@@ -652,6 +686,34 @@ func (a *app) readiness() (bool, map[string]any) {
 		d["error"] = a.loadErr.Error()
 	}
 	return ready, d
+}
+
+// imagePart is a missing image's part of /readyz: its state and, while
+// it is being built, the step, the time elapsed and the estimate left
+// (leftSeconds, absent when there is none yet); once failed, the log.
+func imagePart(state string, st buildStatus) map[string]any {
+	p := map[string]any{"state": state}
+	switch state {
+	case "building":
+		p["step"], p["steps"], p["stepLabel"], p["elapsedSeconds"] = st.Step, st.Steps, st.Label, st.ElapsedSeconds
+		if st.LeftSeconds >= 0 {
+			p["leftSeconds"] = st.LeftSeconds
+		}
+		if st.Image != "" {
+			p["build"] = st.Image
+		}
+		if st.Log != "" {
+			p["log"] = st.Log
+		}
+	case "failed":
+		if st.Label != "" {
+			p["error"] = st.Label
+		}
+		if st.Log != "" {
+			p["log"] = st.Log
+		}
+	}
+	return p
 }
 
 // Run implements server.Runner, answering 503 until the images are loaded.

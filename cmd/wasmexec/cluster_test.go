@@ -351,6 +351,44 @@ func TestServeCluster(t *testing.T) {
 	}
 }
 
+// A drained context is claimable at once, through any node: SIGTERM of
+// its owner releases it (its row names no owner), and the next request
+// through another node, which remembered the old owner from a forward
+// moments before, finds the owner gone and claims it rather than answer
+// 503. The lease is long, so that nothing runs out meanwhile.
+func TestServeClusterDrainedContextIsClaimedAtOnce(t *testing.T) {
+	tc := newTestCluster(t, "--context-lease-ms", "60000")
+	n1, n2 := tc.node(t, "n1"), tc.node(t, "n2")
+	for _, tt := range []struct{ name, id, lang, set, get string }{
+		{"javascript", "drain-js", "javascript", "globalThis.kept = 41; kept", "kept + 1"},
+		{"typescript", "drain-ts", "typescript", "let left: number = 41; left", "left + 1"},
+	} {
+		if s, _, raw := n1.doKey(t, clusterKeyA, "POST", "/v1/contexts", fmt.Sprintf(`{"contextId":%q,"language":%q}`, tt.id, tt.lang)); s != 201 {
+			t.Fatalf("%s: create through n1: %d %s", tt.name, s, raw)
+		}
+		// Through n2: forwarded to n1, which n2 now remembers as the owner.
+		mustValue(t, n2, tt.id, tt.lang, tt.set, 41)
+	}
+	n1.cmd.Process.Signal(syscall.SIGTERM)
+	if err, _ := n1.exitWithin(t, time.Minute); err != nil {
+		t.Fatalf("n1 after SIGTERM: %v\n%s", err, n1.logs.String())
+	}
+	for _, tt := range []struct{ name, id, lang, get string }{
+		{"javascript", "drain-js", "javascript", "kept + 1"},
+		{"typescript", "drain-ts", "typescript", "left + 1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if o := tc.owner(t, tt.id); o != "" && o != "n2" {
+				t.Fatalf("after the drain the row names %q, want no owner (released) or n2 (adopted)", o)
+			}
+			mustValue(t, n2, tt.id, tt.lang, tt.get, 42)
+			if o := tc.owner(t, tt.id); o != "n2" {
+				t.Fatalf("owner %q after the run through n2, want n2", o)
+			}
+		})
+	}
+}
+
 // Faults: a node whose lease was taken (its generation bumped in the
 // database) stops serving the context at once; a forwarded request to an
 // owner that doesn't answer is a 503 with Retry-After until its lease

@@ -80,3 +80,41 @@ func TestServeProcessHistory(t *testing.T) {
 		t.Fatalf("GET after DELETE: %d %v", status, e)
 	}
 }
+
+// The answer to a run is its record: GET /v1/executions/:id gives the same
+// document, whether the run failed in its guest or before one started (a
+// TypeScript syntax error is found while transpiling, before any guest),
+// and captured streams are present (empty) either way.
+func TestServeAnswerIsTheRecord(t *testing.T) {
+	p := MustServe(t, t.TempDir())
+	_, c := p.do(t, "POST", "/v1/contexts", `{"language":"typescript"}`)
+	ctx := c["contextId"].(string)
+	for _, tc := range []struct {
+		name, body     string
+		stdout, stderr bool // present in the answer
+	}{
+		{"javascript syntax error", `{"language":"javascript","code":"let x = ;"}`, true, true},
+		{"typescript syntax error", `{"language":"typescript","code":"let x: = 1"}`, true, true},
+		{"typescript syntax error in a context", `{"language":"typescript","contextId":"` + ctx + `","code":"let x: = 1"}`, true, true},
+		{"typescript syntax error, stderr captured", `{"language":"typescript","code":"let x: = 1","output":{"capture":"stderr"}}`, false, true},
+		{"typescript syntax error, nothing captured", `{"language":"typescript","code":"let x: = 1","output":{"capture":"none"}}`, false, false},
+		{"typescript runs", `{"language":"typescript","code":"console.log('hi'); const n: number = 2; n"}`, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, live := p.do(t, "POST", "/v1/evaluate", tc.body)
+			if status != 200 {
+				t.Fatalf("evaluate: %d %v", status, live)
+			}
+			if _, ok := live["stdout"]; ok != tc.stdout {
+				t.Errorf("stdout present %v, want %v: %v", ok, tc.stdout, live)
+			}
+			if _, ok := live["stderr"]; ok != tc.stderr {
+				t.Errorf("stderr present %v, want %v: %v", ok, tc.stderr, live)
+			}
+			_, rec := p.do(t, "GET", "/v1/executions/"+live["executionId"].(string), "")
+			if a, b := fmt.Sprint(live), fmt.Sprint(rec); a != b {
+				t.Errorf("the answer is not the record:\nanswer %s\nrecord %s", a, b)
+			}
+		})
+	}
+}

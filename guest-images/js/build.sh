@@ -9,6 +9,8 @@
 # guest) is patched to keep top-level await in CommonJS (patch-esbuild.py).
 # goja parses a program's source map when a position first needs it
 # (patch-goja-sourcemap.py): every converted module carries one.
+# A later cell may declare a top-level let/const/class again, replacing the
+# binding, as in Chrome DevTools' console (patch-goja-repl.py).
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -22,6 +24,7 @@ cp -r "$gojadir" "$work/goja"
 chmod -R u+w "$work/goja"
 python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
 python3 "$here/patch-goja-sourcemap.py" "$work/goja"
+python3 "$here/patch-goja-repl.py" "$work/goja"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"

@@ -23,8 +23,13 @@ type program struct {
 	//     array holding the completion value (see returnLastValue), or of
 	//     undefined when there is none;
 	//   - modeCommonJS: a function (exports, require, module) to call; the
-	//     value is module.exports afterwards.
+	//     value is module.exports afterwards (a CommonJS file, or a cell
+	//     that only parses as a function body: a top-level return).
 	mode int
+	// commonjs is a CommonJS cell run as a script: with module, exports,
+	// require and __filename as globals; its bindings stay for later
+	// cells and its value is its completion value.
+	commonjs bool
 	// module is code that was converted from ES module syntax: it ran
 	// with the globals module and exports, and its exports stay visible.
 	module bool
@@ -32,6 +37,14 @@ type program struct {
 	// itself (see lowerForAwait).
 	forAwait bool
 }
+
+// The formats compile takes: "module" (ES module syntax, converted),
+// formatCommonJS (a cell: a script with CommonJS's names), formatFile (a
+// CommonJS file: Node's function wrapper), else a script.
+const (
+	formatCommonJS = "commonjs"
+	formatFile     = "commonjs-file"
+)
 
 const (
 	modeScript = iota
@@ -126,18 +139,43 @@ func esbuildSyntaxError(filename string, msg *api.Message) *errorData {
 
 // compileScript compiles code as a script (or a CommonJS wrapper); trailer
 // (a source map comment) goes after any wrapper.
+//
+// A CommonJS cell (formatCommonJS) is a script, as in a REPL: its
+// top-level bindings stay for later cells and its value is that of its
+// last expression; only code that parses as a function body alone (a
+// top-level return) runs in the function wrapper, as a file does.
 func compileScript(filename, code, format, trailer string) (*program, *errorData) {
 	c := &compiler{file: filename, code: code, trailer: trailer, targets: map[*ast.ForOfStatement]ast.ForInto{}}
-	if format == "commonjs" {
-		prg, src, err := c.parse(cjsPrefix + code + cjsSuffix)
-		if err == nil {
-			err = c.lowerForAwait(prg.Body, false)
-		}
-		if err != nil {
-			return nil, c.syntaxError(src, len(cjsPrefix), err)
-		}
-		return c.compileAST(prg, src, len(cjsPrefix), modeCommonJS)
+	if format == formatFile {
+		return c.compileWrapped()
 	}
+	p, serr := c.compileScript()
+	if format == formatCommonJS {
+		if serr == nil {
+			p.commonjs = true
+		} else if w, werr := c.compileWrapped(); werr == nil {
+			return w, nil
+		}
+	}
+	return p, serr
+}
+
+// compileWrapped compiles the code in CommonJS's function wrapper.
+func (c *compiler) compileWrapped() (*program, *errorData) {
+	prg, src, err := c.parse(cjsPrefix + c.code + cjsSuffix)
+	if err == nil {
+		err = c.lowerForAwait(prg.Body, false)
+	}
+	if err != nil {
+		return nil, c.syntaxError(src, len(cjsPrefix), err)
+	}
+	return c.compileAST(prg, src, len(cjsPrefix), modeCommonJS)
+}
+
+// compileScript compiles the code as a script, in an async wrapper when
+// it awaits at its top level.
+func (c *compiler) compileScript() (*program, *errorData) {
+	code := c.code
 	var asyncErr error
 	var asyncSrc string
 	if strings.Contains(code, "await") {

@@ -174,6 +174,13 @@ func newDriver() *driver {
 	d.warmModules()
 	d.warmFetch()
 	warmDecoders()
+	// Cells of a context may declare a top-level let, const or class
+	// again, as in Chrome DevTools' console: agents resend whole cells.
+	// goja does this with build.sh's patch (patch-goja-repl.py); the
+	// assertion keeps the source building against goja as published.
+	if r, ok := any(vm).(interface{ SetReplLexicals(bool) }); ok {
+		r.SetReplLexicals(true)
+	}
 	return d
 }
 
@@ -243,9 +250,14 @@ func (d *driver) handle(req *request) (resp response) {
 			return response{Status: "error", Error: &errorData{Code: "exception", Name: "Error", Message: "filePath: " + err.Error()}}
 		}
 		code, d.file, d.dir = stripShebang(src), p, path.Dir(p)
+		// A file is a module, as in Node: CommonJS runs in its function
+		// wrapper, its value is module.exports.
+		if format == formatCommonJS {
+			format = formatFile
+		}
 		switch path.Ext(p) {
 		case ".cjs", ".cts":
-			format = "commonjs"
+			format = formatFile
 		case ".mjs", ".mts", ".ts", ".tsx", ".jsx":
 			format = "module"
 		}
@@ -299,9 +311,12 @@ func (d *driver) run(code, format string, wantValue bool) response {
 		return response{Status: "error", Error: serr}
 	}
 	var module *goja.Object
-	if p.module {
+	switch {
+	case p.module:
 		module = d.moduleGlobals()
-	} else {
+	case p.commonjs:
+		d.commonjsGlobals()
+	default:
 		must(d.vm.GlobalObject().Set("require", d.mods.requireFn(d.dir, "require")))
 	}
 	v, err := d.vm.RunProgram(p.prg)
@@ -362,6 +377,19 @@ func (d *driver) moduleGlobals() *goja.Object {
 	must(g.Set("exports", module.Get("exports")))
 	must(g.Set("require", d.mods.requireFn(d.dir, "import")))
 	return module
+}
+
+// commonjsGlobals gives a CommonJS cell, run as a script, the names its
+// function wrapper would have: a fresh module and exports, require (from
+// the run's dir) and __filename.
+func (d *driver) commonjsGlobals() {
+	g := d.vm.GlobalObject()
+	module := d.vm.NewObject()
+	must(module.Set("exports", d.vm.NewObject()))
+	must(g.Set("module", module))
+	must(g.Set("exports", module.Get("exports")))
+	must(g.Set("require", d.mods.requireFn(d.dir, "require")))
+	must(g.Set("__filename", d.file))
 }
 
 // exportGlobals keeps a cell's exports visible to later cells: each one
