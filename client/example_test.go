@@ -15,9 +15,9 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
@@ -72,27 +72,21 @@ func run(m *testing.M, imageDir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	r, err := engine.NewRunner(engine.RunnerConfig{
-		Images: map[string]*engine.Image{js.ImageName: img}, Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		Policy: exec.DefaultPolicy(), Workspaces: ws, PoolSize: -1,
-		OnComplete: func(ctx context.Context, res *exec.Result, log *exec.OutputLog) error {
-			var evs []exec.Event
-			var truncated bool
-			if log != nil {
-				evs, truncated = log.Snapshot()
-			}
-			return st.Save(ctx, res, evs, truncated)
-		},
+	d := engine.NewDriver(engine.DriverConfig{Images: map[string]*engine.Image{js.ImageName: img}, Workspaces: ws, PoolSize: -1})
+	defer d.Close()
+	hub := events.New(0)
+	r, err := pipeline.New(pipeline.Config{
+		Driver: d, Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Policy: exec.DefaultPolicy(), Workspaces: ws, Recorder: pipeline.NewRecorder(st, nil), Events: hub,
 	})
 	if err != nil {
 		return 0, err
 	}
-	defer r.Close()
 	cws, err := vfs.NewManager(filepath.Join(tmp, "contexts"), 0)
 	if err != nil {
 		return 0, err
 	}
-	ctxs, err := contexts.New(contexts.Config{Runner: r, Workspaces: cws})
+	ctxs, err := contexts.Open(contexts.Config{Runner: r, Workspaces: cws})
 	if err != nil {
 		return 0, err
 	}
@@ -102,7 +96,7 @@ func run(m *testing.M, imageDir string) (int, error) {
 		return 0, err
 	}
 	defer procs.Close()
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: storehistory.History{S: st}, Events: events.New(0)}).Handler())
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: st, Events: hub}).Handler())
 	defer srv.Close()
 	serverURL = srv.URL
 	return m.Run(), nil

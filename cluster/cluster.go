@@ -1,5 +1,5 @@
 // Package cluster lets several wasmexec servers that share one PostgreSQL
-// database serve the same contexts (docs/DEPLOY.md, issue 19).
+// database serve the same contexts (docs/DEPLOY.md).
 //
 // Every context has one row in cluster_contexts: its tenant, the node that
 // owns it (owner_node, owner_url), a generation and a lease expiry, and its
@@ -67,8 +67,8 @@ const DefaultLease = 15 * time.Second
 const maxBytea = 1<<30 - 1<<20
 
 // PIDShift is where a node's number sits in the pids it gives out: pid =
-// node<<PIDShift + n. 2^53 (JSON's exact integers) leaves 2^21 nodes.
-const PIDShift = 32
+// node<<PIDShift + n (exec.PIDShift, which the processes use too).
+const PIDShift = exec.PIDShift
 
 //go:embed schema.sql
 var schema string

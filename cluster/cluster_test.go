@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -45,6 +45,10 @@
 // context_language_mismatch (409), conflict (a run in a failed context,
 // 409), overloaded (MaxContexts reached, the context's queue full, no run
 // slot: 429), payload_too_large (quota), unavailable (closing), internal.
+//
+// Size: a context's state machine, queue, workspace calls, hibernation and
+// durable records act on the same locked state; each file is one of
+// those concerns.
 package contexts
 
 import (
@@ -143,13 +147,27 @@ type Manager struct {
 	ctxs   map[string]*execContext
 	closed bool
 
-	stop chan struct{}
-	wg   sync.WaitGroup // sweeper, background guest replacement and discards
+	stop      chan struct{}
+	startOnce sync.Once
+	wg        sync.WaitGroup // sweeper, background guest replacement and discards
 
 	snapshotErrors atomic.Int64 // record writes that failed
 }
 
-// New validates cfg, removes stale workspaces and starts the idle loop.
+// Open is New and Start: a manager whose idle loops run.
+func Open(cfg Config) (*Manager, error) {
+	m, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.Start()
+	return m, nil
+}
+
+// New validates cfg, loads the durable records and removes stale
+// workspaces. Its idle loops (expiry, hibernation, snapshots) wait for
+// Start, so that what they call (Config.OnDelete, LiveProcesses) can be
+// wired to managers made after this one.
 func New(cfg Config) (*Manager, error) {
 	if cfg.Runner == nil || cfg.Workspaces == nil {
 		return nil, errors.New("contexts: Runner and Workspaces are required")
@@ -185,15 +203,21 @@ func New(cfg Config) (*Manager, error) {
 	} else if n > 0 {
 		m.log.Info("removed stale context workspaces", "count", n)
 	}
-	if cfg.IdleTTL > 0 {
-		m.wg.Add(1)
-		go m.every(m.cfg.SweepInterval, func() { m.Sweep() })
-	}
-	if every := hibernatorInterval(cfg); every > 0 {
-		m.wg.Add(1)
-		go m.every(every, func() { m.IdleWork() })
-	}
 	return m, nil
+}
+
+// Start starts the idle loops; Close stops them. Once only.
+func (m *Manager) Start() {
+	m.startOnce.Do(func() {
+		if m.cfg.IdleTTL > 0 {
+			m.wg.Add(1)
+			go m.every(m.cfg.SweepInterval, func() { m.Sweep() })
+		}
+		if every := hibernatorInterval(m.cfg); every > 0 {
+			m.wg.Add(1)
+			go m.every(every, func() { m.IdleWork() })
+		}
+	})
 }
 
 // Close deletes every context (cancelling running runs) and stops the idle

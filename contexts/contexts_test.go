@@ -5,17 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/engine"
-
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // State persists between runs of one context: sloppy globals, top-level
@@ -158,7 +158,7 @@ func TestCreateValidation(t *testing.T) {
 			wantCode(t, err, tc.code)
 		})
 	}
-	// No language: created unpinned (issue 20 #21; TestPinnedByFirstRun).
+	// No language: created unpinned (TestPinnedByFirstRun).
 	if _, err := m.Create(context.Background(), &exec.ContextSpec{}); err != nil {
 		t.Fatal(err)
 	}
@@ -538,7 +538,7 @@ func TestStaleWorkspacesRemoved(t *testing.T) {
 		}
 	}
 	ws := mustVFS(t, root)
-	m, err := contexts.New(contexts.Config{Runner: MustRunner(t, engine.RunnerConfig{}), Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: MustRunner(t, testenv.RunnerConfig{}), Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,4 +621,40 @@ func TestMaxContextsConcurrent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The idle loops wait for Start: a manager made before what its callbacks
+// call (the processes, whose manager takes the contexts' workspaces) never
+// calls OnDelete until it is started, however long its contexts are idle.
+func TestIdleLoopsWaitForStart(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	var deleted atomic.Int64
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.New(contexts.Config{
+		Runner: MustRunner(t, testenv.RunnerConfig{}), Workspaces: ws,
+		IdleTTL: time.Minute, SweepInterval: time.Millisecond,
+		Now:      func() time.Time { return time.Unix(0, now.Load()) },
+		OnDelete: func(string) { deleted.Add(1) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	MustCreate(t, m, exec.ContextSpec{ContextID: "idle"})
+	now.Add(int64(time.Hour))
+	// A sweep every millisecond would have deleted it many times over: the
+	// context is still there after 50 of them.
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if deleted.Load() != 0 {
+			t.Fatal("OnDelete was called before Start")
+		}
+		runtime.Gosched()
+	}
+	m.Start()
+	waitFor(t, 5*time.Second, "the started loop to expire the context", func() bool { return deleted.Load() == 1 })
 }

@@ -120,7 +120,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		// The state starts page-aligned (the metadata is padded with
 		// spaces, which JSON ignores): a large state's raw pages are then
 		// page-aligned in the file and mapped at a restore, not copied
-		// (exec.FileRestorer). At most one more block of disk.
+		// (exec.Runner.RestoreGuestFile). At most one more block of disk.
 		n := len(recordMagic) + 4 + len(mb) + crcSize
 		mb = append(mb, bytes.Repeat([]byte{' '}, (recordAlign-n%recordAlign)%recordAlign)...)
 	}
@@ -243,7 +243,7 @@ func (m *Manager) removeRecord(id string) {
 // readRecord reads id's record: its metadata (nil when unreadable), its
 // guest state (nil when it has none or it can't be trusted), and why not
 // when something was wrong with it. (A wake restores from the file itself
-// when the runner can: exec.FileRestorer.)
+// exec.Runner.RestoreGuestFile.)
 func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string) {
 	f, err := os.Open(m.recordPath(id))
 	if err != nil {
@@ -319,7 +319,7 @@ func (m *Manager) readRecordHead(id string) (*recordMeta, int64, string) {
 }
 
 // openRecordState opens id's record for a restore from the file
-// (exec.FileRestorer): the open file and where its state starts, or why
+// (exec.Runner.RestoreGuestFile): the open file and where its state starts, or why
 // it has no usable state ("" and a nil file: it has none).
 func (m *Manager) openRecordState(id string) (*os.File, int64, string) {
 	f, err := os.Open(m.recordPath(id))

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/engine"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -54,7 +55,7 @@ func hasPython() bool {
 
 // MustRunner builds a Runner with the JS guest (javascript, the TypeScript
 // stand-in, otherjs) and the Python guest when it is built.
-func MustRunner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
+func MustRunner(tb testing.TB, cfg testenv.RunnerConfig) *pipeline.Pipeline {
 	tb.Helper()
 	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), otherJSImage: testenv.SecondImage(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{
@@ -74,14 +75,14 @@ func MustRunner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Manager {
 	tb.Helper()
 	if cfg.Runner == nil {
-		cfg.Runner = MustRunner(tb, engine.RunnerConfig{})
+		cfg.Runner = MustRunner(tb, testenv.RunnerConfig{})
 	}
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cfg.Workspaces = ws
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

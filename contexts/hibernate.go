@@ -8,7 +8,7 @@ package contexts
 // the context has been idle for SnapshotAfter after a run that changed it,
 // and the guest is dropped from memory (hibernated) when it has been idle
 // for HibernateAfter. The next run wakes it: the runner restores the guest
-// from the state (exec.GuestRestorer), or, when the state is refused
+// from the state (exec.Runner.RestoreGuestFile), or, when the state is refused
 // (corrupt, another image or engine), starts a fresh one in the same
 // workspace and says why in the descriptor's notice. A file call wakes it
 // too (files.go), so that the context is awake for the run that follows.
@@ -59,24 +59,17 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
-	var restore func(exec.GuestRestorer) (exec.Guest, error)
+	r := m.cfg.Runner
+	var restore func() (exec.Guest, error)
 	if state != nil {
-		restore = func(r exec.GuestRestorer) (exec.Guest, error) { return r.RestoreGuest(sctx, spec, state) }
-	} else if fr, ok := m.cfg.Runner.(exec.FileRestorer); ok && fromRecord {
+		restore = func() (exec.Guest, error) { return r.RestoreGuest(sctx, spec, state) }
+	} else if fromRecord {
 		// From the file: a large state's pages are mapped, not read
 		// (records are replaced by rename, never written in place).
 		f, off, reason := m.openRecordState(c.id)
 		if f != nil {
 			defer f.Close() // a mapping holds the file by itself
-			restore = func(exec.GuestRestorer) (exec.Guest, error) { return fr.RestoreGuestFile(sctx, spec, f, off) }
-		}
-		if reason != "" {
-			notice = "restored fresh: its snapshot " + reason
-		}
-	} else if fromRecord {
-		_, s, reason := m.readRecord(c.id)
-		if s != nil {
-			restore = func(r exec.GuestRestorer) (exec.Guest, error) { return r.RestoreGuest(sctx, spec, s) }
+			restore = func() (exec.Guest, error) { return r.RestoreGuestFile(sctx, spec, f, off) }
 		}
 		if reason != "" {
 			notice = "restored fresh: its snapshot " + reason
@@ -84,9 +77,9 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	}
 	var g exec.Guest
 	restored := false
-	if r, ok := m.cfg.Runner.(exec.GuestRestorer); ok && restore != nil {
+	if restore != nil {
 		var err error
-		g, err = restore(r)
+		g, err = restore()
 		switch {
 		case err == nil:
 			restored = true
@@ -124,12 +117,12 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 
 // captureToTemp captures c's guest into an unnamed file in the state dir,
 // for a fork to be restored from: its large pages are then mapped, not
-// copied twice through the heap (exec.FileRestorer). Nil, and no error,
-// when the runner or guest can't, there is no state dir, or the file
-// can't be written (the caller captures into memory). Slot held.
+// copied twice through the heap. Nil, and no error, when the guest can't,
+// there is no state dir, or the file can't be written (the caller captures
+// into memory). Slot held.
 func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, error) {
 	fc, ok := c.guest.(exec.FileCapturer)
-	if _, canRestore := m.cfg.Runner.(exec.FileRestorer); !ok || !canRestore || m.cfg.StateDir == "" {
+	if !ok || m.cfg.StateDir == "" {
 		return nil, nil
 	}
 	f, err := os.CreateTemp(m.cfg.StateDir, ".tmp-fork-*")
@@ -150,19 +143,22 @@ func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, 
 
 // restoreGuest restores a guest of c from state st.
 func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (exec.Guest, error) {
-	r, ok := m.cfg.Runner.(exec.GuestRestorer)
-	if !ok {
-		return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
-	}
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
-	return r.RestoreGuest(sctx, c.guestSpec(), st)
+	return m.cfg.Runner.RestoreGuest(sctx, c.guestSpec(), st)
 }
 
 func (m *Manager) emit(typ, id string) {
 	if m.cfg.OnEvent != nil {
 		m.cfg.OnEvent(typ, id)
 	}
+}
+
+// Count counts the contexts.
+func (m *Manager) Count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.ctxs)
 }
 
 // Hibernated counts the contexts whose guest is hibernated.
@@ -461,7 +457,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 	if err := m.wake(ctx, src); err != nil {
 		return nil, err
 	}
-	var restore func(context.Context, exec.GuestRestorer, exec.GuestSpec) (exec.Guest, error)
+	var restore func(context.Context, exec.GuestSpec) (exec.Guest, error)
 	if src.guest != nil {
 		if why := m.capturable(src); why != "" {
 			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
@@ -472,8 +468,8 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 		}
 		if f != nil {
 			defer f.Close() // the fork's mapping holds the file by itself
-			restore = func(ctx context.Context, r exec.GuestRestorer, gs exec.GuestSpec) (exec.Guest, error) {
-				return r.(exec.FileRestorer).RestoreGuestFile(ctx, gs, f, 0)
+			restore = func(ctx context.Context, gs exec.GuestSpec) (exec.Guest, error) {
+				return m.cfg.Runner.RestoreGuestFile(ctx, gs, f, 0)
 			}
 		} else {
 			capt, ok := src.guest.(exec.Capturer)
@@ -484,8 +480,8 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			if err != nil {
 				return nil, err
 			}
-			restore = func(ctx context.Context, r exec.GuestRestorer, gs exec.GuestSpec) (exec.Guest, error) {
-				return r.RestoreGuest(ctx, gs, state)
+			restore = func(ctx context.Context, gs exec.GuestSpec) (exec.Guest, error) {
+				return m.cfg.Runner.RestoreGuest(ctx, gs, state)
 			}
 		}
 	}
@@ -506,11 +502,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			}
 			return m.startGuest(ctx, c)
 		}
-		r, ok := m.cfg.Runner.(exec.GuestRestorer)
-		if !ok {
-			return nil, exec.Errorf(exec.EConflict, "this runner can't restore guests")
-		}
-		g, err := restore(ctx, r, c.guestSpec())
+		g, err := restore(ctx, c.guestSpec())
 		if err != nil {
 			return nil, err
 		}

@@ -13,9 +13,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -38,7 +37,7 @@ func openDurable(tb testing.TB, r exec.Runner, d durableDirs, cfg contexts.Confi
 		tb.Fatal(err)
 	}
 	cfg.Runner, cfg.Workspaces, cfg.StateDir = r, ws, d.state
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -117,7 +116,7 @@ func TestFileCallWakesHibernated(t *testing.T) {
 				cfg := contexts.Config{OnEvent: func(typ, id string) { mu.Lock(); events = append(events, typ); mu.Unlock() }}
 				var m *contexts.Manager
 				if durable {
-					m = openDurable(t, MustRunner(t, engine.RunnerConfig{}), newDurableDirs(t), cfg)
+					m = openDurable(t, MustRunner(t, testenv.RunnerConfig{}), newDurableDirs(t), cfg)
 					t.Cleanup(m.Close)
 				} else {
 					m = MustManager(t, cfg, 0)
@@ -183,7 +182,7 @@ func TestForkDiverges(t *testing.T) {
 	// through an unnamed file it is restored from.
 	t.Run("in memory", func(t *testing.T) { testForkDiverges(t, MustManager(t, contexts.Config{}, 0)) })
 	t.Run("through a file", func(t *testing.T) {
-		m := openDurable(t, MustRunner(t, engine.RunnerConfig{}), newDurableDirs(t), contexts.Config{})
+		m := openDurable(t, MustRunner(t, testenv.RunnerConfig{}), newDurableDirs(t), contexts.Config{})
 		t.Cleanup(m.Close)
 		testForkDiverges(t, m)
 	})
@@ -236,7 +235,7 @@ func testForkDiverges(t *testing.T, m *contexts.Manager) {
 // After a graceful shutdown every context is listed again by the next
 // manager, with its state, its workspace, its counters and its idle TTL.
 func TestDurableAcrossRestart(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{SnapshotAfter: 20 * time.Millisecond})
 	MustCreate(t, a, exec.ContextSpec{ContextID: "js"})
@@ -275,7 +274,7 @@ func TestDurablePython(t *testing.T) {
 	if !hasPython() {
 		t.Skip("the Python guest image is not built")
 	}
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	MustCreate(t, a, exec.ContextSpec{ContextID: "py", Language: exec.Python})
@@ -290,7 +289,7 @@ func TestDurablePython(t *testing.T) {
 // contexts come back fresh with their workspaces and a notice; the others
 // are unaffected.
 func TestDurableCorruptRecords(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	ids := []string{"flipped-state", "flipped-meta", "truncated", "truncated-tiny", "good"}
@@ -342,7 +341,7 @@ func TestDurableCorruptRecords(t *testing.T) {
 
 // An unwritable state dir keeps contexts live; the failures are counted.
 func TestDurableUnwritableStateDir(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	defer a.Close()
@@ -369,7 +368,7 @@ func TestDurableUnwritableStateDir(t *testing.T) {
 
 // Idle expiry counts from the last use, across a restart.
 func TestDurableIdleTTLAcrossRestart(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	MustCreate(t, a, exec.ContextSpec{ContextID: "old"})
@@ -429,7 +428,7 @@ func TestForkWaitsItsTurn(t *testing.T) {
 // The tenant that created a context (or forked it) is kept in its record:
 // after a restart the server's tenancy guard gets it from Owners.
 func TestDurableOwners(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "acme"})
@@ -457,7 +456,7 @@ func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
 	now.Store(time.Now().UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
 	d := newDurableDirs(t)
-	m := openDurable(t, MustRunner(t, engine.RunnerConfig{}), d, contexts.Config{Now: clock, SnapshotAfter: time.Second, HibernateAfter: time.Hour})
+	m := openDurable(t, MustRunner(t, testenv.RunnerConfig{}), d, contexts.Config{Now: clock, SnapshotAfter: time.Second, HibernateAfter: time.Hour})
 	defer m.Close()
 	for _, id := range []string{"quiet", "used"} {
 		MustCreate(t, m, exec.ContextSpec{ContextID: id})
@@ -502,7 +501,7 @@ func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
 // brings back the state as of the last snapshot.
 func TestLargeStateMappedFromRecord(t *testing.T) {
 	d := newDurableDirs(t)
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	m := openDurable(t, r, d, contexts.Config{HibernateAfter: time.Hour})
 	MustCreate(t, m, exec.ContextSpec{ContextID: "big"})
 	first := MustRun(t, m, "big", exec.Request{Code: `globalThis.data = new Uint8Array(4 << 20);

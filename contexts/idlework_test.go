@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 )
 
@@ -23,7 +23,7 @@ func TestIdleWorkWaitsForProcessesAndOpenFiles(t *testing.T) {
 	if !hasPython() {
 		t.Skip("the Python guest image is not built")
 	}
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()) }

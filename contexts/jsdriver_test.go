@@ -12,7 +12,7 @@ import (
 
 // The JavaScript driver keeps one guest per context, so everything a run
 // leaves in the driver must be reset or guarded: these are the ways one run
-// could reach into the next (issue 11, item 3).
+// could reach into the next.
 
 // Each run reads its own stdin: not what the previous run left unread, and
 // not the previous run's EOF.

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
-// Modules in the JavaScript guest (issue 14, items 1, 2 and 4): ES modules
+// Modules in the JavaScript guest: ES modules
 // and CommonJS, static and dynamic, from the workspace and node_modules,
 // node: built-ins, and cells that export.
 
@@ -142,7 +142,7 @@ func TestJSModuleErrors(t *testing.T) {
 	wantValue(t, MustRun(t, m, "bad", exec.Request{Code: "1+1"}), "2")
 }
 
-// filePath runs a workspace file as the entry point (issue 14, item 3): in
+// filePath runs a workspace file as the entry point: in
 // a context and in a one-shot run with files, ES module, CommonJS and
 // TypeScript entries, resolving imports from the file's own directory.
 func TestJSFilePath(t *testing.T) {
@@ -181,7 +181,7 @@ func TestJSFilePath(t *testing.T) {
 	}
 
 	// One-shot, with files.
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	one, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, FilePath: "app/main.mjs", Files: files}, exec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +240,7 @@ func TestJSConversionsAreCached(t *testing.T) {
 // JavaScript writes is read from disk from then on, as in a context. A run
 // in a workspace that isn't the run's own never gets them.
 func TestJSOneShotShippedSources(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	oneShot := func(code string, files map[string]string) *exec.Result {
 		t.Helper()
 		res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
@@ -307,7 +307,7 @@ func TestJSModuleInterop(t *testing.T) {
 		"inc(); inc();\n" +
 		"[count, re.count, re.own, Object.keys(re).sort(), px.a, globalThis.traps > 0, hd.hidden, Object.keys(hd).sort(), Object.getOwnPropertyDescriptor(re, 'own').enumerable]"
 	const want = `[2,2,1,["count","inc","own"],1,true,7,["default","shown"],true]`
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)

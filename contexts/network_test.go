@@ -10,8 +10,8 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 func MustNetManager(tb testing.TB) *contexts.Manager {
@@ -20,7 +20,7 @@ func MustNetManager(tb testing.TB) *contexts.Manager {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return MustManager(tb, contexts.Config{Runner: MustRunner(tb, engine.RunnerConfig{Network: e, PoolSize: -1})}, 0)
+	return MustManager(tb, contexts.Config{Runner: MustRunner(tb, testenv.RunnerConfig{Network: e, PoolSize: -1})}, 0)
 }
 
 // A context's network is the default of its runs; its secrets are fixed
@@ -97,7 +97,7 @@ func TestForkKeepsSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := MustRunner(t, engine.RunnerConfig{Network: e, PoolSize: -1})
+	r := MustRunner(t, testenv.RunnerConfig{Network: e, PoolSize: -1})
 	managers := map[string]*contexts.Manager{"in memory": MustManager(t, contexts.Config{Runner: r}, 0)}
 	durable := openDurable(t, r, newDurableDirs(t), contexts.Config{})
 	t.Cleanup(durable.Close)

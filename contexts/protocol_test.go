@@ -13,7 +13,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // A driver that breaks the control protocol is stopped by the host: the run
@@ -36,7 +36,7 @@ func TestProtocolViolationReplacesTheGuest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lang := exec.Language("violator")
 			img := loadWasmGuest(t, "violator-"+strings.ReplaceAll(tc.name, " ", "-"), tc.body)
-			r := testenv.Runner(t, engine.RunnerConfig{
+			r := testenv.Runner(t, testenv.RunnerConfig{
 				Images:    map[string]*engine.Image{img.Spec.Name: img},
 				Languages: map[exec.Language]exec.LanguageDriver{lang: passthrough{img.Spec.Name, "v"}},
 			})

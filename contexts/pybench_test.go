@@ -18,7 +18,7 @@ import (
 // Python with the private part split out: VmRSS also counts the pages of the
 // snapshot's memory image a guest has only read, which are mapped from the
 // compiled module (the page cache) and shared by every guest, while RssAnon
-// is what each guest copied or allocated (issue 12: at most 3 MiB).
+// is what each guest copied or allocated (the goal: at most 3 MiB).
 func BenchmarkPythonIdleContextPrivateMemory(b *testing.B) {
 	if !hasPython() {
 		b.Skip("python: guest image not built")

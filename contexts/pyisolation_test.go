@@ -7,7 +7,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // secret is in the inputs and stdin of the run that earlier runs try to

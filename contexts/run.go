@@ -162,12 +162,9 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	}
 	var snap *vfs.Snapshot
 	seeded := false
-	hooks := exec.RunHooksFrom(ctx)
 	res, err = m.cfg.Runner.Run(runCtx, req, exec.RunOptions{
-		Guest:       c.guest,
-		ExecutionID: hooks.ExecutionID,
-		Started:     hooks.Started,
-		QueuedAt:    queued,
+		Guest:    c.guest,
+		QueuedAt: queued,
 		Seed: func(ctx context.Context) error {
 			s, err := m.beforeRun(ctx, c, req.Files)
 			snap, seeded = s, err == nil

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // sharedCopy keeps what a manager hands to the cluster: the last record
@@ -82,7 +82,7 @@ func (s *sharedCopy) adopt(t *testing.T, m *contexts.Manager, id string) error {
 // the first, told to drop it, stops serving it without deleting it in
 // the cluster. A deletion on the new owner is a Forget.
 func TestSharedAdoptAndDrop(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	shared := newSharedCopy(t)
 	var moved []string
 	a := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared, SnapshotAfter: 20 * time.Millisecond, OnMoved: func(id string) { moved = append(moved, id) }})
@@ -136,7 +136,7 @@ func TestSharedAdoptAndDrop(t *testing.T) {
 // A record that names another context or a workspace outside its own is
 // refused by Adopt (it comes from the database: still checked).
 func TestSharedAdoptRefusesForeignRecords(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	shared := newSharedCopy(t)
 	a := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
 	defer a.Close()
@@ -163,7 +163,7 @@ func TestSharedAdoptRefusesForeignRecords(t *testing.T) {
 // snapshot: another server claiming it after a crash gets them, and the
 // tenant's workspace bytes count on the others.
 func TestSharedSavesFileChanges(t *testing.T) {
-	r := MustRunner(t, engine.RunnerConfig{})
+	r := MustRunner(t, testenv.RunnerConfig{})
 	shared := newSharedCopy(t)
 	m := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared, SnapshotAfter: 20 * time.Millisecond})
 	defer m.Close()

@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // BenchmarkFirstRunAfterHibernation measures a run on a hibernated
@@ -26,7 +25,7 @@ func BenchmarkFirstRunAfterHibernation(b *testing.B) {
 			if tc.lang == exec.Python && !hasPython() {
 				b.Skip("the Python guest image is not built")
 			}
-			r := MustRunner(b, engine.RunnerConfig{})
+			r := MustRunner(b, testenv.RunnerConfig{})
 			m := openDurable(b, r, newDurableDirs(b), contexts.Config{})
 			defer m.Close()
 			MustCreate(b, m, exec.ContextSpec{ContextID: "w", Language: tc.lang})

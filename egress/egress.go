@@ -1,4 +1,4 @@
-// Package egress is the network policy of guests (issue 18): guests have
+// Package egress is the network policy of guests: guests have
 // no sockets; the host makes each HTTP(S) request on a guest's behalf, with
 // Go's net/http, for the hosts the run's allow-list names.
 //
@@ -22,16 +22,22 @@
 //   - Secrets are substituted for their placeholders in request headers and
 //     the URL query, only in requests to their hosts; their values are
 //     replaced by the placeholders in everything returned to the guest and
-//     in every record.
+//     in every record, in the encodings servers produce (scrub.go). A
+//     redirect whose URL carries the value of a secret not allowed for its
+//     host is refused.
 //   - Caps: requests per run, response bytes per run, the request body,
 //     response headers, redirects, requests in flight on the server.
 //
 // Each Session has its own transport: connections are never shared between
 // runs, so a connection one run was allowed to open can't serve another.
+//
+// Size: patterns, the post-resolution address check, sessions with their caps
+// and the scrubbing of secrets are one policy; each file is one of them.
 package egress
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -74,6 +80,16 @@ const (
 	MaxResponseHeaderBytes = 64 << 10
 	// maxRecordedURL is how much of a URL a record keeps.
 	maxRecordedURL = 2048
+	// maxMessageText bounds a URL or an error quoted in a message.
+	maxMessageText = 4096
+	// maxResponseMeta bounds a response's status text, URL (beyond its
+	// length) and headers once scrubbed: a placeholder can be longer
+	// than the value it replaces, so scrubbing can make them grow.
+	maxResponseMeta = 2 * MaxResponseHeaderBytes
+	// maxNesting bounds the percent-decodings a redirect's URL is looked
+	// through for secret values (a URL in a parameter of a URL in a
+	// parameter...); deeper, the redirect is refused.
+	maxNesting = 8
 )
 
 // Resolver resolves host names (net.DefaultResolver; tests substitute
@@ -174,9 +190,13 @@ type secret struct {
 // counters and record. Do is called by one goroutine at a time (the
 // guest's); Records may be called from others.
 type Session struct {
-	e         *Egress
-	allow     List
-	secrets   []secret
+	e       *Egress
+	allow   List
+	secrets []secret
+	// sc finds the secrets' values; built at the first use (a run's
+	// secrets are often never used), by Do's goroutine.
+	sc        *scrubber
+	repl      [][]byte // the placeholders, as sc numbers the secrets
 	transport *http.Transport
 	// OnRecord, when set, is told of each request as it completes (the
 	// run's retained output gets a network event).
@@ -222,8 +242,6 @@ func (e *Egress) NewSession(n *exec.Network, secrets map[string]exec.Secret) (*S
 		}
 		s.secrets = append(s.secrets, secret{name: name, value: sec.Value, placeholder: exec.SecretPlaceholder(name), hosts: hosts})
 	}
-	// Longer values first, so one value containing another is scrubbed whole.
-	sort.SliceStable(s.secrets, func(i, j int) bool { return len(s.secrets[i].value) > len(s.secrets[j].value) })
 	if e != nil && len(s.allow) > 0 {
 		s.transport = e.newTransport(s.allow)
 	}
@@ -485,7 +503,7 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 	body := req.Body
 	for hop := 0; ; hop++ {
-		resp, next, err := s.hop(ctx, method, u, header, body)
+		resp, next, err := s.hop(ctx, method, u, header, body, hop > 0)
 		if err != nil || resp.Error != "" || next == nil {
 			if resp != nil && hop > 0 {
 				resp.Redirected = true
@@ -496,7 +514,8 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 		case "manual":
 			return resp, nil
 		case "error":
-			return fail("redirected to %s (redirect: error)", s.scrub(next.String())), nil
+			shown, _ := s.shownURL(next, 0)
+			return fail("redirected to %s (redirect: error)", s.scrub(shown)), nil
 		}
 		if hop+1 > MaxRedirects {
 			return fail("more than %d redirects", MaxRedirects), nil
@@ -513,9 +532,10 @@ func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
-// hop makes one request. next is the redirect target when the response
-// is a redirect with a Location.
-func (s *Session) hop(ctx context.Context, method string, u *url.URL, header http.Header, body []byte) (*Response, *url.URL, error) {
+// hop makes one request; redirected when u came from a server's
+// Location. next is the redirect target when the response is a redirect
+// with a Location.
+func (s *Session) hop(ctx context.Context, method string, u *url.URL, header http.Header, body []byte, redirected bool) (*Response, *url.URL, error) {
 	// Every attempt counts, refused ones too: the record stays bounded.
 	s.mu.Lock()
 	if s.requests >= s.e.cfg.MaxRequests {
@@ -529,6 +549,8 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	start := time.Now()
 	rec := exec.NetworkRequest{Method: method, URL: s.recordURL(u)}
 	finish := func(r *Response) *Response {
+		// A refusal may name the host or scheme of a server's Location.
+		r.Error = s.scrub(r.Error)
 		rec.Error = r.Error
 		rec.Ms = time.Since(start).Milliseconds()
 		s.record(rec)
@@ -577,6 +599,20 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 			why = ` (an address needs an IP literal or CIDR pattern: "*" is any host name)`
 		}
 		return finish(fail("%s://%s is not in the run's network allow-list%s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), why)), nil, nil
+	}
+	// A server's Location may hand on a value it was sent (a login page's
+	// return URL holding the request's URL, an open redirect): the hop
+	// must not take it to a host the secret isn't for. The guest's own
+	// URL and headers hold placeholders only.
+	if redirected {
+		msg := s.carried(u, host, port)
+		if msg == "" && out != u { // the host as dialled (IDNA) too
+			msg = s.carried(out, host, port)
+		}
+		if msg != "" {
+			rec.URL = s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, msg))
+			return finish(fail("redirect to %s://%s refused: %s", u.Scheme, net.JoinHostPort(host, strconv.Itoa(port)), msg)), nil, nil
+		}
 	}
 	// Secrets go only to their hosts, the guest's placeholders elsewhere.
 	h := header.Clone()
@@ -646,20 +682,56 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	if int64(len(data)) > room {
 		return finish(fail("the response of %s is over the run's response budget (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
 	}
-	r := &Response{Status: resp.StatusCode, StatusText: s.scrub(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: s.scrub(u.String()), Body: s.scrubBytes(data)}
+	// What is scrubbed is capped before it is written: the body by what
+	// is left of the budget, the rest together by maxResponseMeta.
+	body, cut, err := s.scrubBytes(data, int(room))
+	switch {
+	case err != nil:
+		return finish(fail("the response of %s could not be checked for secret values: %s", s.scrub(rec.URL), err)), nil, nil
+	case cut:
+		return finish(fail("the response of %s is over the run's response budget once secret values are replaced by their placeholders (%d bytes in all, the server's --network-max-response-bytes)", s.scrub(rec.URL), s.e.cfg.MaxResponseBytes)), nil, nil
+	}
+	if err := s.deepError(body); err != nil {
+		return finish(fail("the response of %s was refused: %s", s.scrub(rec.URL), err)), nil, nil
+	}
+	if extra := int64(len(body) - len(data)); extra > 0 {
+		s.mu.Lock()
+		s.respBytes += extra
+		s.mu.Unlock()
+	}
+	meta, metaErr := len(u.String())+maxResponseMeta, error(nil)
+	field := func(v string) string {
+		out, cut, err := s.scrubBytes([]byte(v), meta)
+		if err == nil && cut {
+			err = fmt.Errorf("its status line, URL and headers grow by over %d bytes once secret values are replaced by their placeholders", maxResponseMeta)
+		}
+		if err == nil {
+			err = s.deepError(out)
+		}
+		metaErr = cmp.Or(metaErr, err)
+		meta -= len(out)
+		return string(out)
+	}
+	r := &Response{Status: resp.StatusCode, StatusText: field(strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))), URL: field(u.String()), Body: body}
 	keys := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		name := field(strings.ToLower(k))
 		for _, v := range resp.Header[k] {
-			r.Headers = append(r.Headers, [2]string{strings.ToLower(k), s.scrub(v)})
+			r.Headers = append(r.Headers, [2]string{name, field(v)})
 		}
+	}
+	if metaErr != nil {
+		return finish(fail("the response of %s was refused: %s", s.scrub(rec.URL), metaErr)), nil, nil
 	}
 	var next *url.URL
 	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
-		if n, err := u.Parse(s.scrub(loc)); err == nil {
+		// Not scrubbed: the next hop goes where the server said, checked
+		// for values it must not carry (above, on that hop).
+		if n, err := u.Parse(loc); err == nil {
 			next = n
 		} else {
 			return finish(fail("redirect to an invalid URL: %s", s.scrub(err.Error()))), nil, nil
@@ -687,40 +759,57 @@ func (s *Session) record(r exec.NetworkRequest) {
 }
 
 // recordURL is the URL as a record keeps it: the guest's (placeholders,
-// not values), scrubbed anyway, at most maxRecordedURL bytes.
+// not values) or a server's Location, scrubbed, cut to maxRecordedURL
+// bytes as it is scrubbed.
 func (s *Session) recordURL(u *url.URL) string {
 	if u.User != nil { // never recorded (and refused)
 		c := *u
 		c.User = nil
 		u = &c
 	}
-	v := s.scrub(u.String())
-	if len(v) > maxRecordedURL {
-		v = v[:maxRecordedURL] + "…"
-	}
-	return v
+	return s.scrubCut(u.String(), maxRecordedURL)
 }
 
-// scrub replaces every secret value in v by its placeholder.
-func (s *Session) scrub(v string) string {
-	for _, sec := range s.secrets {
-		if strings.Contains(v, sec.value) {
-			v = strings.ReplaceAll(v, sec.value, sec.placeholder)
+// scrubber returns the matcher of the secrets' values, nil when none.
+func (s *Session) scrubber() *scrubber {
+	if s.sc == nil && len(s.secrets) > 0 {
+		values := make([]string, len(s.secrets))
+		s.repl = make([][]byte, len(s.secrets))
+		for i, sec := range s.secrets {
+			values[i], s.repl[i] = sec.value, []byte(sec.placeholder)
 		}
-		if q := url.QueryEscape(sec.value); q != sec.value && strings.Contains(v, q) {
-			v = strings.ReplaceAll(v, q, sec.placeholder)
-		}
+		s.sc = newScrubber(values)
 	}
-	return v
+	return s.sc
 }
 
-func (s *Session) scrubBytes(b []byte) []byte {
-	for _, sec := range s.secrets {
-		if bytes.Contains(b, []byte(sec.value)) {
-			b = bytes.ReplaceAll(b, []byte(sec.value), []byte(sec.placeholder))
+// scrubBytes returns b with every secret value, in every form the
+// scrubber knows, replaced by its placeholder, written up to limit bytes
+// (cut: more would have been). b itself when there are no secrets.
+func (s *Session) scrubBytes(b []byte, limit int) (out []byte, cut bool, err error) {
+	sc := s.scrubber()
+	if sc == nil {
+		if len(b) > limit {
+			return b[:limit], true, nil
 		}
+		return b, false, nil
 	}
-	return b
+	out, cut, _, err = sc.scrub(make([]byte, 0, min(len(b), limit)), b, s.repl, limit)
+	return out, cut, err
+}
+
+// scrub is v scrubbed for a message, cut to maxMessageText bytes.
+func (s *Session) scrub(v string) string { return s.scrubCut(v, maxMessageText) }
+
+func (s *Session) scrubCut(v string, limit int) string {
+	out, cut, err := s.scrubBytes([]byte(v), limit)
+	switch {
+	case err != nil:
+		return "(withheld: " + err.Error() + ")"
+	case cut:
+		return string(out) + "…"
+	}
+	return string(out)
 }
 
 func isASCII(s string) bool {
@@ -730,6 +819,122 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// carried says why the hop to u, a server's Location, is refused, or "":
+// its URL carries the value of a secret not allowed for
+// scheme://host:port, however encoded, or it can't be shown scrubbed
+// (shownURL).
+func (s *Session) carried(u *url.URL, host string, port int) string {
+	if len(s.secrets) == 0 {
+		return ""
+	}
+	var disallowed uint64
+	for i, sec := range s.secrets {
+		if !sec.hosts.Match(u.Scheme, host, port) {
+			disallowed |= 1 << i
+		}
+	}
+	raw := []byte(u.String())
+	found, err := s.scrubber().detect(raw)
+	if err != nil {
+		return "its URL could not be checked for secret values: " + err.Error()
+	}
+	if found&disallowed == 0 {
+		_, why := s.shownURL(u, disallowed)
+		return why
+	}
+	what, is := s.secretNames(found & disallowed)
+	return fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
+}
+
+// shownURL is u as the guest and the record may see it: scrubbed, as long
+// as that leaves no value in it (deepValues) and it is nested at most
+// maxNesting levels deep. why says why not; it names disallowed secrets
+// as not allowed for u's host.
+func (s *Session) shownURL(u *url.URL, disallowed uint64) (shown, why string) {
+	if len(s.secrets) == 0 {
+		return u.String(), ""
+	}
+	raw := []byte(u.String())
+	text, cut, err := s.scrubBytes(raw, len(raw)+maxResponseMeta)
+	var found uint64
+	var deeper bool
+	if err == nil && !cut {
+		found, deeper, err = s.deepValues(text)
+	}
+	switch {
+	case err != nil:
+		why = "its URL could not be checked for secret values: " + err.Error()
+	case cut:
+		why = "its URL is too long once secret values are replaced by their placeholders"
+	case found&disallowed != 0:
+		what, is := s.secretNames(found & disallowed)
+		why = fmt.Sprintf("its URL carries %s, which %s not allowed for that host", what, is)
+	case found != 0:
+		what, _ := s.secretNames(found)
+		why = fmt.Sprintf("its URL carries %s encoded more deeply than it can be hidden from the guest", what)
+	case deeper:
+		why = fmt.Sprintf("its URL is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
+	default:
+		return string(text), ""
+	}
+	return s.scrub(fmt.Sprintf("%s://%s/… (withheld: %s)", u.Scheme, u.Host, why)), why
+}
+
+// deepValues reports the secrets whose values scrubbed text still holds,
+// percent-encoded more deeply than the scrubber reads (a return URL in a
+// return URL...): the text is decoded again and again, each time looked
+// at (reading up to two levels more), until that changes nothing or
+// maxNesting times (deeper: it still changed). Only text holding an
+// escaped '%' ("%25") can hide one; other text costs nothing.
+func (s *Session) deepValues(text []byte) (found uint64, deeper bool, err error) {
+	if s.scrubber() == nil || !bytes.Contains(text, []byte("%25")) {
+		return 0, false, nil
+	}
+	for range maxNesting {
+		next := percentDecode(text)
+		if bytes.Equal(next, text) {
+			return found, false, nil
+		}
+		text = next
+		if found, err = s.sc.detect(text); err != nil || found != 0 {
+			return found, false, err
+		}
+	}
+	return 0, !bytes.Equal(percentDecode(text), text), nil
+}
+
+// deepError says why scrubbed text can't be shown: it holds a value
+// nested more deeply than the scrubber reads, or is nested too deep to
+// tell (deepValues).
+func (s *Session) deepError(text []byte) error {
+	found, deeper, err := s.deepValues(text)
+	switch {
+	case err != nil:
+		return err
+	case found != 0:
+		what, _ := s.secretNames(found)
+		return fmt.Errorf("it carries %s encoded more deeply than it can be hidden from the guest", what)
+	case deeper:
+		return fmt.Errorf("it is percent-encoded more than %d levels deep, too deep to check for secret values", maxNesting)
+	}
+	return nil
+}
+
+// secretNames names the secrets of mask: "the value of secret A" or "the
+// values of secrets A, B", and the verb that goes with it.
+func (s *Session) secretNames(mask uint64) (string, string) {
+	var n []string
+	for i, sec := range s.secrets {
+		if mask&(1<<i) != 0 {
+			n = append(n, sec.name)
+		}
+	}
+	if len(n) == 1 {
+		return "the value of secret " + n[0], "is"
+	}
+	return "the values of secrets " + strings.Join(n, ", "), "are"
 }
 
 // validToken reports whether s is an HTTP token (method, header name).

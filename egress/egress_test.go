@@ -365,7 +365,7 @@ func TestRedirectRecheck(t *testing.T) {
 	allowed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/away":
-			http.Redirect(w, r, forbidden.URL+"/x", http.StatusFound)
+			http.Redirect(w, r, forbidden.URL+"/x%2541", http.StatusFound)
 		case "/home":
 			http.Redirect(w, r, allowedURL+"/final", http.StatusSeeOther)
 		default:
@@ -382,11 +382,12 @@ func TestRedirectRecheck(t *testing.T) {
 	if r.Error != "" || string(r.Body) != "GET /final" || !r.Redirected || r.URL != allowed.URL+"/final" {
 		t.Fatalf("same-host redirect: %+v %q", r, r.Body)
 	}
+	wantRefused(t, MustDo(t, s, egress.Request{URL: allowed.URL + "/away", Redirect: "error"}), "redirected to "+forbidden.URL+"/x%2541 (redirect: error)")
 	manual := MustDo(t, s, egress.Request{URL: allowed.URL + "/away", Redirect: "manual"})
 	if manual.Status != http.StatusFound {
 		t.Fatalf("manual: %+v", manual)
 	}
-	if recs := s.Records(); len(recs) != 5 || recs[1].URL != forbidden.URL+"/x" || recs[1].Error == "" {
+	if recs := s.Records(); len(recs) != 6 || recs[1].URL != forbidden.URL+"/x%2541" || recs[1].Error == "" {
 		t.Fatalf("records: %+v", recs)
 	}
 }

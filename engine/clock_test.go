@@ -6,7 +6,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
@@ -16,7 +16,7 @@ import (
 // host's monotonic clock, and a sleep (poll_oneoff, ours, in Go) is
 // measured by it.
 func TestGuestClocks(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images: map[string]*engine.Image{
 			js.ImageName:     testenv.Image(t, js.ImageName),
 			python.ImageName: testenv.Image(t, python.ImageName),

@@ -290,7 +290,7 @@ func (img *Image) learnHotPages(ctx context.Context) ([]pageRun, error) {
 		return nil, err
 	}
 	defer g.Close()
-	res := g.RunOnce(ctx, CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
+	res := g.RunOnce(ctx, exec.CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
 	if res.Response == nil {
 		return nil, fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
 	}

@@ -15,13 +15,14 @@ import (
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 // MustNetRunner is a JavaScript runner whose ceiling is the loopback
 // address on any port (tests' servers are there).
-func MustNetRunner(tb testing.TB, cfg egress.Config) *engine.Runner {
+func MustNetRunner(tb testing.TB, cfg egress.Config) *pipeline.Pipeline {
 	tb.Helper()
 	if cfg.Allow == nil {
 		cfg.Allow = []string{"127.0.0.1:*"}
@@ -30,7 +31,7 @@ func MustNetRunner(tb testing.TB, cfg egress.Config) *engine.Runner {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return testenv.Runner(tb, engine.RunnerConfig{
+	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		PoolSize:  -1,
@@ -75,6 +76,38 @@ try { await fetch("http://127.0.0.2:1/") } catch (e) { err = e.name + ": " + e.m
 	}
 	if len(res.Network) != 4 || res.Network[0].Method != "POST" || res.Network[0].Status != 200 || res.Network[3].Error == "" {
 		t.Fatalf("network record %+v", res.Network)
+	}
+}
+
+// An aborted signal rejects fetch with its reason and no request is
+// made: aborted before the call, or after it but before the request's
+// turn in the event loop. Aborted after the response, the body can't be
+// read. Blob and URLSearchParams bodies go with their content types.
+func TestGuestFetchAbort(t *testing.T) {
+	srv := echoServer(t)
+	r := MustNetRunner(t, egress.Config{})
+	code := fmt.Sprintf(`const u = %q;
+const why = (p) => p.then(() => "resolved", (e) => e instanceof DOMException ? e.name : String(e));
+const before = await why(fetch(u, {signal: AbortSignal.abort()}));
+const ac = new AbortController();
+const p = fetch(u, {signal: ac.signal}); ac.abort("stop");
+const after = await why(p);
+const ac2 = new AbortController();
+const res = await fetch(u + "/x", {signal: ac2.signal}); ac2.abort();
+const body = await why(res.text());
+const ok = await (await fetch(u, {signal: AbortSignal.timeout(5000)})).json();
+const blob = await (await fetch(u, {method: "POST", body: new Blob(["b"], {type: "text/x"})})).json();
+const form = await (await fetch(u, {method: "POST", body: new URLSearchParams({a: "1"})})).json();
+[before, after, body, ok.method, blob.body, blob.type, form.body, form.type]`, srv.URL)
+	res := MustRun(t, r, exec.Request{Code: code, Network: &exec.Network{Allow: []string{srv.URL}}})
+	if res.Outcome != exec.Succeeded {
+		t.Fatalf("%s: %+v", res.Outcome, res.Error)
+	}
+	if want := `["AbortError","stop","AbortError","GET","b","text/x","a=1","application/x-www-form-urlencoded;charset=UTF-8"]`; string(res.Value) != want {
+		t.Fatalf("value %s\nwant  %s", res.Value, want)
+	}
+	if len(res.Network) != 4 {
+		t.Fatalf("%d requests made, want 4 (none for the aborted fetches): %+v", len(res.Network), res.Network)
 	}
 }
 

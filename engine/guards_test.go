@@ -9,23 +9,24 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func MustRunner(tb testing.TB, poolSize int) *engine.Runner {
+func MustRunner(tb testing.TB, poolSize int) *pipeline.Pipeline {
 	tb.Helper()
-	return testenv.Runner(tb, engine.RunnerConfig{
+	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		PoolSize:  poolSize,
 	})
 }
 
-func MustRun(tb testing.TB, r *engine.Runner, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *pipeline.Pipeline, req exec.Request) *exec.Result {
 	tb.Helper()
 	if req.Kind == "" {
 		req.Kind = exec.KindEvaluate
@@ -371,7 +372,7 @@ func TestGuardWorkspaceQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:     map[string]*engine.Image{js.ImageName: img},
 		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 		Workspaces: ws,

@@ -381,35 +381,6 @@ func (g *Guest) stop() {
 	}
 }
 
-// CallInput is one request for a guest.
-type CallInput struct {
-	Payload []byte // the control-protocol request (JSON)
-	Fuel    uint64
-	Stdin   *exec.Stdin  // nil: empty
-	Output  *exec.Output // required
-	// MaxReply caps the driver's reply (0: the output limit plus
-	// ReplyEnvelopeBytes). A larger one is not copied: the run fails with
-	// output_limit and the guest lives on.
-	MaxReply int64
-}
-
-// ReplyEnvelopeBytes is what a driver's reply may hold beyond the value
-// (status, an error's message and stack).
-const ReplyEnvelopeBytes = 64 << 10
-
-// CallResult is how a call ended. Response is the driver's reply; when it is
-// nil the guest died or was interrupted and Outcome/Error say why.
-type CallResult struct {
-	Response     []byte
-	Outcome      exec.Outcome
-	Error        *exec.ErrorData
-	ExitCode     int
-	FuelConsumed uint64
-	Duration     time.Duration
-	// Died is true when the guest can't take another request.
-	Died bool
-}
-
 // closeWait is how long Close waits for a driver to finish before it
 // leaves the store to be freed whenever the guest thread comes back.
 const closeWait = 2 * time.Second
@@ -436,7 +407,7 @@ const (
 // Call runs one request in the guest. The ctx's deadline is the run's
 // wall-clock deadline; cancelling ctx cancels the run. A guest failure is a
 // result; Call never returns an error.
-func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
+func (g *Guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	start := time.Now()
@@ -453,10 +424,10 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 		if v := g.violation.Load(); v != nil {
 			ed = violationError(*v)
 		}
-		return CallResult{Outcome: exec.Failed, Died: true, Error: ed, Duration: time.Since(start)}
+		return exec.CallResult{Outcome: exec.Failed, Died: true, Error: ed, Duration: time.Since(start)}
 	case <-ctx.Done():
-		o, ed := ctxOutcome(ctx)
-		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+		o, ed := exec.ContextOutcome(ctx)
+		return exec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	}
 	// The call is complete when the driver has answered and is back in
 	// recv for the next request.
@@ -479,7 +450,7 @@ func (g *Guest) Call(ctx context.Context, in CallInput) CallResult {
 // ours and watches them); what RunOnce can't do is abandon a guest stuck
 // elsewhere, since the caller is the guest's thread. On a guest already
 // started, RunOnce is Call.
-func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
+func (g *Guest) RunOnce(ctx context.Context, in exec.CallInput) exec.CallResult {
 	g.mu.Lock()
 	if g.started {
 		g.mu.Unlock()
@@ -488,8 +459,8 @@ func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
 	defer g.mu.Unlock()
 	start := time.Now()
 	if ctx.Err() != nil {
-		o, ed := ctxOutcome(ctx)
-		return CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+		o, ed := exec.ContextOutcome(ctx)
+		return exec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	}
 	g.started = true
 	c := newCall(ctx, in)
@@ -508,12 +479,12 @@ func (g *Guest) RunOnce(ctx context.Context, in CallInput) CallResult {
 // callIDs numbers calls for the epoch callback.
 var callIDs atomic.Int64
 
-func newCall(ctx context.Context, in CallInput) *call {
+func newCall(ctx context.Context, in exec.CallInput) *call {
 	if in.Stdin == nil {
 		in.Stdin = exec.StdinFrom(nil)
 	}
 	if in.MaxReply <= 0 {
-		in.MaxReply = ReplyEnvelopeBytes
+		in.MaxReply = exec.ReplyEnvelopeBytes
 		if in.Output != nil {
 			in.MaxReply += in.Output.Limit()
 		}
@@ -523,8 +494,8 @@ func newCall(ctx context.Context, in CallInput) *call {
 }
 
 // result reports how call c ended: its reply, or why the guest died.
-func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) CallResult {
-	res := CallResult{Duration: time.Since(start)}
+func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) exec.CallResult {
+	res := exec.CallResult{Duration: time.Since(start)}
 	if g.watch.lost() {
 		// It read zero pages in place of lost ones: whatever it answered
 		// can't be trusted, and the guest is replaced.
@@ -556,7 +527,7 @@ func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned 
 		return res
 	}
 	if abandoned {
-		res.Outcome, res.Error = ctxOutcome(ctx)
+		res.Outcome, res.Error = exec.ContextOutcome(ctx)
 		return res
 	}
 	if left, ok := getFuel(g.store); ok {
@@ -590,20 +561,6 @@ func closed(ch <-chan struct{}) bool {
 	default:
 		return false
 	}
-}
-
-// ctxOutcome is the outcome of a run whose ctx ended: timed_out at its
-// deadline, else cancelled. A cancel with a cause of its own
-// (context.WithCancelCause, e.g. the server's shutdown) names it.
-func ctxOutcome(ctx context.Context) (exec.Outcome, *exec.ErrorData) {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return exec.TimedOut, &exec.ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
-	}
-	ed := &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		ed.Message += ": " + cause.Error()
-	}
-	return exec.Cancelled, ed
 }
 
 // ProtocolViolation says how the guest's driver broke the control protocol
@@ -687,7 +644,7 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 		if ctx.Err() == nil {
 			return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
 		}
-		o, ed := ctxOutcome(ctx)
+		o, ed := exec.ContextOutcome(ctx)
 		return o, ed, 0
 	}
 	exitCode, exited := 0, false
@@ -955,7 +912,7 @@ func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 func replyTooLarge(n int, limit int64) []byte {
 	b, _ := json.Marshal(map[string]any{"status": "error", "error": exec.ErrorData{
 		Code: exec.CodeOutputLimit, Name: "OutputLimitError",
-		Message: fmt.Sprintf("the driver's reply is %d bytes; replies are bounded by limits.outputBytes plus %d bytes (%d here)", n, ReplyEnvelopeBytes, limit),
+		Message: fmt.Sprintf("the driver's reply is %d bytes; replies are bounded by limits.outputBytes plus %d bytes (%d here)", n, exec.ReplyEnvelopeBytes, limit),
 	}})
 	return b
 }
@@ -1130,3 +1087,6 @@ func (g *Guest) pollOneoff(caller *wasmtime.Caller, in, out, nsubs, nevents int3
 	binary.LittleEndian.PutUint32(mem[uint32(nevents):], uint32(n))
 	return errno.success, nil
 }
+
+// Workspace is the host directory mounted at /workspace ("" when none).
+func (g *Guest) Workspace() string { return g.opts.Workspace }

@@ -15,15 +15,16 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 // hibRunner runs the languages given (JavaScript, Python).
-func hibRunner(tb testing.TB, langs ...exec.Language) *engine.Runner {
+func hibRunner(tb testing.TB, langs ...exec.Language) *pipeline.Pipeline {
 	tb.Helper()
-	cfg := engine.RunnerConfig{Images: map[string]*engine.Image{}, Languages: map[exec.Language]exec.LanguageDriver{}}
+	cfg := testenv.RunnerConfig{Images: map[string]*engine.Image{}, Languages: map[exec.Language]exec.LanguageDriver{}}
 	for _, l := range langs {
 		switch l {
 		case exec.JavaScript:
@@ -37,7 +38,7 @@ func hibRunner(tb testing.TB, langs ...exec.Language) *engine.Runner {
 	return testenv.Runner(tb, cfg)
 }
 
-func keptGuest(tb testing.TB, r *engine.Runner, lang exec.Language) (*engine.Guest, string) {
+func keptGuest(tb testing.TB, r *pipeline.Pipeline, lang exec.Language) (*engine.Guest, string) {
 	tb.Helper()
 	ws := tb.TempDir()
 	g, err := r.StartGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: ws})
@@ -48,7 +49,7 @@ func keptGuest(tb testing.TB, r *engine.Runner, lang exec.Language) (*engine.Gue
 	return g.(*engine.Guest), ws
 }
 
-func restored(tb testing.TB, r *engine.Runner, lang exec.Language, state []byte) *engine.Guest {
+func restored(tb testing.TB, r *pipeline.Pipeline, lang exec.Language, state []byte) *engine.Guest {
 	tb.Helper()
 	g, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: tb.TempDir()}, state)
 	if err != nil {
@@ -59,7 +60,7 @@ func restored(tb testing.TB, r *engine.Runner, lang exec.Language, state []byte)
 }
 
 // evalIn evaluates code in a kept guest and returns its value as JSON.
-func evalIn(tb testing.TB, r *engine.Runner, g exec.Guest, lang exec.Language, code string) string {
+func evalIn(tb testing.TB, r *pipeline.Pipeline, g exec.Guest, lang exec.Language, code string) string {
 	tb.Helper()
 	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: lang, Code: code}, exec.RunOptions{Guest: g})
 	if err != nil {
@@ -437,16 +438,15 @@ func TestCaptureToFile(t *testing.T) {
 // than one chunk.
 func TestOutputTickAfterRestore(t *testing.T) {
 	chunks := make(chan int, 4)
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		OnComplete: func(_ context.Context, _ *exec.Result, log *exec.OutputLog) error {
-			if log != nil {
-				events, _ := log.Snapshot()
+		Store: testenv.StoreFunc(func(_ context.Context, r *exec.Result, events []exec.Event, _ bool) error {
+			if r.EventsRetained {
 				chunks <- len(events)
 			}
 			return nil
-		},
+		}),
 	})
 	g, _ := keptGuest(t, r, exec.JavaScript)
 	evalIn(t, r, g, exec.JavaScript, "1") // no events retained: no chunks sent
@@ -464,5 +464,38 @@ console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); consol
 	}
 	if n := <-chunks; n < 2 {
 		t.Fatalf("%d output chunk(s) for lines computed 40 ms apart, want more than one", n)
+	}
+}
+
+// A refused state is an error and no guest: never an exec.Guest holding a
+// nil *Guest, which a context would take for a live guest and call.
+func TestRefusedRestoreIsNoGuest(t *testing.T) {
+	r := hibRunner(t, exec.JavaScript)
+	for _, tc := range []struct {
+		name    string
+		restore func() (exec.Guest, error)
+	}{
+		{"from memory", func() (exec.Guest, error) {
+			return r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, []byte("not a state"))
+		}},
+		{"from a file", func() (exec.Guest, error) {
+			f, err := os.CreateTemp(t.TempDir(), "state")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.WriteString("not a state either")
+			return r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, f, 0)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := tc.restore()
+			if err == nil || !r.StateRefused(err) {
+				t.Fatalf("restore of garbage: %v, want a refusal", err)
+			}
+			if g != nil {
+				t.Fatalf("a refused restore returned a guest interface (%#v)", g)
+			}
+		})
 	}
 }

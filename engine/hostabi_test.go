@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
+
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -122,12 +123,12 @@ func request(op uint32, args []uint32, data []byte) []byte {
 const dataAddr = 0x1000 + 32
 
 // call runs one request, with stdin and an output that records stdout.
-func (h *hostile) call(stdin string, op uint32, args []uint32, data []byte) (CallResult, *exec.Output) {
+func (h *hostile) call(stdin string, op uint32, args []uint32, data []byte) (exec.CallResult, *exec.Output) {
 	h.tb.Helper()
 	out := exec.NewOutput(exec.CaptureAll, 1<<20, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res := h.g.Call(ctx, CallInput{Payload: request(op, args, data), Fuel: 1 << 32, Stdin: exec.StdinFrom([]byte(stdin)), Output: out})
+	res := h.g.Call(ctx, exec.CallInput{Payload: request(op, args, data), Fuel: 1 << 32, Stdin: exec.StdinFrom([]byte(stdin)), Output: out})
 	return res, out
 }
 
@@ -175,7 +176,7 @@ const (
 
 // wantTrap checks that res is the guest dying of a trap whose message
 // contains msg, reported as an internal failure.
-func wantTrap(tb testing.TB, res CallResult, msg string) {
+func wantTrap(tb testing.TB, res exec.CallResult, msg string) {
 	tb.Helper()
 	if !res.Died || res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeInternal || !strings.Contains(res.Error.Message, msg) {
 		tb.Fatalf("want the guest trapped with %q (internal), got died=%v outcome=%s error=%+v", msg, res.Died, res.Outcome, res.Error)
@@ -377,7 +378,7 @@ func TestHostPanicFailsTheRunNotTheServer(t *testing.T) {
 	h := MustStartHostile(t, img, GuestOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res := h.g.Call(ctx, CallInput{Payload: request(opWrite, []uint32{1, 0, 4}, nil), Fuel: 1 << 32})
+	res := h.g.Call(ctx, exec.CallInput{Payload: request(opWrite, []uint32{1, 0, 4}, nil), Fuel: 1 << 32})
 	wantTrap(t, res, "internal error in host function write")
 	if !strings.Contains(logs.String(), "host function panicked") || !strings.Contains(logs.String(), "hostWrite") {
 		t.Fatalf("the panic was not logged with its stack:\n%s", logs.String())

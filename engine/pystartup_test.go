@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // BenchmarkPythonGuestStart is BenchmarkGuestStart for the CPython guest:
 // instantiate the snapshotted image and run its serve entry until the driver
-// waits for the first request (issue 12: at most 1 ms). Each guest has a
+// waits for the first request (the goal: at most 1 ms). Each guest has a
 // workspace, as every real guest does (the snapshot's preopen layout).
 func BenchmarkPythonGuestStart(b *testing.B) {
 	img := testenv.Image(b, "python")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 var onePlusOne = []byte(`{"op":"evaluate","code":"1+1","filename":"main.js"}`)
@@ -24,7 +24,7 @@ func TestRunOnceStartupBelongsToTheRun(t *testing.T) {
 	defer g.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res := g.RunOnce(ctx, engine.CallInput{Payload: onePlusOne, Fuel: exec.DefaultLimits().Fuel, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
+	res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: exec.DefaultLimits().Fuel, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
 	if res.Response == nil {
 		t.Fatalf("no reply: %s %+v", res.Outcome, res.Error)
 	}
@@ -32,7 +32,7 @@ func TestRunOnceStartupBelongsToTheRun(t *testing.T) {
 		t.Fatal("a guest is dead after RunOnce")
 	}
 	// A second request finds the guest gone.
-	if res := g.RunOnce(ctx, engine.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)}); res.Response != nil || !res.Died {
+	if res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)}); res.Response != nil || !res.Died {
 		t.Fatalf("second RunOnce = %+v, want a dead guest", res)
 	}
 }
@@ -47,7 +47,7 @@ func TestRunOnceCancelledBeforeStart(t *testing.T) {
 	defer g.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := g.RunOnce(ctx, engine.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
+	res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
 	if res.Outcome != exec.Cancelled {
 		t.Fatalf("outcome %s, want cancelled", res.Outcome)
 	}

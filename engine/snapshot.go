@@ -278,7 +278,9 @@ func (c *snapshotChannel) send(caller *wasmtime.Caller, ptr, n int32) *wasmtime.
 
 // check says whether the warm-up request was served and succeeded.
 func (c *snapshotChannel) check() error {
-	var r controlResponse
+	var r struct {
+		Status string `json:"status"`
+	}
 	if c.reply == nil || json.Unmarshal(c.reply, &r) != nil || r.Status != "ok" {
 		return fmt.Errorf("the warm-up request failed during the snapshot: %.200s", c.reply)
 	}

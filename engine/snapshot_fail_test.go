@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // An image that asks for a snapshot and can't have one is refused when it is

@@ -10,7 +10,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/python"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 func BenchmarkGuestStart(b *testing.B) {
@@ -36,7 +36,7 @@ func BenchmarkGuestStart(b *testing.B) {
 func BenchmarkRunParallel(b *testing.B) {
 	for _, lang := range []exec.Language{exec.JavaScript, exec.Python} {
 		b.Run(string(lang), func(b *testing.B) {
-			r := testenv.Runner(b, engine.RunnerConfig{
+			r := testenv.Runner(b, testenv.RunnerConfig{
 				Images: map[string]*engine.Image{
 					js.ImageName:     testenv.Image(b, js.ImageName),
 					python.ImageName: testenv.Image(b, python.ImageName),

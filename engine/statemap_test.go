@@ -11,6 +11,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 // bigJS fills a guest with 4 MiB of random bytes (stored raw, mapped at a
@@ -39,7 +40,7 @@ func captureFile(t *testing.T, g *engine.Guest, off int64) *os.File {
 	return f
 }
 
-func restoreFile(t *testing.T, r *engine.Runner, f *os.File, off int64) (*engine.Guest, error) {
+func restoreFile(t *testing.T, r *pipeline.Pipeline, f *os.File, off int64) (*engine.Guest, error) {
 	t.Helper()
 	g, err := r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, f, off)
 	if err != nil {

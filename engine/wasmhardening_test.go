@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
+
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -141,7 +142,7 @@ func TestTailCallsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	g.Call(context.Background(), CallInput{Payload: []byte("x"), Fuel: 1 << 30, Output: exec.NewOutput(exec.CaptureAll, 1024, nil)})
+	g.Call(context.Background(), exec.CallInput{Payload: []byte("x"), Fuel: 1 << 30, Output: exec.NewOutput(exec.CaptureAll, 1024, nil)})
 	t.Fatal("a module with tail calls was accepted")
 }
 

@@ -1,6 +1,6 @@
 package exec
 
-// Execution-context vocabulary (DESIGN.md "Context"). The contexts package
+// Execution-context vocabulary. The contexts package
 // implements it (and documents the state machine); server/ speaks it on the
 // wire.
 

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -60,4 +61,18 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// ContextOutcome classifies a run that ended because its ctx did:
+// timed_out for its deadline, cancelled otherwise (with the cause, when
+// one was given).
+func ContextOutcome(ctx context.Context) (Outcome, *ErrorData) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return TimedOut, &ErrorData{Code: "timeout", Name: "TimeoutError", Message: "the run exceeded its wall-clock deadline"}
+	}
+	ed := &ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the run was cancelled"}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		ed.Message += ": " + cause.Error()
+	}
+	return Cancelled, ed
 }

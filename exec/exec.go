@@ -2,9 +2,14 @@
 // output events and replay, limits, context and process descriptors, the
 // one error type, and the Runner interface of the run lifecycle.
 //
-// It has no cgo and never imports wasmtime: the engine (package engine)
-// implements Runner, and adapters (server/, store/, vfs/, contexts/,
-// processes/, languages/*) depend on exec, never on the engine.
+// It has no cgo and never imports wasmtime: the run pipeline (package
+// pipeline) implements Runner over the engine (package engine, its
+// Driver), and adapters (server/, store/, vfs/, contexts/, processes/,
+// languages/*) depend on exec, never on the engine.
+//
+// Size: it is the vocabulary every package shares (requests, results, errors,
+// limits, events, contexts, processes, network, tenants); one file per
+// noun.
 package exec
 
 import (
@@ -103,7 +108,7 @@ type Result struct {
 	// open server. Not on the wire: the store keeps it to scope reads.
 	Tenant string `json:"-"`
 	// Network lists the HTTP requests the run made through the host
-	// (issue 18), in order; absent when it made none.
+	//, in order; absent when it made none.
 	Network []NetworkRequest `json:"network,omitempty"`
 }
 

@@ -21,7 +21,7 @@ type Limits struct {
 // 4.7-14e9 by program, on 2 shared cores; see docs/RATIONALE.md).
 const FuelPerSecond = 6_500_000_000
 
-// DefaultLimits are the server defaults of DESIGN.md: 10 CPU-seconds of
+// DefaultLimits are the server defaults: 10 CPU-seconds of
 // fuel at the measured median rate.
 func DefaultLimits() Limits {
 	return Limits{
@@ -48,7 +48,7 @@ type Policy struct {
 	Network NetworkCeiling
 }
 
-// DefaultPolicy returns defaults equal to the maxima of DESIGN.md.
+// DefaultPolicy returns defaults equal to the maxima.
 func DefaultPolicy() Policy {
 	return Policy{
 		Default:        DefaultLimits(),

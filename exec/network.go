@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Network vocabulary (issue 18): a run's outbound HTTP(S), made by the host
+// Network vocabulary: a run's outbound HTTP(S), made by the host
 // on the guest's behalf (package egress), never by the guest itself.
 
 // Network opens a run (or every run of a context) to the hosts its allow
@@ -43,6 +43,12 @@ const MaxSecrets = 64
 // MaxSecretBytes bounds one secret's value.
 const MaxSecretBytes = 16 << 10
 
+// MaxSecretsTotalBytes bounds the values of all secrets of one request or
+// context together: the scrubber's automaton grows with them (about 80
+// bytes of it per byte of value in the worst case), so this keeps it to a
+// few MiB per run, whatever the client sends.
+const MaxSecretsTotalBytes = 64 << 10
+
 // SecretPlaceholder is what the guest's environment variable name holds in
 // place of the secret's value. It is URL-safe, so it survives a query string.
 func SecretPlaceholder(name string) string { return "wasmexec-secret-" + name }
@@ -75,8 +81,12 @@ func (p Policy) CheckNetwork(n *Network, secrets map[string]Secret, env map[stri
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	total := 0
 	for _, name := range names {
 		s := secrets[name]
+		if total += len(s.Value); total > MaxSecretsTotalBytes {
+			return Errorf(EInvalid, "secrets: their values hold more than %d bytes together", MaxSecretsTotalBytes)
+		}
 		switch {
 		case !secretNameRE.MatchString(name):
 			return Errorf(EInvalid, "secrets: name %q must be an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 128)", name)

@@ -2,7 +2,7 @@ package exec
 
 import "encoding/json"
 
-// Process vocabulary (DESIGN.md "Process"). The processes package implements
+// Process vocabulary. The processes package implements
 // them; server/ speaks them on the wire.
 
 // ProcessState is where a process is in its life:
@@ -131,3 +131,8 @@ func (w ProcessWait) MarshalJSON() ([]byte, error) {
 		*exit
 	}{w.State, (*exit)(w.Exit)})
 }
+
+// PIDShift is where a cluster server's number sits in the pids it gives
+// out: pid = server<<PIDShift + n. 2^53 (JSON's exact integers) leaves
+// 2^21 servers.
+const PIDShift = 32

@@ -196,9 +196,18 @@ type WorkspaceQuota interface {
 	WatchWorkspace(dir string) QuotaCheck
 }
 
-// Guest is a guest kept across runs (a context's), as its owner sees it.
-// The engine implements it; its owner passes it back in RunOptions.
+// Guest is a running guest as the pipeline and a guest's owner (a
+// context) see it. The engine implements it: a guest of one run serves
+// one Call and Close discards it with the workspace it made; a kept guest
+// (a context's) serves Calls until it dies or is closed, and its owner
+// passes it back in RunOptions.
 type Guest interface {
+	// Call runs one request in the guest. The ctx's deadline is the run's
+	// wall-clock deadline; cancelling ctx cancels the run. A guest failure
+	// is a result; Call never returns an error.
+	Call(ctx context.Context, in CallInput) CallResult
+	// Workspace is the host directory mounted at /workspace.
+	Workspace() string
 	// Alive reports whether the guest can take another request.
 	Alive() bool
 	// ProtocolViolation says how the guest's driver broke the control
@@ -225,23 +234,6 @@ type Capturer interface {
 // Capture's; a write error leaves the guest as it was.
 type FileCapturer interface {
 	CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error)
-}
-
-// GuestRestorer is a Runner that can start a kept guest from a captured
-// state (engine.Runner). A state that doesn't fit (corrupt, another image
-// or engine) is an error for which StateRefused is true.
-type GuestRestorer interface {
-	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
-	StateRefused(err error) bool
-}
-
-// FileRestorer is a GuestRestorer that can restore a state stored in a
-// file, from off to the file's end (engine.Runner): a large state's pages
-// may be mapped from the file copy-on-write rather than copied, so the
-// file must never be written in place while the guest lives, only
-// replaced by rename or removed. Errors as RestoreGuest's.
-type FileRestorer interface {
-	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (Guest, error)
 }
 
 // GuestSpec says how to start a kept guest.
@@ -311,16 +303,31 @@ type RunOptions struct {
 	Settle func(*Result)
 }
 
-// Runner is the one run lifecycle (implemented by engine.Runner): slot,
-// prepare, guest, workspace and quota watch, execute, classify, persist,
-// report. One-shot runs, context runs and processes all go through Run.
+// Runner is the one run lifecycle (implemented by pipeline.Pipeline):
+// validate, admit, a run slot, prepare, a guest, seed, execute, classify,
+// settle, persist, publish. One-shot runs, context runs and processes all
+// go through Run; the guests a context keeps between runs are started and
+// restored through it too.
 type Runner interface {
 	// Run runs req to its result. A guest failure is in the Result; an
 	// error is a client or service error (invalid_argument, overloaded,
-	// unavailable, internal).
+	// unavailable, internal), and so is a result whose record could not
+	// be stored.
 	Run(ctx context.Context, req *Request, opts RunOptions) (*Result, error)
 	// StartGuest starts a guest kept across runs (a context's).
 	StartGuest(ctx context.Context, spec GuestSpec) (Guest, error)
+	// RestoreGuest starts a kept guest from a captured state. A state
+	// that doesn't fit (corrupt, another image or engine) is an error for
+	// which StateRefused is true.
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (Guest, error)
+	// RestoreGuestFile is RestoreGuest of the state stored in f, from off
+	// to the file's end: a large state's pages may be mapped from the
+	// file copy-on-write rather than copied, so the file must never be
+	// written in place while the guest lives, only replaced by rename or
+	// removed.
+	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (Guest, error)
+	// StateRefused reports whether err is a restore's refusal of a state.
+	StateRefused(err error) bool
 	// Family returns the guest image lang runs in (invalid_argument for an
 	// unknown language, unavailable when its image isn't loaded).
 	Family(lang Language) (Family, error)
@@ -392,4 +399,33 @@ func ConversionKey(file, tsconfig, src string) string {
 		h.Write([]byte(s))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CallInput is one request for a guest.
+type CallInput struct {
+	Payload []byte // the control-protocol request (JSON)
+	Fuel    uint64
+	Stdin   *Stdin  // nil: empty
+	Output  *Output // required
+	// MaxReply caps the driver's reply (0: the output limit plus
+	// ReplyEnvelopeBytes). A larger one is not copied: the run fails with
+	// output_limit and the guest lives on.
+	MaxReply int64
+}
+
+// ReplyEnvelopeBytes is what a driver's reply may hold beyond the value
+// (status, an error's message and stack).
+const ReplyEnvelopeBytes = 64 << 10
+
+// CallResult is how a call ended. Response is the driver's reply; when it is
+// nil the guest died or was interrupted and Outcome/Error say why.
+type CallResult struct {
+	Response     []byte
+	Outcome      Outcome
+	Error        *ErrorData
+	ExitCode     int
+	FuelConsumed uint64
+	Duration     time.Duration
+	// Died is true when the guest can't take another request.
+	Died bool
 }

@@ -2,7 +2,7 @@ package exec
 
 import "context"
 
-// Tenancy vocabulary (issue 17): an API key names a tenant; every context,
+// Tenancy vocabulary: an API key names a tenant; every context,
 // process, execution record, file and event belongs to one. The auth
 // package reads keys; server/ puts the caller's *Tenant into the request's
 // context; the tenancy guard (server/tenancy.go) enforces ownership and
@@ -60,25 +60,4 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestIDFrom(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
-}
-
-// RunHooks are what a caller of a run that builds its own RunOptions (a
-// context's) may still ask for: the execution id, and to be told when the
-// run is under way (RunOptions.Started).
-type RunHooks struct {
-	ExecutionID string
-	Started     func(error)
-}
-
-type runHooksKey struct{}
-
-// WithRunHooks returns ctx carrying h.
-func WithRunHooks(ctx context.Context, h RunHooks) context.Context {
-	return context.WithValue(ctx, runHooksKey{}, h)
-}
-
-// RunHooksFrom returns the hooks ctx carries (zero when none).
-func RunHooksFrom(ctx context.Context) RunHooks {
-	h, _ := ctx.Value(runHooksKey{}).(RunHooks)
-	return h
 }

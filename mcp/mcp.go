@@ -341,6 +341,9 @@ type CheckInput struct {
 	Files     map[string]string `json:"files,omitempty" jsonschema:"a project: path to content"`
 	FilePath  string            `json:"filePath,omitempty" jsonschema:"the name of code in diagnostics (default main.ts)"`
 	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+	// CompilerOptions and TypeScriptVersion are those of POST /v1/typescript/check.
+	CompilerOptions   map[string]any `json:"compilerOptions,omitempty" jsonschema:"compilerOptions as in a tsconfig.json (TypeScript 7's)"`
+	TypeScriptVersion string         `json:"typescriptVersion,omitempty" jsonschema:"7 (default) or 5.9"`
 }
 
 // Diagnostic is one TypeScript diagnostic.
@@ -355,9 +358,10 @@ type Diagnostic struct {
 
 // CheckOutput is the structured result of typescript_check.
 type CheckOutput struct {
-	Outcome     string       `json:"outcome"`
-	HasErrors   bool         `json:"hasErrors"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Outcome           string       `json:"outcome"`
+	HasErrors         bool         `json:"hasErrors"`
+	Diagnostics       []Diagnostic `json:"diagnostics"`
+	TypeScriptVersion string       `json:"typeScriptVersion,omitempty"`
 }
 
 func (t *tools) typescriptCheck(ctx context.Context, _ *sdk.CallToolRequest, in CheckInput) (*sdk.CallToolResult, CheckOutput, error) {
@@ -367,7 +371,15 @@ func (t *tools) typescriptCheck(ctx context.Context, _ *sdk.CallToolRequest, in 
 	if (in.Code == "") == (len(in.Files) == 0) {
 		return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "give code or files (one of them)")
 	}
-	res, err := t.cfg.Checker.Check(ctx, &server.CheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs})
+	req := &server.CheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs, TypeScriptVersion: in.TypeScriptVersion}
+	if len(in.CompilerOptions) > 0 {
+		b, err := json.Marshal(in.CompilerOptions)
+		if err != nil {
+			return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "compilerOptions: %v", err)
+		}
+		req.CompilerOptions = b
+	}
+	res, err := t.cfg.Checker.Check(ctx, req)
 	if err != nil {
 		return nil, CheckOutput{}, toolError(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
@@ -50,7 +50,7 @@ func MustMCPServer(tb testing.TB) string {
 // npm_install tool).
 func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
 	tb.Helper()
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
 	})
@@ -58,7 +58,7 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Mana
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -338,7 +338,9 @@ func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // With API keys, /mcp needs one and tools act for the key's tenant.
 func TestMCPTenants(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	tenants := server.NewTenants()
+	r := testenv.Runner(t, testenv.RunnerConfig{
+		Tenants:   tenants,
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -346,7 +348,7 @@ func TestMCPTenants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +359,7 @@ func TestMCPTenants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys})
+	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys, Tenants: tenants})
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts})
 	srv := httptest.NewServer(server.New(cfg).Handler())
 	t.Cleanup(srv.Close)
@@ -418,7 +420,7 @@ func TestMCPBatchCreateContextQuota(t *testing.T) {
 		{"named ids", func(i int) string { return fmt.Sprintf(`{"language":"javascript","contextId":"c%d"}`, i) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := testenv.Runner(t, engine.RunnerConfig{
+			r := testenv.Runner(t, testenv.RunnerConfig{
 				Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 				Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 			})
@@ -426,7 +428,7 @@ func TestMCPBatchCreateContextQuota(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+			m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 			if err != nil {
 				t.Fatal(err)
 			}

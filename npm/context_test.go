@@ -13,8 +13,8 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/slottest"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/slottest"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -41,7 +41,7 @@ func hold(m *contexts.Manager) func(context.Context, string) (npm.Workspace, fun
 
 func mustContextsQuota(t *testing.T, quota int64) *contexts.Manager {
 	t.Helper()
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -49,7 +49,7 @@ func mustContextsQuota(t *testing.T, quota int64) *contexts.Manager {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +133,14 @@ func TestInstallIntoAContext(t *testing.T) {
 	}
 }
 
-// packages on a one-shot run (issue 14, item 6): staged once from the
+// packages on a one-shot run: staged once from the
 // cache, copied into the run's throwaway workspace; a bad package is a
 // failed result naming it.
 func TestOneShotPackages(t *testing.T) {
 	reg := standard(t)
 	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
 	client := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: client}},
 	})

@@ -296,3 +296,23 @@ func findFiles(t *testing.T, root, name string) []string {
 	})
 	return found
 }
+
+// A one-shot run's packages are staged within a workspace's limits
+// (Client.StageRoom): a set bigger than a run's workspace stops where it
+// passes them, instead of filling the cache and failing at the copy.
+func TestStagePackagesStopsAtTheRoom(t *testing.T) {
+	const quota = 16 << 20
+	reg := NewRegistry(t)
+	for _, n := range []string{"zeros-a", "zeros-b"} {
+		reg.Add(t, Pkg{Name: n, Version: "1.0.0", Zeros: map[string]int64{"blob.bin": 40_000_000}})
+	}
+	c := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir(), StageRoom: npm.Room{Bytes: quota, Files: 10_000, EntryBytes: 4096}}
+	w0, ok := wchar(t)
+	seed, failure, err := c.StagePackages(context.Background(), []string{"zeros-a", "zeros-b"})
+	if err != nil || seed != nil || failure == nil || failure.Code != exec.CodeQuotaExceeded {
+		t.Fatalf("StagePackages: seed %v, failure %+v, err %v; want a quota_exceeded failure", seed != nil, failure, err)
+	}
+	if w1, _ := wchar(t); ok && w1-w0 > 512<<10 {
+		t.Fatalf("staging wrote %d bytes past a %d-byte room", w1-w0, quota)
+	}
+}

@@ -15,6 +15,9 @@
 // the reason: unknown package or version, bad integrity, unreachable
 // registry, a tarball that escapes or is too big, a package.json that does
 // not parse, a frozen lock that would change) or one wrapping ctx.Err().
+//
+// Size: an npm installer is registry documents, semver, integrity, tarballs
+// and an all-or-nothing commit; each file is one of them.
 package npm
 
 import (
@@ -73,6 +76,10 @@ type Client struct {
 	PackumentCacheBytes int64
 	// Now is the clock of the packument cache (time.Now when nil).
 	Now func() time.Time
+	// StageRoom bounds what one one-shot run's packages may hold
+	// (StagePackages): they are copied into its workspace, so the
+	// workspace's limits. Zero: unbounded.
+	StageRoom Room
 
 	packuments packumentCache
 }

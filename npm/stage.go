@@ -39,7 +39,13 @@ func (c *Client) StagePackages(ctx context.Context, packages []string) (func(con
 			return nil, nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if _, err := c.Install(ctx, tmp, Options{Packages: set}); err != nil {
+		opts := Options{Packages: set}
+		if c.StageRoom != (Room{}) {
+			// Checked while staging, so a set bigger than a workspace stops
+			// at its limits instead of filling the cache first.
+			opts.Room = func(context.Context, string, []string) (Room, error) { return c.StageRoom, nil }
+		}
+		if _, err := c.Install(ctx, tmp, opts); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
 				return nil, &exec.ErrorData{Code: e.CodeOf(), Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil

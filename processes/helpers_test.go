@@ -15,9 +15,10 @@ import (
 
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/processes"
@@ -28,7 +29,7 @@ import (
 var _ server.Processes = (*processes.Manager)(nil)
 var _ server.LiveOutput = (*processes.Manager)(nil)
 
-// completions records what the runner's OnComplete hook received (the
+// completions records what the pipeline's persist step stored (the
 // store's view).
 type completions struct {
 	mu  sync.Mutex
@@ -36,12 +37,12 @@ type completions struct {
 	evs map[string][]exec.Event
 }
 
-func (c *completions) hook(_ context.Context, r *exec.Result, log *exec.OutputLog) error {
+func (c *completions) save(_ context.Context, r *exec.Result, events []exec.Event, _ bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.res[r.ExecutionID] = r
-	if log != nil {
-		c.evs[r.ExecutionID], _ = log.Snapshot()
+	if r.EventsRetained {
+		c.evs[r.ExecutionID] = events
 	}
 	return nil
 }
@@ -53,7 +54,7 @@ func (c *completions) get(id string) *exec.Result {
 }
 
 type env struct {
-	r    *engine.Runner
+	r    *pipeline.Pipeline
 	m    *processes.Manager
 	url  string
 	done *completions
@@ -81,14 +82,10 @@ func MustEnv(tb testing.TB, o envOpts) *env {
 		tb.Fatal(err)
 	}
 	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
-	r, err := engine.NewRunner(engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
-		Workspaces: wm, OnComplete: done.hook, PoolSize: -1, Network: o.network,
+		Workspaces: wm, Store: testenv.StoreFunc(done.save), Network: o.network,
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(r.Close)
 	cfg := o.cfg
 	cfg.Runner = r
 	m, err := processes.New(cfg)

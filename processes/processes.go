@@ -78,11 +78,16 @@ type Config struct {
 	// workspace is watched with (it is stopped, quota_exceeded, once the
 	// check fails).
 	Quota func(contextID string) (exec.QuotaCheck, error)
-	// FirstPID is the pid the first process gets (default 1). A server
-	// passes one past the largest pid it ever gave out, so pids stay
-	// unique across restarts.
-	FirstPID int64
-	Logger   *slog.Logger
+	// PIDBase is the first pid of this server's range (default 1; in a
+	// cluster, the server's number above exec.PIDShift). The first process
+	// gets one past the largest pid of the range that StateDir and History
+	// have seen, so pids stay unique across restarts.
+	PIDBase int64
+	// StateDir, when set, keeps the last pid given out at Close.
+	StateDir string
+	// History, when set, gives the pids of earlier processes' records.
+	History PIDHistory
+	Logger  *slog.Logger
 }
 
 // Manager owns the processes of a server. It is safe for concurrent use.
@@ -137,12 +142,12 @@ func New(cfg Config) (*Manager, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, procs: map[int64]*proc{}, byExec: map[string]*proc{}}
-	m.nextPID.Store(max(cfg.FirstPID, 1) - 1)
+	m.nextPID.Store(m.firstPID(context.Background()) - 1)
 	return m, nil
 }
 
-// LastPID returns the largest pid given out so far (FirstPID-1 before the
-// first spawn).
+// LastPID returns the largest pid given out so far (before the first
+// spawn: one less than the first pid).
 func (m *Manager) LastPID() int64 { return m.nextPID.Load() }
 
 // proc is one process. Fields above mu are fixed at spawn.
@@ -742,6 +747,7 @@ func (m *Manager) Close() {
 		p.killForShutdown(exec.SIGKILL)
 	}
 	m.wg.Wait()
+	m.keepLastPID()
 }
 
 // Shutdown ends every process for the server's shutdown, as SIGTERM does:

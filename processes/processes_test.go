@@ -8,13 +8,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -508,15 +509,55 @@ func TestShutdownEOFThenKill(t *testing.T) {
 	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
 }
 
-// FirstPID starts the ids where an earlier server stopped.
-func TestFirstPID(t *testing.T) {
-	e := MustEnv(t, envOpts{cfg: processes.Config{FirstPID: 42}})
-	if p := e.spawn(t, jsReq(`1`)); p.PID != 42 {
-		t.Fatalf("first pid %d, want 42", p.PID)
+// Pids never repeat across restarts: a manager starts one past the
+// largest pid of its range that the last clean shutdown kept (StateDir) or
+// a process record holds (History, for a crash), and ignores the pids of
+// another server's range.
+func TestPIDsAcrossRestarts(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		kept    string  // last-pid's content ("": none)
+		records []int64 // pids in the history
+		base    int64
+		want    int64
+	}{
+		{name: "fresh", want: 1},
+		{name: "after a clean shutdown", kept: "41\n", want: 42},
+		{name: "after a crash: the history", records: []int64{7, 19, 3}, want: 20},
+		{name: "both: the larger", kept: "30", records: []int64{12}, want: 31},
+		{name: "another server's range is ignored", kept: "41", records: []int64{2<<exec.PIDShift + 5}, base: 1, want: 42},
+		{name: "a cluster server's own range", records: []int64{3<<exec.PIDShift + 9, 17}, base: 3<<exec.PIDShift + 1, want: 3<<exec.PIDShift + 10},
+		{name: "a garbled file is ignored", kept: "lots", want: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.kept != "" {
+				if err := os.WriteFile(filepath.Join(dir, "last-pid"), []byte(tc.kept), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := pidRecords{}
+			for _, pid := range tc.records {
+				h = append(h, &exec.Result{Kind: exec.KindProcess, PID: pid})
+			}
+			e := MustEnv(t, envOpts{cfg: processes.Config{StateDir: dir, History: h, PIDBase: tc.base}})
+			if p := e.spawn(t, jsReq(`1`)); p.PID != tc.want {
+				t.Fatalf("first pid %d, want %d", p.PID, tc.want)
+			}
+			e.m.Close()
+			b, err := os.ReadFile(filepath.Join(dir, "last-pid"))
+			if err != nil || strings.TrimSpace(string(b)) != strconv.FormatInt(tc.want, 10) {
+				t.Fatalf("last-pid after Close: %q %v, want %d", b, err, tc.want)
+			}
+		})
 	}
-	if got := e.m.LastPID(); got != 42 {
-		t.Fatalf("LastPID %d", got)
-	}
+}
+
+// pidRecords is a history of process records, one page.
+type pidRecords []*exec.Result
+
+func (h pidRecords) List(context.Context, exec.HistoryFilter) (*exec.HistoryPage, error) {
+	return &exec.HistoryPage{Executions: h}, nil
 }
 
 // Python reads stdin with input() and sys.stdin, writes bytes, and takes
@@ -670,7 +711,7 @@ func TestWithContextsManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sawWorkspace bool
-	cm, err = contexts.New(contexts.Config{Runner: e.r, Workspaces: wm, OnDelete: func(id string) {
+	cm, err = contexts.Open(contexts.Config{Runner: e.r, Workspaces: wm, OnDelete: func(id string) {
 		e.m.KillContext(id)
 		// The process has stopped; the workspace is still there.
 		dir, _ := os.ReadDir(wm.Root())

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/pypi/pypitest"
 )

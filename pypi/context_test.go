@@ -10,21 +10,22 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/slottest"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/slottest"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/pypi/pypitest"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*engine.Runner, *contexts.Manager) {
+func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*pipeline.Pipeline, *contexts.Manager) {
 	t.Helper()
 	q := int64(0)
 	if len(quota) > 0 {
 		q = quota[0]
 	}
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(t, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{Packages: pkgs}},
 	})
@@ -32,7 +33,7 @@ func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*engine.
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,10 @@
 //
 // Errors: *Error (a failure of the install itself, naming the package and
 // the reason) or one wrapping ctx.Err().
+//
+// Size: a Python package installer is a set of standards (PEP 440 versions,
+// PEP 508 markers, PEP 503/691 indexes, wheels) that only make sense
+// together; each file is one of them.
 package pypi
 
 import (

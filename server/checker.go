@@ -18,7 +18,15 @@ type CheckRequest struct {
 	TsconfigPath    string            `json:"tsconfigPath,omitempty"`
 	CompilerOptions json.RawMessage   `json:"compilerOptions,omitempty"`
 	TimeoutMs       int64             `json:"timeoutMs,omitempty"`
+	// TypeScriptVersion picks the checker: "7" (the default: TypeScript
+	// 7, the native compiler) or "5.9" (the last JavaScript compiler, for
+	// clients that pin 5.x); a full version ("7.0.2") names its major.
+	TypeScriptVersion string `json:"typescriptVersion,omitempty"`
 }
+
+// CheckerInfo describes the checkers: GET /v1/typescript (versions and
+// readiness).
+type CheckerInfo func() any
 
 // Checker type-checks TypeScript. The result is encoded as JSON as is:
 // {outcome, hasErrors, diagnostics, typescriptVersion, durationMs, ...}.
@@ -26,9 +34,17 @@ type Checker interface {
 	Check(ctx context.Context, req *CheckRequest) (any, error)
 }
 
-// routeChecker adds POST /v1/typescript/check.
+// routeChecker adds POST /v1/typescript/check and GET /v1/typescript.
 func (s *Server) routeChecker() {
 	s.e.POST("/v1/typescript/check", s.check)
+	s.e.GET("/v1/typescript", s.checkerInfo)
+}
+
+func (s *Server) checkerInfo(c echo.Context) error {
+	if s.cfg.CheckerInfo == nil {
+		return notImplemented("the TypeScript checker")
+	}
+	return c.JSON(http.StatusOK, s.cfg.CheckerInfo())
 }
 
 func (s *Server) check(c echo.Context) error {

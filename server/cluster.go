@@ -390,18 +390,66 @@ func ClusterContexts(cfg Config) Contexts {
 	if cfg.Cluster == nil || cfg.Contexts == nil {
 		return cfg.Contexts
 	}
-	return clusterContexts{Contexts: cfg.Contexts, cfg: cfg}
+	return clusterContexts{next: cfg.Contexts, cfg: cfg}
 }
 
+// clusterContexts gathers the peers' contexts into a List; the rest pass
+// through (each request about one context is routed before it gets here).
 type clusterContexts struct {
-	Contexts
-	cfg Config
+	next Contexts
+	cfg  Config
+}
+
+var _ Contexts = clusterContexts{}
+
+func (cc clusterContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	return cc.next.Run(ctx, req)
+}
+
+func (cc clusterContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+	return cc.next.Create(ctx, spec)
+}
+
+func (cc clusterContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+	return cc.next.Get(ctx, id)
+}
+
+func (cc clusterContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
+	return cc.next.Reset(ctx, id)
+}
+
+func (cc clusterContexts) Delete(ctx context.Context, id string) error {
+	return cc.next.Delete(ctx, id)
+}
+
+func (cc clusterContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	return cc.next.Hibernate(ctx, id)
+}
+
+func (cc clusterContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+	return cc.next.Fork(ctx, id, spec)
+}
+
+func (cc clusterContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+	return cc.next.WriteFile(ctx, id, path, data)
+}
+
+func (cc clusterContexts) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
+	return cc.next.ReadFile(ctx, id, path)
+}
+
+func (cc clusterContexts) DeleteFile(ctx context.Context, id, path string) error {
+	return cc.next.DeleteFile(ctx, id, path)
+}
+
+func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+	return cc.next.ListFiles(ctx, id, dir)
 }
 
 type clientKey struct{}
 
 func (cc clusterContexts) List(ctx context.Context) ([]*exec.Context, error) {
-	list, err := cc.Contexts.List(ctx)
+	list, err := cc.next.List(ctx)
 	cl, ok := ctx.Value(clientKey{}).(client)
 	if err != nil || !ok {
 		return list, err

@@ -18,7 +18,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -44,7 +44,7 @@ type ctxServer struct {
 // Manager with the given config and workspace quota.
 func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int64) *ctxServer {
 	tb.Helper()
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 	})
@@ -53,7 +53,7 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 		tb.Fatal(err)
 	}
 	cfg.Runner, cfg.Workspaces = r, ws
-	m, err := contexts.New(cfg)
+	m, err := contexts.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestContextErrorsOverHTTP(t *testing.T) {
 			wantStatus(t, do(t, tc.method, s.URL+tc.path, tc.body), tc.status, tc.code)
 		})
 	}
-	// No language: the first run pins it (issue 20 #21).
+	// No language: the first run pins it.
 	wantStatus(t, do(t, "POST", s.URL+"/v1/contexts", `{"contextId":"x"}`), 201, "")
 	wantStatus(t, do(t, "DELETE", s.URL+"/v1/contexts/x", ""), 204, "")
 	// The same env is fine.
@@ -343,7 +343,7 @@ func TestContextFilesOverHTTP(t *testing.T) {
 
 // Without a contexts manager, the routes answer 501 and contextId is 400.
 func TestContextsDisabled(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	wantStatus(t, do(t, "GET", ts.URL+"/v1/contexts", ""), 501, "not_implemented")
 	wantStatus(t, do(t, "PUT", ts.URL+"/v1/contexts/a/files/x", "x"), 501, "not_implemented")
 	wantStatus(t, do(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","contextId":"a","code":"1"}`), 400, "invalid_argument")

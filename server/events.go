@@ -133,44 +133,16 @@ func completed(r *exec.Result) events.Event {
 	return events.Event{Type: events.ExecutionCompleted, ExecutionID: r.ExecutionID, Kind: string(r.Kind), Language: string(r.Language), ContextID: r.ContextID, PID: r.PID, Outcome: string(r.Outcome), ExitCode: &code, DurationMs: &d}
 }
 
-// eventRunner publishes execution.started and execution.completed of
-// one-shot runs.
-type eventRunner struct {
-	Runner
-	hub events.Log
-}
-
-func (g eventRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	if opts.ExecutionID == "" {
-		opts.ExecutionID = exec.NewID("exe")
-	}
-	started := opts.Started
-	opts.Started = func(err error) {
-		if err == nil {
-			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: opts.ExecutionID, Kind: string(req.Kind), Language: string(req.Language)})
-		}
-		if started != nil {
-			started(err)
-		}
-	}
-	res, err := g.Runner.Run(ctx, req, opts)
-	if res != nil {
-		publish(g.hub, ctx, completed(res))
-	}
-	return res, err
-}
-
-// eventContexts publishes context events and the executions of context
-// runs (execution.started once the run left the context's queue and is
-// under way, with its executionId).
+// eventContexts publishes context events (a context run's execution
+// events are the pipeline's).
 type eventContexts struct {
-	Contexts
+	next             Contexts
 	hub              events.Log
 	reportsDeletions bool
 }
 
 func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
-	c, err := g.Contexts.Create(ctx, spec)
+	c, err := g.next.Create(ctx, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -178,7 +150,7 @@ func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exe
 }
 
 func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
-	c, err := g.Contexts.Reset(ctx, id)
+	c, err := g.next.Reset(ctx, id)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextReset, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -186,7 +158,7 @@ func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, err
 }
 
 func (g eventContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
-	c, err := g.Contexts.Fork(ctx, id, spec)
+	c, err := g.next.Fork(ctx, id, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
 	}
@@ -209,7 +181,7 @@ func (c Config) ContextEvent(typ, id string) {
 }
 
 func (g eventContexts) Delete(ctx context.Context, id string) error {
-	err := g.Contexts.Delete(ctx, id)
+	err := g.next.Delete(ctx, id)
 	if err == nil && !g.reportsDeletions {
 		publish(g.hub, ctx, events.Event{Type: events.ContextDeleted, ContextID: id})
 	}
@@ -231,27 +203,6 @@ func (c Config) ContextDeleted(id string) {
 	if c.Events != nil {
 		c.Events.Publish(events.Event{Type: events.ContextDeleted, ContextID: id, Tenant: tenant})
 	}
-}
-
-func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
-	h := exec.RunHooksFrom(ctx)
-	if h.ExecutionID == "" {
-		h.ExecutionID = exec.NewID("exe")
-	}
-	started := h.Started
-	h.Started = func(err error) {
-		if err == nil {
-			publish(g.hub, ctx, events.Event{Type: events.ExecutionStarted, ExecutionID: h.ExecutionID, ContextID: req.ContextID, Kind: string(req.Kind), Language: string(req.Language)})
-		}
-		if started != nil {
-			started(err)
-		}
-	}
-	res, err := g.Contexts.Run(exec.WithRunHooks(ctx, h), req)
-	if res != nil {
-		publish(g.hub, ctx, completed(res))
-	}
-	return res, err
 }
 
 // processSpawned publishes process.spawned, then process.exited and
@@ -284,3 +235,37 @@ func (s *Server) processSpawned(ctx context.Context, p Processes, d *exec.Proces
 		}
 	}()
 }
+
+// The rest pass through: they change no context's lifecycle.
+
+func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+	return g.next.Run(ctx, req)
+}
+
+func (g eventContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+	return g.next.Get(ctx, id)
+}
+
+func (g eventContexts) List(ctx context.Context) ([]*exec.Context, error) { return g.next.List(ctx) }
+
+func (g eventContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+	return g.next.Hibernate(ctx, id)
+}
+
+func (g eventContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+	return g.next.WriteFile(ctx, id, path, data)
+}
+
+func (g eventContexts) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
+	return g.next.ReadFile(ctx, id, path)
+}
+
+func (g eventContexts) DeleteFile(ctx context.Context, id, path string) error {
+	return g.next.DeleteFile(ctx, id, path)
+}
+
+func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+	return g.next.ListFiles(ctx, id, dir)
+}
+
+var _ Contexts = eventContexts{}

@@ -16,7 +16,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -192,7 +192,7 @@ func TestEventsTruncatedAndBadInput(t *testing.T) {
 // once; an explicit delete sends one too (the manager reports both).
 func TestEventsContextDeletedByIdleExpiry(t *testing.T) {
 	var onDelete atomic.Pointer[func(string)]
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -200,7 +200,7 @@ func TestEventsContextDeletedByIdleExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws, IdleTTL: time.Second, OnDelete: func(id string) {
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws, IdleTTL: time.Second, OnDelete: func(id string) {
 		if f := onDelete.Load(); f != nil {
 			(*f)(id)
 		}

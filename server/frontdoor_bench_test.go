@@ -13,7 +13,7 @@ import (
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/server"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -77,7 +77,7 @@ func TestSeedFilesCap(t *testing.T) {
 // with invalid UTF-8 was accepted with the bytes replaced. Both are 400 at
 // the door, and the server goes on.
 func TestRequestBodyDepthAndUTF8(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	for _, tc := range []struct{ name, body string }{
 		{"inputs 9000 deep", `{"language":"javascript","code":"1","inputs":{"a":` + deep(9000) + `}}`},

@@ -10,7 +10,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -20,7 +20,7 @@ import (
 // against the forking tenant's maxContexts. Contexts that existed before
 // the server started (durable ones) keep their owners (ContextOwners).
 func TestHibernateAndForkByTenant(t *testing.T) {
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -28,7 +28,7 @@ func TestHibernateAndForkByTenant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,23 +14,10 @@ import (
 // History reads completed executions (store.Store through an adapter).
 type History interface {
 	Get(ctx context.Context, id string) (*exec.Result, error)
-	List(ctx context.Context, f ListFilter) (*ListPage, error)
+	List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error)
 	Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error)
 	// Delete removes a completed record (not_found, execution_expired).
 	Delete(ctx context.Context, id string) error
-}
-
-// ListFilter selects completed executions.
-type ListFilter struct {
-	ContextID, Language, Outcome, Kind, After string
-	Limit                                     int
-}
-
-// ListPage is one page of completed executions, newest first.
-type ListPage struct {
-	Executions []*exec.Result `json:"executions"`
-	NextCursor string         `json:"nextCursor"`
-	HasMore    bool           `json:"hasMore"`
 }
 
 // LiveOutput serves the output of executions still running (processes);
@@ -132,7 +119,7 @@ func (s *Server) listExecutions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := ListFilter{ContextID: c.QueryParam("contextId"), Language: c.QueryParam("language"), Outcome: c.QueryParam("outcome"), Kind: c.QueryParam("kind"), After: c.QueryParam("after")}
+	f := exec.HistoryFilter{ContextID: c.QueryParam("contextId"), Language: c.QueryParam("language"), Outcome: c.QueryParam("outcome"), Kind: c.QueryParam("kind"), After: c.QueryParam("after")}
 	for name, v := range map[string]struct {
 		val   string
 		valid map[string]bool

@@ -16,8 +16,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/server"
@@ -79,19 +78,12 @@ func MustHistoryServer(tb testing.TB, procs server.Processes) *httptest.Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	r := testenv.Runner(tb, engine.RunnerConfig{
+	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
-		OnComplete: func(ctx context.Context, res *exec.Result, log *exec.OutputLog) error {
-			var events []exec.Event
-			var truncated bool
-			if log != nil {
-				events, truncated = log.Snapshot()
-			}
-			return st.Save(ctx, res, events, truncated)
-		},
+		Store:     st,
 	})
-	cfg := server.Config{Runner: r, History: storehistory.History{S: st}}
+	cfg := server.Config{Runner: r, History: st}
 	if procs != nil {
 		cfg.Processes = procs
 	}

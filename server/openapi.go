@@ -167,6 +167,7 @@ func openAPIDoc() obj {
 		"/v1/evaluate":         runOp("evaluate", "Evaluate code: the completion value of the last expression, stdout, stderr"),
 		"/v1/execute":          runOp("execute", "Execute code as a program (stdin, args, exit code)"),
 		"/v1/typescript/check": obj{"post": op("typescriptCheck", "Type-check TypeScript (type errors are outcome succeeded with hasErrors)", obj{"200": jsonResponse("diagnostics", ref("CheckResult")), "413": errResponse("413")}, body(jsonBody(ref("CheckRequest"))))},
+		"/v1/typescript":       obj{"get": op("typescriptInfo", "The TypeScript checkers: versions, which is the default, and whether each is ready", obj{"200": jsonResponse("checkers", obj{"type": "object"})}, nil)},
 		"/v1/executions": obj{"get": op("listExecutions", "Completed executions, newest first", obj{"200": jsonResponse("a page", ref("ExecutionPage"))},
 			params(queryParam("contextId", obj{"type": "string"}), queryParam("language", ref("Language")), queryParam("outcome", enum("a run's outcome, or a process's exit (exited, signalled)", "succeeded", "failed", "cancelled", "timed_out", "exited", "signalled")), queryParam("kind", ref("Kind")), cursor("after"), limit))},
 		"/v1/executions/{id}": obj{
@@ -302,8 +303,9 @@ func openAPIDoc() obj {
 		"StdinWrite":  strictObject(obj{"data": str(""), "encoding": enum("", "utf8", "utf-8", "base64")}, "data"),
 		"CheckRequest": strictObject(obj{"code": str("one file (or files)"), "files": stringMap("path to content"), "filePath": str("the file whose diagnostics are reported; with code, code's own name when files lack it"),
 			"tsconfigPath":    str("a tsconfig.json among files: its compilerOptions (compilerOptions override them)"),
-			"compilerOptions": obj{"type": "object"}, "timeoutMs": integer("")}),
-		"CheckResult": object(obj{"outcome": ref("Outcome"), "hasErrors": boolean(""), "diagnostics": array(object(obj{
+			"compilerOptions": obj{"type": "object", "description": "TypeScript 7's compilerOptions as in a tsconfig.json (with typescriptVersion 5.9: that checker's subset); a removed option is a 400 saying what replaced it"},
+			"timeoutMs":       integer(""), "typescriptVersion": enum("the checker: 7 (default) or 5.9", "7", "5.9")}),
+		"CheckResult": object(obj{"outcome": ref("Outcome"), "hasErrors": boolean(""), "typeScriptVersion": str("the compiler that checked, e.g. 7.0.2"), "diagnostics": array(object(obj{
 			"code": integer(""), "category": enum("", "error", "warning", "suggestion", "message"), "message": str(""), "filePath": str(""), "line": integer("1-based"), "column": integer("1-based"),
 		}, "code", "category", "message"))}, "outcome", "hasErrors", "diagnostics"),
 		"LifecycleEvent": object(obj{

@@ -16,7 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
-	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -51,7 +51,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" || !doc.IsOpenAPI31OrLater() {
 		t.Fatalf("openapi = %q", doc.OpenAPI)
 	}
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	resp, err := http.Get(ts.URL + "/openapi.json")
 	if err != nil {
 		t.Fatal(err)

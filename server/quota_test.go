@@ -17,8 +17,8 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -242,7 +242,7 @@ func TestTenantContextsClusterBurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Close() })
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
 	})
@@ -250,7 +250,7 @@ func TestTenantContextsClusterBurst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws, Shared: cl, StateDir: filepath.Join(testenv.ScratchDir(t), "state")})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws, Shared: cl, StateDir: filepath.Join(testenv.ScratchDir(t), "state")})
 	if err != nil {
 		t.Fatal(err)
 	}

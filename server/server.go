@@ -1,6 +1,10 @@
 // Package server is wasmexec's HTTP API (echo). Handlers are thin: decode,
 // validate, call one method, encode. Errors become JSON {code, message} with
 // the status chosen in one table (statusOf).
+//
+// Size: it is the whole HTTP API (about forty routes, the OpenAPI document
+// built beside them, SSE, tenancy and cluster routing); each file is one
+// group of routes or one layer of the front door.
 package server
 
 import (
@@ -32,15 +36,17 @@ type Readiness func() (ready bool, details map[string]any)
 
 // Config wires a Server. Optional services left nil answer 501/404.
 type Config struct {
-	Runner    Runner
-	Contexts  Contexts  // nil: contextId rejected
-	History   History   // nil: /v1/executions answers 501
-	Checker   Checker   // nil: /v1/typescript/check answers 501
-	Processes Processes // nil: /v1/processes answers 501
-	NPM       NPM       // nil: /v1/contexts/:id/npm/install answers 501
-	Pip       Pip       // nil: /v1/contexts/:id/pip/install answers 501
-	Ready     Readiness
-	Metrics   Metrics // nil: /metrics answers 501
+	Runner   Runner
+	Contexts Contexts // nil: contextId rejected
+	History  History  // nil: /v1/executions answers 501
+	Checker  Checker  // nil: /v1/typescript/check answers 501
+	// CheckerInfo serves GET /v1/typescript (nil: 501).
+	CheckerInfo CheckerInfo
+	Processes   Processes // nil: /v1/processes answers 501
+	NPM         NPM       // nil: /v1/contexts/:id/npm/install answers 501
+	Pip         Pip       // nil: /v1/contexts/:id/pip/install answers 501
+	Ready       Readiness
+	Metrics     Metrics // nil: /metrics answers 501
 	// MetricsHandler, when set, serves /metrics (promhttp) instead.
 	MetricsHandler http.Handler
 	// ObserveHTTP, when set, is told of every request.
@@ -49,6 +55,11 @@ type Config struct {
 	// /metrics and /openapi.json, and scopes everything to its tenant
 	// (tenancy.go).
 	Auth Authenticator
+	// Tenants are the tenants' counters; the Runner must admit its runs
+	// with the same ones (pipeline.Config.Tenants), as one-shot and
+	// context runs count against their tenant there. nil: new ones (a
+	// server whose runner counts no tenant's runs).
+	Tenants *Tenants
 	// Events, when set, records lifecycle events and serves GET /v1/events:
 	// an *events.Hub (one server) or a log shared by every server of a
 	// PostgreSQL store (store.EventLog).

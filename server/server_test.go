@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/server"
 )
 
-func MustServer(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) *httptest.Server {
+func MustServer(tb testing.TB, cfg testenv.RunnerConfig, bodyLimit int64) *httptest.Server {
 	tb.Helper()
 	ts, _ := MustServerRunner(tb, cfg, bodyLimit)
 	return ts
@@ -27,7 +28,7 @@ func MustServer(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) *httpte
 
 // MustServerRunner is MustServer that also returns the runner, to poll its
 // state (JavaScript and TypeScript, transpiled in this process).
-func MustServerRunner(tb testing.TB, cfg engine.RunnerConfig, bodyLimit int64) (*httptest.Server, *engine.Runner) {
+func MustServerRunner(tb testing.TB, cfg testenv.RunnerConfig, bodyLimit int64) (*httptest.Server, *pipeline.Pipeline) {
 	tb.Helper()
 	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
 	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}}
@@ -58,7 +59,7 @@ func post(tb testing.TB, url, body string) (*http.Response, map[string]any) {
 }
 
 func TestEvaluateOverHTTP(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	resp, m := post(t, ts.URL+"/v1/evaluate", `{"language":"javascript","code":"console.log('hi'); 1+1"}`)
 	if resp.StatusCode != 200 || m["value"] != float64(2) || m["outcome"] != "succeeded" || m["stdout"] != "hi\n" {
 		t.Fatalf("%d %v", resp.StatusCode, m)
@@ -78,7 +79,7 @@ func TestEvaluateOverHTTP(t *testing.T) {
 }
 
 func TestHTTPErrors(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 4096)
+	ts := MustServer(t, testenv.RunnerConfig{}, 4096)
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
@@ -126,7 +127,7 @@ func TestHTTPErrors(t *testing.T) {
 // Beyond MaxConcurrent runs, requests wait QueueTimeout, then get 429 with
 // Retry-After.
 func TestOverload(t *testing.T) {
-	ts, r := MustServerRunner(t, engine.RunnerConfig{MaxConcurrent: 1, QueueTimeout: 100 * time.Millisecond}, 0)
+	ts, r := MustServerRunner(t, testenv.RunnerConfig{MaxConcurrent: 1, QueueTimeout: 100 * time.Millisecond}, 0)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -146,7 +147,7 @@ func TestOverload(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	ts := MustServer(t, engine.RunnerConfig{}, 0)
+	ts := MustServer(t, testenv.RunnerConfig{}, 0)
 	for _, p := range []string{"/healthz", "/readyz"} {
 		resp, err := http.Get(ts.URL + p)
 		if err != nil {
@@ -162,7 +163,7 @@ func TestHealth(t *testing.T) {
 // Beyond MaxQueued waiting requests, more are refused at once (no waiting,
 // no memory piling up).
 func TestOverloadQueueBound(t *testing.T) {
-	ts, r := MustServerRunner(t, engine.RunnerConfig{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 5 * time.Second}, 0)
+	ts, r := MustServerRunner(t, testenv.RunnerConfig{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 5 * time.Second}, 0)
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ { // one running, one waiting
 		wg.Add(1)

@@ -43,7 +43,7 @@ type tenancy struct {
 	processes map[int64]string  // pid → tenant
 	procExecs map[string]string // execution id of a process → tenant (its live output)
 	procOrder []string          // FIFO of procExecs, to bound it
-	tenants   sync.Map          // tenant id → *tenantState
+	runs      *Tenants
 	now       func() time.Time
 	// contextTenant gives the tenant of a context not in contexts (one
 	// adopted from another server of a cluster), or nil.
@@ -86,15 +86,34 @@ type tenantState struct {
 	contexts, processes, workspaceBytes reserved
 }
 
-func newTenancy() *tenancy {
-	return &tenancy{contexts: map[string]string{}, processes: map[int64]string{}, procExecs: map[string]string{}, now: time.Now}
+func newTenancy(runs *Tenants) *tenancy {
+	if runs == nil {
+		runs = NewTenants()
+	}
+	return &tenancy{contexts: map[string]string{}, processes: map[int64]string{}, procExecs: map[string]string{}, runs: runs, now: time.Now}
 }
 
-func (t *tenancy) state(id string) *tenantState {
-	if st, ok := t.tenants.Load(id); ok {
+func (t *tenancy) state(id string) *tenantState { return t.runs.state(id) }
+
+// Tenants holds each tenant's counters: its runs under way, its starts of
+// the last minute, and what its requests are making. One per server: the
+// run pipeline admits one-shot and context runs with StartRun
+// (pipeline.Tenants), and the guard counts checks, spawns and what it
+// reserves with the same counters. The per-request path takes no global
+// lock: a tenant's counters are its own, found in a sync.Map.
+type Tenants struct {
+	m   sync.Map // tenant id → *tenantState
+	now func() time.Time
+}
+
+// NewTenants returns empty counters.
+func NewTenants() *Tenants { return &Tenants{now: time.Now} }
+
+func (t *Tenants) state(id string) *tenantState {
+	if st, ok := t.m.Load(id); ok {
 		return st.(*tenantState)
 	}
-	st, _ := t.tenants.LoadOrStore(id, &tenantState{})
+	st, _ := t.m.LoadOrStore(id, &tenantState{})
 	return st.(*tenantState)
 }
 
@@ -123,9 +142,6 @@ func Guard(cfg Config) Config {
 	}
 	cfg.guarded = true
 	if hub := cfg.Events; hub != nil {
-		if cfg.Runner != nil {
-			cfg.Runner = eventRunner{cfg.Runner, hub}
-		}
 		if cfg.Contexts != nil {
 			cfg.Contexts = eventContexts{cfg.Contexts, hub, cfg.ContextDeletions}
 		}
@@ -133,7 +149,7 @@ func Guard(cfg Config) Config {
 	if cfg.Auth == nil {
 		return cfg
 	}
-	t := newTenancy()
+	t := newTenancy(cfg.Tenants)
 	t.contextTenant = cfg.ContextTenant
 	if cc, ok := cfg.Cluster.(ContextCounter); ok {
 		t.countContexts = cc.TenantContexts
@@ -149,21 +165,18 @@ func Guard(cfg Config) Config {
 		}
 	}
 	cfg.tenancy = t
-	if cfg.Runner != nil {
-		cfg.Runner = guardedRunner{cfg.Runner, t}
-	}
 	if cfg.Contexts != nil {
-		gc := &guardedContexts{cfg.Contexts, t}
+		gc := &guardedContexts{next: cfg.Contexts, t: t}
 		cfg.Contexts = gc
 		if cfg.NPM != nil {
-			cfg.NPM = guardedNPM{cfg.NPM, gc}
+			cfg.NPM = guardedNPM{next: cfg.NPM, c: gc}
 		}
 	}
 	if cfg.History != nil {
-		cfg.History = guardedHistory{cfg.History, t}
+		cfg.History = guardedHistory{next: cfg.History, t: t}
 	}
 	if cfg.Checker != nil {
-		cfg.Checker = guardedChecker{cfg.Checker, t}
+		cfg.Checker = guardedChecker{next: cfg.Checker, t: t}
 	}
 	return cfg
 }
@@ -188,7 +201,10 @@ func noop() {}
 // holds the other's count); the returned func ends it. A minute is the
 // current second and the 59 before it: a start is forgotten 60 whole
 // seconds after the second it fell in, which Retry-After says.
-func (t *tenancy) startRun(ctx context.Context) (func(), error) {
+func (t *tenancy) startRun(ctx context.Context) (func(), error) { return t.runs.StartRun(ctx) }
+
+// StartRun is startRun for the run pipeline.
+func (t *Tenants) StartRun(ctx context.Context) (func(), error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
 		return noop, nil
@@ -213,6 +229,10 @@ func (t *tenancy) startRun(ctx context.Context) (func(), error) {
 // countStart checks maxRunsPerMinute and counts one start (a run's, or a
 // process spawn's).
 func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
+	return t.runs.countStart(tn, st)
+}
+
+func (t *Tenants) countStart(tn *exec.Tenant, st *tenantState) error {
 	if tn.Quotas.MaxRunsPerMinute == nil {
 		return nil
 	}
@@ -222,7 +242,7 @@ func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
 }
 
 // countStartLocked is countStart with st.mu held.
-func (t *tenancy) countStartLocked(tn *exec.Tenant, st *tenantState) error {
+func (t *Tenants) countStartLocked(tn *exec.Tenant, st *tenantState) error {
 	q := tn.Quotas.MaxRunsPerMinute
 	if q == nil {
 		return nil
@@ -300,26 +320,16 @@ func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
 	return t.processes[pid] == tn
 }
 
-// guardedRunner counts one-shot runs against their tenant.
-type guardedRunner struct {
-	Runner
-	t *tenancy
-}
-
-func (g guardedRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	done, err := g.t.startRun(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return g.Runner.Run(ctx, req, opts)
-}
-
-// guardedContexts scopes contexts to their tenant.
+// guardedContexts scopes contexts to their tenant. It names the
+// contexts it guards rather than embedding them, so every method of
+// Contexts is written here and checks the tenant: a method added to the
+// interface later is a compile error until it is guarded too.
 type guardedContexts struct {
-	Contexts
-	t *tenancy
+	next Contexts
+	t    *tenancy
 }
+
+var _ Contexts = (*guardedContexts)(nil)
 
 func contextNotFound(id string) error { return exec.Errorf(exec.EContextNotFound, "no context %q", id) }
 
@@ -339,7 +349,7 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 	g.t.mu.Lock()
 	adds := g.t.ownerAdds
 	g.t.mu.Unlock()
-	all, err := g.Contexts.List(ctx)
+	all, err := g.next.List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +376,7 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c *exec.Context, err error) {
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
-		return g.Contexts.Create(ctx, spec)
+		return g.next.Create(ctx, spec)
 	}
 	named := *spec
 	if named.ContextID == "" {
@@ -377,7 +387,7 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c
 		return nil, err
 	}
 	defer func() { end(g.ownIfMade(c, err, tn)) }()
-	return g.Contexts.Create(ctx, &named)
+	return g.next.Create(ctx, &named)
 }
 
 // ownIfMade is what ends the reservation of context c: record its owner,
@@ -510,24 +520,19 @@ func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Res
 	if err := g.checkWorkspaces(ctx); err != nil {
 		return nil, err
 	}
-	done, err := g.t.startRun(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return g.Contexts.Run(ctx, req)
+	return g.next.Run(ctx, req) // its tenant's run quotas: the pipeline's admission
 }
 
 func (g *guardedContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	return g.Contexts.Get(ctx, id)
+	return g.next.Get(ctx, id)
 }
 
 func (g *guardedContexts) List(ctx context.Context) ([]*exec.Context, error) {
 	if exec.TenantFrom(ctx) == nil {
-		return g.Contexts.List(ctx)
+		return g.next.List(ctx)
 	}
 	return g.owned(ctx)
 }
@@ -536,14 +541,14 @@ func (g *guardedContexts) Reset(ctx context.Context, id string) (*exec.Context, 
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	return g.Contexts.Reset(ctx, id)
+	return g.next.Reset(ctx, id)
 }
 
 func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	return g.Contexts.Hibernate(ctx, id)
+	return g.next.Hibernate(ctx, id)
 }
 
 // Fork is a Create for the tenant (its maxContexts quota, its workspace
@@ -556,7 +561,7 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 	}
 	tn := exec.TenantFrom(ctx)
 	if tn == nil {
-		return g.Contexts.Fork(ctx, id, spec)
+		return g.next.Fork(ctx, id, spec)
 	}
 	var named exec.ForkSpec
 	if spec != nil {
@@ -574,7 +579,7 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 		end(g.ownIfMade(c, err, tn)) // owned first: its copy counted, then no longer reserved
 		endBytes(nil)
 	}()
-	src, err := g.Contexts.Get(ctx, id)
+	src, err := g.next.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -584,14 +589,14 @@ func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSp
 			return nil, err
 		}
 	}
-	return g.Contexts.Fork(ctx, id, &named)
+	return g.next.Fork(ctx, id, &named)
 }
 
 func (g *guardedContexts) Delete(ctx context.Context, id string) error {
 	if err := g.check(ctx, id); err != nil {
 		return err
 	}
-	if err := g.Contexts.Delete(ctx, id); err != nil {
+	if err := g.next.Delete(ctx, id); err != nil {
 		return err
 	}
 	g.t.mu.Lock()
@@ -609,21 +614,21 @@ func (g *guardedContexts) WriteFile(ctx context.Context, id, path string, data [
 		return nil, err
 	}
 	defer end(nil) // written (or not): counted where it is
-	return g.Contexts.WriteFile(ctx, id, path, data)
+	return g.next.WriteFile(ctx, id, path, data)
 }
 
 func (g *guardedContexts) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	return g.Contexts.ReadFile(ctx, id, path)
+	return g.next.ReadFile(ctx, id, path)
 }
 
 func (g *guardedContexts) DeleteFile(ctx context.Context, id, path string) error {
 	if err := g.check(ctx, id); err != nil {
 		return err
 	}
-	return g.Contexts.DeleteFile(ctx, id, path)
+	return g.next.DeleteFile(ctx, id, path)
 }
 
 func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
@@ -656,15 +661,15 @@ func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	return g.Contexts.ListFiles(ctx, id, dir)
+	return g.next.ListFiles(ctx, id, dir)
 }
 
 // guardedNPM installs into the tenant's own contexts only, and not while
 // its workspaces are over maxWorkspaceBytes (checked before, like a run:
 // what an install adds is known only once it is done).
 type guardedNPM struct {
-	NPM
-	c *guardedContexts
+	next NPM
+	c    *guardedContexts
 }
 
 func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
@@ -674,7 +679,7 @@ func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPM
 	if err := g.c.checkWorkspaces(ctx); err != nil {
 		return nil, err
 	}
-	return g.NPM.Install(ctx, contextID, req)
+	return g.next.Install(ctx, contextID, req)
 }
 
 // guardedHistory shows a tenant its own execution records only. The
@@ -682,8 +687,8 @@ func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPM
 // records and tombstones included); the guard also checks the Tenant of
 // each record it returns, so a History that doesn't scope leaks nothing.
 type guardedHistory struct {
-	History
-	t *tenancy
+	next History
+	t    *tenancy
 }
 
 func executionNotFound(id string) error {
@@ -691,7 +696,7 @@ func executionNotFound(id string) error {
 }
 
 func (g guardedHistory) Get(ctx context.Context, id string) (*exec.Result, error) {
-	r, err := g.History.Get(ctx, id)
+	r, err := g.next.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -707,7 +712,7 @@ func (g guardedHistory) Output(ctx context.Context, id, after string, limit int)
 			return nil, err
 		}
 	}
-	return g.History.Output(ctx, id, after, limit)
+	return g.next.Output(ctx, id, after, limit)
 }
 
 // Delete removes a record of the caller's tenant only (another tenant's
@@ -719,19 +724,13 @@ func (g guardedHistory) Delete(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	d, ok := g.History.(interface {
-		Delete(ctx context.Context, id string) error
-	})
-	if !ok {
-		return notImplemented("deleting executions")
-	}
-	return d.Delete(ctx, id)
+	return g.next.Delete(ctx, id)
 }
 
 // List filters each page to the tenant's records: a page may hold fewer
 // than limit while hasMore is true; follow nextCursor as always.
-func (g guardedHistory) List(ctx context.Context, f ListFilter) (*ListPage, error) {
-	p, err := g.History.List(ctx, f)
+func (g guardedHistory) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
+	p, err := g.next.List(ctx, f)
 	tn := exec.TenantID(ctx)
 	if err != nil || tn == "" {
 		return p, err
@@ -749,8 +748,8 @@ func (g guardedHistory) List(ctx context.Context, f ListFilter) (*ListPage, erro
 // guardedChecker counts checks as runs (their records carry the tenant
 // like any run's).
 type guardedChecker struct {
-	Checker
-	t *tenancy
+	next Checker
+	t    *tenancy
 }
 
 func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, error) {
@@ -759,7 +758,7 @@ func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, erro
 		return nil, err
 	}
 	defer done()
-	return g.Checker.Check(ctx, req)
+	return g.next.Check(ctx, req)
 }
 
 // Processes: the Processes interface takes no ctx for most calls, so the

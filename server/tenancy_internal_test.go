@@ -59,9 +59,9 @@ func TestGuardedDelete(t *testing.T) {
 // Retry-After says when the oldest is forgotten; a quota of 0 allows
 // nothing.
 func TestRunQuotas(t *testing.T) {
-	tn := newTenancy()
+	tn := newTenancy(nil)
 	now := time.Unix(1_700_000_000, 0)
-	tn.now = func() time.Time { return now }
+	tn.runs.now = func() time.Time { return now }
 	one, two, zero := int64(1), int64(2), int64(0)
 	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: exec.Quotas{MaxConcurrentRuns: &one, MaxRunsPerMinute: &two}})
 
@@ -126,7 +126,7 @@ func TestRunQuotasConcurrent(t *testing.T) {
 		{"both, rate first", exec.Quotas{MaxConcurrentRuns: &three, MaxRunsPerMinute: &two}, true, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tn := newTenancy()
+			tn := newTenancy(nil)
 			ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: tc.quotas})
 			const n = 32
 			start := make(chan struct{})

@@ -18,24 +18,25 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // lastRunner is the runner of the last mustFrontServer (to poll its state).
-var lastRunner *engine.Runner
+var lastRunner *pipeline.Pipeline
 
-// memHistory keeps completed executions in memory (OnComplete).
+// memHistory keeps completed executions in memory (the persist step).
 type memHistory struct {
 	mu   sync.Mutex
 	byID map[string]*exec.Result
 	ids  []string
 }
 
-func (h *memHistory) save(ctx context.Context, r *exec.Result, _ *exec.OutputLog) error {
+func (h *memHistory) save(ctx context.Context, r *exec.Result, _ []exec.Event, _ bool) error {
 	if r.Tenant == "" {
 		r.Tenant = exec.TenantID(ctx) // as the binary's persist does
 	}
@@ -55,10 +56,10 @@ func (h *memHistory) Get(_ context.Context, id string) (*exec.Result, error) {
 	return nil, exec.Errorf(exec.ENotFound, "execution %s not found", id)
 }
 
-func (h *memHistory) List(_ context.Context, f server.ListFilter) (*server.ListPage, error) {
+func (h *memHistory) List(_ context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	p := &server.ListPage{NextCursor: ""}
+	p := &exec.HistoryPage{NextCursor: ""}
 	for _, id := range h.ids {
 		p.Executions = append(p.Executions, h.byID[id])
 	}
@@ -121,16 +122,19 @@ func mustTenantServer(tb testing.TB) string {
 func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	tb.Helper()
 	h := &memHistory{byID: map[string]*exec.Result{}}
-	r := testenv.Runner(tb, engine.RunnerConfig{
-		Images:     map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		OnComplete: h.save,
+	tenants := server.NewTenants()
+	r := testenv.Runner(tb, testenv.RunnerConfig{
+		Tenants:   tenants,
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Store:     testenv.StoreFunc(h.save),
+		Events:    eventLog(hub),
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: ws})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -141,7 +145,7 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	}
 	tb.Cleanup(procs.Close)
 	lastRunner = r
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}}
+	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}, Tenants: tenants}
 	if hub != nil { // not a nil *Hub in the interface
 		cfg.Events = hub
 	}
@@ -404,4 +408,12 @@ func TestTenantMaxConcurrentRuns(t *testing.T) {
 	if first := <-done; first.Status != 200 {
 		t.Fatalf("the first run: %d %s", first.Status, first.Body)
 	}
+}
+
+// eventLog is hub as an events.Log (nil when there is none).
+func eventLog(hub *events.Hub) events.Log {
+	if hub == nil {
+		return nil
+	}
+	return hub
 }

@@ -55,7 +55,7 @@ func TestSaveBoundsARecord(t *testing.T) {
 		// at most 8 MiB, every record once.
 		n := 0
 		for after := ""; ; {
-			page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
+			page, err := s.List(ctx, exec.HistoryFilter{After: after, Limit: MaxListLimit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func TestListPageBudget(t *testing.T) {
 		)
 		after := ""
 		for {
-			page, err := s.List(ctx, ListFilter{After: after, Limit: MaxListLimit})
+			page, err := s.List(ctx, exec.HistoryFilter{After: after, Limit: MaxListLimit})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,7 +79,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 					seen := map[string]bool{}
 					cursor := ""
 					for range 100 {
-						page, err := s.List(ctx, ListFilter{After: cursor, Limit: 7})
+						page, err := s.List(ctx, exec.HistoryFilter{After: cursor, Limit: 7})
 						if err != nil {
 							errs <- fmt.Errorf("List: %w", err)
 							return

@@ -118,4 +118,8 @@
 // exec.EUnavailable (the store is closed, or PostgreSQL cannot be reached:
 // the message names its URL with the password redacted). Anything else is
 // an internal failure of the store, wrapped with context.
+//
+// Size: one Store over two databases (SQLite and PostgreSQL) with the same
+// semantics, their migrations, paging, retention and the shared event
+// log; splitting by database would duplicate the semantics.
 package store

@@ -277,6 +277,12 @@ type EventLogStats struct {
 	Listening bool   // the NOTIFY listener is connected
 }
 
+// Counts is Stats as /metrics reads it: events written, dropped, queued.
+func (l *EventLog) Counts() (written, dropped uint64, queued int) {
+	s := l.Stats()
+	return s.Written, s.Dropped, s.Queued
+}
+
 // Stats returns the counters (for /metrics).
 func (l *EventLog) Stats() EventLogStats {
 	return EventLogStats{Written: l.written.Load(), Dropped: l.dropped.Load(), Queued: len(l.queue) + int(l.inflight.Load()), Listening: l.listening.Load()}

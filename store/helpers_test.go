@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 )
 
 func TestMain(m *testing.M) {

@@ -91,7 +91,7 @@ func TestListProcessOutcomes(t *testing.T) {
 			{"cancelled", "cancelled", "e-cancel p-killed"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				page, err := s.List(ctx, ListFilter{Outcome: tt.outcome})
+				page, err := s.List(ctx, exec.HistoryFilter{Outcome: tt.outcome})
 				if err != nil {
 					t.Fatal(err)
 				}

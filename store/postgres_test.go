@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 // What only the PostgreSQL backend has: a shared database, its migrations,
@@ -179,7 +179,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 	for i := range 30 {
 		MustSave(t, a, newResult(fmt.Sprintf("before-%02d", i), t0.Add(time.Duration(i)*time.Millisecond)), nil)
 	}
-	first, err := b.List(ctx, ListFilter{Limit: 7})
+	first, err := b.List(ctx, exec.HistoryFilter{Limit: 7})
 	if err != nil || len(first.Executions) != 7 {
 		t.Fatalf("first page: %v", err)
 	}
@@ -209,7 +209,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 	// "before" records older than the cursor, and nothing new.
 	cursor := first.NextCursor
 	for cursor != "" {
-		p, err := b.List(ctx, ListFilter{After: cursor, Limit: 5})
+		p, err := b.List(ctx, exec.HistoryFilter{After: cursor, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestPostgresServerDown(t *testing.T) {
 	errContains(t, err, "PostgreSQL", RedactURL(url), "unavailable")
 	_, err = s.Get(ctx, "before")
 	wantCode(t, "Get while down", err, exec.EUnavailable)
-	_, err = s.List(ctx, ListFilter{})
+	_, err = s.List(ctx, exec.HistoryFilter{})
 	wantCode(t, "List while down", err, exec.EUnavailable)
 	_, err = s.Output(ctx, "before", "", 0)
 	wantCode(t, "Output while down", err, exec.EUnavailable)

@@ -175,32 +175,6 @@ var processOutcomes = map[string][]exec.Outcome{
 	string(exec.ExitSignalled): {exec.Cancelled},
 }
 
-// ListFilter selects records for List. Empty fields match everything; a
-// value that names nothing (an unknown language, say) matches nothing.
-type ListFilter struct {
-	ContextID string
-	Language  string
-	// Outcome is a run outcome (succeeded, failed, cancelled, timed_out) or
-	// a process exit outcome (exited, signalled: process records only).
-	Outcome string
-	Kind    string
-	// After is the NextCursor of the previous page; empty for the first.
-	After string
-	// Limit is the page size: 0 means DefaultListLimit, more than
-	// MaxListLimit is clamped to it.
-	Limit int
-}
-
-// ListPage is one page of List: at most Limit records and, besides the
-// first record, at most MaxPageBytes of them (Config.MaxPageBytes).
-type ListPage struct {
-	Executions []*exec.Result
-	// NextCursor resumes after the last record of this page; empty when
-	// HasMore is false.
-	NextCursor string
-	HasMore    bool
-}
-
 // List returns stored, unexpired records matching f, newest first (by
 // insertion); with a tenant in ctx, that tenant's only. Pages are stable: records saved after a cursor was issued never
 // appear after it, so paging sees no duplicates and no gaps among the records
@@ -213,7 +187,7 @@ type ListPage struct {
 // saved, so it is at most a few MiB).
 // Errors: exec.EInvalid for a malformed cursor or a negative limit,
 // exec.EUnavailable after Close.
-func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
+func (s *Store) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -265,7 +239,7 @@ func (s *Store) List(ctx context.Context, f ListFilter) (*ListPage, error) {
 		return nil, s.dbError("list", err)
 	}
 	defer rows.Close()
-	page := &ListPage{Executions: []*exec.Result{}}
+	page := &exec.HistoryPage{Executions: []*exec.Result{}}
 	var lastSeq, pageBytes int64
 	for rows.Next() {
 		if len(page.Executions) == limit {

@@ -36,17 +36,17 @@ func TestListFilters(t *testing.T) {
 
 		tests := []struct {
 			name string
-			f    ListFilter
+			f    exec.HistoryFilter
 			want []string
 		}{
-			{"all, newest first", ListFilter{}, []string{"e", "d", "c", "b", "a"}},
-			{"context", ListFilter{ContextID: "c1"}, []string{"e", "c", "a"}},
-			{"language", ListFilter{Language: "python"}, []string{"d", "b"}},
-			{"outcome", ListFilter{Outcome: "failed"}, []string{"e", "b"}},
-			{"kind", ListFilter{Kind: "evaluate"}, []string{"e", "a"}},
-			{"combined", ListFilter{ContextID: "c1", Outcome: "succeeded"}, []string{"a"}},
-			{"no match", ListFilter{Language: "cobol"}, []string{}},
-			{"limit", ListFilter{Limit: 2}, []string{"e", "d"}},
+			{"all, newest first", exec.HistoryFilter{}, []string{"e", "d", "c", "b", "a"}},
+			{"context", exec.HistoryFilter{ContextID: "c1"}, []string{"e", "c", "a"}},
+			{"language", exec.HistoryFilter{Language: "python"}, []string{"d", "b"}},
+			{"outcome", exec.HistoryFilter{Outcome: "failed"}, []string{"e", "b"}},
+			{"kind", exec.HistoryFilter{Kind: "evaluate"}, []string{"e", "a"}},
+			{"combined", exec.HistoryFilter{ContextID: "c1", Outcome: "succeeded"}, []string{"a"}},
+			{"no match", exec.HistoryFilter{Language: "cobol"}, []string{}},
+			{"limit", exec.HistoryFilter{Limit: 2}, []string{"e", "d"}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestListFilters(t *testing.T) {
 			})
 		}
 		// Listed records are complete results.
-		page, _ := s.List(context.Background(), ListFilter{Limit: 1})
+		page, _ := s.List(context.Background(), exec.HistoryFilter{Limit: 1})
 		if got := MustGet(t, s, "e"); !reflect.DeepEqual(page.Executions[0], got) {
 			t.Fatalf("List record %+v differs from Get %+v", page.Executions[0], got)
 		}
@@ -75,17 +75,17 @@ func TestListBadArguments(t *testing.T) {
 		s := b.open(t, Config{})
 		tests := []struct {
 			name string
-			f    ListFilter
+			f    exec.HistoryFilter
 		}{
-			{"negative limit", ListFilter{Limit: -1}},
-			{"garbage cursor", ListFilter{After: "garbage"}},
-			{"event cursor", ListFilter{After: exec.EncodeCursor(5)}},
-			{"prefix only", ListFilter{After: "l"}},
-			{"zero", ListFilter{After: "l0"}},
-			{"leading zero", ListFilter{After: "l05"}},
-			{"upper case", ListFilter{After: "lA"}},
-			{"negative", ListFilter{After: "l-5"}},
-			{"overflow", ListFilter{After: "lzzzzzzzzzzzzz"}},
+			{"negative limit", exec.HistoryFilter{Limit: -1}},
+			{"garbage cursor", exec.HistoryFilter{After: "garbage"}},
+			{"event cursor", exec.HistoryFilter{After: exec.EncodeCursor(5)}},
+			{"prefix only", exec.HistoryFilter{After: "l"}},
+			{"zero", exec.HistoryFilter{After: "l0"}},
+			{"leading zero", exec.HistoryFilter{After: "l05"}},
+			{"upper case", exec.HistoryFilter{After: "lA"}},
+			{"negative", exec.HistoryFilter{After: "l-5"}},
+			{"overflow", exec.HistoryFilter{After: "lzzzzzzzzzzzzz"}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestListPaginationStable(t *testing.T) {
 					if pages > 100 {
 						t.Fatal("paging does not end")
 					}
-					page, err := s.List(context.Background(), ListFilter{After: cursor, Limit: limit})
+					page, err := s.List(context.Background(), exec.HistoryFilter{After: cursor, Limit: limit})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -149,7 +149,7 @@ func TestListSkipsExpired(t *testing.T) {
 		clock.Add(500 * time.Millisecond)
 		MustSave(t, s, newResult("new", clock.Now()), nil)
 		clock.Add(500 * time.Millisecond) // "old" expires, not swept
-		page, err := s.List(context.Background(), ListFilter{})
+		page, err := s.List(context.Background(), exec.HistoryFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -490,7 +490,7 @@ func TestTTLBoundaries(t *testing.T) {
 					wantCode(t, when+": Get", err, tt.wantCode)
 					_, err = s.Output(ctx, "x", "", 0)
 					wantCode(t, when+": Output", err, tt.wantCode)
-					page, err := s.List(ctx, ListFilter{})
+					page, err := s.List(ctx, exec.HistoryFilter{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -735,7 +735,7 @@ func TestClosedStore(t *testing.T) {
 		wantCode(t, "Save", s.Save(ctx, newResult("b", time.Now()), nil, false), exec.EUnavailable)
 		_, err := s.Get(ctx, "a")
 		wantCode(t, "Get", err, exec.EUnavailable)
-		_, err = s.List(ctx, ListFilter{})
+		_, err = s.List(ctx, exec.HistoryFilter{})
 		wantCode(t, "List", err, exec.EUnavailable)
 		_, err = s.Output(ctx, "a", "", 0)
 		wantCode(t, "Output", err, exec.EUnavailable)

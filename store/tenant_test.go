@@ -54,11 +54,11 @@ func TestTenantScope(t *testing.T) {
 		if _, err := s.Output(a, "exe_a", "", 0); err != nil {
 			t.Fatalf("a replays its own: %v", err)
 		}
-		page, err := s.List(b, ListFilter{})
+		page, err := s.List(b, exec.HistoryFilter{})
 		if err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_b" {
 			t.Fatalf("b's list: %v %+v", err, page)
 		}
-		if page, err := s.List(context.Background(), ListFilter{}); err != nil || len(page.Executions) != 3 {
+		if page, err := s.List(context.Background(), exec.HistoryFilter{}); err != nil || len(page.Executions) != 3 {
 			t.Fatalf("the server's own list (no tenant): %v %d records", err, len(page.Executions))
 		}
 
@@ -111,7 +111,7 @@ func TestTenantMigrationOfOldData(t *testing.T) {
 	r := newResult("exe_new", t0)
 	r.Tenant = "a"
 	MustSave(t, s, r, nil)
-	if page, err := s.List(tenantCtx("a"), ListFilter{}); err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_new" {
+	if page, err := s.List(tenantCtx("a"), exec.HistoryFilter{}); err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_new" {
 		t.Fatalf("a's list after the migration: %v %+v", err, page)
 	}
 }

@@ -21,6 +21,9 @@
 // directory), not_found (absent), conflict (a directory is in the way),
 // payload_too_large (over the quota or the file limit, a file over the read
 // cap, too many files to seed).
+//
+// Size: paths, quotas, snapshots and rollback all act on one workspace tree;
+// each file is one of them.
 package vfs
 
 import (

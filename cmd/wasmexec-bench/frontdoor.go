@@ -21,7 +21,7 @@ func init() {
 	register("authcost", func(t *table, _ *server, dataDir string) error { return benchAuthCost(t, dataDir) })
 }
 
-// benchFrontDoor measures the front door (issue 17): JS "1+1" through
+// benchFrontDoor measures the front door: JS "1+1" through
 // /mcp run_code against /v1/evaluate, the cost of API keys and tenant
 // checks on one-shot throughput, and lifecycle events fanned out to 100
 // subscribers.

@@ -2,6 +2,9 @@
 // real server binary on a loopback port, drives it over HTTP and prints a
 // table of medians, tails, throughput, ratios and memory. Numbers from a
 // shared 2-core machine are noisy: read ratios and medians, not single runs.
+//
+// Size: each section of `make bench` is one file; they share the server runner
+// and the table.
 package main
 
 import (

@@ -11,7 +11,7 @@ func init() {
 	register("modules", benchModules)
 }
 
-// benchModules measures JavaScript modules (issue 14): a two-file ES module
+// benchModules measures JavaScript modules: a two-file ES module
 // program run by filePath against the same code as one cell, npm installs
 // cold and warm, and importing lodash in a context.
 func benchModules(t *table, srv *server, _ string) error {

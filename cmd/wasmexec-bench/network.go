@@ -15,7 +15,7 @@ func init() {
 	register("network", benchNetwork)
 }
 
-// benchNetwork measures a guest's fetch (issue 18) of a local 1 KiB
+// benchNetwork measures a guest's fetch of a local 1 KiB
 // response against the same request made by Go directly: the p50 a fetch
 // adds to a one-shot run (each run has its own connection, so a new TCP
 // connection each time, like Go's with keep-alives off), and 100

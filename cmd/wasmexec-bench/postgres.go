@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/wasmexec/wasmexec/internal/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/store"
 )
 

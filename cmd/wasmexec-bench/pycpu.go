@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The Python CPU section (issue 12, item 6): a small fixed set of programs,
+// The Python CPU section: a small fixed set of programs,
 // each timed inside the interpreter (the fastest of five runs of work(),
 // the figure least disturbed by other load on the machine; start-up and
 // the HTTP round trip don't count), in

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The numpy section (issue 16): `import numpy` in a fresh guest, and four
+// The numpy section: `import numpy` in a fresh guest, and four
 // kernels timed inside the interpreter (median of three runs of work(),
 // after a warm-up run), in the guest and in the machine's native Python
 // with Debian's python3-numpy. Skipped when the Python image has no numpy

@@ -56,7 +56,7 @@ func benchIndex() (string, error) {
 	return "http://" + l.Addr().String() + "/simple", nil
 }
 
-// benchPythonPackages measures issue 15: the bundled layer (sympy in a
+// benchPythonPackages measures Python packages: the bundled layer (sympy in a
 // context, first and second run; networkx one-shot), pip install of a
 // small wheel from the local index (cold and cached), and the layer's
 // build time and size.

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The Python snapshot section (issue 12): the snapshotted CPython guest
+// The Python snapshot section: the snapshotted CPython guest
 // against the JavaScript guest in the same run, back to back (no pacing:
 // the pre-started pool can't refill between requests).
 func init() {

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +19,8 @@ import (
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/pipeline"
+	"github.com/wasmexec/wasmexec/server"
 
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
@@ -73,24 +74,27 @@ type options struct {
 	dbPath         string
 	maxContexts    int
 	tscheckWorkers int
-	tsWorkers      int
-	transpileMs    int64
-	tscheckMemory  int64
-	tscheckDOM     bool
-	tscheckWarmDOM bool
-	ctxQueueDepth  int
-	ctxIdleTTLMs   int64
-	ctxHibernateMs int64
-	ctxSnapshotMs  int64
-	procTimeoutMs  int64
-	procMaxTimeout int64
-	signalGraceMs  int64
-	storeSync      string
-	scratchDir     string
-	authKeysFile   string
-	insecureOpen   bool
-	eventsWindow   int
-	// Network (issue 18).
+	// tscheckLegacyWorkers run TypeScript 5.9 (0: disabled).
+	tscheckLegacyWorkers int
+	tscheckNice          int
+	tsWorkers            int
+	transpileMs          int64
+	tscheckMemory        int64
+	tscheckDOM           bool
+	tscheckWarmDOM       bool
+	ctxQueueDepth        int
+	ctxIdleTTLMs         int64
+	ctxHibernateMs       int64
+	ctxSnapshotMs        int64
+	procTimeoutMs        int64
+	procMaxTimeout       int64
+	signalGraceMs        int64
+	storeSync            string
+	scratchDir           string
+	authKeysFile         string
+	insecureOpen         bool
+	eventsWindow         int
+	// Network.
 	networkAllow            string
 	networkMaxRequests      int
 	networkMaxResponseBytes int64
@@ -126,11 +130,11 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxOutputBytes, "max-output-bytes", d.Max.OutputBytes, "largest limits.outputBytes a request may ask for")
 	fs.Int64Var(&o.stdinBytes, "stdin-bytes", d.MaxStdinBytes, "stdin buffer limit")
 	fs.Int64Var(&o.bodyLimitBytes, "body-limit-bytes", 16<<20, "request body limit")
-	fs.IntVar(&o.maxConcurrent, "max-concurrent", engine.DefaultMaxConcurrent, "runs at once; more queue briefly, then get 429")
-	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", engine.DefaultQueueTimeout.Milliseconds(), "how long a run waits for a slot before 429")
-	fs.IntVar(&o.maxQueued, "max-queued", engine.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
+	fs.IntVar(&o.maxConcurrent, "max-concurrent", pipeline.DefaultMaxConcurrent, "runs at once; more queue briefly, then get 429")
+	fs.Int64Var(&o.queueTimeoutMs, "queue-timeout-ms", pipeline.DefaultQueueTimeout.Milliseconds(), "how long a run waits for a slot before 429")
+	fs.IntVar(&o.maxQueued, "max-queued", pipeline.DefaultMaxQueued, "runs waiting for a slot at once; more get 429 at once")
 	fs.IntVar(&o.poolSize, "pool-size", engine.DefaultPoolSize, "pre-started guests kept per language (0 disables)")
-	fs.Int64Var(&o.retainBytes, "retain-bytes", engine.DefaultRetainBytes, "retained output events per run (bytes)")
+	fs.Int64Var(&o.retainBytes, "retain-bytes", pipeline.DefaultRetainBytes, "retained output events per run (bytes)")
 	fs.Int64Var(&o.workspaceQuota, "workspace-quota-bytes", vfs.DefaultQuotaBytes, "byte quota per workspace (a directory, empty file or symlink counts 4096)")
 	fs.IntVar(&o.workspaceFiles, "workspace-max-files", vfs.DefaultMaxFiles, "entries (files, directories, symlinks) per workspace")
 	fs.Int64Var(&o.completedTTLMs, "execution-completed-ttl-ms", 300000, "how long completed executions are kept")
@@ -141,11 +145,13 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.storeKind, "store", "sqlite", "where completed executions are kept: sqlite (the --db file), postgres (the database at --store-url, which several nodes may share) or none")
 	fs.StringVar(&o.storeURL, "store-url", "", "PostgreSQL URL for --store postgres: postgres://user:password@host:port/database?sslmode=… (logged with the password redacted)")
 	fs.StringVar(&o.dbPath, "db", "", "SQLite file (default DATA_DIR/wasmexec.db)")
-	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript checker worker processes (0 disables the checker)")
+	fs.IntVar(&o.tscheckWorkers, "tscheck-workers", 1, "TypeScript 7 checker worker processes (0 disables the checker)")
+	fs.IntVar(&o.tscheckLegacyWorkers, "tscheck-legacy-workers", 1, `TypeScript 5.9 checker worker processes, for checks with "typescriptVersion": "5.9"; started on the first of them (0: 5.9 disabled)`)
+	fs.IntVar(&o.tscheckNice, "tscheck-nice", 10, "nice value of checker warm-ups, so they yield the CPU to runs (0: no change); TypeScript 5.9 workers keep it")
 	fs.IntVar(&o.tsWorkers, "ts-transpile-workers", ts.DefaultWorkers, "TypeScript transpile worker processes (esbuild runs only there)")
 	fs.Int64Var(&o.transpileMs, "transpile-timeout-ms", ts.DefaultTranspileTimeout.Milliseconds(), "how long one TypeScript transpile may run in its worker; past it the run fails with transpile_failed")
 	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker (0: no cap)")
-	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib in idle checker workers after start (5-10 s of CPU and ~300 MB per worker; a first dom check is then fast)")
+	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib: in TypeScript 7 workers' warm-up (~0.3 s of CPU), in idle TypeScript 5.9 workers once started (5-10 s of CPU and ~300 MB each); a first dom check is then fast")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
 	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
@@ -177,6 +183,20 @@ func (o *options) policy() exec.Policy {
 	}
 }
 
+// stageRoom is what a one-shot run's packages may hold: its workspace's
+// limits, since they are copied into it.
+func (o *options) stageRoom() npm.Room {
+	l := o.workspaceLimits()
+	r := npm.Room{Bytes: l.Quota, Files: l.MaxFiles, EntryBytes: l.EntryBytes}
+	if r.Bytes <= 0 {
+		r.Bytes = math.MaxInt64
+	}
+	if r.Files <= 0 {
+		r.Files = math.MaxInt
+	}
+	return r
+}
+
 func (o *options) workspaceLimits() vfs.Limits {
 	l := vfs.DefaultLimits()
 	l.Quota, l.MaxFiles = o.workspaceQuota, o.workspaceFiles
@@ -202,11 +222,17 @@ type app struct {
 	npmOnce sync.Once
 	npm     *npm.Client
 
-	mu     sync.Mutex
-	runner *engine.Runner
-	// guarded is runner behind the store guard (storeguard.go): what the
-	// server, contexts and processes run through.
-	guarded exec.Runner
+	// recorder is the persist step of runs and of the other records
+	// (TypeScript checks, installs): nothing is reported before its
+	// record is committed.
+	recorder *pipeline.Recorder
+	// tenants are the tenants' counters, shared by the pipeline (run
+	// admission) and the server's guard.
+	tenants *server.Tenants
+
+	mu      sync.Mutex
+	driver  *engine.Driver
+	runner  *pipeline.Pipeline
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
 	checker *checker
@@ -315,33 +341,15 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 			return nil, fmt.Errorf("join the cluster: %w", err)
 		}
 	}
-	a.instrument()
+	// A nil *store.Store must not become a non-nil pipeline.Store.
+	var st pipeline.Store
+	if a.store != nil {
+		st = a.store
+	}
+	a.recorder = pipeline.NewRecorder(st, a.prom)
+	a.tenants = server.NewTenants()
+	a.prom.Watch(a.parts)
 	return a, nil
-}
-
-// persist is the runner's OnComplete hook: a completion is durable in
-// the store (SQLite or PostgreSQL) before it is reported to the client.
-func (a *app) persist(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
-	if r.RequestID == "" {
-		r.RequestID = exec.RequestIDFrom(ctx)
-	}
-	if r.Tenant == "" {
-		r.Tenant = exec.TenantID(ctx) // the store scopes reads by it
-	}
-	a.prom.ObserveRun(r, exec.TenantID(ctx))
-	if a.store == nil {
-		return nil
-	}
-	var events []exec.Event
-	var truncated bool
-	if log != nil {
-		events, truncated = log.Snapshot()
-	}
-	start := time.Now()
-	err := a.store.Save(ctx, r, events, truncated)
-	a.prom.ObserveStoreWrite(time.Since(start))
-	notePersist(ctx, err)
-	return err
 }
 
 // load loads (compiling on first use) every guest image present, then
@@ -409,40 +417,50 @@ func (a *app) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := engine.NewRunner(engine.RunnerConfig{
+	policy := a.opts.policy()
+	d := engine.NewDriver(engine.DriverConfig{
+		Images:          images,
+		Workspaces:      a.ws,
+		PoolSize:        cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
+		PoolMemoryBytes: policy.Default.MemoryBytes,
+		Logger:          a.log,
+	})
+	r, err := pipeline.New(pipeline.Config{
+		Driver:               d,
 		Network:              network,
-		Images:               images,
 		Languages:            langs,
-		Policy:               a.opts.policy(),
+		Policy:               policy,
 		Workspaces:           a.ws,
 		MaxConcurrent:        a.opts.maxConcurrent,
 		QueueTimeout:         time.Duration(a.opts.queueTimeoutMs) * time.Millisecond,
 		MaxQueued:            a.opts.maxQueued,
-		PoolSize:             cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
 		RetainBytes:          a.opts.retainBytes,
 		LiveWarningThreshold: a.opts.liveWarning,
-		OnComplete:           a.persist,
+		Recorder:             a.recorder,
+		Tenants:              a.tenants,
+		Events:               a.events,
 		Logger:               a.log,
 	})
 	if err != nil {
+		d.Close()
 		return err
 	}
 	ctxWS, err := vfs.NewManagerLimits(filepath.Join(a.opts.dataDir, "contexts"), a.opts.workspaceLimits())
 	if err != nil {
-		r.Close()
+		d.Close()
 		return err
 	}
+	// procs is made after the contexts (it takes their workspaces); the
+	// contexts call into it only from their idle loops, started below
+	// once it exists, and from Close (nil when processes.New failed).
 	var procs *processes.Manager
-	timed := timedRunner{r, a.prom}
-	// Every run goes through the store guard (when there is a store): a
-	// result is reported only after its record is committed.
-	var guarded, spawner exec.Runner = timed, timed
-	if a.store != nil {
-		g := &storeGuard{timedRunner: timed, st: a.store}
-		guarded, spawner = g, spawnGate{g}
+	killProcs := func(id string) {
+		if procs != nil {
+			procs.KillContext(id)
+		}
 	}
 	ctxs, err := contexts.New(contexts.Config{
-		Runner:         guarded,
+		Runner:         r,
 		Workspaces:     ctxWS,
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
@@ -462,37 +480,42 @@ func (a *app) load(ctx context.Context) error {
 			}
 		},
 		OnDelete: func(id string) {
-			procs.KillContext(id)
+			killProcs(id)
 			if f := a.contextDeleted.Load(); f != nil {
 				(*f)(id)
 			}
 		},
-		OnMoved: func(id string) { procs.KillContext(id) },
+		OnMoved: killProcs,
 		Shared:  sharedContexts(a.cluster),
 		Logger:  a.log,
 	})
 	if err != nil {
-		r.Close()
+		d.Close()
 		return err
 	}
 	procs, err = processes.New(processes.Config{
-		Runner:         spawner,
+		Runner:         r,
 		MaxProcesses:   a.opts.maxProcesses,
 		SignalGrace:    time.Duration(a.opts.signalGraceMs) * time.Millisecond,
 		DefaultTimeout: time.Duration(a.opts.procTimeoutMs) * time.Millisecond,
 		MaxTimeout:     time.Duration(a.opts.procMaxTimeout) * time.Millisecond,
 		Workspace:      ctxs.WorkspaceDir,
 		Quota:          ctxs.ProcessQuota,
-		FirstPID:       a.firstPID(ctx),
+		PIDBase:        a.pidBase(),
+		StateDir:       a.opts.dataDir,
+		History:        a.pidHistory(),
 		Logger:         a.log,
 	})
 	if err != nil {
 		ctxs.Close()
-		r.Close()
+		d.Close()
 		return err
 	}
+	// The contexts' idle loops call into the processes (OnDelete,
+	// LiveProcesses): they start once both exist.
+	ctxs.Start()
 	a.mu.Lock()
-	a.images, a.runner, a.guarded, a.ctxs, a.procs = images, r, guarded, ctxs, procs
+	a.images, a.driver, a.runner, a.ctxs, a.procs = images, d, r, ctxs, procs
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
@@ -502,15 +525,15 @@ func (a *app) load(ctx context.Context) error {
 	return nil
 }
 
-// newChecker builds the TypeScript checker (not started: see
-// checker.start), or returns nil when it is disabled or not built.
+// newChecker builds the TypeScript checkers (not started: see
+// checker.start), or returns nil when they are disabled or not built.
 func (a *app) newChecker() (*checker, error) {
 	dir := filepath.Join(a.opts.imagesDir, "typescript")
 	switch {
 	case a.opts.tscheckWorkers == 0:
 		a.setCheckerState(checkerDisabled)
 		return nil, nil
-	case !exists(filepath.Join(dir, "typescript.js")):
+	case !exists(filepath.Join(dir, "typescript.js")) && !exists(filepath.Join(dir, "ts7", "tsc")):
 		a.setCheckerState(checkerNotBuilt)
 		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
 		return nil, nil
@@ -519,23 +542,50 @@ func (a *app) newChecker() (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	prewarm := [][]string{{"es2022"}}
-	if a.opts.tscheckDOM {
-		prewarm = append(prewarm, []string{"es2022", "dom"})
+	var native *tscheck.NativePool
+	if exists(filepath.Join(dir, "ts7", "tsc")) {
+		// The default lib set last: a worker keeps the last project open,
+		// and the first check updates it rather than load another.
+		warm := [][]string{{"es2022"}}
+		if a.opts.tscheckWarmDOM || a.opts.tscheckDOM {
+			warm = [][]string{{"es2022", "dom"}, {"es2022"}}
+		}
+		native, err = tscheck.NewNativePool(tscheck.NativeConfig{
+			Size:             a.opts.tscheckWorkers,
+			Dir:              filepath.Join(dir, "ts7"),
+			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+			WarmLibs:         warm,
+			WarmNice:         cmp.Or(a.opts.tscheckNice, -1),
+			LaunchCommand:    []string{self, "tscheck7-launch"},
+			Logger:           a.log,
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		a.log.Warn("TypeScript 7 is not in the typescript image; checks need typescriptVersion 5.9 until it is rebuilt (make guest-images)", "dir", dir)
 	}
-	pool, err := tscheck.NewPool(tscheck.PoolConfig{
-		Size:             a.opts.tscheckWorkers,
-		WorkerCommand:    []string{self, "tscheck-worker"},
-		ImageDir:         dir,
-		MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
-		PrewarmLibs:      prewarm,
-		BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
-		Logger:           a.log,
-	})
-	if err != nil {
-		return nil, err
+	var legacy *tscheck.Pool
+	if a.opts.tscheckLegacyWorkers > 0 && exists(filepath.Join(dir, "typescript.js")) {
+		prewarm := [][]string{{"es2022"}}
+		if a.opts.tscheckDOM {
+			prewarm = append(prewarm, []string{"es2022", "dom"})
+		}
+		legacy, err = tscheck.NewPool(tscheck.PoolConfig{
+			Size:             a.opts.tscheckLegacyWorkers,
+			WorkerCommand:    []string{self, "tscheck-worker"},
+			ImageDir:         dir,
+			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
+			PrewarmLibs:      prewarm,
+			BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
+			Nice:             max(a.opts.tscheckNice, 0),
+			Logger:           a.log,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
-	chk := &checker{pool: pool, persist: a.persist, state: checkerWarming}
+	chk := newCheckerFront(native, legacy, a.recorder.Record, a.log)
 	a.mu.Lock()
 	a.checker = chk
 	a.mu.Unlock()
@@ -609,87 +659,30 @@ func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) 
 	if !a.ready.Load() {
 		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
-	return a.guarded.Run(ctx, req, opts)
+	return a.runner.Run(ctx, req, opts)
 }
 
-// timedRunner is the runner as one-shot runs (app.Run), contexts and
-// processes use it: it observes each run's queue wait, from when the run
-// began waiting (opts.QueuedAt: a context's queue; else the call) until it
-// is under way (a run slot, preparation and a guest: Started), by
-// language, kind and outcome.
-type timedRunner struct {
-	*engine.Runner
-	prom *metrics.Metrics
-}
-
-func (r timedRunner) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
-	start := opts.QueuedAt
-	if start.IsZero() {
-		start = time.Now()
-	}
-	var startedAt atomic.Int64
-	prev := opts.Started
-	opts.Started = func(err error) {
-		if err == nil {
-			startedAt.Store(time.Now().UnixNano())
-		}
-		if prev != nil {
-			prev(err)
-		}
-	}
-	res, err := r.Runner.Run(ctx, req, opts)
-	if t := startedAt.Load(); res != nil && t != 0 {
-		r.prom.ObserveQueueWait(res, time.Unix(0, t).Sub(start))
-	}
-	return res, err
-}
-
-// lastPIDFile keeps, in the data directory, the largest process id given
-// out before the last clean shutdown.
-const lastPIDFile = "last-pid"
-
-// firstPID is one past the largest process id this data directory has
-// seen: the largest in the execution history and the one kept at the last
-// clean shutdown, so ids never repeat across restarts.
-func (a *app) firstPID(ctx context.Context) int64 {
-	// In a cluster a pid carries its server's number (cluster.PIDShift):
-	// only the pids of this server's range count.
-	base := int64(1)
+// pidBase is the first pid of this server's range: in a cluster, its
+// number above exec.PIDShift.
+func (a *app) pidBase() int64 {
 	if a.cluster != nil {
-		base = a.cluster.PIDBase()
+		return a.cluster.PIDBase()
 	}
-	mine := func(pid int64) bool { return pid>>cluster.PIDShift == base>>cluster.PIDShift }
-	last := base - 1
-	if b, err := os.ReadFile(filepath.Join(a.opts.dataDir, lastPIDFile)); err == nil {
-		if pid, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); mine(pid) {
-			last = max(last, pid)
-		}
+	return 1
+}
+
+// pidHistory is the store as the processes read earlier pids from it (nil:
+// none, not a nil *store.Store).
+func (a *app) pidHistory() processes.PIDHistory {
+	if a.store == nil {
+		return nil
 	}
-	if a.store != nil {
-		f := store.ListFilter{Kind: string(exec.KindProcess), Limit: store.MaxListLimit}
-		for {
-			page, err := a.store.List(ctx, f)
-			if err != nil {
-				a.log.Warn("reading process ids from the history failed; ids may repeat those of earlier runs", "err", err)
-				break
-			}
-			for _, r := range page.Executions {
-				if mine(r.PID) {
-					last = max(last, r.PID)
-				}
-			}
-			if !page.HasMore {
-				break
-			}
-			f.After = page.NextCursor
-		}
-	}
-	return last + 1
+	return a.store
 }
 
 func (a *app) close() {
 	a.mu.Lock()
-	tsWorkers, chk, procs, ctxs, runner := a.tsWorkers, a.checker, a.procs, a.ctxs, a.runner
+	tsWorkers, chk, procs, ctxs, driver := a.tsWorkers, a.checker, a.procs, a.ctxs, a.driver
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StopAdopting() // the contexts manager closes below
@@ -698,22 +691,17 @@ func (a *app) close() {
 		tsWorkers.Close()
 	}
 	if chk != nil {
-		chk.pool.Close()
+		chk.close()
 	}
 	if procs != nil {
 		procs.Close()
-		if last := procs.LastPID(); last > 0 {
-			if err := os.WriteFile(filepath.Join(a.opts.dataDir, lastPIDFile), []byte(strconv.FormatInt(last, 10)+"\n"), 0o644); err != nil {
-				a.log.Warn("keeping the last process id failed", "err", err)
-			}
-		}
 	}
 	if ctxs != nil {
 		ctxs.Close()
 	}
 	a.leaveCluster()
-	if runner != nil {
-		runner.Close()
+	if driver != nil {
+		driver.Close()
 	}
 	if a.store != nil {
 		if err := a.store.Close(); err != nil {
@@ -736,125 +724,30 @@ func (a *app) liveWork() int64 {
 	return a.runner.Live()
 }
 
-// instrument registers the gauges and counters read at each scrape.
-func (a *app) instrument() {
-	m := a.prom
-	run := func(f func(*engine.Runner) float64) func() float64 {
-		return func() float64 {
-			a.mu.Lock()
-			r := a.runner
-			a.mu.Unlock()
-			if r == nil {
-				return 0
-			}
-			return f(r)
-		}
+// parts are what /metrics reads at each scrape (some nil while loading).
+func (a *app) parts() metrics.Parts {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := metrics.Parts{LiveGuests: a.engine.LiveGuests}
+	if a.runner != nil {
+		p.Runs = a.runner
 	}
-	evStat := func(f func(store.EventLogStats) float64) func() float64 {
-		return func() float64 {
-			if a.eventLog == nil {
-				return 0
-			}
-			return f(a.eventLog.Stats())
-		}
+	if a.driver != nil {
+		p.Guests = a.driver
 	}
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_events_dropped_total",
-		Help: "Lifecycle events this server could not add to the shared log (PostgreSQL store: the queue to the database was full, or the server was stopping); never with SQLite.",
-	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Dropped) })))
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_events_written_total",
-		Help: "Lifecycle events this server wrote to the shared log (PostgreSQL store).",
-	}, evStat(func(s store.EventLogStats) float64 { return float64(s.Written) })))
-	m.Gauge("wasmexec_events_queued", "Lifecycle events waiting to be written to the shared log (PostgreSQL store).", evStat(func(s store.EventLogStats) float64 { return float64(s.Queued) }))
-	m.Gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func() float64 { return float64(a.engine.LiveGuests()) })
-	m.Gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", run(func(r *engine.Runner) float64 { return float64(r.Live()) }))
-	m.Gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", run(func(r *engine.Runner) float64 { return float64(r.Queued()) }))
-	m.Gauge("wasmexec_contexts_live", "Execution contexts.", func() float64 {
-		a.mu.Lock()
-		c := a.ctxs
-		a.mu.Unlock()
-		if c == nil {
-			return 0
-		}
-		l, _ := c.List(context.Background())
-		return float64(len(l))
-	})
-	ctxStat := func(f func(*contexts.Manager) float64) func() float64 {
-		return func() float64 {
-			a.mu.Lock()
-			c := a.ctxs
-			a.mu.Unlock()
-			if c == nil {
-				return 0
-			}
-			return f(c)
-		}
+	if a.ctxs != nil {
+		p.Contexts = a.ctxs
 	}
-	m.Gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", ctxStat(func(c *contexts.Manager) float64 { return float64(c.Hibernated()) }))
-	m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "wasmexec_context_snapshot_errors_total",
-		Help: "Context snapshots that could not be written to the data dir (the context stays live; what was stored before is kept).",
-	}, ctxStat(func(c *contexts.Manager) float64 { return float64(c.SnapshotErrors()) })))
-	m.Gauge("wasmexec_processes_live", "Processes running.", func() float64 {
-		a.mu.Lock()
-		p := a.procs
-		a.mu.Unlock()
-		n := 0
-		if p != nil {
-			for _, d := range p.List() {
-				if d.State == exec.ProcessRunning {
-					n++
-				}
-			}
-		}
-		return float64(n)
-	})
-	poolStat := func(i int) func() map[string]float64 {
-		return func() map[string]float64 {
-			out := map[string]float64{}
-			a.mu.Lock()
-			r := a.runner
-			a.mu.Unlock()
-			if r != nil {
-				for img, hm := range r.PoolStats() {
-					out[img] = float64(hm[i])
-				}
-			}
-			return out
-		}
+	if a.procs != nil {
+		p.Processes = a.procs
 	}
-	m.Counters("wasmexec_pool_hits_total", "One-shot runs that took a pre-started guest, by image.", []string{"image"}, poolStat(0))
-	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, poolStat(1))
-	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image, and whether the image's guests start from a snapshot of their initialized runtime.", []string{"image", "source", "snapshot"}, func() map[string]float64 {
-		a.mu.Lock()
-		r := a.runner
-		a.mu.Unlock()
-		snap := func(img string) string {
-			if r != nil && r.Snapshotted(img) {
-				return "true"
-			}
-			return "false"
-		}
-		out := map[string]float64{}
-		for img, v := range poolStat(0)() {
-			out[img+"\x00pool\x00"+snap(img)] = v
-		}
-		for img, v := range poolStat(1)() {
-			out[img+"\x00cold\x00"+snap(img)] = v
-		}
-		return out
-	})
 	if a.store != nil {
-		m.Gauge("wasmexec_store_executions", "Completed executions kept in the store.", func() float64 {
-			n, _, _ := a.store.Stats(context.Background())
-			return float64(n)
-		})
-		m.Gauge("wasmexec_store_bytes", "Size of the store's SQLite file.", func() float64 {
-			_, size, _ := a.store.Stats(context.Background())
-			return float64(size)
-		})
+		p.History = a.store
 	}
+	if a.eventLog != nil {
+		p.EventLog = a.eventLog
+	}
+	return p
 }
 
 // backgroundLibs are the lib sets checker workers warm when idle: dom, or
@@ -901,7 +794,7 @@ func (o *options) allowedIndexes() []string {
 // One client serves both, so they share its packument cache.
 func (a *app) npmClient() *npm.Client {
 	a.npmOnce.Do(func() {
-		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm")}
+		a.npm = &npm.Client{Registry: a.opts.npmRegistry, CacheDir: filepath.Join(a.opts.cacheDir, "npm"), StageRoom: a.opts.stageRoom()}
 	})
 	return a.npm
 }

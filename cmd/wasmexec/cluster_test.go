@@ -18,9 +18,9 @@ import (
 
 	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/poll"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 const (

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/wasmexec/wasmexec/pypi"
 	"io"
 	"net"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wasmexec/wasmexec/pypi"
 
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
@@ -21,8 +22,9 @@ import (
 	"github.com/wasmexec/wasmexec/store"
 )
 
-// envName maps a flag to its environment variable by the fixed rule of
-// DESIGN.md: --execution-completed-ttl-ms → WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
+// envName maps a flag to its environment variable by one fixed rule, so
+// neither needs looking up: --execution-completed-ttl-ms →
+// WASMEXEC_EXECUTION_COMPLETED_TTL_MS.
 func envName(flagName string) string {
 	return "WASMEXEC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
@@ -294,6 +296,8 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 
 	// TypeScript.
 	atLeast("tscheck-workers", int64(o.tscheckWorkers), 0, " (0: no checker)")
+	atLeast("tscheck-legacy-workers", int64(o.tscheckLegacyWorkers), 0, " (0: TypeScript 5.9 disabled)")
+	between("tscheck-nice", int64(o.tscheckNice), 0, 19, "")
 	if !o.inProcess {
 		// esbuild can crash its process on hostile code (a Go stack
 		// overflow is fatal): a server runs it only in worker processes.

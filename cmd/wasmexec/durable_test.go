@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 // Contexts outlive the process: after kill -9 a context comes back with

@@ -14,8 +14,8 @@ import (
 
 	"github.com/wasmexec/wasmexec/client"
 	wexec "github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/poll"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // Without keys the server refuses a non-loopback address, saying why.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 // A process's record speaks the process API's vocabulary too: listed by

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // Real-binary tests of the server's life: readiness by part, graceful
@@ -94,43 +94,43 @@ func (p *proc) exitWithin(tb testing.TB, limit time.Duration) (error, time.Durat
 	}
 }
 
-// Runs are served as soon as their guests are, while the TypeScript
-// checker still warms up: /readyz is 200 and lists each part, and a check
-// meanwhile is 503 with Retry-After.
+// /readyz turns 200 once runs are served, before the checker is warm; a
+// check sent then waits for TypeScript 7's warm-up (well under a second)
+// rather than answer 503, and a run is never held back by it.
 func TestServeReadyBeforeTheChecker(t *testing.T) {
-	testenv.BuiltDir(t, "typescript", "typescript.js")
-	// Pre-warming the dom lib keeps the checker busy for many seconds.
-	p := MustServe(t, t.TempDir(), "--tscheck-prewarm-dom")
+	testenv.BuiltDir(t, "typescript", "ts7/tsc")
+	p := MustServe(t, t.TempDir())
 	status, parts := p.readyz(t)
 	if status != 200 {
 		t.Fatalf("/readyz = %d once runs are served; parts %v", status, parts)
 	}
+	readyAt := time.Now()
 	for _, lang := range []string{"javascript", "typescript", "python"} {
 		if parts[lang]["ready"] != true {
 			t.Errorf("%s not ready: %v", lang, parts)
 		}
 	}
 	chk := parts["typescriptCheck"]
-	if chk == nil || chk["ready"] != false || chk["state"] != "warming up" {
-		t.Fatalf("the checker part: %v (it cannot be warm yet with dom pre-warming)", parts)
+	if chk == nil || (chk["state"] != "warming up" && chk["state"] != "ready") {
+		t.Fatalf("the checker part: %v", parts)
 	}
 	if status, res := p.do(t, "POST", "/v1/evaluate", `{"language":"typescript","code":"const n: number = 41; n + 1"}`); status != 200 || res["value"] != float64(42) {
 		t.Fatalf("a TypeScript run while the checker warms up: %d %v", status, res)
 	}
-	req, _ := http.NewRequest("POST", p.base+"/v1/typescript/check", strings.NewReader(`{"code":"let x: number = 1"}`))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	status, res := p.do(t, "POST", "/v1/typescript/check", `{"code":"let x: number = 'a'"}`)
+	if status != 200 || res["hasErrors"] != true {
+		t.Fatalf("first check: %d %v", status, res)
 	}
-	defer resp.Body.Close()
-	var e map[string]any
-	json.NewDecoder(resp.Body).Decode(&e)
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || e["code"] != "unavailable" || !strings.Contains(e["message"].(string), "warming up") {
-		t.Fatalf("check while warming up: %d retry-after %q %v", resp.StatusCode, resp.Header.Get("Retry-After"), e)
-	}
-	// A bad request is still a 400, warm or not.
+	// How soon is make bench's figure (first check after /readyz), not a
+	// timed test's: this machine may be loaded.
+	t.Logf("the first check was answered %v after /readyz", time.Since(readyAt))
+	// A bad request is still a 400.
 	if status, e := p.do(t, "POST", "/v1/typescript/check", `{}`); status != 400 {
-		t.Fatalf("bad check while warming up: %d %v", status, e)
+		t.Fatalf("bad check: %d %v", status, e)
+	}
+	_, parts = p.readyz(t)
+	if chk := parts["typescriptCheck"]; chk["ready"] != true || chk["typeScriptVersion"] != "7.0.2" {
+		t.Fatalf("the checker part once warm: %v", chk)
 	}
 }
 

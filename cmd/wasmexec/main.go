@@ -8,6 +8,10 @@
 // Every serve flag is also an environment variable WASMEXEC_<FLAG>, e.g.
 // --execution-completed-ttl-ms is WASMEXEC_EXECUTION_COMPLETED_TTL_MS; a flag
 // given on the command line wins.
+//
+// Size: besides wiring it holds the flags and their checks (config.go), the
+// cluster's wiring and the CLI commands (eval, exec, prepare), each in
+// its own file.
 package main
 
 import (
@@ -26,11 +30,11 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/storehistory"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/store"
 )
 
 func main() {
@@ -49,6 +53,10 @@ func main() {
 	case "tscheck-worker":
 		ownProcessGroup()
 		err = tscheckWorker()
+	case "tscheck7-launch":
+		// Becomes TypeScript 7's compiler; it returns only on failure.
+		ownProcessGroup()
+		err = tscheck7Launch(os.Args[2:])
 	case "ts-transpile-worker":
 		ownProcessGroup()
 		err = ts.WorkerMain(os.Stdin, os.Stdout)
@@ -294,7 +302,7 @@ func (a *app) serverConfig() server.Config {
 		Logger:         a.log,
 	}
 	if a.store != nil {
-		cfg.History = storehistory.History{S: a.store}
+		cfg.History = a.store
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -307,6 +315,7 @@ func (a *app) serverConfig() server.Config {
 	switch {
 	case a.checker != nil:
 		cfg.Checker = a.checker
+		cfg.CheckerInfo = a.checker.info
 	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
 		cfg.Checker = loadingChecker{}
 	}
@@ -324,16 +333,16 @@ func (a *app) serverConfig() server.Config {
 					return npm.Room(r), err
 				}}, release, nil
 			},
-			Persist: func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) },
+			Persist: func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) },
 		}
 	}
 	if a.ctxs != nil {
 		pip := a.pipService()
-		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.persist(ctx, r, nil) }
+		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) }
 		cfg.Pip = pip
 	}
 	if a.keys != nil {
-		cfg.Auth = a.keys
+		cfg.Auth, cfg.Tenants = a.keys, a.tenants
 	}
 	cfg.Events = a.events
 	cfg.ContextDeletions = cfg.Contexts != nil
@@ -370,3 +379,5 @@ func prepare(args []string) error {
 	defer a.close()
 	return a.load(context.Background())
 }
+
+var _ server.History = (*store.Store)(nil) // the store is the history, no adapter

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/poll"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // PostgreSQL unreachable at start: the server refuses to start, naming the

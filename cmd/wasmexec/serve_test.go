@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/pgtest"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // These tests run the real binary: build it once, start `serve` as a child
@@ -282,26 +282,44 @@ func TestServeTypeScript(t *testing.T) {
 		t.Fatalf("after a transpile worker died: %d %v", status, res)
 	}
 
-	status, chk := p.do(t, "POST", "/v1/typescript/check", `{"code":"let x: number = \"a\";","compilerOptions":{"strict":true}}`)
-	diags, _ := chk["diagnostics"].([]any)
-	if status != 200 || chk["outcome"] != "succeeded" || chk["hasErrors"] != true || len(diags) != 1 || chk["typeScriptVersion"] != "5.9.3" {
-		t.Fatalf("check: %d %v", status, chk)
-	}
-	d := diags[0].(map[string]any)
-	if d["code"] != float64(2322) || d["line"] != float64(1) || d["column"] != float64(5) || d["category"] != "error" {
-		t.Fatalf("diagnostic: %v", d)
-	}
-	if status, got := p.do(t, "GET", "/v1/executions/"+chk["executionId"].(string), ""); status != 200 || got["kind"] != "typescript_check" {
-		t.Fatalf("check not recorded: %d %v", status, got)
-	}
-	for _, tc := range []struct{ name, body string }{
-		{"neither code nor files", `{}`},
-		{"both code and files", `{"code":"1","files":{"/a.ts":"1"}}`},
-		{"unknown compiler option", `{"code":"1","compilerOptions":{"strictest":true}}`},
-		{"bad target", `{"code":"1","compilerOptions":{"target":"es1999"}}`},
-		{"malformed", `{"code":`},
+	// TypeScript 7 by default; 5.9 when the request pins it (its workers
+	// start on that first request).
+	for _, tc := range []struct{ name, version, want string }{
+		{"default", "", "7.0.2"},
+		{"7", "7", "7.0.2"},
+		{"5.9", "5.9", "5.9.3"},
 	} {
-		if status, e := p.do(t, "POST", "/v1/typescript/check", tc.body); status != 400 || e["code"] != "invalid_argument" {
+		body, _ := json.Marshal(map[string]any{"code": "let x: number = \"a\";", "compilerOptions": map[string]any{"strict": true}, "typescriptVersion": tc.version})
+		status, chk := p.do(t, "POST", "/v1/typescript/check", string(body))
+		diags, _ := chk["diagnostics"].([]any)
+		if status != 200 || chk["outcome"] != "succeeded" || chk["hasErrors"] != true || len(diags) != 1 || chk["typeScriptVersion"] != tc.want {
+			t.Fatalf("%s: check: %d %v", tc.name, status, chk)
+		}
+		d := diags[0].(map[string]any)
+		if d["code"] != float64(2322) || d["line"] != float64(1) || d["column"] != float64(5) || d["category"] != "error" {
+			t.Fatalf("%s: diagnostic: %v", tc.name, d)
+		}
+		if status, got := p.do(t, "GET", "/v1/executions/"+chk["executionId"].(string), ""); status != 200 || got["kind"] != "typescript_check" {
+			t.Fatalf("%s: check not recorded: %d %v", tc.name, status, got)
+		}
+	}
+	status, info := p.do(t, "GET", "/v1/typescript", "")
+	if vs, _ := info["versions"].([]any); status != 200 || info["default"] != "7" || len(vs) != 2 ||
+		vs[0].(map[string]any)["ready"] != true || vs[1].(map[string]any)["ready"] != true {
+		t.Fatalf("GET /v1/typescript: %d %v", status, info)
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"neither code nor files", `{}`, ""},
+		{"both code and files", `{"code":"1","files":{"/a.ts":"1"}}`, ""},
+		{"unknown compiler option", `{"code":"1","compilerOptions":{"strictest":true}}`, "strictest"},
+		{"bad target", `{"code":"1","compilerOptions":{"target":"es1999"}}`, "target"},
+		{"removed option", `{"code":"1","compilerOptions":{"baseUrl":"."}}`, `Use '"paths"`},
+		{"5.9: unknown compiler option", `{"code":"1","typescriptVersion":"5.9","compilerOptions":{"strictest":true}}`, "strictest"},
+		{"unknown version", `{"code":"1","typescriptVersion":"4.2"}`, "typescriptVersion"},
+		{"malformed", `{"code":`, ""},
+	} {
+		status, e := p.do(t, "POST", "/v1/typescript/check", tc.body)
+		if msg, _ := e["message"].(string); status != 400 || e["code"] != "invalid_argument" || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %v", tc.name, status, e)
 		}
 	}

@@ -28,6 +28,9 @@ type program struct {
 	// module is code that was converted from ES module syntax: it ran
 	// with the globals module and exports, and its exports stay visible.
 	module bool
+	// forAwait: the code has a for await loop, which compile lowered
+	// itself (see lowerForAwait).
+	forAwait bool
 }
 
 const (
@@ -54,10 +57,22 @@ const (
 // in template literals, in destructuring, `await (f)()`, `for await`).
 // Otherwise the code is a plain script. A failure is a syntax_error whose
 // details carry the 1-based line and UTF-16 column in the user's code.
+//
+// Syntax goja lacks (async generators, decorators, using declarations; see
+// lowered) fails goja's parse or compile: such code goes through esbuild,
+// which rewrites it into code goja runs. So does code with for await,
+// which compile's own lowering handles only over sync iterables. Code
+// esbuild can't convert either keeps goja's error (or program).
 func compile(filename, code, format string) (*program, *errorData) {
 	if format != "module" {
 		p, serr := compileScript(filename, code, format, "")
-		if serr == nil || !serr.moduleSyntax {
+		switch {
+		case serr == nil && !p.forAwait:
+			return p, nil
+		case serr == nil || !serr.moduleSyntax:
+			if lp := compileLowered(filename, code, format); lp != nil {
+				return lp, nil
+			}
 			return p, serr
 		}
 	}
@@ -75,6 +90,21 @@ func compile(filename, code, format string) (*program, *errorData) {
 		p.module = true
 	}
 	return p, serr
+}
+
+// compileLowered compiles code converted by esbuild, which lowers the
+// syntax goja lacks; nil when esbuild or goja refuses it. The code has no
+// module syntax: it runs as the script (or CommonJS) it was.
+func compileLowered(filename, code, format string) *program {
+	t, msg := transformESM(code, filename)
+	if msg != nil {
+		return nil
+	}
+	p, serr := compileScript(filename, t.script(), format, t.sourceMap)
+	if serr != nil {
+		return nil
+	}
+	return p
 }
 
 // esbuildSyntaxError describes an error esbuild found: 1-based line and
@@ -153,6 +183,8 @@ type compiler struct {
 	errAt file.Idx
 	// trailer is appended to every source parsed: the source map comment.
 	trailer string
+	// forAwait: the last parse found a for await loop.
+	forAwait bool
 }
 
 func (c *compiler) compileAST(prg *ast.Program, src string, prefix int, mode int) (*program, *errorData) {
@@ -160,7 +192,7 @@ func (c *compiler) compileAST(prg *ast.Program, src string, prefix int, mode int
 	if err != nil {
 		return nil, c.syntaxError(src, prefix, err)
 	}
-	return &program{prg: p, mode: mode}, nil
+	return &program{prg: p, mode: mode, forAwait: c.forAwait}, nil
 }
 
 // asyncBody returns the statements of the async arrow function the code was
@@ -273,6 +305,7 @@ func isForAwait(n *ast.ForOfStatement) bool {
 // returned as parsed.
 func (c *compiler) parse(src string) (*ast.Program, string, error) {
 	clear(c.targets)
+	c.forAwait = false
 	var marks []file.Idx
 	var first error
 	for {
@@ -286,6 +319,7 @@ func (c *compiler) parse(src string) (*ast.Program, string, error) {
 				// A blanked await was not a for await loop's after all.
 				return nil, src, first
 			}
+			c.forAwait = len(marks) > 0
 			return prg, src, nil
 		}
 		if first == nil {

@@ -83,7 +83,7 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 		// The map serves positions only: without the sources goja parses
 		// a fraction of it.
 		SourcesContent: api.SourcesContentExclude,
-		Supported:      map[string]bool{"dynamic-import": false},
+		Supported:      lowered,
 		LogLevel:       api.LogLevelSilent,
 	})
 	if len(r.Errors) > 0 {
@@ -92,6 +92,25 @@ func transformESM(src, file string) (*transformed, *api.Message) {
 	t := fromEsbuild(string(r.Code))
 	conversions.put(key, t)
 	return t, nil
+}
+
+// lowered is what esbuild must rewrite for goja: import() (a require in a
+// promise, so a module written at run time loads), and the syntax goja
+// can't parse or compile: async generators and for await (goja has
+// neither async iteration nor Symbol.asyncIterator; esbuild's helpers fall
+// back to Symbol.for("Symbol.asyncIterator"), which the guest makes the
+// global), decorators and auto-accessors, using declarations, and regular
+// expressions with the d or v flag (they become RegExp calls, which fail
+// when they run, not when the module loads). Class static blocks,
+// private methods and #x in obj goja has.
+var lowered = map[string]bool{
+	"dynamic-import":       false,
+	"async-generator":      false,
+	"for-await":            false,
+	"decorators":           false,
+	"using":                false,
+	"regexp-match-indices": false,
+	"regexp-set-notation":  false,
 }
 
 // fromEsbuild splits esbuild's CommonJS output into code and source map

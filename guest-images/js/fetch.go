@@ -122,6 +122,14 @@ func (d *driver) installFetch(g *goja.Object) {
 	must(native.Set("bytes", func(call goja.FunctionCall) goja.Value {
 		return vm.ToValue(vm.NewArrayBuffer(bodyBytes(vm, call.Argument(0))))
 	}))
+	must(native.Set("blobBytes", func(call goja.FunctionCall) goja.Value {
+		bytesOf, _ := goja.AssertFunction(d.mods.builtin(webModule("blob")).(*goja.Object).Get("bytesOf"))
+		v, err := bytesOf(goja.Undefined(), call.Argument(0))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}))
 	prog, err := goja.Compile("fetch.js", fetchJS, true)
 	must(err)
 	fn, err := vm.RunProgram(prog)

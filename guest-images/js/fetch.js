@@ -62,10 +62,28 @@
     [Symbol.iterator]() { return this.entries(); }
   }
 
+  const tagOf = Object.prototype.toString;
+  function isBlob(b) {
+    const t = tagOf.call(b);
+    return t === '[object Blob]' || t === '[object File]';
+  }
+
   function toBody(body) {
     if (body == null) return null;
     if (typeof body === 'string' || body instanceof AB || isView(body)) return body;
+    if (isBlob(body)) return native.blobBytes(body);
+    if (tagOf.call(body) === '[object URLSearchParams]') return String(body);
     return String(body);
+  }
+
+  // contentType is the type a body implies, or null.
+  function contentType(body) {
+    if (typeof body === 'string') return 'text/plain;charset=UTF-8';
+    if (body != null && typeof body === 'object') {
+      if (isBlob(body)) return body.type || null;
+      if (tagOf.call(body) === '[object URLSearchParams]') return 'application/x-www-form-urlencoded;charset=UTF-8';
+    }
+    return null;
   }
 
   let fromHost;
@@ -73,13 +91,16 @@
   class Response {
     #body = null;
     #used = false;
+    // The request's signal: once it aborts, the body can't be read.
+    #signal = null;
     static {
       // A response as the host returned it (any status, its headers as is).
-      fromHost = (r) => {
+      fromHost = (r, signal) => {
         const res = new Response(null, { statusText: r.statusText, url: r.url, redirected: r.redirected });
         res.status = r.status;
         listOf(res.headers).push(...r.headers);
         res.#body = r.body;
+        res.#signal = signal || null;
         return res;
       };
     }
@@ -88,9 +109,11 @@
       const status = init.status === undefined ? 200 : init.status | 0;
       if (status < 200 || status > 599) throw new RangeError('Response status must be 200-599');
       this.#body = toBody(body);
+      const ct = contentType(body);
       this.status = status;
       this.statusText = init.statusText === undefined ? '' : String(init.statusText);
       this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+      if (ct !== null && !this.headers.has('content-type')) this.headers.set('content-type', ct);
       this.url = init.url || '';
       this.redirected = !!init.redirected;
       this.type = 'basic';
@@ -99,6 +122,7 @@
     get ok() { return this.status >= 200 && this.status < 300; }
     get bodyUsed() { return this.#used; }
     #take() {
+      if (this.#signal && this.#signal.aborted) return P.reject(this.#signal.reason);
       if (this.#used) return P.reject(new TE('Body has already been consumed.'));
       this.#used = true;
       return P.resolve(this.#body);
@@ -107,9 +131,12 @@
     json() { return this.text().then(t => parse(t)); }
     arrayBuffer() { return this.#take().then(b => b == null ? new AB(0) : native.bytes(b)); }
     bytes() { return this.arrayBuffer().then(b => new Uint8Array(b)); }
+    blob() { return this.arrayBuffer().then(b => new g.Blob([b], { type: this.headers.get('content-type') || '' })); }
     clone() {
       if (this.#used) throw new TE('Body has already been consumed.');
-      return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers), url: this.url, redirected: this.redirected });
+      const c = new Response(this.#body, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers), url: this.url, redirected: this.redirected });
+      c.#signal = this.#signal;
+      return c;
     }
     static json(data, init) {
       const h = new Headers(init && init.headers);
@@ -118,9 +145,13 @@
     }
   }
 
+  // fetch's request is made by a task of the event loop: an abort before
+  // it runs rejects the fetch with the signal's reason and the request is
+  // never made. Once made, the host call blocks until the response: an
+  // abort can then only make the body unreadable.
   function fetch(input, init) {
     return new P((resolve, reject) => {
-      let method, url, headers, body, redirect;
+      let method, url, headers, body, redirect, signal;
       try {
         init = init || {};
         url = String(input !== null && typeof input === 'object' && 'url' in input ? input.url : input);
@@ -129,15 +160,28 @@
         headers = new Headers(init.headers);
         body = toBody(init.body);
         if (body != null && (method === 'GET' || method === 'HEAD')) throw new TE('Request with GET/HEAD method cannot have body.');
-        if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+        const ct = contentType(init.body);
+        if (ct !== null && !headers.has('content-type')) headers.set('content-type', ct);
         redirect = init.redirect === undefined ? 'follow' : String(init.redirect);
         if (redirect !== 'follow' && redirect !== 'manual' && redirect !== 'error') throw new TE('redirect must be follow, manual or error');
-        if (init.signal && init.signal.aborted) throw init.signal.reason || new TE('The operation was aborted.');
+        signal = init.signal == null ? null : init.signal;
+        if (signal !== null && (typeof signal !== 'object' || !('aborted' in signal))) throw new TE('Failed to construct \'Request\': member signal is not of type AbortSignal.');
+        if (signal && signal.aborted) throw signal.reason;
       } catch (e) {
         reject(e);
         return;
       }
+      let onAbort = null;
+      if (signal && typeof signal.addEventListener === 'function') {
+        onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
       native.defer(() => {
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+        if (signal && signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
         let r;
         try {
           r = native.request(method, url, listOf(headers), body, redirect);
@@ -145,7 +189,7 @@
           reject(e);
           return;
         }
-        resolve(fromHost(r));
+        resolve(fromHost(r, signal));
       });
     });
   }

@@ -33,6 +33,7 @@ func (d *driver) restore() {
 		_ = chdir(pwd)
 	}
 	d.home = getwd()
+	d.clock.start()
 	var seed [8]byte
 	if _, err := crand.Read(seed[:]); err == nil {
 		d.vm.SetRandSource(mrand.New(mrand.NewSource(int64(binary.LittleEndian.Uint64(seed[:])))).Float64)
@@ -60,9 +61,12 @@ func (d *driver) installGlobals() {
 	}
 	must(g.Set("console", console))
 
-	d.loop.install(g)
+	process := vm.NewObject()
+	d.process = process
+	d.loop.install(g, process)
 	d.installFS(g)
 	d.installFetch(g)
+	d.installWeb(g)
 
 	stdin := vm.NewObject()
 	must(stdin.Set("readLine", func() goja.Value {
@@ -75,12 +79,11 @@ func (d *driver) installGlobals() {
 	must(stdin.Set("read", func() string { return d.stdin.readAll() }))
 	must(g.Set("stdin", stdin))
 
-	process := vm.NewObject()
 	must(process.DefineAccessorProperty("argv", vm.ToValue(func() goja.Value {
 		argv := append([]any{"wasmexec", d.file}, toAny(d.args)...)
 		return vm.NewArray(argv...)
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
-	d.process = process
+	d.installProcessInfo(process)
 	must(process.Set("exit", func(call goja.FunctionCall) goja.Value {
 		code := 0
 		if len(call.Arguments) > 0 {

@@ -24,8 +24,9 @@ var sharedHelpers = map[string]string{}
 var sharedHelperValues = map[string]goja.Value{}
 
 // helperSample makes esbuild emit every helper a CommonJS conversion
-// uses.
-const helperSample = "import d, { f } from './a.mjs';\nexport * from './b.mjs';\nexport default 1;\nf(d)\n"
+// uses, and those of lowered async generators and for await.
+const helperSample = "import d, { f } from './a.mjs';\nexport * from './b.mjs';\nexport default 1;\nf(d)\n" +
+	"export async function* g() { for await (const x of d) yield* x }\n"
 
 // helperName returns the name of the helper code starts with: "var
 // __name = " at its very start, name being letters.

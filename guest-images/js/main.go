@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -83,6 +84,11 @@ func wasmexecInit() {
 	// bounds it: each request sets a soft memory limit at 3/4 of the run's
 	// (begin), past which the runtime collects as often as it must.
 	debug.SetGCPercent(400)
+	// Collect once now, before the snapshot: a guest then starts with the
+	// most headroom before the next cycle. Left to chance, init could end
+	// just short of it, and every guest's first request would pay for a
+	// cycle (marking the whole heap writes pages each guest then copies).
+	runtime.GC()
 }
 
 //go:wasmexport wasmexec_serve
@@ -128,6 +134,7 @@ type driver struct {
 	args   []string
 	file   string
 	home   string // the cwd of a run that names none
+	clock  guestClock
 	// exit is set by process.exit: whatever runs after it in the same
 	// request (a getter, a toJSON, a promise job), the request ends with
 	// that exit, and never a later one.

@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"strings"
@@ -47,16 +48,13 @@ func newModules(d *driver) *modules {
 	m := &modules{d: d, cache: map[string]*moduleRecord{}, builtins: map[string]goja.Value{}}
 	m.errCtor, _ = goja.AssertConstructor(d.vm.Get("Error"))
 	m.json, _ = goja.AssertFunction(d.vm.Get("JSON").(*goja.Object).Get("parse"))
-	// Buffer is a global, as in Node, made on first use.
-	must(d.vm.GlobalObject().DefineAccessorProperty("Buffer", d.vm.ToValue(func() goja.Value {
-		return m.builtin("buffer").(*goja.Object).Get("Buffer")
-	}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	// So are URL and URLSearchParams (node:url) and TextEncoder and
-	// TextDecoder (builtins/text).
-	for name, module := range map[string]string{"URL": "url", "URLSearchParams": "url", "TextEncoder": textModule, "TextDecoder": textModule} {
-		must(d.vm.GlobalObject().DefineAccessorProperty(name, d.vm.ToValue(func() goja.Value {
+	// Buffer is a global, as in Node, made on first use; so are URL and
+	// URLSearchParams (node:url) and TextEncoder and TextDecoder
+	// (builtins/text).
+	for name, module := range map[string]string{"Buffer": "buffer", "URL": "url", "URLSearchParams": "url", "TextEncoder": textModule, "TextDecoder": textModule} {
+		d.lazyGlobal(name, func() goja.Value {
 			return m.builtin(module).(*goja.Object).Get(name)
-		}), nil, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		})
 	}
 	must(d.process.Set("cwd", getwd))
 	return m
@@ -71,6 +69,24 @@ func (m *modules) begin() { m.res.pkgs = nil }
 // throw raises a JS Error with a Node error code.
 func (m *modules) throw(code, format string, args ...any) {
 	e, err := m.errCtor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))
+	if err != nil {
+		panic(err)
+	}
+	_ = e.Set("code", code)
+	panic(e)
+}
+
+// throwType and throwRange raise a TypeError or RangeError with a Node
+// error code.
+func (m *modules) throwType(code, format string, args ...any) {
+	e := m.d.vm.NewTypeError(fmt.Sprintf(format, args...))
+	_ = e.Set("code", code)
+	panic(e)
+}
+
+func (m *modules) throwRange(code, format string, args ...any) {
+	ctor, _ := goja.AssertConstructor(m.d.vm.Get("RangeError"))
+	e, err := ctor(nil, m.d.vm.ToValue(fmt.Sprintf(format, args...)))
 	if err != nil {
 		panic(err)
 	}
@@ -188,20 +204,16 @@ func (m *modules) requireFnAt(p, dir, kind string) goja.Value {
 		return m.requireFn(dir, kind)
 	}
 	return m.d.vm.ToValue(func(spec string) goja.Value {
+		if strings.HasPrefix(spec, " ") { // the driver's own (nativeModule, webModule)
+			return m.builtin(spec)
+		}
 		spec = strings.TrimSuffix(spec, "/") // require("punycode/")
-		if strings.HasPrefix(spec, "./") {
-			f := builtinPrefix + path.Join(dir, spec)
+		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+			f := path.Join(dir, spec)
 			if !strings.HasSuffix(f, ".js") && !strings.HasSuffix(f, ".json") {
 				f += ".js"
 			}
-			if rec := m.cache[f]; rec != nil {
-				return rec.module.Get("exports")
-			}
-			b, err := builtinFS.ReadFile(strings.TrimPrefix(f, builtinPrefix))
-			if err != nil {
-				m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", spec)
-			}
-			return m.evaluate(f, string(b), &moduleRecord{})
+			return m.embeddedAt(f, spec)
 		}
 		// An embedded module's own dependencies are embedded beside it.
 		dep := builtinPrefix + "builtins/deps/" + spec + "/index.js"
@@ -266,7 +278,15 @@ func (m *modules) compile(p, src string) (goja.Value, string, []goja.Value) {
 	if err != nil {
 		panic(err)
 	}
-	return v, "import", helpers
+	// A CommonJS file that went through esbuild only for syntax goja
+	// lacks (an async generator) keeps require's conditions: its require
+	// calls are its own, not converted imports (which esbuild wraps in
+	// __toESM), and it has no exports esbuild converted (__toCommonJS).
+	kind := "import"
+	if !needsTransform && !strings.Contains(t.body, "__toESM(") && !strings.Contains(t.body, "__toCommonJS(") {
+		kind = "require"
+	}
+	return v, kind, helpers
 }
 
 func stripShebang(src string) string {
@@ -285,27 +305,36 @@ const builtinPrefix = "builtin:"
 
 // unsupported are node: modules a sandbox can't offer, with the reason.
 var unsupported = map[string]string{
-	"child_process":  "wasmexec runs no processes from JavaScript",
-	"cluster":        "wasmexec runs no processes from JavaScript",
-	"worker_threads": "the guest has one thread",
-	"net":            "the sandbox has no sockets",
-	"tls":            "the sandbox has no sockets",
-	"dgram":          "the sandbox has no sockets",
-	"dns":            "the sandbox has no network",
-	"http":           "the sandbox has no network",
-	"https":          "the sandbox has no network",
-	"http2":          "the sandbox has no network",
-	"vm":             "the sandbox offers no nested JavaScript contexts",
-	"inspector":      "there is no debugger in the sandbox",
-	"v8":             "the engine is goja, not V8",
+	"child_process":       "wasmexec runs no processes from JavaScript",
+	"cluster":             "wasmexec runs no processes from JavaScript",
+	"worker_threads":      "the guest has one thread",
+	"net":                 "the sandbox has no sockets",
+	"tls":                 "the sandbox has no sockets",
+	"dgram":               "the sandbox has no sockets",
+	"dns":                 "the sandbox has no network",
+	"http":                "the sandbox has no network",
+	"https":               "the sandbox has no network",
+	"http2":               "the sandbox has no network",
+	"vm":                  "the sandbox offers no nested JavaScript contexts",
+	"inspector":           "there is no debugger in the sandbox",
+	"v8":                  "the engine is goja, not V8",
+	"stream/web":          "the guest has no web streams (ReadableStream, WritableStream)",
+	"repl":                "the sandbox runs no interactive shell",
+	"readline":            "not implemented (read input with the stdin global: stdin.readLine(), stdin.read())",
+	"readline/promises":   "not implemented (read input with the stdin global: stdin.readLine(), stdin.read())",
+	"async_hooks":         "not implemented: goja tracks no asynchronous context",
+	"diagnostics_channel": "not implemented",
+	"domain":              "deprecated in Node, not implemented",
+	"trace_events":        "there is no tracing in the sandbox",
+	"wasi":                "the guest is a WASI module itself and runs no nested ones",
+	"constants":           "deprecated in Node, not implemented (use os.constants and fs.constants)",
+	"test":                "not implemented",
 }
 
 // builtinName says whether spec names a built-in ("node:x" or "x").
 func builtinName(spec string) (string, bool) {
 	name := strings.TrimPrefix(spec, "node:")
-	switch name {
-	case "fs", "fs/promises", "path", "path/posix", "events", "querystring", "timers", "process", "util", "os",
-		"buffer", "string_decoder", "assert", "assert/strict", "crypto", "url":
+	if builtinSet[name] {
 		return name, true
 	}
 	if _, ok := unsupported[name]; ok {
@@ -328,10 +357,12 @@ func (m *modules) builtin(name string) goja.Value {
 	vm := m.d.vm
 	var v goja.Value
 	switch name {
-	case "fs":
+	case " fs": // the driver's own, the global
 		v = m.d.fs
+	case "fs":
+		v = m.embedded("fs/index.js")
 	case "fs/promises":
-		v = m.d.fs.Get("promises")
+		v = m.builtin("fs").(*goja.Object).Get("promises")
 	case "path", "path/posix":
 		v = m.embedded("path/index.js")
 	case "events":
@@ -348,8 +379,32 @@ func (m *modules) builtin(name string) goja.Value {
 			}
 		}
 		v = t
+	case "timers/promises":
+		v = m.embedded("timers/promises.js")
 	case "util":
 		v = m.embedded("util/index.js")
+	case "console":
+		v = vm.GlobalObject().Get("console")
+	case "punycode":
+		v = m.embedded("deps/punycode/index.js")
+	case "sys":
+		v = m.builtin("util")
+	case "util/types":
+		v = m.builtin("util").(*goja.Object).Get("types")
+	case "stream":
+		v = m.embedded("stream/lib/stream.js")
+	case "stream/promises":
+		v = m.embedded("stream/lib/stream/promises.js")
+	case "zlib":
+		v = m.embedded("zlib/index.js")
+	case " zlib":
+		v = m.zlibNative()
+	case "perf_hooks":
+		v = m.embedded("web/performance.js")
+	case "tty":
+		v = m.embedded("tty/index.js")
+	case "module":
+		v = m.nodeModule()
 	case "os":
 		v = m.embedded("os/index.js")
 	case "buffer":
@@ -364,17 +419,86 @@ func (m *modules) builtin(name string) goja.Value {
 		v = m.embedded("url/index.js")
 	case textModule:
 		v = m.embedded("text/index.js")
+	case nativeModule:
+		v = m.native()
 	default:
+		if w, ok := strings.CutPrefix(name, webModule("")); ok {
+			v = m.embedded("web/" + w + ".js")
+			break
+		}
 		m.throw("ERR_UNKNOWN_BUILTIN_MODULE", "node:%s is not available in wasmexec (not implemented; see the README for the built-ins there are)", name)
 	}
 	m.builtins[name] = v
 	return v
 }
 
-func (m *modules) embedded(file string) goja.Value {
-	b, err := builtinFS.ReadFile("builtins/" + file)
-	if err != nil {
-		panic(m.d.vm.NewGoError(err))
+// embedded loads builtins/file, once: a file one built-in requires and
+// another names is the same module.
+// nodeModule is node:module's subset: createRequire, builtinModules and
+// isBuiltin.
+func (m *modules) nodeModule() goja.Value {
+	vm := m.d.vm
+	o := vm.NewObject()
+	must(o.Set("createRequire", func(call goja.FunctionCall) goja.Value {
+		from := call.Argument(0)
+		p := from.String()
+		if obj, ok := from.(*goja.Object); ok && obj.Get("href") != nil {
+			p = obj.Get("href").String()
+		}
+		if rest, ok := strings.CutPrefix(p, "file://"); ok {
+			if u, err := url.PathUnescape(rest); err == nil {
+				p = u
+			}
+		}
+		if !path.IsAbs(p) {
+			m.throwType("ERR_INVALID_ARG_VALUE", "The argument 'filename' must be a file URL object, file URL string, or absolute path string. Received %s", describe(from))
+		}
+		dir := p
+		if !strings.HasSuffix(p, "/") {
+			dir = path.Dir(p)
+		}
+		return m.requireFn(dir, "require")
+	}))
+	names := []any{}
+	for _, n := range builtinList {
+		names = append(names, n)
 	}
-	return m.evaluate(builtinPrefix+"builtins/"+file, string(b), &moduleRecord{})
+	must(o.Set("builtinModules", vm.NewArray(names...)))
+	must(o.Set("isBuiltin", func(call goja.FunctionCall) goja.Value {
+		_, ok := builtinName(call.Argument(0).String())
+		return vm.ToValue(ok && strings.TrimPrefix(call.Argument(0).String(), "node:") != "")
+	}))
+	return o
+}
+
+// builtinList is what node:module's builtinModules lists: the built-ins
+// the guest has.
+var builtinList = []string{"assert", "assert/strict", "buffer", "crypto", "events", "fs", "fs/promises", "module",
+	"os", "path", "path/posix", "perf_hooks", "process", "querystring", "stream", "stream/promises", "string_decoder",
+	"timers", "timers/promises", "tty", "url", "util", "util/types", "zlib", "console", "punycode", "sys"}
+
+var builtinSet = func() map[string]bool {
+	set := map[string]bool{}
+	for _, n := range builtinList {
+		set[n] = true
+	}
+	return set
+}()
+
+func (m *modules) embedded(file string) goja.Value {
+	return m.embeddedAt("builtins/"+file, file)
+}
+
+// embeddedAt loads the embedded file f (a path under builtins/); spec is
+// how it was asked for, for the error.
+func (m *modules) embeddedAt(f, spec string) goja.Value {
+	key := builtinPrefix + f
+	if rec := m.cache[key]; rec != nil {
+		return rec.module.Get("exports")
+	}
+	b, err := builtinFS.ReadFile(f)
+	if err != nil {
+		m.throw("MODULE_NOT_FOUND", "Cannot find module '%s'", spec)
+	}
+	return m.evaluate(key, string(b), &moduleRecord{})
 }

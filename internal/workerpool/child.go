@@ -15,6 +15,7 @@ import (
 const (
 	EnvMemoryLimit = "WASMEXEC_WORKER_MEMORY_LIMIT"
 	EnvMaxStack    = "WASMEXEC_WORKER_MAX_STACK"
+	EnvNice        = "WASMEXEC_WORKER_NICE"
 )
 
 // softMemoryShare is where a worker's Go runtime sets its soft memory limit
@@ -31,6 +32,16 @@ const softMemoryShare = 0.7
 // leaves the process alone. Under the race detector RLIMIT_DATA is not
 // applied: the detector's shadow mappings count against it.
 func ApplyLimits() (memLimit int64, err error) {
+	if s := os.Getenv(EnvNice); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("bad %s=%q", EnvNice, s)
+		}
+		// Threads the runtime starts later inherit it from the ones here.
+		if err := Renice(os.Getpid(), n); err != nil {
+			return 0, fmt.Errorf("nice %d: %w", n, err)
+		}
+	}
 	if s := os.Getenv(EnvMaxStack); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n <= 0 {
@@ -98,4 +109,24 @@ func ReadFrame(r io.Reader, v any) error {
 		return err
 	}
 	return json.Unmarshal(b, v)
+}
+
+// Renice sets the nice value of every thread of process pid (on Linux a
+// nice value belongs to a thread, and a new thread inherits its creator's).
+func Renice(pid, nice int) error {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice); err != nil && first == nil && err != syscall.ESRCH {
+			first = err
+		}
+	}
+	return first
 }

@@ -49,6 +49,9 @@ type Config[M any] struct {
 	// MaxStackBytes is each worker's goroutine stack limit
 	// (debug.SetMaxStack). 0: the Go runtime's default.
 	MaxStackBytes int64
+	// Nice is the priority workers give themselves at start (ApplyLimits),
+	// e.g. 10 for work that must yield the CPU to runs. 0: unchanged.
+	Nice int
 	// Init, when set, runs on every new worker before it takes work (e.g.
 	// a handshake: wait for its "ready" message). An error kills the worker
 	// and counts as a failed start.
@@ -371,6 +374,9 @@ func (p *Pool[M]) spawn(slot int) (*Worker[M], error) {
 	}
 	if p.cfg.MaxStackBytes > 0 {
 		env = append(env, EnvMaxStack+"="+strconv.FormatInt(p.cfg.MaxStackBytes, 10))
+	}
+	if p.cfg.Nice != 0 {
+		env = append(env, EnvNice+"="+strconv.Itoa(p.cfg.Nice))
 	}
 	cmd.Env = env
 	// A worker must not outlive the server.

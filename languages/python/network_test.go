@@ -14,8 +14,9 @@ import (
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 type fixedDNS map[string]string
@@ -27,13 +28,13 @@ func (f fixedDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	return nil, fmt.Errorf("no such host %s", host)
 }
 
-func MustNetRunner(tb testing.TB, cfg egress.Config) *engine.Runner {
+func MustNetRunner(tb testing.TB, cfg egress.Config) *pipeline.Pipeline {
 	tb.Helper()
 	e, err := egress.New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return testenv.Runner(tb, engine.RunnerConfig{
+	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
 		Network:   e,

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/pipeline"
 )
 
 // numpyRunner is MustRunner when the Python image was built with numpy
 // (guest-images/python: WASMEXEC_PYTHON_NUMPY=1); the test is skipped
 // otherwise.
-func numpyRunner(t *testing.T) *engine.Runner {
+func numpyRunner(t *testing.T) *pipeline.Pipeline {
 	t.Helper()
 	r := MustRunner(t)
 	res := MustRun(t, r, exec.Request{Code: "import importlib.util\nimportlib.util.find_spec('numpy') is not None"})

@@ -10,21 +10,22 @@ import (
 	"testing"
 
 	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/pipeline"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
 
-func MustRunner(tb testing.TB) *engine.Runner {
+func MustRunner(tb testing.TB) *pipeline.Pipeline {
 	tb.Helper()
-	return testenv.Runner(tb, engine.RunnerConfig{
+	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
 	})
 }
 
-func MustRun(tb testing.TB, r *engine.Runner, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *pipeline.Pipeline, req exec.Request) *exec.Result {
 	tb.Helper()
 	if req.Kind == "" {
 		req.Kind = exec.KindEvaluate

@@ -11,7 +11,7 @@ import (
 
 // Every guest starts from the same snapshot, yet each has its own entropy:
 // random's state, os.urandom, uuid4, secrets and tempfile names differ in
-// every one of 200 one-shot runs (issue 12).
+// every one of 200 one-shot runs.
 func TestSnapshotEntropyPerGuest(t *testing.T) {
 	r := MustRunner(t)
 	const n = 200

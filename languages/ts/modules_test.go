@@ -8,13 +8,13 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
 )
 
 // ES modules a one-shot run brings are converted on the host ahead of the
-// guest (issue 14's filePath benchmark): the guest takes the shipped
+// guest (the filePath benchmark): the guest takes the shipped
 // conversions by key instead of running esbuild in wasm, which shows in
 // the fuel a run burns (deterministic, unlike time). Positions still point
 // at the original files, and a module the host leaves to the guest (top-
@@ -30,7 +30,7 @@ func TestModulesConvertedOnTheHost(t *testing.T) {
 	}
 	image := testenv.Image(t, js.ImageName)
 	runner := func(conv js.ModuleConverter) exec.Runner {
-		return testenv.Runner(t, engine.RunnerConfig{
+		return testenv.Runner(t, testenv.RunnerConfig{
 			Images:    map[string]*engine.Image{js.ImageName: image},
 			Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Modules: conv}, exec.TypeScript: ts.Driver{Modules: conv}},
 		})

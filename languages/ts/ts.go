@@ -30,6 +30,9 @@
 // Everything here is safe for concurrent use: Transpile keeps no shared state,
 // Workers serves concurrent requests, and a Program is immutable once
 // returned (its source map index is built lazily, once, under a sync.Once).
+//
+// Size: transpiling, module conversion, source maps and their worker processes
+// belong together; each file is one of them.
 package ts
 
 import (

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -39,7 +39,7 @@ func TestTsconfigAppliesToTheHostTranspile(t *testing.T) {
 		t.Fatalf("a tsconfig that does not parse: %v", err)
 	}
 
-	r := testenv.Runner(t, engine.RunnerConfig{
+	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
 		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
 	})
@@ -63,7 +63,7 @@ func TestTsconfigAppliesToTheHostTranspile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := contexts.New(contexts.Config{Runner: r, Workspaces: wsm})
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: wsm})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/workerpool/workertest"

@@ -303,7 +303,7 @@ func TestCheckRequestShapes(t *testing.T) {
 
 // A tsconfig.json among the files applies its compilerOptions (paths and
 // baseUrl relative to its own directory, strict, jsx), and inline code may
-// be named by filePath so its relative imports resolve (issue 14, item 3).
+// be named by filePath so its relative imports resolve.
 func TestCheckTsconfigAndNamedCode(t *testing.T) {
 	p := SharedPool(t)
 	tsconfig := `{"compilerOptions": {"strict": false, "jsx": "react-jsx", "paths": {"@lib/*": ["src/lib/*"]}}}`

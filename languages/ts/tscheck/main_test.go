@@ -20,6 +20,9 @@ import (
 // envTestWorker makes the test binary act as a worker (the re-exec trick).
 const envTestWorker = "TSCHECK_TEST_WORKER"
 
+// envTestLaunch makes the test binary act as the TypeScript 7 launcher.
+const envTestLaunch = "TSCHECK_TEST_LAUNCH"
+
 // Under -race the workers are internal/testworker built without -race
 // (workertest.Choose; WASMEXEC_TEST_WORKER_MODE=self forces the test
 // binary): an instrumented worker is ~10x slower and cannot take
@@ -35,6 +38,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envTestLaunch) == "1" {
+		err := LaunchMain(os.Args[1:])
+		fmt.Fprintln(os.Stderr, "tscheck7-launch:", err)
+		os.Exit(1)
+	}
 	if os.Getenv(envTestWorker) == "1" {
 		if err := WorkerMain(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "tscheck worker:", err)
@@ -52,6 +60,9 @@ func runTests(m *testing.M) int {
 	}
 	code := m.Run()
 	closeSharedPool()
+	if sharedNative.pool != nil {
+		sharedNative.pool.Close() // removes its copy of the compiler
+	}
 	return code
 }
 

@@ -48,6 +48,9 @@ type PoolConfig struct {
 	Logger *slog.Logger
 	// Env is added to the environment the workers inherit ("KEY=value").
 	Env []string
+	// Nice is the workers' priority (0: the server's): their warm-up
+	// (seconds of CPU, dom tens) must not compete with runs.
+	Nice int
 }
 
 // Pool defaults.
@@ -146,6 +149,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 		Env:              cfg.Env,
 		MemoryLimitBytes: cfg.MemoryLimitBytes,
 		MaxStackBytes:    maxGoStack,
+		Nice:             cfg.Nice,
 		Init:             p.initWorker,
 		Route:            p.route,
 		Logger:           cfg.Logger.With("component", "tscheck"),

@@ -1,6 +1,9 @@
 package tscheck
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // sandboxGlobal is a global the JavaScript guest defines for every run
 // (guest-images/js: globals.go, loop.go, fs.go), declared to the checker as
@@ -80,16 +83,29 @@ func sandboxTexts() map[string]string {
 	return m
 }
 
-// ownDeclaration finds a declaration of a global name in user code (also in
-// a nested scope or a comment: then the ambient one is left out, which is
-// only what happened before it existed).
-var ownDeclaration = func() map[string]*regexp.Regexp {
-	m := map[string]*regexp.Regexp{}
-	for _, g := range sandboxGlobals {
-		m[g.name] = regexp.MustCompile(`\b(?:var|let|const|function|class|enum|namespace)\s+` + regexp.QuoteMeta(g.name) + `\b`)
+// ownDeclarations finds the sandbox globals that user code declares itself
+// (also in a nested scope or a comment: then the ambient one is left out,
+// which is only what happened before it existed). One pass over the text,
+// and only for names it contains at all: a file may be megabytes long.
+func ownDeclarations(files map[string]string) map[string]bool {
+	own := map[string]bool{}
+	for _, text := range files {
+		var names []string
+		for _, g := range sandboxGlobals {
+			if !own[g.name] && strings.Contains(text, g.name) {
+				names = append(names, regexp.QuoteMeta(g.name))
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		re := regexp.MustCompile(`\b(?:var|let|const|function|class|enum|namespace)\s+(` + strings.Join(names, "|") + `)\b`)
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			own[m[1]] = true
+		}
 	}
-	return m
-}()
+	return own
+}
 
 // sandboxFiles returns the declaration files a check adds: every sandbox
 // global, unless on is false, the libs declare it (domLibs: dom or
@@ -98,21 +114,13 @@ func sandboxFiles(on, domLibs bool, files map[string]string) []string {
 	if !on {
 		return nil
 	}
+	own := ownDeclarations(files)
 	var out []string
 	for _, g := range sandboxGlobals {
-		if g.dom && domLibs {
+		if g.dom && domLibs || own[g.name] {
 			continue
 		}
-		own := false
-		for _, text := range files {
-			if ownDeclaration[g.name].MatchString(text) {
-				own = true
-				break
-			}
-		}
-		if !own {
-			out = append(out, sandboxFile(g.name))
-		}
+		out = append(out, sandboxFile(g.name))
 	}
 	return out
 }

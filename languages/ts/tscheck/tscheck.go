@@ -1,8 +1,14 @@
-// Package tscheck type-checks TypeScript with the official compiler
-// (typescript@5.9.3, guest-images/typescript) running in goja inside worker
-// processes.
+// Package tscheck type-checks TypeScript with the official compilers
+// (guest-images/typescript) in worker processes.
 //
-// A Pool keeps Size worker processes (`wasmexec tscheck-worker`, whose body
+// NativePool runs TypeScript 7 (typescript@7.0.2, the native compiler) in
+// its API mode: each worker is a compiler process, contained from outside
+// (native_proc.go), fed the check's files through the API's file-system
+// callbacks (native_fs.go); a warm check is a snapshot update and a few
+// diagnostics requests (native.go), ~2 ms. docs/RATIONALE.md says why API
+// mode and how it is contained.
+//
+// Pool runs TypeScript 5.9.3 in goja. It keeps Size worker processes (`wasmexec tscheck-worker`, whose body
 // is WorkerMain). Each worker compiles typescript.js once, pre-warms the
 // configured lib sets, and keeps the parsed lib SourceFiles and the previous
 // program across checks, so a warm check of a small file costs ~65–85 ms of
@@ -26,6 +32,9 @@
 // inputs, stdin, process, fs, __dirname) are declared by ambient lib files
 // (sandbox.go), on by default (CompilerOptions.SandboxGlobals); one the
 // chosen libs (dom, webworker) or the user's code declares is left to them.
+//
+// Size: the checker's worker pool, its wire protocol and the sandbox's ambient
+// declarations belong together; each file is one of them.
 package tscheck
 
 import (
@@ -52,6 +61,13 @@ type Request struct {
 	FilePath        string
 	CompilerOptions CompilerOptions
 	Timeout         time.Duration
+
+	// Options and TsconfigPath are read by the TypeScript 7 checker
+	// (NativePool) instead of CompilerOptions: compilerOptions spelled as
+	// in a tsconfig.json (the compiler validates them), and one of Files
+	// that the check's project extends as its tsconfig.
+	Options      map[string]json.RawMessage
+	TsconfigPath string
 }
 
 // CompilerOptions are the compiler options a request may set. Nil pointers
@@ -302,6 +318,38 @@ func normalizePath(p string) (string, bool) {
 // prepare validates a request (exec.EInvalid, exec.ETooLarge) and builds the
 // worker payload.
 func prepare(req Request, libs map[string]bool, enums map[string][]string) (*prepared, error) {
+	if err := validateOptions(req.CompilerOptions, libs, enums); err != nil {
+		return nil, err
+	}
+	pf, err := prepareFiles(req, maxFiles)
+	if err != nil {
+		return nil, err
+	}
+	opts, domLibs := req.CompilerOptions.tsOptions()
+	return &prepared{
+		payload: &checkPayload{
+			Files:      pf.files,
+			Roots:      pf.roots,
+			CheckFiles: pf.checkFiles,
+			Options:    opts,
+			Ambient:    sandboxFiles(req.CompilerOptions.sandboxOn(), domLibs, pf.files),
+		},
+		toUser:  pf.toUser,
+		timeout: pf.timeout,
+	}, nil
+}
+
+// preparedFiles are a request's validated files, common to both checkers.
+type preparedFiles struct {
+	files      map[string]string // normalized path → text
+	toUser     map[string]string // normalized path → the request's spelling
+	roots      []string          // the TypeScript files, sorted
+	checkFiles []string          // the files whose diagnostics are reported (nil: all)
+	timeout    time.Duration
+}
+
+// prepareFiles validates a request's timeout, files and filePath.
+func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 	if req.Timeout < 0 {
 		return nil, exec.Errorf(exec.EInvalid, "timeout must not be negative")
 	}
@@ -311,9 +359,6 @@ func prepare(req Request, libs map[string]bool, enums map[string][]string) (*pre
 	}
 	if timeout > MaxTimeout {
 		return nil, exec.Errorf(exec.EInvalid, "timeout %v exceeds the maximum %v", req.Timeout, MaxTimeout)
-	}
-	if err := validateOptions(req.CompilerOptions, libs, enums); err != nil {
-		return nil, err
 	}
 
 	files := make(map[string]string, len(req.Files)+1)
@@ -395,16 +440,5 @@ func prepare(req Request, libs map[string]bool, enums map[string][]string) (*pre
 		checkFiles = []string{n}
 	}
 
-	opts, domLibs := req.CompilerOptions.tsOptions()
-	return &prepared{
-		payload: &checkPayload{
-			Files:      files,
-			Roots:      roots,
-			CheckFiles: checkFiles,
-			Options:    opts,
-			Ambient:    sandboxFiles(req.CompilerOptions.sandboxOn(), domLibs, files),
-		},
-		toUser:  toUser,
-		timeout: timeout,
-	}, nil
+	return &preparedFiles{files: files, toUser: toUser, roots: roots, checkFiles: checkFiles, timeout: timeout}, nil
 }

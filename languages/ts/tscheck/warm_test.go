@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 // dom is warmed in the background once a worker is ready: a check that

@@ -6,23 +6,27 @@ package testenv
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
-
+	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // RepoRoot returns the repository root.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
 // ImagesDir is where the built guest images are linked.
@@ -128,11 +132,32 @@ func Workspaces(tb testing.TB) *vfs.Manager {
 	return m
 }
 
-// Runner builds an engine.Runner from cfg for a test, filling in the default
-// policy and a scratch workspace factory when cfg leaves them out (and no
-// guest pool unless cfg.PoolSize asks for one), and
-// closes it when the test ends.
-func Runner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
+// RunnerConfig is what a test sets of a pipeline over the real engine.
+type RunnerConfig struct {
+	Images        map[string]*engine.Image
+	Languages     map[exec.Language]exec.LanguageDriver
+	Policy        exec.Policy
+	Workspaces    exec.WorkspaceFactory
+	Network       *egress.Egress
+	MaxConcurrent int
+	MaxQueued     int
+	QueueTimeout  time.Duration
+	RetainBytes   int64
+	// PoolSize: 0 is no pre-started guests in tests (they ask for them).
+	PoolSize int
+	// Store, when set, records every run (the persist step).
+	Store pipeline.Store
+	// Events, when set, receives the runs' execution events.
+	Events events.Log
+	// Tenants, when set, admits runs (the server's tenancy).
+	Tenants pipeline.Tenants
+	Logger  *slog.Logger
+}
+
+// Runner builds a pipeline over an engine driver from cfg for a test,
+// filling in the default policy and a scratch workspace factory when cfg
+// leaves them out, and closes the driver when the test ends.
+func Runner(tb testing.TB, cfg RunnerConfig) *pipeline.Pipeline {
 	tb.Helper()
 	if cfg.Policy.Max.Fuel == 0 {
 		cfg.Policy = exec.DefaultPolicy()
@@ -143,12 +168,21 @@ func Runner(tb testing.TB, cfg engine.RunnerConfig) *engine.Runner {
 	if cfg.PoolSize == 0 {
 		cfg.PoolSize = -1 // tests pre-start guests only when they ask
 	}
-	r, err := engine.NewRunner(cfg)
+	d := engine.NewDriver(engine.DriverConfig{Images: cfg.Images, Workspaces: cfg.Workspaces, PoolSize: cfg.PoolSize, PoolMemoryBytes: cfg.Policy.Default.MemoryBytes, Logger: cfg.Logger})
+	tb.Cleanup(d.Close)
+	var rec *pipeline.Recorder
+	if cfg.Store != nil {
+		rec = pipeline.NewRecorder(cfg.Store, nil)
+	}
+	p, err := pipeline.New(pipeline.Config{
+		Driver: d, Languages: cfg.Languages, Policy: cfg.Policy, Workspaces: cfg.Workspaces, Network: cfg.Network,
+		MaxConcurrent: cfg.MaxConcurrent, MaxQueued: cfg.MaxQueued, QueueTimeout: cfg.QueueTimeout, RetainBytes: cfg.RetainBytes,
+		Recorder: rec, Events: cfg.Events, Tenants: cfg.Tenants, Logger: cfg.Logger,
+	})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(r.Close)
-	return r
+	return p
 }
 
 var seconds = map[string]*engine.Image{}
@@ -170,3 +204,12 @@ func SecondImage(tb testing.TB, name string) *engine.Image {
 	seconds[name] = img
 	return img
 }
+
+// StoreFunc is a pipeline.Store that hands each record to a test.
+type StoreFunc func(ctx context.Context, r *exec.Result, events []exec.Event, truncated bool) error
+
+func (f StoreFunc) Save(ctx context.Context, r *exec.Result, events []exec.Event, truncated bool) error {
+	return f(ctx, r, events, truncated)
+}
+
+func (f StoreFunc) Ping(context.Context) error { return nil }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 // InstallHoldsTheRunSlot runs install, which blocks (in its registry or

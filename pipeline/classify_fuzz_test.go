@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"testing"
@@ -6,10 +6,10 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 )
 
-// FuzzApplyResponse: whatever a (compromised) driver sends as its reply,
+// FuzzClassify: whatever a (compromised) driver sends as its reply,
 // the host turns it into a result with a known outcome, never a panic, and
 // never a value past the limit.
-func FuzzApplyResponse(f *testing.F) {
+func FuzzClassify(f *testing.F) {
 	for _, seed := range []string{
 		`{"status":"ok","value":42,"hasValue":true}`,
 		`{"status":"ok","hasValue":false}`,
@@ -31,7 +31,7 @@ func FuzzApplyResponse(f *testing.F) {
 		}
 		const limit = 64
 		res := &exec.Result{}
-		applyResponse(res, k, raw, limit)
+		classify(res, k, raw, limit)
 		switch res.Outcome {
 		case exec.Succeeded:
 			if res.Error != nil {

@@ -1,0 +1,170 @@
+package metrics
+
+import (
+	"context"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The parts of a server whose state /metrics reads at each scrape. Each
+// is an interface of what the owning package already exposes, so the
+// owner keeps its counters and this package only reads them.
+type (
+	// Runs is the run pipeline (pipeline.Pipeline).
+	Runs interface {
+		Live() int64
+		Queued() int64
+	}
+	// Guests is the engine's driver (engine.Driver).
+	Guests interface {
+		PoolStats() map[string][2]int64
+		Snapshotted(image string) bool
+	}
+	// Contexts is the contexts manager (contexts.Manager).
+	Contexts interface {
+		Count() int
+		Hibernated() int
+		SnapshotErrors() int64
+	}
+	// Processes is the processes manager (processes.Manager).
+	Processes interface{ Running() int }
+	// History is the store (store.Store).
+	History interface {
+		Stats(ctx context.Context) (count int, sizeBytes int64, err error)
+	}
+	// EventLog is the shared event log of a PostgreSQL store
+	// (store.EventLog): written, dropped and queued events.
+	EventLog interface {
+		Counts() (written, dropped uint64, queued int)
+	}
+)
+
+// Parts are the parts of a server; any may be nil (not built, or not yet:
+// a server serves /metrics while it loads its images).
+type Parts struct {
+	LiveGuests func() int64 // guest instances alive (engine.Engine.LiveGuests)
+	Runs       Runs
+	Guests     Guests
+	Contexts   Contexts
+	Processes  Processes
+	History    History
+	EventLog   EventLog
+}
+
+// Watch registers the gauges and counters read from the parts that parts
+// returns at each scrape.
+func (m *Metrics) Watch(parts func() Parts) {
+	gauge := func(name, help string, f func(Parts) float64) {
+		m.Gauge(name, help, func() float64 { return f(parts()) })
+	}
+	counter := func(name, help string, f func(Parts) float64) {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return f(parts()) }))
+	}
+	counter("wasmexec_events_dropped_total", "Lifecycle events this server could not add to the shared log (PostgreSQL store: the queue to the database was full, or the server was stopping); never with SQLite.", func(p Parts) float64 {
+		if p.EventLog == nil {
+			return 0
+		}
+		_, d, _ := p.EventLog.Counts()
+		return float64(d)
+	})
+	counter("wasmexec_events_written_total", "Lifecycle events this server wrote to the shared log (PostgreSQL store).", func(p Parts) float64 {
+		if p.EventLog == nil {
+			return 0
+		}
+		w, _, _ := p.EventLog.Counts()
+		return float64(w)
+	})
+	gauge("wasmexec_events_queued", "Lifecycle events waiting to be written to the shared log (PostgreSQL store).", func(p Parts) float64 {
+		if p.EventLog == nil {
+			return 0
+		}
+		_, _, q := p.EventLog.Counts()
+		return float64(q)
+	})
+	gauge("wasmexec_guests_live", "Guest instances alive (pre-started, in contexts, running).", func(p Parts) float64 {
+		if p.LiveGuests == nil {
+			return 0
+		}
+		return float64(p.LiveGuests())
+	})
+	gauge("wasmexec_runs_live", "Runs holding a run slot or running unslotted.", func(p Parts) float64 {
+		if p.Runs == nil {
+			return 0
+		}
+		return float64(p.Runs.Live())
+	})
+	gauge("wasmexec_runs_queued", "Runs waiting for a run slot.", func(p Parts) float64 {
+		if p.Runs == nil {
+			return 0
+		}
+		return float64(p.Runs.Queued())
+	})
+	gauge("wasmexec_contexts_live", "Execution contexts.", func(p Parts) float64 {
+		if p.Contexts == nil {
+			return 0
+		}
+		return float64(p.Contexts.Count())
+	})
+	gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", func(p Parts) float64 {
+		if p.Contexts == nil {
+			return 0
+		}
+		return float64(p.Contexts.Hibernated())
+	})
+	counter("wasmexec_context_snapshot_errors_total", "Context snapshots that could not be written to the data dir (the context stays live; what was stored before is kept).", func(p Parts) float64 {
+		if p.Contexts == nil {
+			return 0
+		}
+		return float64(p.Contexts.SnapshotErrors())
+	})
+	gauge("wasmexec_processes_live", "Processes running.", func(p Parts) float64 {
+		if p.Processes == nil {
+			return 0
+		}
+		return float64(p.Processes.Running())
+	})
+	pool := func(i int) func() map[string]float64 {
+		return func() map[string]float64 {
+			out := map[string]float64{}
+			if g := parts().Guests; g != nil {
+				for img, hm := range g.PoolStats() {
+					out[img] = float64(hm[i])
+				}
+			}
+			return out
+		}
+	}
+	m.Counters("wasmexec_pool_hits_total", "One-shot runs that took a pre-started guest, by image.", []string{"image"}, pool(0))
+	m.Counters("wasmexec_pool_misses_total", "One-shot runs that found no pre-started guest, by image.", []string{"image"}, pool(1))
+	m.Counters("wasmexec_guest_starts_total", "Guests handed to one-shot runs by source: pool (pre-started) or cold (started on the request's path), by image, and whether the image's guests start from a snapshot of their initialized runtime.", []string{"image", "source", "snapshot"}, func() map[string]float64 {
+		g := parts().Guests
+		snap := func(img string) string {
+			if g != nil && g.Snapshotted(img) {
+				return "true"
+			}
+			return "false"
+		}
+		out := map[string]float64{}
+		for img, v := range pool(0)() {
+			out[img+"\x00pool\x00"+snap(img)] = v
+		}
+		for img, v := range pool(1)() {
+			out[img+"\x00cold\x00"+snap(img)] = v
+		}
+		return out
+	})
+	gauge("wasmexec_store_executions", "Completed executions kept in the store.", func(p Parts) float64 {
+		if p.History == nil {
+			return 0
+		}
+		n, _, _ := p.History.Stats(context.Background())
+		return float64(n)
+	})
+	gauge("wasmexec_store_bytes", "Size of the store's SQLite file.", func(p Parts) float64 {
+		if p.History == nil {
+			return 0
+		}
+		_, size, _ := p.History.Stats(context.Background())
+		return float64(size)
+	})
+}

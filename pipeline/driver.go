@@ -1,0 +1,39 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// Driver is what the pipeline needs of an engine, as database/sql/driver
+// is for database/sql: guests of an image, started fresh, kept, or
+// restored from a captured state. engine.Driver is the real one
+// (wasmtime); pipelinetest.Driver is a fake for fast tests of what lies
+// around the guest.
+type Driver interface {
+	// Image describes guest image name: unavailable when it isn't loaded.
+	Image(name string) (exec.Family, error)
+	// Guest returns a guest for one run: it serves one Call, and Close
+	// discards it with the workspace it made (when spec.Workspace is "").
+	Guest(ctx context.Context, spec GuestSpec) (exec.Guest, error)
+	// StartGuest starts a guest kept across runs in spec.Workspace.
+	StartGuest(ctx context.Context, spec GuestSpec) (exec.Guest, error)
+	// RestoreGuest and RestoreGuestFile start a kept guest from a
+	// captured state (see exec.Runner).
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (exec.Guest, error)
+	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (exec.Guest, error)
+	// StateRefused reports whether err is a restore's refusal of a state.
+	StateRefused(err error) bool
+}
+
+// GuestSpec says which guest a driver starts.
+type GuestSpec struct {
+	Image       string
+	Env         map[string]string
+	MemoryBytes int64
+	// Workspace is the host directory mounted at /workspace; "" (runs
+	// only) makes a throwaway one that the guest's Close removes.
+	Workspace string
+}

@@ -1,0 +1,100 @@
+package server_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/pipeline"
+	"github.com/wasmexec/wasmexec/pipeline/pipelinetest"
+	"github.com/wasmexec/wasmexec/server"
+)
+
+// The fast tier: the front door (keys, tenancy, quotas, events) over a
+// pipeline whose driver is a fake (pipelinetest): each test here runs in
+// milliseconds. The same behaviours are tested against real guests in
+// tenancy_test.go and events_test.go.
+
+// fakeJS is the JavaScript driver's control request, for the fake image.
+type fakeJS struct{}
+
+func (fakeJS) Image() string { return pipelinetest.Image }
+func (fakeJS) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
+	return js.Driver{}.Prepare(ctx, req)
+}
+
+// mustFakeServer serves one-shot runs over the fake driver, with the
+// test's API keys; the pipeline and the guard share one Tenants.
+func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline) {
+	tb.Helper()
+	tenants := server.NewTenants()
+	cfg := pipeline.Config{
+		Driver:    &pipelinetest.Driver{},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: fakeJS{}},
+		Policy:    exec.DefaultPolicy(),
+		Tenants:   tenants,
+	}
+	if hub != nil {
+		cfg.Events = hub
+	}
+	p, err := pipeline.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	keys, _ := MustKeys(tb)
+	scfg := server.Config{Runner: p, Auth: keys, Tenants: tenants}
+	if hub != nil {
+		scfg.Events = hub
+	}
+	ts := httptest.NewServer(validated(tb, server.New(scfg).Handler()))
+	tb.Cleanup(ts.Close)
+	return ts.URL, p
+}
+
+// One-shot runs count against their tenant's maxConcurrentRuns in the
+// pipeline's admission: a second run while one is under way is a 429, and
+// another tenant is not affected.
+func TestFakeTenantConcurrentRuns(t *testing.T) {
+	url, p := mustFakeServer(t, nil)
+	done := make(chan reply)
+	go func() {
+		done <- as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"block","timeoutMs":1000}`)
+	}()
+	waitUntil(t, "the first run to hold its slot", func() bool { return p.Live() == 1 })
+	wantQuota(t, as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), "maxConcurrentRuns")
+	wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), 200, "")
+	if r := <-done; r.JSON["outcome"] != "timed_out" {
+		t.Fatalf("the blocked run: %s", r.Body)
+	}
+}
+
+// The pipeline publishes a run's events with its tenant: another tenant's
+// stream never sees them.
+func TestFakeRunEventsStayWithTheirTenant(t *testing.T) {
+	hub := events.New(0)
+	url, _ := mustFakeServer(t, hub)
+	theirs := MustEvents(t, url+"/v1/events", globex, "")
+	mine := MustEvents(t, url+"/v1/events", acme, "")
+	wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), 200, "")
+	if e := mine.next(t); e.Type != "execution.started" {
+		t.Fatalf("first event %v", e)
+	}
+	wantStatus(t, as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"2"}`), 200, "")
+	if e := theirs.next(t); e.Type != "execution.started" || e.Data["executionId"] == nil {
+		t.Fatalf("globex's first event %v", e)
+	}
+	waitUntil(t, "four events", func() bool { return hub.Last(context.Background()) == 4 })
+}
+
+// wantQuota checks a 429 quota_exceeded naming quota name, with Retry-After.
+func wantQuota(t *testing.T, r reply, name string) {
+	t.Helper()
+	wantStatus(t, r, 429, "quota_exceeded")
+	if !strings.Contains(r.JSON["message"].(string), name) || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("%s: %s retry-after %q", name, r.Body, r.Header.Get("Retry-After"))
+	}
+}
