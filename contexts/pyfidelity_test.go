@@ -6,7 +6,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
 // execute in a context runs in the context's namespace, as evaluate does

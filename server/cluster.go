@@ -23,6 +23,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // Cluster routes a context's requests to the server that owns it
@@ -444,6 +445,14 @@ func (cc clusterContexts) DeleteFile(ctx context.Context, id, path string) error
 
 func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
 	return cc.next.ListFiles(ctx, id, dir)
+}
+
+func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
+	return cc.next.ExtractArchive(ctx, id, dir, format, r)
+}
+
+func (cc clusterContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	return cc.next.WriteArchive(ctx, id, dir, format, out)
 }
 
 type clientKey struct{}

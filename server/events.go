@@ -13,6 +13,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // routeEvents adds GET /v1/events.
@@ -266,6 +267,14 @@ func (g eventContexts) DeleteFile(ctx context.Context, id, path string) error {
 
 func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
 	return g.next.ListFiles(ctx, id, dir)
+}
+
+func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
+	return g.next.ExtractArchive(ctx, id, dir, format, r)
+}
+
+func (g eventContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	return g.next.WriteArchive(ctx, id, dir, format, out)
 }
 
 var _ Contexts = eventContexts{}

@@ -647,14 +647,14 @@ func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format st
 		return nil, err
 	}
 	defer end(nil)
-	return g.Contexts.ExtractArchive(ctx, id, dir, format, r)
+	return g.next.ExtractArchive(ctx, id, dir, format, r)
 }
 
 func (g *guardedContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
 	if err := g.check(ctx, id); err != nil {
 		return err
 	}
-	return g.Contexts.WriteArchive(ctx, id, dir, format, out)
+	return g.next.WriteArchive(ctx, id, dir, format, out)
 }
 
 func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {

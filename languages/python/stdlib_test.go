@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/internal/testenv"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
 
