@@ -131,13 +131,18 @@ func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEnt
 	return es, err
 }
 
-// ExtractArchive unpacks an archive (format vfs.ArchiveTar, ArchiveTgz,
-// ArchiveZip, or "" to detect it) under dir of the context's workspace, all
-// or nothing, charged once against its limits (vfs.Workspace.Extract).
-// Errors: context_not_found, and Extract's.
-func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
-	var res *vfs.ExtractResult
-	err := m.withWorkspace(ctx, id, func(c *execContext) error {
+// ExtractArchive unpacks an archive (format tar, tgz or zip as
+// vfs.ParseArchiveFormat reads it; "" detects it) under dir of the
+// context's workspace, all or nothing, charged once against its limits
+// (vfs.Workspace.Extract). Errors: context_not_found, invalid_argument
+// (format), and Extract's.
+func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+	format, err := vfs.ParseArchiveFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	var res *exec.ArchiveResult
+	err = m.withWorkspace(ctx, id, func(c *execContext) error {
 		var err error
 		res, err = c.ws.Extract(ctx, dir, r, format)
 		if err != nil {
@@ -159,8 +164,8 @@ func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r 
 }
 
 // WriteArchive writes the tree under dir of the context's workspace to out
-// as a tar or gzipped tar (vfs.Workspace.WriteArchive). Errors:
-// context_not_found, and WriteArchive's.
+// as a tar or gzipped tar (format "tar" or "tgz", vfs.ArchiveTar/Tgz).
+// Errors: context_not_found, and vfs.Workspace.WriteArchive's.
 func (m *Manager) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
 	return m.withWorkspace(ctx, id, func(c *execContext) error {
 		return c.ws.WriteArchive(ctx, dir, format, out)

@@ -23,7 +23,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // Cluster routes a context's requests to the server that owns it
@@ -447,7 +446,7 @@ func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]exec
 	return cc.next.ListFiles(ctx, id, dir)
 }
 
-func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
+func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
 	return cc.next.ExtractArchive(ctx, id, dir, format, r)
 }
 

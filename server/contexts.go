@@ -6,11 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // Contexts runs requests in named execution contexts and serves their
@@ -27,11 +27,12 @@ type Contexts interface {
 	ReadFile(ctx context.Context, id, path string) ([]byte, error)
 	DeleteFile(ctx context.Context, id, path string) error
 	ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error)
-	// ExtractArchive unpacks an archive (format vfs.ArchiveTar/Tgz/Zip, ""
-	// to detect it) under dir, all or nothing, charged once against the
-	// workspace's limits.
-	ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error)
-	// WriteArchive writes the tree under dir as a tar or gzipped tar.
+	// ExtractArchive unpacks an archive (format "tar", "tgz" or "zip" as a
+	// client names it, "" to detect it) under dir, all or nothing, charged
+	// once against the workspace's limits.
+	ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error)
+	// WriteArchive writes the tree under dir as a tar ("tar") or gzipped
+	// tar ("tgz").
 	WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error
 	Hibernate(ctx context.Context, id string) (*exec.Context, error)
 	Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error)
@@ -232,16 +233,13 @@ func (s *Server) deleteFile(c echo.Context) error {
 // error response; one after it cuts the stream (the archive then lacks its
 // end-of-archive marker, which tar readers report).
 func (s *Server) getArchive(c echo.Context, cs Contexts, dir string) error {
-	format, err := vfs.ParseArchiveFormat(c.QueryParam("archive"))
-	if err != nil {
-		return err
-	}
-	if format == "" {
-		format = vfs.ArchiveTar
-	}
-	mime, name := "application/x-tar", "workspace.tar"
-	if format == vfs.ArchiveTgz {
-		mime, name = "application/gzip", "workspace.tar.gz"
+	format, mime, name := "tar", "application/x-tar", "workspace.tar"
+	switch a := strings.ToLower(c.QueryParam("archive")); a {
+	case "", "tar":
+	case "tgz", "tar.gz", "gz", "gzip":
+		format, mime, name = "tgz", "application/gzip", "workspace.tar.gz"
+	default:
+		return exec.Errorf(exec.EInvalid, "a workspace tree is served as archive=tar or archive=tgz, not %q", a)
 	}
 	w := &lazyWriter{c: c, mime: mime, name: name}
 	if err := cs.WriteArchive(c.Request().Context(), c.Param("id"), dir, format, w); err != nil {
@@ -289,16 +287,12 @@ func (s *Server) putArchive(c echo.Context) error {
 	if !c.QueryParams().Has("archive") {
 		return exec.Errorf(exec.EInvalid, "PUT /v1/contexts/:id/files takes an archive (?archive=tar|tgz|zip, or ?archive to detect it); a single file goes to /v1/contexts/:id/files/PATH")
 	}
-	format, err := vfs.ParseArchiveFormat(c.QueryParam("archive"))
-	if err != nil {
-		return err
-	}
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
 	data, err := io.ReadAll(body)
 	if err != nil {
 		return decodeError(err, s.cfg.BodyLimit)
 	}
-	res, err := cs.ExtractArchive(c.Request().Context(), c.Param("id"), c.QueryParam("dir"), format, bytes.NewReader(data))
+	res, err := cs.ExtractArchive(c.Request().Context(), c.Param("id"), c.QueryParam("dir"), c.QueryParam("archive"), bytes.NewReader(data))
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // routeEvents adds GET /v1/events.
@@ -269,7 +268,7 @@ func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.Fi
 	return g.next.ListFiles(ctx, id, dir)
 }
 
-func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
+func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
 	return g.next.ExtractArchive(ctx, id, dir, format, r)
 }
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // The tenancy guard: with API keys, every context, process and execution
@@ -631,7 +630,7 @@ func (g *guardedContexts) DeleteFile(ctx context.Context, id, path string) error
 	return g.next.DeleteFile(ctx, id, path)
 }
 
-func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*vfs.ExtractResult, error) {
+func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}

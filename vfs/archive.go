@@ -90,15 +90,7 @@ func DetectArchive(head []byte) string {
 }
 
 // ExtractResult says what an archive added.
-type ExtractResult struct {
-	Dir   string `json:"dir"`
-	Files int    `json:"files"`
-	Dirs  int    `json:"dirs"`
-	Bytes int64  `json:"bytes"`
-	// Paths are the entries written (workspace paths), for the caller's
-	// bookkeeping; not sent to clients.
-	Paths []string `json:"-"`
-}
+type ExtractResult = exec.ArchiveResult
 
 // archiveEntry is one entry of an archive being unpacked.
 type archiveEntry struct {
