@@ -379,6 +379,7 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 		return fail(err)
 	}
 	c.ws = ws
+	c.ws.TrackUsage()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	g, err := setup(sctx, c)
 	cancel()
@@ -685,6 +686,7 @@ func (m *Manager) WorkspaceDir(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	c.ws.GuestWriting() // whoever asks writes there outside the file calls
 	return c.ws.Root, nil
 }
 

@@ -464,6 +464,7 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 		}
 	}
 	c.ws = w
+	c.ws.TrackUsage()
 	if c.family.Name != "" {
 		c.hib.hibernated = true
 		c.hib.fromRecord = stateBytes > 0

@@ -2,6 +2,7 @@ package contexts
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"path/filepath"
 
@@ -130,6 +131,47 @@ func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEnt
 	return es, err
 }
 
+// ExtractArchive unpacks an archive (format tar, tgz or zip as
+// vfs.ParseArchiveFormat reads it; "" detects it) under dir of the
+// context's workspace, all or nothing, charged once against its limits
+// (vfs.Workspace.Extract). Errors: context_not_found, invalid_argument
+// (format), and Extract's.
+func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+	format, err := vfs.ParseArchiveFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	var res *exec.ArchiveResult
+	err = m.withWorkspace(ctx, id, func(c *execContext) error {
+		var err error
+		res, err = c.ws.Extract(ctx, dir, r, format)
+		if err != nil {
+			return err
+		}
+		c.workspaceChanged()
+		if c.inRun {
+			// Like uploads: never rolled back by the run in progress.
+			if c.runUploads == nil {
+				c.runUploads = map[string]bool{}
+			}
+			for _, p := range res.Paths {
+				c.runUploads[p] = true
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+// WriteArchive writes the tree under dir of the context's workspace to out
+// as a tar or gzipped tar (format "tar" or "tgz", vfs.ArchiveTar/Tgz).
+// Errors: context_not_found, and vfs.Workspace.WriteArchive's.
+func (m *Manager) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	return m.withWorkspace(ctx, id, func(c *execContext) error {
+		return c.ws.WriteArchive(ctx, dir, format, out)
+	})
+}
+
 // Hold takes the context's run slot for work on its workspace that no run
 // may see half done (an npm install): runs queue behind it as behind a
 // run, and it waits for the run in progress and those queued before it.
@@ -154,7 +196,9 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 		m.log.Warn("could not wake a hibernated context for work on its workspace (the next run tries again)", "contextId", c.id, "err", err)
 	}
 	m.touch(c)
-	return c.ws, c.release, nil
+	ws = c.ws
+	ws.Forget()
+	return ws, func() { ws.Forget(); c.release() }, nil
 }
 
 // ReplaceDir lets the host replace the directory rel of context id's
@@ -168,6 +212,7 @@ func (m *Manager) ReplaceDir(id, rel string, swap func() error) error {
 			return err
 		}
 		c.workspaceChanged()
+		defer c.ws.Forget() // swapped in outside the file calls
 		if err := swap(); err != nil {
 			return err
 		}

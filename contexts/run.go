@@ -266,14 +266,26 @@ func (m *Manager) ProcessQuota(id string) (exec.QuotaCheck, error) {
 	if c.ws.Quota <= 0 && c.ws.MaxFiles <= 0 {
 		return nil, nil
 	}
-	return c.ws.Watch("the process"), nil
+	ws := c.ws
+	watch := ws.Watch("the process")
+	return func() *exec.ErrorData {
+		ws.GuestWriting() // polled while the process runs: no kept usage meanwhile
+		return watch()
+	}, nil
 }
 
 // beforeRun writes the run's files (as uploads: within the quota, never
 // rolled back) and snapshots the workspace when a quota is enforced.
-func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[string]string) (*vfs.Snapshot, error) {
+func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[string]string) (_ *vfs.Snapshot, err error) {
 	c.wsMu.Lock()
 	defer c.wsMu.Unlock()
+	defer func() {
+		if err == nil {
+			c.ws.GuestStarted() // until afterRun's GuestStopped: the guest writes as it likes
+		} else {
+			c.ws.Forget()
+		}
+	}()
 	if len(files) > 0 {
 		c.snap = nil
 		if err := c.ws.Seed(ctx, files); err != nil {
@@ -297,6 +309,7 @@ func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[strin
 // afterRun enforces the quota: a run that left the workspace over it fails
 // with quota_exceeded and the bytes it added are rolled back.
 func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result) {
+	c.ws.GuestStopped()
 	if snap == nil {
 		return
 	}

@@ -970,8 +970,16 @@ const outputTickFD = 3
 
 func (g *Guest) hostRead(caller *wasmtime.Caller, ptr, capacity int32) (int32, *wasmtime.Trap) {
 	c := g.cur.Load()
-	if c == nil || capacity == 0 {
+	if c == nil {
 		return 0, nil
+	}
+	if capacity == 0 {
+		// read(ptr, 0): the signal that closed stdin, 0 if none
+		// (docs/PROTOCOL.md).
+		if c.stdin == nil {
+			return 0, nil
+		}
+		return int32(c.stdin.TakeSignal()), nil
 	}
 	buf := make([]byte, min(uint32(capacity), 64<<10))
 	ctx, cancel := g.blockingContext(c.ctx)

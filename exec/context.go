@@ -90,3 +90,14 @@ type FileEntry struct {
 	Size         int64  `json:"size"`
 	ModifiedAtMs int64  `json:"modifiedAtMs"`
 }
+
+// ArchiveResult says what an archive unpacked into a workspace added.
+type ArchiveResult struct {
+	Dir   string `json:"dir"`
+	Files int    `json:"files"`
+	Dirs  int    `json:"dirs"`
+	Bytes int64  `json:"bytes"`
+	// Paths are the entries written (workspace paths), for the host's
+	// bookkeeping; not sent to clients.
+	Paths []string `json:"-"`
+}

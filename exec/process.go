@@ -18,10 +18,11 @@ const (
 	ProcessExited  ProcessState = "exited"
 )
 
-// Signal names a signal a client may send a process. Guests have no signal
-// handlers: SIGTERM and SIGINT close the process's stdin at once (the guest
-// reads EOF) and kill it after a grace period if it is still running;
-// SIGKILL kills it at once.
+// Signal names a signal a client may send a process. SIGTERM and SIGINT
+// close the process's stdin at once (the guest reads EOF; a guest that
+// asks learns the signal there and acts as a process would: the Python
+// guest runs its handler or ends) and kill it after a grace period if it is
+// still running; SIGKILL kills it at once.
 type Signal string
 
 const (
@@ -29,6 +30,20 @@ const (
 	SIGINT  Signal = "SIGINT"
 	SIGKILL Signal = "SIGKILL"
 )
+
+// Number is the signal's Linux number (0 for an unknown one). A process
+// ended by signal n reports exit code 128+n, as Linux shells do.
+func (s Signal) Number() int {
+	switch s {
+	case SIGINT:
+		return 2
+	case SIGKILL:
+		return 9
+	case SIGTERM:
+		return 15
+	}
+	return 0
+}
 
 // ExitOutcome is how a process ended.
 type ExitOutcome string

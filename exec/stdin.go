@@ -12,6 +12,8 @@ type Stdin struct {
 	mu     sync.Mutex
 	buf    []byte
 	closed bool
+	signal int  // the signal that closed it (CloseBySignal), 0: none
+	taken  bool // the guest asked for the signal and learnt it (TakeSignal)
 	limit  int64
 	ready  chan struct{} // closed and replaced whenever data arrives or Close
 }
@@ -52,6 +54,54 @@ func (s *Stdin) Close() {
 		s.wake()
 	}
 }
+
+// CloseBySignal marks EOF because the process was sent the signal numbered
+// sig: the guest reads what is buffered, then EOF, and a guest that asks
+// (Signal) learns which signal it was and may act on it as a process
+// would (end, or run its handler).
+func (s *Stdin) CloseBySignal(sig int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signal == 0 {
+		s.signal = sig
+	}
+	if !s.closed {
+		s.closed = true
+		s.wake()
+	}
+}
+
+// Signal is the number of the signal that closed s (CloseBySignal), 0 when
+// none did.
+func (s *Stdin) Signal() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signal
+}
+
+// TakeSignal is Signal as the guest asks for it: a non-zero answer is
+// remembered (SignalTaken), since the guest then acts on the signal.
+func (s *Stdin) TakeSignal() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signal != 0 {
+		s.taken = true
+	}
+	return s.signal
+}
+
+// SignalTaken says whether the guest learnt the signal that closed s.
+func (s *Stdin) SignalTaken() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.taken
+}
+
+// SignalExitStatus is the exit status (WASI proc_exit) with which a guest
+// ends itself as a signal's default action, after TakeSignal told it the
+// signal (WASI allows statuses below 126 only, so not 128+n): the host
+// reports the process as ended by that signal.
+const SignalExitStatus = 125
 
 func (s *Stdin) wake() {
 	close(s.ready)

@@ -14,11 +14,14 @@
 // Config.ExitedTTL). Its completed record stays in the execution store as
 // kind "process".
 //
-// Signals: guests have no signal handlers. SIGTERM and SIGINT close the
-// process's stdin at once (a guest blocked reading stdin sees EOF and may
-// finish normally) and kill the guest after Config.SignalGrace if it is
-// still running; SIGKILL kills it at once. A process that finishes by itself
-// within the grace period exits with its own exit code.
+// Signals: SIGTERM and SIGINT close the process's stdin at once (a guest
+// blocked reading stdin sees EOF and may finish normally; a guest that asks
+// learns the signal there, exec.Stdin.CloseBySignal, and the Python guest
+// then runs its handler or ends as the signal's default action would) and
+// kill the guest after Config.SignalGrace if it is still running; SIGKILL
+// kills it at once. A process that finishes by itself within the grace
+// period exits with its own exit code; one that ends by the signal reports
+// it (outcome signalled, exit code 128+n).
 //
 // Error codes: not_found (unknown pid), invalid_argument, conflict (the
 // process has exited, stdin closed), payload_too_large (a stdin write larger
@@ -361,12 +364,12 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 	opts.Settle = func(res *exec.Result) {
 		p.stdin.Close()
 		p.mu.Lock()
-		killedBy, shutdown := p.killedBy, p.shutdown
+		killedBy, shutdown, sent := p.killedBy, p.shutdown, p.signal
 		if p.grace != nil {
 			p.grace.Stop()
 		}
 		p.mu.Unlock()
-		exit = exitOf(p, res, killedBy, m.cfg.SignalGrace)
+		exit = exitOf(p, res, killedBy, sent, m.cfg.SignalGrace)
 		if shutdown && res.Outcome == exec.Cancelled {
 			res.Error = &exec.ErrorData{Code: "cancelled", Name: "ShutdownError",
 				Message: "the process was stopped by the server's shutdown",
@@ -403,8 +406,12 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 }
 
 // exitOf turns a run's result into the process exit, and makes the
-// result's error say which signal stopped it.
-func exitOf(p *proc, res *exec.Result, killedBy exec.Signal, grace time.Duration) *exec.ProcessExit {
+// result's error say which signal stopped it: one the host killed it with
+// (killedBy), or the signal sent (sent) that the guest ended by itself as
+// its default action, exiting with status 128+n (a guest that handled the
+// signal exits as it chooses). A signalled exit has exit code 128+n, as a
+// Linux shell reports it.
+func exitOf(p *proc, res *exec.Result, killedBy, sent exec.Signal, grace time.Duration) *exec.ProcessExit {
 	e := &exec.ProcessExit{PID: p.pid, ExecutionID: p.executionID, Error: res.Error, ExitedAtMs: res.CompletedAtMs, DurationMs: res.DurationMs}
 	switch res.Outcome {
 	case exec.TimedOut:
@@ -420,6 +427,23 @@ func exitOf(p *proc, res *exec.Result, killedBy exec.Signal, grace time.Duration
 		}
 		res.Error = &exec.ErrorData{Code: "cancelled", Name: "SignalError", Message: msg, Details: map[string]any{"signal": string(killedBy)}}
 		e.Error = res.Error
+		code := 128 + killedBy.Number()
+		e.ExitCode = &code
+	case exec.Failed:
+		// The guest ends itself as the signal's default action with
+		// exec.SignalExitStatus (after learning it from its stdin), or
+		// exits 128+n as Python does after an uncaught KeyboardInterrupt.
+		n := sent.Number()
+		byDefault := res.ExitCode == exec.SignalExitStatus && p.stdin.SignalTaken()
+		if n != 0 && sent != exec.SIGKILL && res.Error != nil && res.Error.Code == exec.CodeExit && (byDefault || res.ExitCode == 128+n) {
+			code := 128 + n
+			e.Outcome, e.Signal, e.ExitCode = exec.ExitSignalled, sent, &code
+			res.Error = &exec.ErrorData{Code: exec.CodeExit, Name: "SignalError", Message: "the process was terminated by " + string(sent),
+				Details: map[string]any{"signal": string(sent)}}
+			e.Error = res.Error
+			break
+		}
+		fallthrough
 	default:
 		code := res.ExitCode
 		if res.Outcome != exec.Succeeded && code == 0 {
@@ -608,7 +632,7 @@ func (m *Manager) Signal(pid int64, sig exec.Signal) (*exec.Process, error) {
 		p.grace = time.AfterFunc(m.cfg.SignalGrace, func() { p.killWith(sig) })
 	}
 	p.mu.Unlock()
-	p.stdin.Close()
+	p.stdin.CloseBySignal(sig.Number())
 	return p.describe(), nil
 }
 

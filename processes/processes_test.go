@@ -279,7 +279,7 @@ func TestSIGTERM(t *testing.T) {
 		call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"`+sig+`"}`, nil)
 		w := e.waitExit(t, p.PID)
 		want, _ := processes.ParseSignal(sig)
-		if w["outcome"] != "signalled" || w["signal"] != string(want) || w["exitCode"] != nil {
+		if w["outcome"] != "signalled" || w["signal"] != string(want) || w["exitCode"] != float64(128+want.Number()) {
 			t.Fatalf("%s: wait %v", sig, w)
 		}
 		if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != exec.Cancelled || res.Error == nil || !strings.Contains(res.Error.Message, string(want)) {
@@ -599,17 +599,7 @@ func TestPythonEcho(t *testing.T) {
 		t.Fatalf("replay %s", raw)
 	}
 
-	// SIGTERM while blocked reading stdin: the read sees EOF.
-	b, _ = json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\ndata = sys.stdin.read()\nprint('eof after', len(data))\n"})
-	p = e.spawn(t, string(b))
-	e.stdin(t, p.PID, "abc")
-	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGTERM"}`, nil)
-	if w := e.waitExit(t, p.PID); w["outcome"] != "exited" || w["exitCode"] != float64(0) {
-		t.Fatalf("wait %v", w)
-	}
-	if res := e.done.get(p.ExecutionID); res == nil || *res.Stdout != "eof after 3\n" {
-		t.Fatalf("record %+v", res)
-	}
+	// (Signals while blocked reading stdin: TestPythonSignals.)
 	// SIGKILL of a busy loop.
 	b, _ = json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "print('spin', flush=True)\nwhile True:\n    pass\n"})
 	p = e.spawn(t, string(b))
@@ -620,6 +610,47 @@ func TestPythonEcho(t *testing.T) {
 	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, nil)
 	if _, _, exit := s.drain(t); exit["outcome"] != "signalled" || exit["signal"] != "SIGKILL" {
 		t.Fatalf("exit %v", exit)
+	}
+}
+
+// A Python process blocked reading stdin takes SIGTERM and SIGINT as a
+// Linux process does: the default action ends it (reported as signalled,
+// exit code 128+n, nothing after the read runs), a handler runs and the
+// program goes on as it chooses, SIG_IGN ignores the signal (the read sees
+// EOF: stdin is closed), and SIGINT is a KeyboardInterrupt.
+func TestPythonSignals(t *testing.T) {
+	e := MustEnv(t, envOpts{python: true})
+	read := "data = sys.stdin.read()\nprint('eof after', len(data))\n"
+	for _, tc := range []struct {
+		name, code, signal, outcome string
+		exitCode                    int
+		stdout, stderr              string
+	}{
+		{"SIGTERM, default action", "import sys\n" + read, "SIGTERM", "signalled", 143, "", ""},
+		{"SIGTERM, handler exits", "import signal, sys\ndef h(n, f):\n    print('handled', n)\n    sys.exit(4)\nsignal.signal(signal.SIGTERM, h)\n" + read, "SIGTERM", "exited", 4, "handled 15\n", ""},
+		{"SIGTERM, handler returns", "import signal, sys\nsignal.signal(signal.SIGTERM, lambda n, f: print('noted'))\n" + read, "SIGTERM", "exited", 0, "noted\neof after 3\n", ""},
+		{"SIGTERM ignored", "import signal, sys\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n" + read, "SIGTERM", "exited", 0, "eof after 3\n", ""},
+		{"SIGINT, default action", "import sys\n" + read, "SIGINT", "signalled", 130, "", "KeyboardInterrupt"},
+		{"SIGINT caught", "import sys\ntry:\n    sys.stdin.read()\nexcept KeyboardInterrupt:\n    print('interrupted')\n", "SIGINT", "exited", 0, "interrupted\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: tc.code})
+			p := e.spawn(t, string(b))
+			e.stdin(t, p.PID, "abc")
+			call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"`+tc.signal+`"}`, nil)
+			w := e.waitExit(t, p.PID)
+			wantSignal := any(nil)
+			if tc.outcome == "signalled" {
+				wantSignal = tc.signal
+			}
+			if w["outcome"] != tc.outcome || w["exitCode"] != float64(tc.exitCode) || w["signal"] != wantSignal {
+				t.Fatalf("wait %v", w)
+			}
+			res := e.done.get(p.ExecutionID)
+			if res == nil || *res.Stdout != tc.stdout || !strings.Contains(*res.Stderr, tc.stderr) {
+				t.Fatalf("record %+v", res)
+			}
+		})
 	}
 }
 

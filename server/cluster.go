@@ -500,6 +500,14 @@ func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]exec
 	return cc.next.ListFiles(ctx, id, dir)
 }
 
+func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+	return cc.next.ExtractArchive(ctx, id, dir, format, r)
+}
+
+func (cc clusterContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	return cc.next.WriteArchive(ctx, id, dir, format, out)
+}
+
 type clientKey struct{}
 
 func (cc clusterContexts) List(ctx context.Context) ([]*exec.Context, error) {

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -25,6 +27,13 @@ type Contexts interface {
 	ReadFile(ctx context.Context, id, path string) ([]byte, error)
 	DeleteFile(ctx context.Context, id, path string) error
 	ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error)
+	// ExtractArchive unpacks an archive (format "tar", "tgz" or "zip" as a
+	// client names it, "" to detect it) under dir, all or nothing, charged
+	// once against the workspace's limits.
+	ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error)
+	// WriteArchive writes the tree under dir as a tar ("tar") or gzipped
+	// tar ("tgz").
+	WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error
 	Hibernate(ctx context.Context, id string) (*exec.Context, error)
 	Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error)
 }
@@ -39,6 +48,7 @@ func (s *Server) routeContexts() {
 	s.e.POST("/v1/contexts/:id/hibernate", s.contextByID(Contexts.Hibernate))
 	s.e.POST("/v1/contexts/:id/fork", s.forkContext)
 	s.e.GET("/v1/contexts/:id/files", s.listFiles)
+	s.e.PUT("/v1/contexts/:id/files", s.putArchive)
 	s.e.GET("/v1/contexts/:id/files/*", s.readFile)
 	s.e.PUT("/v1/contexts/:id/files/*", s.writeFile)
 	s.e.DELETE("/v1/contexts/:id/files/*", s.deleteFile)
@@ -150,6 +160,9 @@ func (s *Server) listFiles(c echo.Context) error {
 		return err
 	}
 	dir := c.QueryParam("dir")
+	if c.QueryParams().Has("archive") {
+		return s.getArchive(c, cs, dir)
+	}
 	es, err := cs.ListFiles(c.Request().Context(), c.Param("id"), dir)
 	if err != nil {
 		return err
@@ -213,4 +226,75 @@ func (s *Server) deleteFile(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// getArchive serves the tree under dir as a tar (archive=tar) or gzipped
+// tar (archive=tgz), streamed. An error found before the first byte is an
+// error response; one after it cuts the stream (the archive then lacks its
+// end-of-archive marker, which tar readers report).
+func (s *Server) getArchive(c echo.Context, cs Contexts, dir string) error {
+	format, mime, name := "tar", "application/x-tar", "workspace.tar"
+	switch a := strings.ToLower(c.QueryParam("archive")); a {
+	case "", "tar":
+	case "tgz", "tar.gz", "gz", "gzip":
+		format, mime, name = "tgz", "application/gzip", "workspace.tar.gz"
+	default:
+		return exec.Errorf(exec.EInvalid, "a workspace tree is served as archive=tar or archive=tgz, not %q", a)
+	}
+	w := &lazyWriter{c: c, mime: mime, name: name}
+	if err := cs.WriteArchive(c.Request().Context(), c.Param("id"), dir, format, w); err != nil {
+		if !w.started {
+			return err
+		}
+		panic(http.ErrAbortHandler) // the status line is gone: cut the stream
+	}
+	if !w.started {
+		w.start()
+	}
+	return nil
+}
+
+// lazyWriter sends the response's header at the first write, so that an
+// error found before any byte is still an error response.
+type lazyWriter struct {
+	c          echo.Context
+	mime, name string
+	started    bool
+}
+
+func (w *lazyWriter) start() {
+	w.started = true
+	h := w.c.Response().Header()
+	h.Set(echo.HeaderContentType, w.mime)
+	h.Set("Content-Disposition", `attachment; filename="`+w.name+`"`)
+	w.c.Response().WriteHeader(http.StatusOK)
+}
+
+func (w *lazyWriter) Write(p []byte) (int, error) {
+	if !w.started {
+		w.start()
+	}
+	return w.c.Response().Write(p)
+}
+
+// putArchive unpacks the body, an archive (archive=tar|tgz|zip, or empty to
+// detect it), under dir (default the workspace root), all or nothing.
+func (s *Server) putArchive(c echo.Context) error {
+	cs, err := s.contexts()
+	if err != nil {
+		return err
+	}
+	if !c.QueryParams().Has("archive") {
+		return exec.Errorf(exec.EInvalid, "PUT /v1/contexts/:id/files takes an archive (?archive=tar|tgz|zip, or ?archive to detect it); a single file goes to /v1/contexts/:id/files/PATH")
+	}
+	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return decodeError(err, s.cfg.BodyLimit)
+	}
+	res, err := cs.ExtractArchive(c.Request().Context(), c.Param("id"), c.QueryParam("dir"), c.QueryParam("archive"), bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
 }

@@ -268,4 +268,12 @@ func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.Fi
 	return g.next.ListFiles(ctx, id, dir)
 }
 
+func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+	return g.next.ExtractArchive(ctx, id, dir, format, r)
+}
+
+func (g eventContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	return g.next.WriteArchive(ctx, id, dir, format, out)
+}
+
 var _ Contexts = eventContexts{}

@@ -168,8 +168,11 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if req.Code == "" && req.FilePath == "" {
 			return exec.Errorf(exec.EInvalid, "code or filePath is required")
 		}
-		if (req.FilePath != "" || req.TsconfigPath != "") && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
-			return exec.Errorf(exec.EInvalid, "filePath and tsconfigPath are for javascript and typescript runs")
+		if req.FilePath != "" && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
+			return exec.Errorf(exec.EInvalid, "filePath is for javascript, typescript and python runs")
+		}
+		if req.TsconfigPath != "" && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
+			return exec.Errorf(exec.EInvalid, "tsconfigPath is for javascript and typescript runs")
 		}
 		if len(req.Packages) > 0 && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
 			return exec.Errorf(exec.EInvalid, "packages are for javascript, typescript and python runs")

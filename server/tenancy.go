@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -627,6 +628,32 @@ func (g *guardedContexts) DeleteFile(ctx context.Context, id, path string) error
 		return err
 	}
 	return g.next.DeleteFile(ctx, id, path)
+}
+
+func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+	if err := g.check(ctx, id); err != nil {
+		return nil, err
+	}
+	// What it unpacks to is known once it is unpacked: reserve what the
+	// body holds, as an upload of the same bytes would (the workspace's
+	// own quota bounds the rest).
+	var n int64
+	if lr, ok := r.(interface{ Len() int }); ok {
+		n = int64(lr.Len())
+	}
+	end, err := g.reserveWorkspaces(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	defer end(nil)
+	return g.next.ExtractArchive(ctx, id, dir, format, r)
+}
+
+func (g *guardedContexts) WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error {
+	if err := g.check(ctx, id); err != nil {
+		return err
+	}
+	return g.next.WriteArchive(ctx, id, dir, format, out)
 }
 
 func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {

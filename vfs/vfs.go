@@ -57,6 +57,9 @@ const (
 type Workspace struct {
 	Root string
 	Limits
+	// cache keeps the usage between file calls (TrackUsage), nil: count
+	// at every call.
+	cache *usageCache
 }
 
 // Manager creates and removes workspaces under one root directory, all
@@ -305,24 +308,28 @@ func (w *Workspace) WriteFile(p string, data []byte) error {
 	if fi != nil && fi.IsDir() {
 		return exec.Errorf(exec.EConflict, "%q is a directory", clean)
 	}
+	var freed, more int64
+	added := 0
+	if fi != nil {
+		freed = w.chargeInfo(fi)
+	} else {
+		added = strings.Count(clean, "/") + 1 - depth // the file and its missing parents
+	}
+	more = w.charge(walkEntry{mode: syscall.S_IFREG, size: int64(len(data))}) + int64(max(added-1, 0))*w.entryBytes()
 	if w.limited() {
-		u, err := w.Check(context.Background())
+		u, err := w.usage(context.Background())
 		if err != nil {
 			return err
 		}
-		var freed int64
-		added := 0
-		if fi != nil {
-			freed = w.chargeInfo(fi)
-		} else {
-			added = strings.Count(clean, "/") + 1 - depth // the file and its missing parents
-		}
-		more := w.charge(walkEntry{mode: syscall.S_IFREG, size: int64(len(data))}) + int64(max(added-1, 0))*w.entryBytes()
 		if err := w.fits(u, freed, added, more); err != nil {
 			return err
 		}
 	}
-	return writeAtomic(root, clean, data)
+	if err := writeAtomic(root, clean, data); err != nil {
+		return err
+	}
+	w.changed(more-freed, added)
+	return nil
 }
 
 // chargeInfo is Limits.charge of an Lstat result.
@@ -466,12 +473,29 @@ func (w *Workspace) Delete(p string) error {
 	if clean == "" {
 		return exec.Errorf(exec.EInvalid, "refusing to delete the workspace root")
 	}
+	// What it frees, for the kept usage: the entry and, for a directory,
+	// what is below it (a walk of that tree only).
+	freed, files := w.chargeInfo(fi), 1
+	if fi.IsDir() && w.cache != nil {
+		if werr := walk(context.Background(), filepath.Join(w.Root, clean), func(e walkEntry) error {
+			freed += w.charge(e)
+			files++
+			return nil
+		}); werr != nil {
+			w.Forget()
+		}
+	}
 	if fi.IsDir() {
 		err = root.RemoveAll(clean)
 	} else {
 		err = root.Remove(clean)
 	}
-	return fsError(err, clean)
+	if err != nil {
+		w.Forget() // part of it may be gone
+		return fsError(err, clean)
+	}
+	w.changed(-freed, -files)
+	return nil
 }
 
 // Entry is one item of a directory listing.

@@ -11,7 +11,8 @@
  *
  * The rule works on descriptors, not path strings:
  *  - a descriptor is "protected" if it is a preopen whose guest path is
- *    PROTECTED_PREFIX (or below it), or it was opened through path_open
+ *    PROTECTED_PREFIX (or below it) or "/" (the image's read-only root
+ *    directory), or it was opened through path_open
  *    relative to a protected descriptor;
  *  - wasmtime resolves every path inside the tree of its base descriptor
  *    (no escape through "..", absolute symlinks or symlinks leaving the
@@ -64,6 +65,11 @@ static void set_prot(__wasi_fd_t fd, int on)
 static int path_is_protected(const char *name, size_t len)
 {
     size_t plen = sizeof(PROTECTED_PREFIX) - 1;
+    /* The guest's root ("/", the image's root/ directory) is shared by all
+     * guests like the stdlib: read-only too. */
+    if (len == 1 && name[0] == '/') {
+        return 1;
+    }
     /* ignore trailing slashes of the preopen name */
     while (len > 1 && name[len - 1] == '/') {
         len--;

@@ -40,7 +40,8 @@
  *                           -2: suspend: return from wasmexec_serve, state kept)
  *   send(ptr, len)          deliver the result of the current request
  *   write(fd, ptr, len) -> n   append to the run's stdout (1) / stderr (2)
- *   read(ptr, cap) -> n     read the run's stdin (0: EOF)
+ *   read(ptr, cap) -> n     read the run's stdin (0: EOF); with cap 0, the
+ *                           number of the signal that closed stdin (0: none)
  *
  * There are no threads on wasm32-wasi, so the GIL is not released.
  */
@@ -1114,6 +1115,62 @@ stdstream_flush(StdStream *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* The signal that closed stdin, once taken (take_signal), else 0. */
+static int taken_signal = 0;
+
+/* At EOF on stdin: was stdin closed by a signal sent to the process
+ * (SIGTERM, SIGINT)? Then act on it as Linux would have when it arrived:
+ * a Python handler runs (signal.signal; for SIGINT the default handler
+ * raises KeyboardInterrupt), SIG_IGN ignores it, and SIG_DFL ends the
+ * guest at once (no finally blocks, no atexit: the process is killed) with
+ * exit status 125, which the host reports as the signal. Once per guest.
+ * Returns -1 with an exception set (the handler raised), else 0: EOF. */
+static int
+take_signal(void)
+{
+    if (taken_signal) {
+        return 0;
+    }
+    char none = 0;
+    int32_t sig = wasmexec_read(&none, 0);
+    if (sig <= 0 || sig >= 64) {
+        return 0;
+    }
+    taken_signal = sig;
+    /* The handler as _signal keeps it: SIG_IGN and SIG_DFL are the module's
+     * own objects (on WASI not 1 and 0: emulated function pointers). */
+    int action = 0;               /* 0 default, 1 ignore, 2 handler */
+    PyObject *mod = PyImport_ImportModule("_signal");
+    PyObject *h = mod == NULL ? NULL : PyObject_CallMethod(mod, "getsignal", "i", (int)sig);
+    if (h != NULL && h != Py_None) {
+        PyObject *ign = PyObject_GetAttrString(mod, "SIG_IGN");
+        PyObject *dfl = PyObject_GetAttrString(mod, "SIG_DFL");
+        if (ign != NULL && PyObject_RichCompareBool(h, ign, Py_EQ) == 1) {
+            action = 1;
+        } else if (dfl != NULL && PyObject_RichCompareBool(h, dfl, Py_EQ) == 1) {
+            action = 0;
+        } else if (PyCallable_Check(h)) {
+            action = 2;
+        }
+        Py_XDECREF(ign);
+        Py_XDECREF(dfl);
+    }
+    Py_XDECREF(h);
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    if (action == 1) {
+        return 0;
+    }
+    if (action == 2 && PyErr_SetInterruptEx(sig) == 0) {
+        return PyErr_CheckSignals();
+    }
+    PyErr_Clear();
+    out_flush();                  /* what was printed is not lost */
+    /* WASI exit statuses stop at 125: this one, after the host told us the
+     * signal, says "ended by it" (exec.SignalExitStatus, docs/PROTOCOL.md). */
+    _Exit(125);
+}
+
 static PyObject *
 stdstream_readinto(StdStream *self, PyObject *arg)
 {
@@ -1138,6 +1195,9 @@ stdstream_readinto(StdStream *self, PyObject *arg)
     }
     if (got > cap) {
         got = (int32_t)cap;
+    }
+    if (got == 0 && cap > 0 && take_signal() < 0) {
+        return NULL;
     }
     return PyLong_FromLong((long)got);
 }
@@ -1417,6 +1477,12 @@ wasmexec_fetch_py(PyObject *self, PyObject *arg)
     return out;
 }
 
+static PyObject *
+wasmexec_taken_signal(PyObject *mod, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLong(taken_signal);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static PyMethodDef wasmexec_methods[] = {
@@ -1441,6 +1507,8 @@ static PyMethodDef wasmexec_methods[] = {
      "set_live(flag)\n\nWhether the run's output is followed live (writes go through at once)."},
     {"text_stream", wasmexec_text_stream, METH_VARARGS,
      "text_stream(raw, errors)\n\nThe run's sys.stdout or sys.stderr over raw, with a fast write."},
+    {"taken_signal", wasmexec_taken_signal, METH_NOARGS,
+     "taken_signal() -> int\n\nThe signal that closed stdin and was acted on (0: none)."},
     {"raw_stream", wasmexec_raw_stream, METH_O,
      "raw_stream(fd)\n\nThe run's raw stdin (0), stdout (1) or stderr (2)."},
     {NULL, NULL, 0, NULL}

@@ -253,6 +253,11 @@ run_logged "$B/logs/wasm-opt.log" wasm-opt -O3 --enable-bulk-memory --enable-sig
     --enable-nontrapping-float-to-int --enable-mutable-globals \
     "$B/python.stripped.wasm" -o "$STAGE/python.wasm"
 cp -a usr/local/lib/. "$STAGE/lib/"
+# root/ is the guest's "/" (a read-only preopen): paths outside the other
+# preopens resolve there, so a missing one is ENOENT as on Linux (not
+# wasi-libc's ENOTCAPABLE), os.listdir("/") shows where things are and
+# os.chdir("/") works. Its directories are where the other preopens sit.
+mkdir -p "$STAGE/root/workspace" "$STAGE/root/usr/local/lib"
 cp "$HERE/guest.json" "$STAGE/guest.json"
 # Smoke check of the artefacts' shape (running needs the wasmexec host).
 "$BUILD_PYTHON" - "$STAGE" <<'EOF'
@@ -308,7 +313,7 @@ for f in g["init"] + [g["entry"]]:
 EOF
 find "$STAGE" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$OUTDIR"
-rm -rf "$OUTDIR/python.wasm" "$OUTDIR/lib" "$OUTDIR/guest.json"
+rm -rf "$OUTDIR/python.wasm" "$OUTDIR/lib" "$OUTDIR/root" "$OUTDIR/guest.json"
 cp -a "$STAGE/." "$OUTDIR/"
 cd "$HERE"
 rm -rf "$B"

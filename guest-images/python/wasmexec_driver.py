@@ -59,6 +59,7 @@ _strip_hidden = _wasmexec.strip_hidden
 _raw_stream = _wasmexec.raw_stream
 _text_stream = _wasmexec.text_stream
 _set_live = _wasmexec.set_live
+_taken_signal = _wasmexec.taken_signal
 _TextIOWrapper = _io.TextIOWrapper
 _BufferedReader = _io.BufferedReader
 _modules = sys.modules
@@ -445,6 +446,14 @@ def _run_error(e):
         return _error("stack_overflow", e)
     if issubclass(t, MemoryError):
         return _error("memory_limit", e)
+    if issubclass(t, KeyboardInterrupt) and _taken_signal() == 2:
+        # SIGINT's default handler raised it and nothing caught it: Python
+        # prints the traceback and dies by SIGINT (exit status 130).
+        try:
+            sys.stderr.write(_format_exception(e))
+        except BaseException:
+            pass
+        return {"status": "exit", "exitCode": 130}
     return _error("exception", e)
 
 
@@ -524,18 +533,22 @@ def _evaluate(source, filename, frozen):
     return {"status": "ok", "hasValue": True, "value": _to_json(value)}
 
 
-def _execute(source, filename, args, frozen):
-    main = _new_main(filename)
+def _execute(source, filename, args, frozen, argv0):
+    """Run source as the program __main__, in the context's namespace: what
+    a program defines (top-level await included) is there for the next
+    request, as in JavaScript and as after IPython's `%run -i`. A one-shot
+    run's guest is fresh, so there the namespace is a new one anyway."""
+    main = _context_main
     code = _compile(compile, source, filename, "exec", _PyCF_ALLOW_TOP_LEVEL_AWAIT, True)
-    sys.argv = [filename] + [_str_value(str(a)) for a in args]
+    sys.argv = [argv0] + [_str_value(str(a)) for a in args]
     ns = main.__dict__
+    ns["__file__"] = filename
     ns["inputs"] = frozen
     _modules["__main__"] = main
     try:
         _run_code(code, ns)
     finally:
         _unbind(ns, frozen)
-        _modules["__main__"] = _context_main
     return {"status": "ok", "hasValue": False}
 
 
@@ -555,12 +568,61 @@ def _handle(raw):
         args = req.get("args") or []
         inputs = req.get("inputs")
         cwd = req.get("cwd") or ""
+        file_path = req.get("filePath") or ""
         if not (type(source) is str and type(filename) is str
-                and type(args) is list and type(cwd) is str):
+                and type(args) is list and type(cwd) is str and type(file_path) is str):
             raise ValueError("bad request fields")
         _set_live(req.get("live") is True)
     except Exception as e:
         return _bad_request(e)
+    if not file_path:
+        _register_source(filename, source)
+    _forget_missing_paths()
+    try:
+        frozen = _freeze(inputs if inputs is not None else {})
+        if cwd:
+            _chdir(cwd)
+        argv0 = filename
+        if file_path:
+            # `python FILE` in the working directory: argv[0] as given,
+            # __file__ absolute, the script's directory first on sys.path.
+            filename = _abspath(file_path)
+            source = _read_script(filename)
+            _register_source(filename, source)
+            argv0 = file_path
+            saved_path0 = sys.path[0] if sys.path else None
+            sys.path[0:1] = [filename.rpartition("/")[0] or "/"]
+        try:
+            if op == "evaluate":
+                return _evaluate(source, filename, frozen)
+            if op == "execute":
+                return _execute(source, filename, args, frozen, argv0)
+        finally:
+            if file_path and saved_path0 is not None and sys.path:
+                sys.path[0] = saved_path0
+        return {"status": "error", "error": {"code": "internal", "name": "ValueError",
+                                             "message": "unknown op %r" % (op,)}}
+    except _CompileFailed as e:
+        return e.args[0]
+    except BaseException as e:
+        return _run_error(e)
+
+
+_WORKSPACE_PATHS = ()   # sys.path entries in the workspace (PYTHONPATH), set at init
+
+
+def _forget_missing_paths():
+    """importlib remembers (None in sys.path_importer_cache) that a sys.path
+    entry was no directory, and never looks again. The workspace's package
+    directory is made by the first pip install, while a context's guest
+    lives on: forget the miss, so the next import looks again (one stat)."""
+    cache = sys.path_importer_cache
+    for p in _WORKSPACE_PATHS:
+        if type(cache) is dict and p in cache and cache[p] is None:
+            del cache[p]
+
+
+def _register_source(filename, source):
     _sources[filename] = source
     linecache = _modules.get("linecache")
     if linecache is not None:   # user code formatting its own tracebacks
@@ -568,20 +630,56 @@ def _handle(raw):
             linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         except BaseException:
             pass
+
+
+def _abspath(p):
+    if not p.startswith("/"):
+        cwd = _getcwd()
+        p = (cwd if cwd.endswith("/") else cwd + "/") + p
+    parts = []
+    for c in p.split("/"):
+        if c == "" or c == ".":
+            continue
+        if c == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(c)
+    return "/" + "/".join(parts)
+
+
+def _coding_cookie(data):
+    """The PEP 263 encoding of a source file's first two lines, or None."""
+    for line in data.split(b"\n", 2)[:2]:
+        s = line.lstrip(b" \t\f")
+        if not s.startswith(b"#"):
+            if s.strip():
+                return None     # code before any cookie
+            continue
+        i = s.find(b"coding")
+        if i >= 0 and s[i + 6:i + 7] in (b":", b"="):
+            rest = s[i + 7:].lstrip(b" \t")
+            n = 0
+            while n < len(rest) and (rest[n:n + 1].isalnum() or rest[n:n + 1] in (b"-", b"_", b".")):
+                n += 1
+            if n:
+                return rest[:n].decode("ascii")
+    return None
+
+
+def _read_script(path):
+    """A workspace file's source text, decoded as Python decodes a script
+    (UTF-8, a BOM, or a coding cookie). Missing: FileNotFoundError, which
+    the run reports as its exception."""
+    with _io.open(path, "rb") as f:
+        data = f.read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    enc = _coding_cookie(data) or "utf-8"
     try:
-        frozen = _freeze(inputs if inputs is not None else {})
-        if cwd:
-            _chdir(cwd)
-        if op == "evaluate":
-            return _evaluate(source, filename, frozen)
-        if op == "execute":
-            return _execute(source, filename, args, frozen)
-        return {"status": "error", "error": {"code": "internal", "name": "ValueError",
-                                             "message": "unknown op %r" % (op,)}}
-    except _CompileFailed as e:
-        return e.args[0]
-    except BaseException as e:
-        return _run_error(e)
+        return data.decode(enc)
+    except (LookupError, UnicodeDecodeError) as e:
+        raise SyntaxError("%s: can't decode the file as %s: %s" % (path, enc, _message(e))) from None
 
 
 def _encode_result(result):
@@ -784,6 +882,180 @@ def _install_network():
     del ns["install"]
 
 
+# Local time (time.tzset and TZ). wasi-libc has no time zones: its
+# localtime is gmtime, and CPython on WASI has no time.tzset. The time
+# module's local-time functions are replaced by ones that use the zone TZ
+# names (an IANA key, from the bundled tzdata or /usr/share/zoneinfo
+# through zoneinfo, or a POSIX TZ string such as "EST5EDT,M3.2.0,M11.1.0"),
+# and time.tzset reads TZ again, as on Linux. Without TZ, or with one no
+# zone matches, local time is UTC, as before. (datetime's C half calls
+# libc's localtime itself: datetime.now().astimezone() and naive
+# fromtimestamp stay UTC; pass a ZoneInfo to them instead.)
+#
+# User code reaches these functions (they are the time module's), so,
+# like the network classes, they live in a namespace of their own.
+
+_TIME_SOURCE = r"""
+def install(time, environ, struct_time, import_module, BytesIO, pack):
+    c = {name: getattr(time, name) for name in ("localtime", "mktime", "ctime", "asctime", "strftime")}
+    gmtime, time_now = time.gmtime, time.time
+    state = {"zone": None}
+
+    def posix_zone(spec, ZoneInfo):
+        # A TZif file without transitions whose footer is the POSIX string:
+        # zoneinfo then applies the string to every instant.
+        def block():
+            return b"TZif2" + bytes(15) + pack(">6l", 0, 0, 0, 0, 1, 4) + pack(">lBB", 0, 0, 0) + b"UTC\0"
+        data = block() + block() + b"\n" + spec.encode("ascii") + b"\n"
+        return ZoneInfo.from_file(BytesIO(data), key=spec)
+
+    def find_zone(spec):
+        if spec.startswith(":"):
+            spec = spec[1:]
+        if not spec or spec in ("UTC", "UTC0", "GMT", "GMT0", "Etc/UTC"):
+            return None
+        ZoneInfo = import_module("zoneinfo").ZoneInfo
+        try:
+            return ZoneInfo(spec)
+        except (ValueError, OSError, LookupError):
+            pass
+        try:
+            spec.encode("ascii")
+            return posix_zone(spec, ZoneInfo)
+        except (ValueError, OSError, LookupError, UnicodeError):
+            return None
+
+    def local(secs, zone):
+        dt = import_module("datetime").datetime.fromtimestamp(secs, zone)
+        off = dt.utcoffset()
+        dst = dt.dst()
+        return struct_time((dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second,
+                            dt.weekday(), dt.timetuple().tm_yday, 1 if dst else 0,
+                            dt.tzname(), int(off.total_seconds())))
+
+    def localtime(secs=None):
+        zone = state["zone"]
+        if zone is None:
+            return c["localtime"](secs)
+        if secs is None:
+            secs = time_now()
+        gmtime(secs)                    # the same argument checks and errors
+        return local(int(secs // 1), zone)
+
+    def mktime(t):
+        zone = state["zone"]
+        if zone is None:
+            return c["mktime"](t)
+        t = tuple(t)
+        if len(t) < 9:
+            raise TypeError("mktime(): illegal time tuple argument")
+        y, mo, d, h, mi, s, _, _, isdst = (int(v) for v in t[:9])
+        # Normalize as C's mktime does (month 13, day 0, hour 25, ...).
+        y, mo = y + (mo - 1) // 12, (mo - 1) % 12 + 1
+        dt = import_module("datetime")
+        try:
+            wall = (dt.datetime(y, mo, 1) - dt.datetime(1970, 1, 1)).total_seconds() + (d - 1) * 86400 + h * 3600 + mi * 60 + s
+            naive = dt.datetime(1970, 1, 1) + dt.timedelta(seconds=wall)
+        except (ValueError, OverflowError):
+            raise OverflowError("mktime argument out of range") from None
+        aware = naive.replace(tzinfo=zone)
+        if isdst >= 0 and bool(aware.dst()) != bool(isdst):
+            other = aware.replace(fold=1)
+            if bool(other.dst()) == bool(isdst):
+                aware = other
+        return float(aware.timestamp())
+
+    def asctime(t=None):
+        return c["asctime"](localtime() if t is None else t)
+
+    def ctime(secs=None):
+        return c["asctime"](localtime(secs))
+
+    def strftime(format, t=None):
+        return c["strftime"](format, localtime() if t is None else t)
+
+    def tzset():
+        zone = find_zone(environ.get(b"TZ", b"").decode("utf-8", "surrogateescape"))
+        state["zone"] = zone
+        if zone is None:
+            time.timezone, time.altzone, time.daylight, time.tzname = 0, 0, 0, ("UTC", "UTC")
+            return
+        year = gmtime(time_now()).tm_year
+        jan = local(mktime((year, 1, 1, 0, 0, 0, 0, 0, -1)), zone)
+        jul = local(mktime((year, 7, 1, 0, 0, 0, 0, 0, -1)), zone)
+        janzone, julzone = -jan.tm_gmtoff, -jul.tm_gmtoff
+        if janzone < julzone:       # DST is reversed in the southern hemisphere
+            jan, jul, janzone, julzone = jul, jan, julzone, janzone
+        time.timezone, time.altzone = janzone, julzone
+        time.daylight = int(janzone != julzone)
+        time.tzname = (jan.tm_zone, jul.tm_zone)
+
+    for f in (localtime, mktime, asctime, ctime, strftime):
+        f.__doc__ = c[f.__name__].__doc__
+        f.__module__ = "time"
+        setattr(time, f.__name__, f)
+    tzset.__doc__ = ("tzset()\n\nInitialize, or reinitialize, the local timezone to the value "
+                     "of the environment variable TZ (an IANA zone name or a POSIX TZ string).")
+    tzset.__module__ = "time"
+    time.tzset = tzset
+    return tzset
+"""
+
+# os.utime(path) and Path.touch() set the times to 0 (1970): CPython calls
+# utimensat(..., NULL) ("now"), and the wasi-libc it is linked with
+# (Debian's 0.0~git20220510) reads the NULL array as the times instead of
+# asking WASI for "now" (fixed upstream later). os is frozen into the
+# interpreter, so its os.py can't be patched in the zip: posix.utime and
+# os.utime are replaced here by a function that passes "now" as an
+# explicit time (WASI's realtime clock), kept in os.supports_* as the
+# original was. (Own namespace, as above.)
+
+_UTIME_SOURCE = r"""
+def install(posix, os, time_ns):
+    c_utime = posix.utime
+
+    def utime(path, times=None, *, ns=None, dir_fd=None, follow_symlinks=True):
+        if times is None and ns is None:
+            now = time_ns()
+            ns = (now, now)
+        if ns is None:      # (the C function refuses ns=None beside times)
+            return c_utime(path, times, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        return c_utime(path, times, ns=ns, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+
+    utime.__doc__ = c_utime.__doc__
+    utime.__module__ = "posix"
+    posix.utime = os.utime = utime
+    for name in ("supports_dir_fd", "supports_fd", "supports_follow_symlinks", "supports_effective_ids"):
+        s = getattr(os, name, None)
+        if s is not None and c_utime in s:
+            s.discard(c_utime)
+            s.add(utime)
+"""
+
+
+def _install_utime():
+    import os
+    import time
+    ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_utime"}
+    exec(compile(_UTIME_SOURCE, "<wasmexec utime>", "exec"), ns)
+    ns["install"](posix, os, time.time_ns)
+    del ns["install"]
+
+
+_tzset = None
+
+
+def _install_time():
+    import time
+    import _struct
+    global _tzset
+    ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_time"}
+    exec(compile(_TIME_SOURCE, "<wasmexec time>", "exec"), ns)
+    _tzset = ns["install"](time, posix.environ, time.struct_time, __import__("importlib").import_module,
+                           _io.BytesIO, _struct.pack)
+    del ns["install"]
+
+
 # The stdlib imported at init, so that the snapshot holds it (README.md,
 # "Snapshot"): what agents' code imports most, and what the driver itself
 # needs to format an error (traceback, linecache) or run top-level await.
@@ -804,6 +1076,8 @@ def _setup():
     _context_main = _new_main()
     _modules["__main__"] = _context_main
     _modules.pop("wasmexec_driver", None)
+    global _WORKSPACE_PATHS
+    _WORKSPACE_PATHS = tuple(p for p in sys.path if p.startswith("/workspace/"))
     if sys.path and sys.path[0] != "":
         sys.path.insert(0, "")
     sys.argv = [""]
@@ -836,6 +1110,8 @@ def init():
     global _reseed
     if any("." in name for name in sys.builtin_module_names):
         sys.meta_path.insert(1, _DottedBuiltins)
+    _install_time()
+    _install_utime()
     try:
         _install_network()
     except ImportError:
@@ -883,6 +1159,10 @@ def _start(environ):
     # (os.urandom, uuid4, secrets and SystemRandom read WASI random_get on
     # every call; tempfile makes its generator on first use.)
     _reseed()
+    try:
+        _tzset()        # TZ of this guest (cheap without one)
+    except BaseException:
+        pass
     tf = _modules.get("tempfile")
     if tf is not None:
         tf._name_sequence = None

@@ -24,6 +24,11 @@ const PackagesDir = ".python-packages"
 // packages, both on sys.path through PYTHONPATH, which the interpreter
 // reads when the image's snapshot is taken. Its fields are those of
 // engine.ImageExtension (convert it).
+//
+// PackagesDir is on sys.path but not created: a workspace holds only what
+// its user put there, and the directory appears with the first install.
+// (The driver forgets, at each request, that importlib found no directory
+// there, so packages installed into a live context are found.)
 type Extension struct {
 	Env           map[string]string
 	Preopens      map[string]string
@@ -33,7 +38,7 @@ type Extension struct {
 // ImageExtension returns the extension for the images in imagesDir.
 func ImageExtension(imagesDir string) Extension {
 	path := []string{"/workspace/" + PackagesDir}
-	ext := Extension{WorkspaceDirs: []string{PackagesDir}}
+	var ext Extension
 	site := filepath.Join(imagesDir, LayerImage, "site")
 	if st, err := os.Stat(site); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(imagesDir, LayerImage, ".complete")); err == nil {

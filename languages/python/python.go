@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"path"
+	"strings"
 
 	"github.com/wasmexec/wasmexec/exec"
 )
@@ -26,12 +28,19 @@ func (Driver) Image() string { return ImageName }
 // value of a final expression statement); execute runs the code as
 // __main__ with args in sys.argv. A one-shot run's packages are staged
 // here, within the run's deadline, and copied into its workspace's
-// .python-packages.
+// .python-packages. A filePath is run by the guest as `python FILE` would
+// run it (it reads the file from the workspace).
 func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
 	if req.Format != "" {
 		return nil, exec.Errorf(exec.EInvalid, "format applies to JavaScript and TypeScript only")
 	}
-	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py")}}
+	if req.TsconfigPath != "" {
+		return nil, exec.Errorf(exec.EInvalid, "tsconfigPath applies to JavaScript and TypeScript only")
+	}
+	if err := ValidateFilePath(req); err != nil {
+		return nil, err
+	}
+	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: cmp.Or(req.Filename, "main.py"), FilePath: req.FilePath}}
 	if len(req.Packages) == 0 {
 		return p, nil
 	}
@@ -77,4 +86,24 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 // run waited for the index.
 type SetStager interface {
 	StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []exec.PipPackage, fetched bool, failure *exec.ErrorData, err error)
+}
+
+// ValidateFilePath checks a Python request's filePath: a clean path
+// relative to the workspace naming a .py file, and no code beside it.
+// Errors: exec.EInvalid.
+func ValidateFilePath(req *exec.Request) error {
+	p := req.FilePath
+	if p == "" {
+		return nil
+	}
+	if req.Code != "" {
+		return exec.Errorf(exec.EInvalid, "code and filePath are exclusive: filePath runs the workspace file instead of code")
+	}
+	if path.IsAbs(p) || strings.Contains(p, "\\") || strings.IndexByte(p, 0) >= 0 || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return exec.Errorf(exec.EInvalid, "filePath must be a clean path relative to the workspace, not %q", p)
+	}
+	if path.Ext(p) != ".py" {
+		return exec.Errorf(exec.EInvalid, "filePath must name a .py file, not %q", p)
+	}
+	return nil
 }

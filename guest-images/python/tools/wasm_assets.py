@@ -13,13 +13,21 @@ the stdlib zip is written reproducibly:
   sources (it appears in _sysconfigdata),
 - zip entries carry a fixed timestamp (SOURCE_DATE_EPOCH) and mode 0644.
 
+It also ships the whole pure-Python stdlib: upstream leaves out modules
+it judges useless on WASI (pure-Python twins of C modules such as
+_pydecimal and _pyio, packages whose C half is missing such as ctypes and
+multiprocessing, deprecated and platform modules, distutils, tkinter,
+idlelib, ...). Code that imports them should get what it gets on Linux
+when it runs there without the C half (an ImportError naming it), not
+"No module named ...", and some work unchanged. Only tests stay out: the
+test package and the test directories inside other packages.
+
 Run it with PYTHONHASHSEED=0 so set/frozenset constants marshal the same way.
 """
 import importlib._bootstrap_external as bext
 import importlib.util
 import os
 import pathlib
-import runpy
 import sys
 import time
 import zipfile
@@ -65,7 +73,34 @@ class ReproduciblePyZipFile(zipfile.PyZipFile):
         super().write(filename, arcname, compress_type, compresslevel)
 
 
+# What stays out of the zip: tests only (replaces upstream's omit lists).
+OMIT = '''
+OMIT_FILES = (
+    "test/",
+    "ctypes/test/",
+    "distutils/tests/",
+    "idlelib/idle_test/",
+    "lib2to3/tests/",
+    "tkinter/test/",
+    "unittest/test/",
+)
+OMIT_NETWORKING_FILES = ()
+OMIT_MODULE_FILES = {}
+
+'''
+
+
+def upstream_source(path):
+    src = path.read_text(encoding="utf-8")
+    start = src.find("OMIT_FILES = (")
+    end = src.find("# regression test sub directories")
+    if start < 0 or end < start or src.count("OMIT_FILES = (") != 1:
+        sys.exit("wasm_assets: the upstream script's omit lists are not where expected")
+    return src[:start] + OMIT + src[end:]
+
+
 zipfile.PyZipFile = ReproduciblePyZipFile
 upstream = pathlib.Path(__file__).with_name("wasm_assets_upstream.py")
 sys.argv[0] = str(upstream)
-runpy.run_path(str(upstream), run_name="__main__")
+code = compile(upstream_source(upstream), str(upstream), "exec")
+exec(code, {"__name__": "__main__", "__file__": str(upstream), "__builtins__": __builtins__})

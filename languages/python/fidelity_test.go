@@ -1,0 +1,142 @@
+package python_test
+
+import (
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/languages/python"
+)
+
+// A one-shot run with files runs one of them by filePath, as `python FILE`.
+func TestFilePathOneShot(t *testing.T) {
+	r := MustRunner(t)
+	files := map[string]string{
+		"app/main.py": "import sys, util\nprint(util.shout(' '.join(sys.argv[1:])))\nprint(__file__, sys.argv[0])\n",
+		"app/util.py": "def shout(s):\n    return s.upper() + '!'\n",
+	}
+	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, FilePath: "app/main.py", Files: files, Args: []string{"hi", "there"}})
+	if res.Outcome != exec.Succeeded || *res.Stdout != "HI THERE!\n/workspace/app/main.py app/main.py\n" {
+		t.Fatalf("%s %+v %q", res.Outcome, res.Error, *res.Stdout)
+	}
+	// Relative to the working directory, as a shell would take it.
+	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, FilePath: "main.py", Cwd: "app", Files: files, Args: []string{"x"}})
+	if res.Outcome != exec.Succeeded || *res.Stdout != "X!\n/workspace/app/main.py main.py\n" {
+		t.Fatalf("cwd: %s %+v %q", res.Outcome, res.Error, *res.Stdout)
+	}
+}
+
+func TestFilePathValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  exec.Request
+	}{
+		{"code beside it", exec.Request{Code: "1", FilePath: "a.py"}},
+		{"absolute", exec.Request{FilePath: "/workspace/a.py"}},
+		{"escapes", exec.Request{FilePath: "../a.py"}},
+		{"unclean", exec.Request{FilePath: "a/../b.py"}},
+		{"not python", exec.Request{FilePath: "a.js"}},
+		{"tsconfig", exec.Request{FilePath: "a.py", TsconfigPath: "tsconfig.json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Kind, tc.req.Language = exec.KindExecute, exec.Python
+			if _, err := (python.Driver{}).Prepare(t.Context(), &tc.req); exec.ErrorCode(err) != exec.EInvalid {
+				t.Fatalf("err = %v, want invalid_argument", err)
+			}
+		})
+	}
+}
+
+// os.utime(path) and Path.touch() set the times to now (this wasi-libc
+// would set them to 0: tools/patch_stdlib.py).
+func TestUtimeNow(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, exec.Request{Code: `
+import os, time, pathlib
+open("f.txt", "w").write("x")
+os.utime("f.txt", (1, 2))
+before = os.stat("f.txt").st_mtime
+os.utime("f.txt")
+a = os.stat("f.txt")
+os.utime("f.txt", (1, 2))
+pathlib.Path("f.txt").touch()
+b = os.stat("f.txt")
+fd = os.open("f.txt", os.O_RDONLY)
+os.utime("f.txt", (1, 2))
+os.utime(fd)
+c = os.fstat(fd)
+now = time.time()
+[before, all(abs(s.st_mtime - now) < 60 and abs(s.st_atime - now) < 60 for s in (a, b, c)), os.utime in os.supports_fd]`})
+	if res.Outcome != exec.Succeeded || string(res.Value) != "[2.0,true,true]" {
+		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+}
+
+// Paths outside the preopens behave as on Linux: a missing one is
+// FileNotFoundError, "/" lists what the guest has, chdir("/") works, and
+// the root is read-only.
+func TestRootDirectory(t *testing.T) {
+	r := MustRunner(t)
+	for _, tc := range []struct{ name, code, want string }{
+		{"missing path outside the workspace", `
+import os, errno
+out = []
+for p in ("/usr/share/zoneinfo/UTC", "/etc/passwd", "/nonexistent/x", "/usr/local/lib/nonexistent"):
+    try:
+        open(p)
+    except FileNotFoundError as e:
+        out.append(e.errno == errno.ENOENT)
+out`, "[true,true,true,true]"},
+		{"listing /", "import os\n[sorted(os.listdir('/')), os.listdir('/usr/local'), 'python311.zip' in os.listdir('/usr/local/lib')]", `[["usr","workspace"],["lib"],true]`},
+		{"chdir /", "import os\nos.chdir('/')\nopen('workspace/w.txt', 'w').write('hi')\n[os.getcwd(), open('/workspace/w.txt').read(), os.path.isdir('workspace')]", `["/","hi",true]`},
+		{"root is read-only", `
+out = []
+for p in ("/x.txt", "/usr/x.txt", "/workspace/../y.txt"):
+    try:
+        open(p, "w")
+        out.append("wrote " + p)
+    except PermissionError:
+        out.append("refused")
+out`, `["refused","refused","refused"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := MustRun(t, r, exec.Request{Code: tc.code})
+			if res.Outcome != exec.Succeeded || string(res.Value) != tc.want {
+				t.Fatalf("%s %s %+v, want %s", res.Outcome, res.Value, res.Error, tc.want)
+			}
+		})
+	}
+}
+
+// time.tzset honours TZ (from the request's env at start, or set later),
+// with zones from the bundled tzdata and POSIX TZ strings.
+func TestTimezone(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, exec.Request{Env: map[string]string{"TZ": "Europe/Berlin"}, Code: `
+import os, time, zoneinfo
+out = [time.tzname, time.timezone, time.localtime(1700000000).tm_hour, time.strftime("%Z", time.localtime(1690000000)),
+       time.mktime(time.localtime(1700000000)), str(zoneinfo.ZoneInfo("Asia/Tokyo"))]
+os.environ["TZ"] = "EST5EDT,M3.2.0,M11.1.0"
+time.tzset()
+out += [time.tzname, time.localtime(1700000000).tm_hour]
+del os.environ["TZ"]
+time.tzset()
+out += [time.tzname, time.localtime(1700000000).tm_hour]
+out`})
+	want := `[["CET","CEST"],-3600,23,"CEST",1700000000.0,"Asia/Tokyo",["EST","EDT"],17,["UTC","UTC"],22]`
+	if res.Outcome != exec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %s %+v\nwant %s", res.Outcome, res.Value, res.Error, want)
+	}
+}
+
+// The pure-Python twins of C modules are there, and the packages whose C
+// half is missing import as far as Linux gets without it.
+func TestWholeStdlib(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, exec.Request{Code: `
+import _pydecimal, _pyio, importlib.util
+[str(_pydecimal.Decimal(1) / 3)[:6], _pyio.BytesIO(b"ab").read().decode(), importlib.util.find_spec("ctypes") is not None,
+ importlib.util.find_spec("test") is None]`})
+	if res.Outcome != exec.Succeeded || string(res.Value) != `["0.3333","ab",true,true]` {
+		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+}
