@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -58,6 +59,9 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.SetRequest(req.WithContext(ctx))
 		if err == nil {
+			err = checkQuery(req)
+		}
+		if err == nil {
 			err = next(c)
 		}
 		if err != nil {
@@ -66,6 +70,16 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 		s.access(c, id, tenant, start)
 		return nil
 	}
+}
+
+// checkQuery refuses a query string that does not parse: echo's
+// QueryParam drops a malformed pair, so ?after=%%% would read as no
+// cursor at all and replay from the start.
+func checkQuery(r *http.Request) error {
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		return exec.Errorf(exec.EInvalid, "malformed query string: %v", err)
+	}
+	return nil
 }
 
 // access logs one line per request.

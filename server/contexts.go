@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -149,7 +152,10 @@ func (s *Server) listFiles(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dir := c.QueryParam("dir")
+	return s.listDir(c, cs, c.QueryParam("dir"))
+}
+
+func (s *Server) listDir(c echo.Context, cs Contexts, dir string) error {
 	es, err := cs.ListFiles(c.Request().Context(), c.Param("id"), dir)
 	if err != nil {
 		return err
@@ -170,7 +176,11 @@ func (s *Server) readFile(c echo.Context) error {
 		return err
 	}
 	if p == "" {
-		return s.listFiles(c)
+		return s.listFiles(c) // files/?dir=
+	}
+	if strings.HasSuffix(p, "/") {
+		// A path ending in / names the directory: list it.
+		return s.listDir(c, cs, strings.TrimSuffix(p, "/"))
 	}
 	b, err := cs.ReadFile(c.Request().Context(), c.Param("id"), p)
 	if err != nil {
@@ -193,11 +203,28 @@ func (s *Server) writeFile(c echo.Context) error {
 	if err != nil {
 		return decodeError(err, s.cfg.BodyLimit)
 	}
+	data = jsonStringContent(c.Request().Header.Get(echo.HeaderContentType), data)
 	e, err := cs.WriteFile(c.Request().Context(), c.Param("id"), p, data)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, e)
+}
+
+// jsonStringContent is the file content of a PUT body: with Content-Type
+// application/json, a body that is one JSON string is the file's text
+// (what a generated client's default serializer sends for a string);
+// any other body is the file's bytes as sent.
+func jsonStringContent(contentType string, body []byte) []byte {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if mt != echo.MIMEApplicationJSON || len(body) == 0 || body[0] != '"' {
+		return body
+	}
+	var text string
+	if err := json.Unmarshal(body, &text); err != nil {
+		return body
+	}
+	return []byte(text)
 }
 
 func (s *Server) deleteFile(c echo.Context) error {

@@ -325,6 +325,8 @@ func statusOf(code string) int {
 	switch code {
 	case exec.EInvalid:
 		return http.StatusBadRequest
+	case exec.EMethodNotAllowed:
+		return http.StatusMethodNotAllowed
 	case exec.EUnauthorized:
 		return http.StatusUnauthorized
 	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
@@ -362,7 +364,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case http.StatusNotFound:
 			code, msg = exec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
 		case http.StatusMethodNotAllowed:
-			code, msg = exec.EInvalid, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
+			// Its own code: the request is fine, the route takes other
+			// methods (echo has set Allow).
+			code, msg = exec.EMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
 		case http.StatusRequestEntityTooLarge:
 			code, msg = exec.ETooLarge, "request body is too large"
 		default:
