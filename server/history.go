@@ -112,7 +112,6 @@ var (
 	// records.
 	validOutcomes = map[string]bool{"succeeded": true, "failed": true, "cancelled": true, "timed_out": true, "exited": true, "signalled": true}
 	validKinds    = map[string]bool{}
-
 )
 
 func init() {

@@ -134,8 +134,14 @@ func optionalBody(b obj) obj {
 	return obj{"requestBody": b}
 }
 
-func sse(desc string) obj {
-	return obj{"description": desc, "content": obj{"text/event-stream": obj{"schema": obj{"type": "string", "description": desc}}}}
+// sse is a Server-Sent Events response whose events' data are JSON
+// documents of the schema named data (contentSchema: what the text holds).
+func sse(desc, data string) obj {
+	return obj{"description": desc, "content": obj{"text/event-stream": obj{"schema": sseSchema(desc, data)}}}
+}
+
+func sseSchema(desc, data string) obj {
+	return obj{"type": "string", "description": desc, "contentMediaType": "text/event-stream", "contentSchema": ref(data)}
 }
 
 // Patterns and bounds the server enforces, stated once for the document.
@@ -157,7 +163,7 @@ func openAPIDoc() obj {
 	limit := queryParam("limit", obj{"type": "integer", "minimum": 1})
 	maxBytes := queryParam("maxBytes", obj{"type": "integer", "minimum": 1})
 	runOK := obj{"description": "the execution record; a guest failure is a 200 with outcome failed. With Accept: text/event-stream the run streams instead: `id: <cursor>` `event: output` data Event JSON as the output happens; `event: truncated` data {after, resumeAfter, dropped} when the reader fell behind the retained window; `: keep-alive` comments while quiet; then `event: result` data Result JSON (the record the JSON answer would be) and the stream ends, or `event: error` data Error JSON for a service failure after the stream began. Closing the stream cancels the run.",
-		"content": obj{"application/json": obj{"schema": ref("Result")}, "text/event-stream": obj{"schema": obj{"type": "string"}}}}
+		"content": obj{"application/json": obj{"schema": ref("Result")}, "text/event-stream": obj{"schema": sseSchema("output events, then the result", "Event")}}}
 	runOp := func(id, summary string) obj {
 		return obj{"post": op(id, summary, obj{"200": runOK, "409": errResponse("409"), "413": errResponse("413")}, body(jsonBody(ref("RunRequest"))))}
 	}
@@ -173,6 +179,7 @@ func openAPIDoc() obj {
 		"put": op("writeFile", "Write a file (the body is its bytes; parents are created)", obj{"200": jsonResponse("the written entry", ref("FileEntry")), "409": errResponse("409"), "413": errResponse("413")}, params(idParam, fileParam),
 			body(obj{"required": true, "content": obj{
 				"application/octet-stream": obj{"schema": obj{"type": "string", "format": "binary"}},
+				"*/*":                      obj{"schema": obj{"type": "string", "format": "binary", "description": "any other type (or none): the file's bytes"}},
 				"application/json":         obj{"schema": obj{"description": "a JSON string is the file's text, stored decoded (what a generated client's default serializer sends for a string); any other JSON document is stored as sent"}},
 			}})),
 		"delete": op("deleteFile", "Delete a file, or a directory with everything in it", obj{"204": deleted, "409": errResponse("409")}, params(idParam, fileParam)),
@@ -230,7 +237,7 @@ func openAPIDoc() obj {
 		},
 		"/v1/events": obj{"get": op("events",
 			"Follow the caller's lifecycle events (Server-Sent Events): `id: <cursor>` `event: <type>` data LifecycleEvent JSON; `event: truncated` data {after, resumeAfter, dropped} when the cursor fell out of the retained window; `: keep-alive` comments while idle. Without a cursor (or with one past the newest event) only new events come. Servers sharing a PostgreSQL store give the same stream and cursors. A malformed Last-Event-ID or an unknown type is a 400.",
-			obj{"200": sse("lifecycle events")},
+			obj{"200": sse("lifecycle events", "LifecycleEvent")},
 			params(cursor("after"), headerParam("Last-Event-ID", "resume after this cursor"),
 				queryParam("type", obj{"type": "string", "description": "comma-separated event types: " + strings.Join(events.Types, ", ")}),
 				queryParam("contextId", obj{"type": "string"})))},
@@ -245,7 +252,7 @@ func openAPIDoc() obj {
 		"/v1/processes/{pid}/output": obj{"get": op("processOutput", "Replay a process's output after a cursor (maxBytes bounds a page's chunk bytes)", obj{"200": replay}, params(pidParam, cursor("after"), limit, maxBytes))},
 		"/v1/processes/{pid}/output/stream": obj{"get": op("streamProcessOutput",
 			"Follow a process's output live (Server-Sent Events): `id: <cursor>` `event: output` data Event JSON; `event: truncated` data {after, resumeAfter, dropped} when the reader fell behind the retained window; `event: exit` data ProcessExit JSON, then the stream ends; `: keep-alive` comments while idle. Resume with Last-Event-ID.",
-			obj{"200": sse("output, truncated and exit events")}, params(pidParam, cursor("after"), headerParam("Last-Event-ID", "resume after this cursor")))},
+			obj{"200": sse("output, truncated and exit events", "Event")}, params(pidParam, cursor("after"), headerParam("Last-Event-ID", "resume after this cursor")))},
 	}
 	errorCodes := []string{exec.EInvalid, exec.EUnauthorized, exec.ENotFound, exec.EExpired, exec.EContextNotFound, exec.EMethodNotAllowed, exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained, exec.ETooLarge, exec.EOverloaded, exec.EQuota, exec.EUnavailable, "not_implemented", exec.EInternal}
 	errResp := func(desc string, retry bool) obj {
@@ -277,7 +284,7 @@ func openAPIDoc() obj {
 		"Outcome":         enum("", "succeeded", "failed", "cancelled", "timed_out"),
 		"Kind":            enum("which API made the record", kinds...),
 		"Limits":          runLimits,
-		"Network":         strictObject(obj{"allow": array(str("host[:port], *.domain, scheme://host[:port], an IP or CIDR; within the server's --network-allow"))}, "allow"),
+		"Network":         strictObject(obj{"allow": array(str("host[:port], *.domain, scheme://host[:port], an IP or CIDR; within the server's --network-allow; none: no network"))}),
 		"Secrets": obj{"type": "object", "description": "name to secret: the guest's env holds wasmexec-secret-NAME, the host sends the value to its hosts only",
 			"additionalProperties": strictObject(obj{"value": str("never stored or returned"), "hosts": array(str("allow-list patterns; without a scheme, https only"))}, "value", "hosts")},
 		"NetworkRequest": object(obj{"method": str(""), "url": str("as the guest wrote it: placeholders, never secret values"), "status": integer("0 when it failed"), "bytes": integer("response body bytes"), "ms": integer(""), "error": str("why it failed or was refused"), "secrets": array(str("secrets substituted"))}, "method", "url", "status", "bytes", "ms"),
