@@ -136,6 +136,7 @@ type contractCase struct {
 	body        string
 	contentType string // default application/json when there is a body
 	key         string // default contractKey; "-" for none
+	accept      string
 	status      int
 }
 
@@ -162,6 +163,9 @@ func TestContract(t *testing.T) {
 			}
 			if ct != "" && ct != "-" {
 				req.Header.Set("Content-Type", ct)
+			}
+			if tc.accept != "" {
+				req.Header.Set("Accept", tc.accept)
 			}
 			switch tc.key {
 			case "":
@@ -287,6 +291,11 @@ func contractCorpus() []contractCase {
 		{name: "in a context", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"globalThis.k = 1","contextId":"c1"}`, status: 200},
 		{name: "context filePath", method: "POST", path: "/v1/execute", body: `{` + js + `,"filePath":"main.js","contextId":"c1"}`, status: 200},
 		{name: "context timeout resets", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"for(;;){}","contextId":"c3","timeoutMs":100}`, status: 200},
+		{name: "stream evaluate", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"console.log(1); 2"}`, accept: "text/event-stream", status: 200},
+		{name: "stream execute", method: "POST", path: "/v1/execute", body: `{"language":"python","code":"print(1)"}`, accept: "text/event-stream", status: 200},
+		{name: "stream in a context", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","contextId":"c1"}`, accept: "text/event-stream", status: 200},
+		{name: "stream unknown language", method: "POST", path: "/v1/evaluate", body: `{"language":"cobol","code":"1"}`, accept: "text/event-stream", status: 400},
+		{name: "stream unknown context", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","contextId":"nope"}`, accept: "text/event-stream", status: 404},
 		{name: "missing language", method: "POST", path: "/v1/evaluate", body: `{"code":"1"}`, status: 400},
 		{name: "unknown language", method: "POST", path: "/v1/evaluate", body: `{"language":"cobol","code":"1"}`, status: 400},
 		{name: "empty language", method: "POST", path: "/v1/evaluate", body: `{"language":"","code":"1"}`, status: 400},

@@ -174,18 +174,10 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if len(req.Packages) > 0 && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
 			return exec.Errorf(exec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
-		var (
-			res *exec.Result
-			err error
-		)
-		if req.ContextID != "" {
-			if s.cfg.Contexts == nil {
-				return exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
-			}
-			res, err = s.cfg.Contexts.Run(c.Request().Context(), &req)
-		} else {
-			res, err = s.cfg.Runner.Run(c.Request().Context(), &req, exec.RunOptions{})
+		if wantsStream(c.Request()) {
+			return s.streamRun(c, &req)
 		}
+		res, err := s.runRequest(c.Request().Context(), &req, exec.RunOptions{})
 		if err != nil {
 			return err
 		}
