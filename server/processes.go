@@ -85,25 +85,17 @@ func (s *Server) pidParam(c echo.Context) (Processes, int64, error) {
 }
 
 func (s *Server) spawnProcess(c echo.Context) error {
-	p, err := s.processes()
-	if err != nil {
+	if _, err := s.processes(); err != nil {
 		return err
 	}
 	var req exec.SpawnRequest
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}
-	spawn := p.Spawn
-	if s.cfg.tenancy != nil {
-		spawn = func(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
-			return s.cfg.tenancy.spawn(ctx, p, req)
-		}
-	}
-	d, err := spawn(c.Request().Context(), &req)
+	d, err := NewProcessAPI(s.cfg).Spawn(c.Request().Context(), &req)
 	if err != nil {
 		return err
 	}
-	s.processSpawned(c.Request().Context(), p, d)
 	return c.JSON(http.StatusCreated, d)
 }
 
