@@ -262,6 +262,8 @@ func contractCorpus() []contractCase {
 		{name: "no key", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1"}`, key: "-", status: 401},
 		{name: "wrong key", method: "GET", path: "/v1/contexts", key: "wrong-key-0123456789", status: 401},
 		{name: "no key mcp", method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, key: "-", status: 401},
+		{name: "oauth resource metadata", method: "GET", path: "/.well-known/oauth-protected-resource", key: "-", status: 404},
+		{name: "oauth server metadata", method: "GET", path: "/.well-known/oauth-authorization-server", key: "-", status: 404},
 		{name: "quota runs", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1"}`, key: contractZero, status: 429},
 		{name: "quota contexts", method: "POST", path: "/v1/contexts", body: `{` + js + `}`, key: contractZero, status: 429},
 
@@ -494,4 +496,35 @@ func contractCorpus() []contractCase {
 		{name: "mcp not enabled", method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 501},
 	}
 	return cs
+}
+
+// A 401 says plainly that the server takes a bearer API key and has no
+// OAuth authorization server, so OAuth-capable MCP clients don't start a
+// discovery that can't succeed; the discovery documents are 404s that
+// say the same, without a key.
+func TestUnauthorizedNamesNoOAuth(t *testing.T) {
+	url := mustContractServer(t)
+	for _, tc := range []struct {
+		name, key, path, method string
+		status                  int
+		header                  string
+	}{
+		{"no key", "", "/mcp", "POST", 401, `Bearer realm="wasmexec", error_description="an API key is required as the bearer token; this server has no OAuth authorization server"`},
+		{"wrong key", "wrong-key-0123456789", "/mcp", "POST", 401, `Bearer realm="wasmexec", error="invalid_token", error_description="an API key is required as the bearer token; this server has no OAuth authorization server"`},
+		{"no key, a route", "", "/v1/contexts", "GET", 401, `Bearer realm="wasmexec", error_description="an API key is required as the bearer token; this server has no OAuth authorization server"`},
+		{"resource metadata", "", "/.well-known/oauth-protected-resource/mcp", "GET", 404, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := as(t, tc.key, tc.method, url+tc.path, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`)
+			if r.Status != tc.status || r.Header.Get("WWW-Authenticate") != tc.header {
+				t.Fatalf("%d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
+			}
+			if msg, _ := r.JSON["message"].(string); !strings.Contains(msg, "OAuth") || !strings.Contains(msg, "Bearer") {
+				t.Fatalf("the message does not say how to authenticate: %s", r.Body)
+			}
+			if strings.Contains(r.Header.Get("WWW-Authenticate"), "resource_metadata") {
+				t.Fatal("a challenge names resource metadata")
+			}
+		})
+	}
 }

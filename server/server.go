@@ -355,6 +355,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		switch he.Code {
 		case http.StatusNotFound:
 			code, msg = exec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
+			if wellKnown(c.Request().URL.Path) {
+				msg = "no " + c.Request().URL.Path + ": this server has no OAuth authorization server or protected resource metadata; it takes an API key as a bearer token (Authorization: Bearer <key>)"
+			}
 		case http.StatusMethodNotAllowed:
 			// Its own code: the request is fine, the route takes other
 			// methods (echo has set Allow).
