@@ -325,4 +325,3 @@ func text(s string) *sdk.CallToolResult {
 func toolError(err error) error {
 	return fmt.Errorf("%s: %s", exec.ErrorCode(err), exec.ErrorMessage(err))
 }
-
