@@ -46,12 +46,19 @@ func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, erro
 // TypeScript, contexts, a fake checker) and returns its URL.
 func MustMCPServer(tb testing.TB) string {
 	tb.Helper()
-	return mustMCPServerWith(tb, nil)
+	return mustMCPServerWith(tb, mcpServerOpts{})
 }
 
-// mustMCPServerWith is MustMCPServer with an npm service (nil: none, so no
-// npm_install tool) and a pip service.
-func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
+// mcpServerOpts add services to MustMCPServer's.
+type mcpServerOpts struct {
+	NPM server.NPM // nil: no npm_install tool
+	Pip func(*contexts.Manager) server.Pip
+	// Key, when set, is the one API key the server takes.
+	Key string
+}
+
+// mustMCPServerWith is MustMCPServer with the services of o.
+func mustMCPServerWith(tb testing.TB, o mcpServerOpts) string {
 	tb.Helper()
 	st, err := store.Open(context.Background(), store.Config{Path: filepath.Join(tb.TempDir(), "wasmexec.db")})
 	if err != nil {
@@ -77,10 +84,20 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Mana
 		tb.Fatal(err)
 	}
 	tb.Cleanup(procs.Close)
-	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, Processes: procs, History: st})
+	scfg := server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: o.NPM, Processes: procs, History: st}
+	if o.Key != "" {
+		path := filepath.Join(tb.TempDir(), "keys.json")
+		os.WriteFile(path, []byte(`{"tenants":{"t":{}},"keys":[{"tenant":"t","key":"`+o.Key+`"}]}`), 0o600)
+		keys, err := auth.Load(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		scfg.Auth = keys
+	}
+	cfg := server.Guard(scfg)
 	mc := mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, Processes: server.NewProcessAPI(cfg), History: cfg.History, BodyLimit: 1 << 20}
-	if len(pip) > 0 {
-		mc.Pip = pip[0](m)
+	if o.Pip != nil {
+		mc.Pip = o.Pip(m)
 	}
 	cfg.MCP = mcp.Handler(mc)
 	srv := httptest.NewServer(server.New(cfg).Handler())

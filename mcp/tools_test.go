@@ -123,7 +123,7 @@ type progressNote struct {
 // A call with a progress token gets run_code's output and an install's
 // progress lines as notifications while it runs, before its result.
 func TestProgressNotifications(t *testing.T) {
-	s, notes := progressSession(t, mustMCPServerWith(t, slowNPM{}))
+	s, notes := progressSession(t, mustMCPServerWith(t, mcpServerOpts{NPM: slowNPM{}}))
 	params := &sdk.CallToolParams{Name: "run_code", Arguments: map[string]any{"language": "python", "mode": "execute",
 		"code": "import sys, time\nprint('first', flush=True)\ntime.sleep(0.5)\nsys.stderr.write('second\\n'); sys.stderr.flush()\nsys.stdout.buffer.write(bytes([0xff])); sys.stdout.flush()"}}
 	params.SetProgressToken("run-1")

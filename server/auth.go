@@ -30,7 +30,7 @@ var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/openapi.jso
 // says how to authenticate instead, names no resource metadata, and the
 // discovery paths (/.well-known/...) answer 404 without a key, saying the
 // same (wellKnown).
-const noOAuth = "a valid API key is required: send it as Authorization: Bearer <key> (the keys are the server operator's, from --auth-keys-file). This server does not use OAuth and has no authorization server"
+const noOAuth = "a valid API key is required: send it as the header Authorization: Bearer KEY (the keys are the server operator's, from --auth-keys-file). This server does not use OAuth and has no authorization server"
 
 // challenge is the WWW-Authenticate of a 401 (RFC 6750): the bearer
 // scheme, its realm, why (invalid_token, when a key was sent) and how.
