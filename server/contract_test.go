@@ -519,7 +519,15 @@ func TestUnauthorizedNamesNoOAuth(t *testing.T) {
 			if r.Status != tc.status || r.Header.Get("WWW-Authenticate") != tc.header {
 				t.Fatalf("%d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 			}
-			if msg, _ := r.JSON["message"].(string); !strings.Contains(msg, "OAuth") || !strings.Contains(msg, "Bearer") {
+			msg, _ := r.JSON["message"].(string)
+			if tc.path == "/mcp" { // MCP clients read a JSON-RPC error
+				e, _ := r.JSON["error"].(map[string]any)
+				msg, _ = e["message"].(string)
+				if r.JSON["jsonrpc"] != "2.0" || e["code"] != float64(-32600) {
+					t.Fatalf("not a JSON-RPC error: %s", r.Body)
+				}
+			}
+			if !strings.Contains(msg, "OAuth") || !strings.Contains(msg, "Bearer") {
 				t.Fatalf("the message does not say how to authenticate: %s", r.Body)
 			}
 			if strings.Contains(r.Header.Get("WWW-Authenticate"), "resource_metadata") {

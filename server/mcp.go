@@ -6,6 +6,9 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// mcpPath is where MCP is served.
+const mcpPath = "/mcp"
+
 // routeMCP mounts the MCP handler (Streamable HTTP: POST carries
 // JSON-RPC). The server is stateless: it offers no server-to-client stream
 // (GET) and no session to end (DELETE), which the transport says to
@@ -24,5 +27,5 @@ func (s *Server) routeMCP() {
 		s.cfg.MCP.ServeHTTP(c.Response(), req)
 		return nil
 	}
-	s.e.POST("/mcp", h)
+	s.e.POST(mcpPath, h)
 }

@@ -190,12 +190,12 @@ func openAPIDoc() obj {
 		"/metrics":      obj{"get": op("metrics", "Prometheus metrics (text exposition format)", obj{"200": obj{"description": "metrics", "content": obj{"text/plain": obj{"schema": obj{"type": "string"}}}}})},
 		"/openapi.json": obj{"get": op("openapi", "This document", obj{"200": jsonResponse("the OpenAPI 3.1 document", anyObject("the document"))})},
 		"/mcp": obj{
-			"post": op("mcp", "Model Context Protocol (Streamable HTTP, stateless): one JSON-RPC message or batch per POST. There is no server-to-client stream and no session to end: GET and DELETE are 405. A 401 carries WWW-Authenticate: Bearer (an API key; this server has no OAuth authorization server)",
+			"post": mcpOp(op("mcp", "Model Context Protocol (Streamable HTTP, stateless): one JSON-RPC message or batch per POST. There is no server-to-client stream and no session to end: GET and DELETE are 405. A 401 carries WWW-Authenticate: Bearer (an API key; this server has no OAuth authorization server)",
 				obj{"200": obj{"description": "the JSON-RPC response: application/json, or text/event-stream when a tools/call asks for progress (params._meta.progressToken): notifications/progress messages, then the response", "content": obj{
 					"application/json":  obj{"schema": anyObject("a JSON-RPC 2.0 response (or an array of them)")},
 					"text/event-stream": obj{"schema": obj{"type": "string"}},
 				}}, "202": obj{"description": "a notification or response was accepted"}, "400": rpcError("not JSON-RPC (-32700) or an unknown method (-32601)"), "403": rpcError("refused by the DNS-rebinding protection of an open server (-32600)"), "413": rpcError("over the body limit (-32600)")},
-				body(obj{"required": true, "content": obj{"application/json": obj{"schema": obj{"description": "a JSON-RPC 2.0 message, or an array of them", "oneOf": []any{anyObject("a message"), array(anyObject("a message"))}}}}})),
+				body(obj{"required": true, "content": obj{"application/json": obj{"schema": obj{"description": "a JSON-RPC 2.0 message, or an array of them", "oneOf": []any{anyObject("a message"), array(anyObject("a message"))}}}}}))),
 		},
 		"/v1/evaluate":         runOp("evaluate", "Evaluate code: the completion value of the last expression, stdout, stderr"),
 		"/v1/execute":          runOp("execute", "Execute code as a program (stdin, args, exit code)"),
@@ -413,6 +413,23 @@ func withOneOf(o obj, alts ...obj) obj {
 	return o
 }
 
+// mcpOp makes /mcp's errors JSON-RPC errors without an id, as the server
+// sends them there (handleError), the API's {code, message} in data.
+func mcpOp(o obj) obj {
+	rs := o["responses"].(obj)
+	for code, what := range map[string]string{"401": "unauthorized: no valid API key (-32600); this server takes a bearer API key and has no OAuth authorization server", "429": "overloaded or a tenant quota (-32600)", "500": "internal (-32603)", "501": "MCP is not enabled on this server (-32603)", "503": "unavailable (-32603)"} {
+		r := rpcError(what)
+		switch code {
+		case "401":
+			r["headers"] = obj{"WWW-Authenticate": obj{"description": `Bearer realm="wasmexec", error="invalid_token", error_description="..."`, "schema": obj{"type": "string"}}}
+		case "429", "503":
+			r["headers"] = obj{"Retry-After": obj{"description": "seconds to wait before retrying", "schema": obj{"type": "integer"}}}
+		}
+		rs[code] = r
+	}
+	return o
+}
+
 // rpcError is an MCP transport error: a JSON-RPC error response without an
 // id (mcp/rpcerrors.go).
 func rpcError(what string) obj {
@@ -422,7 +439,7 @@ func rpcError(what string) obj {
 			"jsonrpc": obj{"const": "2.0"},
 			"id":      obj{"type": "null"},
 			"error": obj{"type": "object", "required": []string{"code", "message"}, "properties": obj{
-				"code": obj{"type": "integer"}, "message": obj{"type": "string"},
+				"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "data": ref("Error"),
 			}},
 		},
 	}}}}

@@ -343,6 +343,26 @@ type errorBody struct {
 	Message string `json:"message"`
 }
 
+// JSON-RPC 2.0 error codes of the errors /mcp answers before MCP does.
+const (
+	rpcInvalidRequest = -32600
+	rpcInternalError  = -32603
+)
+
+// rpcErrorBody is a JSON-RPC error response without an id (the request
+// was refused before its id was read).
+type rpcErrorBody struct {
+	JSONRPC string       `json:"jsonrpc"`
+	ID      *int         `json:"id"`
+	Error   rpcErrorData `json:"error"`
+}
+
+type rpcErrorData struct {
+	Code    int       `json:"code"`
+	Message string    `json:"message"`
+	Data    errorBody `json:"data"`
+}
+
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -381,6 +401,19 @@ func (s *Server) handleError(err error, c echo.Context) {
 			retry = rs.RetrySeconds()
 		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
+	}
+	if c.Request().URL.Path == mcpPath {
+		// MCP clients parse JSON-RPC: an error the front door gives /mcp
+		// (no key, not enabled, overloaded) is one, as the transport's own
+		// are (mcp/rpcerrors.go), with the API's code in its data.
+		rpc := rpcInvalidRequest
+		if status >= 500 {
+			rpc = rpcInternalError
+		}
+		if err := c.JSON(status, rpcErrorBody{JSONRPC: "2.0", Error: rpcErrorData{Code: rpc, Message: msg, Data: errorBody{Code: code, Message: msg}}}); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
 	}
 	if err := c.JSON(status, errorBody{Code: code, Message: msg}); err != nil {
 		s.log.Error("write error response", "err", err)
