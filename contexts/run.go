@@ -165,6 +165,8 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	res, err = m.cfg.Runner.Run(runCtx, req, exec.RunOptions{
 		Guest:    c.guest,
 		QueuedAt: queued,
+		Log:      exec.LiveOutput(ctx), // a streamed run's
+
 		Seed: func(ctx context.Context) error {
 			s, err := m.beforeRun(ctx, c, req.Files)
 			snap, seeded = s, err == nil

@@ -9,6 +9,7 @@ import (
 // Service error codes. server/ maps each to one HTTP status in one table.
 const (
 	EInvalid          = "invalid_argument"              // 400
+	EMethodNotAllowed = "method_not_allowed"            // 405, with Allow
 	ENotFound         = "not_found"                     // 404
 	EExpired          = "execution_expired"             // 404, id known to have expired
 	EContextNotFound  = "context_not_found"             // 404

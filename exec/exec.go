@@ -38,6 +38,10 @@ const (
 	KindPipInstall      Kind = "pip_install" // POST /v1/contexts/:id/pip/install
 )
 
+// Kinds lists every Kind: the history filter and the OpenAPI enum are
+// built from it, so a new kind can't be missing from either.
+var Kinds = []Kind{KindEvaluate, KindExecute, KindProcess, KindTypeScriptCheck, KindNPMInstall, KindPipInstall}
+
 // Outcome is how a run ended. A guest failure is an outcome, never a Go error.
 type Outcome string
 

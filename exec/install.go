@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -20,6 +21,36 @@ type Install struct {
 	Unchanged string
 	Timeout   time.Duration
 	Started   time.Time
+}
+
+// progressKey carries an install's progress observer in a ctx.
+type progressKey struct{}
+
+// WithInstallProgress returns ctx carrying progress, told each progress
+// line of the install it asks for as it happens (the MCP tools send them
+// on as progress notifications). Like WithLiveOutput, it is request-scoped
+// and crosses the guards around the install services unchanged.
+func WithInstallProgress(ctx context.Context, progress func(line string)) context.Context {
+	return context.WithValue(ctx, progressKey{}, progress)
+}
+
+// InstallProgress returns the observer WithInstallProgress put in ctx, or
+// nil.
+func InstallProgress(ctx context.Context) func(line string) {
+	p, _ := ctx.Value(progressKey{}).(func(string))
+	return p
+}
+
+// ProgressLog returns the Progress function of an install: each line is
+// appended to out (the record's stdout) and told to ctx's observer.
+func ProgressLog(ctx context.Context, out *strings.Builder) func(line string) {
+	tell := InstallProgress(ctx)
+	return func(line string) {
+		out.WriteString(line + "\n")
+		if tell != nil {
+			tell(line)
+		}
+	}
 }
 
 // InstallTimeout is the timeout of an install asking for timeoutMs (0:

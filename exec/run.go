@@ -303,6 +303,25 @@ type RunOptions struct {
 	Settle func(*Result)
 }
 
+// liveOutputKey carries a run's live output log in a ctx.
+type liveOutputKey struct{}
+
+// WithLiveOutput returns ctx carrying log, the live output log of the run
+// it asks for (a streamed run). A context run takes it from there into its
+// RunOptions.Log: the log is request-scoped, like the tenant and the
+// request id, and reaches the contexts manager through the guards around
+// it without each of them having to pass it on (as httptrace does for an
+// HTTP request's observer).
+func WithLiveOutput(ctx context.Context, log *OutputLog) context.Context {
+	return context.WithValue(ctx, liveOutputKey{}, log)
+}
+
+// LiveOutput returns the log WithLiveOutput put in ctx, or nil.
+func LiveOutput(ctx context.Context) *OutputLog {
+	l, _ := ctx.Value(liveOutputKey{}).(*OutputLog)
+	return l
+}
+
 // Runner is the one run lifecycle (implemented by pipeline.Pipeline):
 // validate, admit, a run slot, prepare, a guest, seed, execute, classify,
 // settle, persist, publish. One-shot runs, context runs and processes all

@@ -2,10 +2,12 @@
 // (Streamable HTTP transport, mounted by server/ at /mcp).
 //
 // Its tools call the same services as the HTTP API (a server.Runner, the
-// server.Contexts manager, the server.Checker), so runs get the same
-// limits, the same queue and the same execution history. Each tool result
+// server.Contexts manager, the server.Checker, the processes through
+// server.ProcessAPI, the history), so runs get the same limits, the same
+// queue, the same tenancy and the same execution history. Each tool result
 // carries a short text for the model and the structured result (the same
-// JSON document the HTTP API returns where there is one).
+// JSON document the HTTP API returns where there is one, bytes that are
+// not UTF-8 as base64 with an encoding field, as there).
 //
 // A service error (unknown context, bad argument, overload) is a tool
 // result with isError set and the text "<code>: <message>", and so are
@@ -14,21 +16,19 @@
 // 200 response, and messages the transport refuses (not JSON: -32700, an
 // unknown method: -32601, over the body limit and the rest: -32600) are a
 // 4xx with a JSON-RPC error without an id (rpcErrors).
+//
+// A call that carries a progress token (params._meta.progressToken) gets
+// its answer as a stream: notifications/progress with run_code's output
+// and the installs' progress lines as they happen, then the result; other
+// calls get one JSON response (progress.go).
 package mcp
 
 import (
-	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -36,7 +36,7 @@ import (
 const Version = "1"
 
 // Config wires the tools. Optional services left nil make their tools
-// answer not_implemented.
+// answer not_implemented, or (NPM, Pip, Processes, History) leave them out.
 type Config struct {
 	Runner   server.Runner
 	Contexts server.Contexts
@@ -45,6 +45,13 @@ type Config struct {
 	NPM server.NPM
 	// Pip, when set, adds the pip_install tool.
 	Pip server.Pip
+	// Processes, when set, adds the process tools (spawn_process,
+	// write_stdin, signal_process, wait_process, read_process_output,
+	// list_processes).
+	Processes *server.ProcessAPI
+	// History, when set, adds list_executions and get_execution (the
+	// guarded history: server.Guard's Config.History).
+	History server.History
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
 	// RebindingProtection refuses requests that arrive on a loopback
@@ -57,549 +64,122 @@ type Config struct {
 
 // Handler returns the Streamable HTTP handler serving the tools. It is
 // stateless: every POST is a whole request, so any replica (and any
-// request-scoped auth) can answer it.
+// request-scoped auth) can answer it. It answers in JSON, but streams the
+// answer of a call that asks for progress.
 func Handler(cfg Config) http.Handler {
 	if cfg.BodyLimit <= 0 {
 		cfg.BodyLimit = 16 << 20
 	}
 	s := NewServer(cfg)
-	return rpcErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		Logger:                       cfg.Logger,
-		MaxRequestBodyBytes:          cfg.BodyLimit,
-		PropagateRequestCancellation: true,
-		DisableLocalhostProtection:   !cfg.RebindingProtection,
-	}))
+	transport := func(jsonResponse bool) http.Handler {
+		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
+			Stateless:                    true,
+			JSONResponse:                 jsonResponse,
+			Logger:                       cfg.Logger,
+			MaxRequestBodyBytes:          cfg.BodyLimit,
+			PropagateRequestCancellation: true,
+			DisableLocalhostProtection:   !cfg.RebindingProtection,
+		})
+	}
+	return rpcErrors(byProgress(cfg.BodyLimit, transport(true), transport(false)))
 }
 
 // NewServer returns the MCP server with every tool added.
 func NewServer(cfg Config) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "wasmexec", Title: "wasmexec: run untrusted code in WebAssembly sandboxes", Version: Version}, &sdk.ServerOptions{
 		Instructions: "Run JavaScript, TypeScript or Python in isolated WebAssembly sandboxes. " +
-			"Use run_code for one-shot snippets; create_context for state kept between calls (variables, files in /workspace).",
+			"Use run_code for one-shot snippets; create_context for state kept between calls (variables, files in /workspace); " +
+			"spawn_process for a long-running program you talk to through stdin. A run that times out in a context resets it: its variables are gone, its files kept.",
 		Logger: cfg.Logger,
 	})
 	t := &tools{cfg: cfg}
-	sdk.AddTool(s, &sdk.Tool{Name: "run_code", Description: "Run code in a sandbox and return its value (evaluate: the completion value of the last expression, as JSON), stdout, stderr and outcome (succeeded, failed, cancelled, timed_out; failed comes with error {code, message}). Give contextId to run inside a context created by create_context, keeping state between calls."}, t.runCode)
-	sdk.AddTool(s, &sdk.Tool{Name: "create_context", Description: "Create an execution context: a long-lived sandbox pinned to a language (javascript and typescript share one) whose globals and /workspace files persist across run_code calls."}, t.createContext)
-	sdk.AddTool(s, &sdk.Tool{Name: "delete_context", Description: "Delete an execution context, its sandbox and its files."}, t.deleteContext)
-	sdk.AddTool(s, &sdk.Tool{Name: "reset_context", Description: "Replace a context's sandbox with a fresh one (globals are lost, /workspace files kept)."}, t.resetContext)
-	sdk.AddTool(s, &sdk.Tool{Name: "fork_context", Description: "Copy a context: a new context with the same globals (state as of now, taken between runs) and a copy of its /workspace files; the two are independent afterwards. Useful to try alternatives from one state."}, t.forkContext)
-	sdk.AddTool(s, &sdk.Tool{Name: "list_contexts", Description: "List the execution contexts."}, t.listContexts)
-	sdk.AddTool(s, &sdk.Tool{Name: "typescript_check", Description: "Type-check TypeScript without running it: diagnostics with 1-based line and column. Type errors are outcome succeeded with hasErrors true."}, t.typescriptCheck)
-	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file from a context's /workspace. Text comes back as utf8; other bytes as base64."}, t.readFile)
-	sdk.AddTool(s, &sdk.Tool{Name: "write_file", Description: "Write a file into a context's /workspace (parents are created; within the workspace quota)."}, t.writeFile)
-	sdk.AddTool(s, &sdk.Tool{Name: "list_files", Description: "List the entries of a directory of a context's /workspace."}, t.listFiles)
+	addTool(s, &sdk.Tool{Name: "run_code", Description: "Run code in a sandbox and return its value (evaluate: the completion value of the last expression, as JSON), stdout, stderr and outcome (succeeded, failed, cancelled, timed_out; failed comes with error {code, message}). Give contextId to run inside a context created by create_context, keeping state between calls. Output that is not UTF-8 comes as base64 (stdoutEncoding/stderrEncoding). With a progress token, output comes as progress notifications while the code runs.",
+		Annotations: hints("Run code", write, openWorld)}, t.runCode)
+	addTool(s, &sdk.Tool{Name: "create_context", Description: "Create an execution context: a long-lived sandbox pinned to a language (javascript and typescript share one) whose globals and /workspace files persist across run_code calls.",
+		Annotations: hints("Create a context", write)}, t.createContext)
+	addTool(s, &sdk.Tool{Name: "delete_context", Description: "Delete an execution context, its sandbox and its files.",
+		Annotations: hints("Delete a context", destructive, idempotent)}, t.deleteContext)
+	addTool(s, &sdk.Tool{Name: "reset_context", Description: "Replace a context's sandbox with a fresh one (globals are lost, /workspace files kept).",
+		Annotations: hints("Reset a context", destructive, idempotent)}, t.resetContext)
+	addTool(s, &sdk.Tool{Name: "fork_context", Description: "Copy a context: a new context with the same globals (state as of now, taken between runs) and a copy of its /workspace files; the two are independent afterwards. Useful to try alternatives from one state.",
+		Annotations: hints("Fork a context", write)}, t.forkContext)
+	addTool(s, &sdk.Tool{Name: "list_contexts", Description: "List the execution contexts.",
+		Annotations: hints("List contexts", readOnly)}, t.listContexts)
+	addTool(s, &sdk.Tool{Name: "typescript_check", Description: "Type-check TypeScript without running it: diagnostics with 1-based line and column. Type errors are outcome succeeded with hasErrors true.",
+		Annotations: hints("Type-check TypeScript", readOnly)}, t.typescriptCheck)
+	addTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file from a context's /workspace. Text comes back as utf8; other bytes as base64.",
+		Annotations: hints("Read a file", readOnly)}, t.readFile)
+	addTool(s, &sdk.Tool{Name: "write_file", Description: "Write a file into a context's /workspace (parents are created; an existing file is replaced; within the workspace quota).",
+		Annotations: hints("Write a file", destructive, idempotent)}, t.writeFile)
+	addTool(s, &sdk.Tool{Name: "delete_file", Description: "Delete a file from a context's /workspace, or a directory with everything in it.",
+		Annotations: hints("Delete a file", destructive, idempotent)}, t.deleteFile)
+	addTool(s, &sdk.Tool{Name: "list_files", Description: "List the entries of a directory of a context's /workspace.",
+		Annotations: hints("List files", readOnly)}, t.listFiles)
 	if cfg.NPM != nil {
-		sdk.AddTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run."}, t.npmInstall)
+		addTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run. With a progress token, progress lines come as notifications.",
+			Annotations: hints("Install npm packages", write, openWorld)}, t.npmInstall)
 	}
 	if cfg.Pip != nil {
-		sdk.AddTool(s, &sdk.Tool{Name: "pip_install", Description: "Install Python packages (\"attrs==23.1.0\", \"tomli\") into a Python context, so its code can import them: pure-Python wheels only (packages with C extensions such as numpy can't run in the sandbox), or a requirements file from /workspace. All or nothing; no package code runs at install."}, t.pipInstall)
+		addTool(s, &sdk.Tool{Name: "pip_install", Description: "Install Python packages (\"attrs==23.1.0\", \"tomli\") into a Python context, so its code can import them: pure-Python wheels only (packages with C extensions such as numpy can't run in the sandbox), or a requirements file from /workspace. All or nothing; no package code runs at install. With a progress token, progress lines come as notifications.",
+			Annotations: hints("Install Python packages", write, openWorld)}, t.pipInstall)
+	}
+	if cfg.Processes != nil {
+		addTool(s, &sdk.Tool{Name: "spawn_process", Description: "Start a long-running program (a server, a REPL, a program reading stdin) and return its pid at once. Talk to it with write_stdin, read what it prints with read_process_output, wait for its exit with wait_process, stop it with signal_process.",
+			Annotations: hints("Start a process", write, openWorld)}, t.spawnProcess)
+		addTool(s, &sdk.Tool{Name: "write_stdin", Description: "Write to a process's standard input (utf8 text, or base64 bytes); close: true closes stdin afterwards (the program reads end of file).",
+			Annotations: hints("Write to a process's stdin", write)}, t.writeStdin)
+		addTool(s, &sdk.Tool{Name: "signal_process", Description: "Signal a process: SIGTERM or SIGINT (stdin closes, then it is killed after a grace period) or SIGKILL (at once).",
+			Annotations: hints("Signal a process", destructive)}, t.signalProcess)
+		addTool(s, &sdk.Tool{Name: "wait_process", Description: "Wait until a process exits or timeoutMs passes (default 30000; 0 only looks): its exit (outcome exited, signalled or timed_out, exitCode) or state running.",
+			Annotations: hints("Wait for a process", readOnly)}, t.waitProcess)
+		addTool(s, &sdk.Tool{Name: "read_process_output", Description: "Read a process's output events after a cursor (from the start without one); nextCursor resumes after the last event returned.",
+			Annotations: hints("Read a process's output", readOnly)}, t.readProcessOutput)
+		addTool(s, &sdk.Tool{Name: "list_processes", Description: "List the processes, running and recently exited.",
+			Annotations: hints("List processes", readOnly)}, t.listProcesses)
+	}
+	if cfg.History != nil {
+		addTool(s, &sdk.Tool{Name: "list_executions", Description: "List completed executions (runs, processes, installs), newest first, filtered by contextId, language, outcome or kind; nextCursor pages on.",
+			Annotations: hints("List executions", readOnly)}, t.listExecutions)
+		addTool(s, &sdk.Tool{Name: "get_execution", Description: "One completed execution's record by its executionId: outcome, value, stdout, stderr, error.",
+			Annotations: hints("Get an execution", readOnly)}, t.getExecution)
 	}
 	return s
 }
 
 type tools struct{ cfg Config }
 
-// RunCodeInput is the input of run_code.
-type RunCodeInput struct {
-	Language  string            `json:"language" jsonschema:"javascript, typescript or python"`
-	Code      string            `json:"code" jsonschema:"the source code to run"`
-	Mode      string            `json:"mode,omitempty" jsonschema:"evaluate (default: returns the value of the last expression) or execute (runs the code as a program; stdin and args apply)"`
-	ContextID string            `json:"contextId,omitempty" jsonschema:"run inside this context (create_context) instead of a fresh sandbox"`
-	Inputs    map[string]any    `json:"inputs,omitempty" jsonschema:"JSON object exposed to the code as the read-only global inputs"`
-	Files     map[string]string `json:"files,omitempty" jsonschema:"files to write into /workspace before running: path to UTF-8 content"`
-	Stdin     string            `json:"stdin,omitempty" jsonschema:"standard input"`
-	Args      []string          `json:"args,omitempty" jsonschema:"program arguments (execute)"`
-	TimeoutMs int64             `json:"timeoutMs,omitempty" jsonschema:"wall-clock timeout in milliseconds (at most the server's maximum)"`
-	Network   []string          `json:"network,omitempty" jsonschema:"hosts the code may reach over HTTP(S) through the host (fetch, urllib), e.g. api.example.com or *.example.org; within the server's --network-allow"`
-}
+// Tool behaviours, combined by hints.
+type hint int
 
-// RunCodeOutput is the structured result of run_code: the execution record
-// of the HTTP API, less its bookkeeping.
-type RunCodeOutput struct {
-	ExecutionID     string          `json:"executionId"`
-	Outcome         string          `json:"outcome" jsonschema:"succeeded, failed, cancelled or timed_out"`
-	Value           any             `json:"value,omitempty" jsonschema:"evaluate: the completion value of the last expression"`
-	Error           *exec.ErrorData `json:"error,omitempty"`
-	ExitCode        int             `json:"exitCode"`
-	Stdout          string          `json:"stdout"`
-	Stderr          string          `json:"stderr"`
-	StdoutTruncated bool            `json:"stdoutTruncated,omitempty"`
-	StderrTruncated bool            `json:"stderrTruncated,omitempty"`
-	DurationMs      float64         `json:"durationMs"`
-	ContextID       string          `json:"contextId,omitempty"`
-	ContextReset    bool            `json:"contextReset,omitempty"`
-}
+const (
+	readOnly hint = iota
+	write
+	destructive
+	idempotent
+	openWorld
+)
 
-func (t *tools) runCode(ctx context.Context, _ *sdk.CallToolRequest, in RunCodeInput) (*sdk.CallToolResult, RunCodeOutput, error) {
-	req := exec.Request{
-		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID,
-		Files: in.Files, Stdin: in.Stdin, Args: in.Args, TimeoutMs: in.TimeoutMs,
-	}
-	if len(in.Network) > 0 {
-		req.Network = &exec.Network{Allow: in.Network}
-	}
-	switch in.Mode {
-	case "", "evaluate":
-	case "execute":
-		req.Kind = exec.KindExecute
-	default:
-		return nil, RunCodeOutput{}, exec.Errorf(exec.EInvalid, "mode must be evaluate or execute, not %q", in.Mode)
-	}
-	if in.Inputs != nil {
-		b, err := json.Marshal(in.Inputs)
-		if err != nil {
-			return nil, RunCodeOutput{}, exec.Errorf(exec.EInvalid, "inputs: %v", err)
-		}
-		req.Inputs = b
-	}
-	if req.Language == "" || req.Code == "" {
-		return nil, RunCodeOutput{}, exec.Errorf(exec.EInvalid, "language and code are required")
-	}
-	var (
-		res *exec.Result
-		err error
-	)
-	if req.ContextID != "" {
-		if t.cfg.Contexts == nil {
-			return nil, RunCodeOutput{}, exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
-		}
-		res, err = t.cfg.Contexts.Run(ctx, &req)
-	} else {
-		res, err = t.cfg.Runner.Run(ctx, &req, exec.RunOptions{})
-	}
-	if err != nil {
-		return nil, RunCodeOutput{}, toolError(err)
-	}
-	out := RunCodeOutput{
-		ExecutionID: res.ExecutionID, Outcome: string(res.Outcome), Error: res.Error, ExitCode: res.ExitCode,
-		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, DurationMs: res.DurationMs,
-		ContextID: res.ContextID, ContextReset: res.ContextReset,
-	}
-	if res.Stdout != nil {
-		out.Stdout = *res.Stdout
-	}
-	if res.Stderr != nil {
-		out.Stderr = *res.Stderr
-	}
-	if len(res.Value) > 0 {
-		if err := json.Unmarshal(res.Value, &out.Value); err != nil {
-			out.Value = string(res.Value)
+// hints are a tool's annotations: every tool states all four hints, so a
+// client never falls back on the spec's defaults (destructive, open
+// world).
+func hints(title string, hs ...hint) *sdk.ToolAnnotations {
+	a := &sdk.ToolAnnotations{Title: title}
+	no, yes := false, true
+	a.DestructiveHint, a.OpenWorldHint = &no, &no
+	for _, h := range hs {
+		switch h {
+		case readOnly:
+			a.ReadOnlyHint = true
+		case destructive:
+			a.DestructiveHint = &yes
+		case idempotent:
+			a.IdempotentHint = true
+		case openWorld:
+			a.OpenWorldHint = &yes
 		}
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: runText(&out, res.Value)}}, IsError: out.Outcome != string(exec.Succeeded)}, out, nil
-}
-
-// runText is what the model reads of a run.
-func runText(o *RunCodeOutput, value json.RawMessage) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "outcome: %s", o.Outcome)
-	if o.Error != nil {
-		fmt.Fprintf(&b, "\nerror: %s: %s", o.Error.Code, o.Error.Message)
-		if o.Error.Stack != "" {
-			fmt.Fprintf(&b, "\n%s", o.Error.Stack)
-		}
+	if a.ReadOnlyHint {
+		a.IdempotentHint = true
 	}
-	if len(value) > 0 {
-		fmt.Fprintf(&b, "\nvalue: %s", value)
-	}
-	if o.ExitCode != 0 {
-		fmt.Fprintf(&b, "\nexitCode: %d", o.ExitCode)
-	}
-	if o.Stdout != "" {
-		fmt.Fprintf(&b, "\nstdout:\n%s", o.Stdout)
-	}
-	if o.Stderr != "" {
-		fmt.Fprintf(&b, "\nstderr:\n%s", o.Stderr)
-	}
-	return b.String()
-}
-
-// CreateContextInput is the input of create_context.
-type CreateContextInput struct {
-	Language    string            `json:"language" jsonschema:"javascript, typescript or python"`
-	ContextID   string            `json:"contextId,omitempty" jsonschema:"the id to use (1-64 of A-Z a-z 0-9 _ -); generated when absent"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables, fixed for the context's life"`
-	MemoryBytes int64             `json:"memoryBytes,omitempty" jsonschema:"memory limit of the context's sandbox"`
-}
-
-// ContextIDInput names one context.
-type ContextIDInput struct {
-	ContextID string `json:"contextId" jsonschema:"the context's id"`
-}
-
-// ContextOutput is a context descriptor (as GET /v1/contexts/:id).
-type ContextOutput struct {
-	ContextID   string `json:"contextId"`
-	Language    string `json:"language"`
-	State       string `json:"state" jsonschema:"idle, running, resetting, deleting or failed"`
-	CreatedAtMs int64  `json:"createdAtMs"`
-	MemoryBytes int64  `json:"memoryBytes"`
-	Runs        int64  `json:"runs"`
-	Resets      int64  `json:"resets"`
-}
-
-func contextOutput(c *exec.Context) ContextOutput {
-	return ContextOutput{ContextID: c.ContextID, Language: string(c.Language), State: string(c.State), CreatedAtMs: c.CreatedAtMs, MemoryBytes: c.MemoryBytes, Runs: c.Runs, Resets: c.Resets}
-}
-
-func (t *tools) contexts() (server.Contexts, error) {
-	if t.cfg.Contexts == nil {
-		return nil, exec.Errorf("not_implemented", "execution contexts are not enabled on this server")
-	}
-	return t.cfg.Contexts, nil
-}
-
-func (t *tools) createContext(ctx context.Context, _ *sdk.CallToolRequest, in CreateContextInput) (*sdk.CallToolResult, ContextOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, ContextOutput{}, err
-	}
-	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}})
-	if err != nil {
-		return nil, ContextOutput{}, toolError(err)
-	}
-	return text(fmt.Sprintf("created context %s (%s)", c.ContextID, c.Language)), contextOutput(c), nil
-}
-
-// DeleteOutput confirms a deletion.
-type DeleteOutput struct {
-	ContextID string `json:"contextId"`
-	Deleted   bool   `json:"deleted"`
-}
-
-func (t *tools) deleteContext(ctx context.Context, _ *sdk.CallToolRequest, in ContextIDInput) (*sdk.CallToolResult, DeleteOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, DeleteOutput{}, err
-	}
-	if err := cs.Delete(ctx, in.ContextID); err != nil {
-		return nil, DeleteOutput{}, toolError(err)
-	}
-	return text("deleted context " + in.ContextID), DeleteOutput{ContextID: in.ContextID, Deleted: true}, nil
-}
-
-func (t *tools) resetContext(ctx context.Context, _ *sdk.CallToolRequest, in ContextIDInput) (*sdk.CallToolResult, ContextOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, ContextOutput{}, err
-	}
-	c, err := cs.Reset(ctx, in.ContextID)
-	if err != nil {
-		return nil, ContextOutput{}, toolError(err)
-	}
-	return text("reset context " + c.ContextID), contextOutput(c), nil
-}
-
-// ForkContextInput names the context to copy and, optionally, the copy.
-type ForkContextInput struct {
-	ContextID string `json:"contextId" jsonschema:"the context to copy"`
-	NewID     string `json:"newContextId,omitempty" jsonschema:"the new context's id (generated when empty)"`
-}
-
-func (t *tools) forkContext(ctx context.Context, _ *sdk.CallToolRequest, in ForkContextInput) (*sdk.CallToolResult, ContextOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, ContextOutput{}, err
-	}
-	c, err := cs.Fork(ctx, in.ContextID, &exec.ForkSpec{ContextID: in.NewID})
-	if err != nil {
-		return nil, ContextOutput{}, toolError(err)
-	}
-	return text("forked context " + in.ContextID + " into " + c.ContextID), contextOutput(c), nil
-}
-
-// ListContextsOutput lists contexts.
-type ListContextsOutput struct {
-	Contexts []ContextOutput `json:"contexts"`
-}
-
-func (t *tools) listContexts(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, ListContextsOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, ListContextsOutput{}, err
-	}
-	list, err := cs.List(ctx)
-	if err != nil {
-		return nil, ListContextsOutput{}, toolError(err)
-	}
-	out := ListContextsOutput{Contexts: []ContextOutput{}}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d contexts", len(list))
-	for _, c := range list {
-		out.Contexts = append(out.Contexts, contextOutput(c))
-		fmt.Fprintf(&b, "\n%s %s %s", c.ContextID, c.Language, c.State)
-	}
-	return text(b.String()), out, nil
-}
-
-// CheckInput is the input of typescript_check.
-type CheckInput struct {
-	Code      string            `json:"code,omitempty" jsonschema:"one TypeScript file to check (or give files)"`
-	Files     map[string]string `json:"files,omitempty" jsonschema:"a project: path to content"`
-	FilePath  string            `json:"filePath,omitempty" jsonschema:"the name of code in diagnostics (default main.ts)"`
-	TimeoutMs int64             `json:"timeoutMs,omitempty"`
-	// CompilerOptions and TypeScriptVersion are those of POST /v1/typescript/check.
-	CompilerOptions   map[string]any `json:"compilerOptions,omitempty" jsonschema:"compilerOptions as in a tsconfig.json (TypeScript 7's)"`
-	TypeScriptVersion string         `json:"typescriptVersion,omitempty" jsonschema:"7 (default) or 5.9"`
-}
-
-// Diagnostic is one TypeScript diagnostic.
-type Diagnostic struct {
-	Code     int    `json:"code"`
-	Category string `json:"category"`
-	Message  string `json:"message"`
-	FilePath string `json:"filePath,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
-}
-
-// CheckOutput is the structured result of typescript_check.
-type CheckOutput struct {
-	Outcome           string       `json:"outcome"`
-	HasErrors         bool         `json:"hasErrors"`
-	Diagnostics       []Diagnostic `json:"diagnostics"`
-	TypeScriptVersion string       `json:"typeScriptVersion,omitempty"`
-}
-
-func (t *tools) typescriptCheck(ctx context.Context, _ *sdk.CallToolRequest, in CheckInput) (*sdk.CallToolResult, CheckOutput, error) {
-	if t.cfg.Checker == nil {
-		return nil, CheckOutput{}, exec.Errorf("not_implemented", "the TypeScript checker is not enabled on this server")
-	}
-	if (in.Code == "") == (len(in.Files) == 0) {
-		return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "give code or files (one of them)")
-	}
-	req := &server.CheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs, TypeScriptVersion: in.TypeScriptVersion}
-	if len(in.CompilerOptions) > 0 {
-		b, err := json.Marshal(in.CompilerOptions)
-		if err != nil {
-			return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "compilerOptions: %v", err)
-		}
-		req.CompilerOptions = b
-	}
-	res, err := t.cfg.Checker.Check(ctx, req)
-	if err != nil {
-		return nil, CheckOutput{}, toolError(err)
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, CheckOutput{}, err
-	}
-	var out CheckOutput
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, CheckOutput{}, err
-	}
-	if out.Diagnostics == nil {
-		out.Diagnostics = []Diagnostic{}
-	}
-	var tb strings.Builder
-	fmt.Fprintf(&tb, "outcome: %s, hasErrors: %v, %d diagnostics", out.Outcome, out.HasErrors, len(out.Diagnostics))
-	for _, d := range out.Diagnostics {
-		fmt.Fprintf(&tb, "\n%s:%d:%d %s TS%d: %s", d.FilePath, d.Line, d.Column, d.Category, d.Code, d.Message)
-	}
-	return text(tb.String()), out, nil
-}
-
-// ReadFileInput is the input of read_file.
-type ReadFileInput struct {
-	ContextID string `json:"contextId"`
-	Path      string `json:"path" jsonschema:"path relative to /workspace"`
-}
-
-// FileOutput is a file's content.
-type FileOutput struct {
-	Path     string `json:"path"`
-	Content  string `json:"content"`
-	Encoding string `json:"encoding" jsonschema:"utf8 or base64"`
-	Size     int    `json:"size"`
-}
-
-func (t *tools) readFile(ctx context.Context, _ *sdk.CallToolRequest, in ReadFileInput) (*sdk.CallToolResult, FileOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, FileOutput{}, err
-	}
-	b, err := cs.ReadFile(ctx, in.ContextID, in.Path)
-	if err != nil {
-		return nil, FileOutput{}, toolError(err)
-	}
-	out := FileOutput{Path: in.Path, Size: len(b), Encoding: "utf8", Content: string(b)}
-	if !utf8.Valid(b) {
-		out.Encoding, out.Content = "base64", base64.StdEncoding.EncodeToString(b)
-	}
-	return text(out.Content), out, nil
-}
-
-// WriteFileInput is the input of write_file.
-type WriteFileInput struct {
-	ContextID string `json:"contextId"`
-	Path      string `json:"path" jsonschema:"path relative to /workspace"`
-	Content   string `json:"content"`
-	Encoding  string `json:"encoding,omitempty" jsonschema:"utf8 (default) or base64"`
-}
-
-// FileEntry is a workspace entry.
-type FileEntry struct {
-	Path         string `json:"path"`
-	Type         string `json:"type" jsonschema:"file, dir, symlink or other"`
-	Size         int64  `json:"size"`
-	ModifiedAtMs int64  `json:"modifiedAtMs"`
-}
-
-func (t *tools) writeFile(ctx context.Context, _ *sdk.CallToolRequest, in WriteFileInput) (*sdk.CallToolResult, FileEntry, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, FileEntry{}, err
-	}
-	data := []byte(in.Content)
-	switch in.Encoding {
-	case "", "utf8", "utf-8":
-	case "base64":
-		if data, err = base64.StdEncoding.DecodeString(in.Content); err != nil {
-			return nil, FileEntry{}, exec.Errorf(exec.EInvalid, "content is not valid base64: %v", err)
-		}
-	default:
-		return nil, FileEntry{}, exec.Errorf(exec.EInvalid, "encoding must be utf8 or base64, not %q", in.Encoding)
-	}
-	e, err := cs.WriteFile(ctx, in.ContextID, in.Path, data)
-	if err != nil {
-		return nil, FileEntry{}, toolError(err)
-	}
-	return text(fmt.Sprintf("wrote %s (%d bytes)", e.Path, e.Size)), FileEntry(*e), nil
-}
-
-// ListFilesInput is the input of list_files.
-type ListFilesInput struct {
-	ContextID string `json:"contextId"`
-	Dir       string `json:"dir,omitempty" jsonschema:"directory relative to /workspace (default: its root)"`
-}
-
-// ListFilesOutput lists a directory.
-type ListFilesOutput struct {
-	Dir     string      `json:"dir"`
-	Entries []FileEntry `json:"entries"`
-}
-
-func (t *tools) listFiles(ctx context.Context, _ *sdk.CallToolRequest, in ListFilesInput) (*sdk.CallToolResult, ListFilesOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, ListFilesOutput{}, err
-	}
-	es, err := cs.ListFiles(ctx, in.ContextID, in.Dir)
-	if err != nil {
-		return nil, ListFilesOutput{}, toolError(err)
-	}
-	out := ListFilesOutput{Dir: in.Dir, Entries: []FileEntry{}}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d entries", len(es))
-	for _, e := range es {
-		out.Entries = append(out.Entries, FileEntry(e))
-		fmt.Fprintf(&b, "\n%s %s %d", e.Type, e.Path, e.Size)
-	}
-	return text(b.String()), out, nil
-}
-
-func text(s string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
-}
-
-// toolError is a service error as a tool error: "<code>: <message>" (the
-// cause of an internal error is not shown).
-func toolError(err error) error {
-	return fmt.Errorf("%s: %s", exec.ErrorCode(err), exec.ErrorMessage(err))
-}
-
-// NPMInstallInput installs packages into a context.
-type NPMInstallInput struct {
-	ContextID string   `json:"contextId" jsonschema:"the context whose workspace gets the packages"`
-	Packages  []string `json:"packages,omitempty" jsonschema:"name, name@range or name@tag; none: install the project from package.json"`
-	Dev       bool     `json:"dev,omitempty" jsonschema:"add them to devDependencies"`
-	Frozen    bool     `json:"frozen,omitempty" jsonschema:"fail when package-lock.json would change"`
-	TimeoutMs int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
-}
-
-// InstallOutput is a completed install (npm or pip) with its packages.
-type InstallOutput[P any] struct {
-	ExecutionID string          `json:"executionId"`
-	Outcome     exec.Outcome    `json:"outcome"`
-	Installed   []P             `json:"installed"`
-	Stdout      string          `json:"stdout,omitempty"`
-	Error       *exec.ErrorData `json:"error,omitempty"`
-}
-
-// NPMInstallOutput is the completed npm install.
-type NPMInstallOutput = InstallOutput[exec.NPMPackage]
-
-// installAnswer is the tool result of an install: a line for the model
-// and the record.
-func installAnswer[P any](tool, contextID string, res *exec.Result, installed []P) (*sdk.CallToolResult, InstallOutput[P]) {
-	out := InstallOutput[P]{Installed: installed}
-	if out.Installed == nil {
-		out.Installed = []P{}
-	}
-	if res != nil {
-		out.ExecutionID, out.Outcome, out.Error = res.ExecutionID, res.Outcome, res.Error
-		if res.Stdout != nil {
-			out.Stdout = *res.Stdout
-		}
-	}
-	msg := fmt.Sprintf("%s in %s: %s, %d packages", tool, contextID, out.Outcome, len(out.Installed))
-	if out.Error != nil {
-		msg += ": " + out.Error.Message
-	}
-	r := text(msg)
-	r.IsError = out.Outcome != exec.Succeeded
-	return r, out
-}
-
-func (t *tools) npmInstall(ctx context.Context, _ *sdk.CallToolRequest, in NPMInstallInput) (*sdk.CallToolResult, NPMInstallOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, NPMInstallOutput{}, err
-	}
-	// Contexts is guarded per tenant: another tenant's id is not found.
-	if _, err := cs.Get(ctx, in.ContextID); err != nil {
-		return nil, NPMInstallOutput{}, toolError(err)
-	}
-	res, err := t.cfg.NPM.Install(ctx, in.ContextID, &exec.NPMInstallRequest{Packages: in.Packages, Dev: in.Dev, Frozen: in.Frozen, TimeoutMs: in.TimeoutMs})
-	if err != nil {
-		return nil, NPMInstallOutput{}, toolError(err)
-	}
-	r, out := installAnswer("npm install", in.ContextID, res.Result, res.Installed)
-	return r, out, nil
-}
-
-// PipInstallInput installs Python packages into a context.
-type PipInstallInput struct {
-	ContextID        string   `json:"contextId" jsonschema:"the Python context that gets the packages"`
-	Packages         []string `json:"packages,omitempty" jsonschema:"PEP 508 requirements: name, name==1.2, name>=1,<2"`
-	RequirementsFile string   `json:"requirementsFile,omitempty" jsonschema:"instead of packages: a requirements.txt in the workspace"`
-	Upgrade          bool     `json:"upgrade,omitempty" jsonschema:"prefer the newest versions over the installed ones"`
-	TimeoutMs        int64    `json:"timeoutMs,omitempty" jsonschema:"wall-clock deadline of the install"`
-}
-
-// PipInstallOutput is the completed pip install.
-type PipInstallOutput = InstallOutput[exec.PipPackage]
-
-func (t *tools) pipInstall(ctx context.Context, _ *sdk.CallToolRequest, in PipInstallInput) (*sdk.CallToolResult, PipInstallOutput, error) {
-	cs, err := t.contexts()
-	if err != nil {
-		return nil, PipInstallOutput{}, err
-	}
-	// Contexts is guarded per tenant: another tenant's id is not found.
-	d, err := cs.Get(ctx, in.ContextID)
-	if err != nil {
-		return nil, PipInstallOutput{}, toolError(err)
-	}
-	if d.Language != "" && d.Language != exec.Python {
-		return nil, PipInstallOutput{}, toolError(exec.Errorf(exec.ELanguageMismatch, "context %q is a %s context; pip_install is for python contexts", in.ContextID, d.Language))
-	}
-	res, err := t.cfg.Pip.Install(ctx, in.ContextID, &exec.PipInstallRequest{Packages: in.Packages, RequirementsFile: in.RequirementsFile, Upgrade: in.Upgrade, TimeoutMs: in.TimeoutMs})
-	if err != nil {
-		return nil, PipInstallOutput{}, toolError(err)
-	}
-	r, out := installAnswer("pip install", in.ContextID, res.Result, res.Installed)
-	return r, out, nil
+	return a
 }

@@ -21,9 +21,12 @@ import (
 	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
+	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/store"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -43,16 +46,29 @@ func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, erro
 // TypeScript, contexts, a fake checker) and returns its URL.
 func MustMCPServer(tb testing.TB) string {
 	tb.Helper()
-	return mustMCPServerWith(tb, nil)
+	return mustMCPServerWith(tb, mcpServerOpts{})
 }
 
-// mustMCPServerWith is MustMCPServer with an npm service (nil: none, so no
-// npm_install tool).
-func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Manager) server.Pip) string {
+// mcpServerOpts add services to MustMCPServer's.
+type mcpServerOpts struct {
+	NPM server.NPM // nil: no npm_install tool
+	Pip func(*contexts.Manager) server.Pip
+	// Key, when set, is the one API key the server takes.
+	Key string
+}
+
+// mustMCPServerWith is MustMCPServer with the services of o.
+func mustMCPServerWith(tb testing.TB, o mcpServerOpts) string {
 	tb.Helper()
+	st, err := store.Open(context.Background(), store.Config{Path: filepath.Join(tb.TempDir(), "wasmexec.db")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
 	r := testenv.Runner(tb, testenv.RunnerConfig{
-		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
+		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
+		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}, exec.Python: python.Driver{}},
+		Store:     st,
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), 1<<20)
 	if err != nil {
@@ -63,12 +79,28 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Mana
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	cfg := mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20}
-	if len(pip) > 0 {
-		cfg.Pip = pip[0](m)
+	procs, err := processes.New(processes.Config{Runner: r, MaxProcesses: 8, Workspace: m.WorkspaceDir})
+	if err != nil {
+		tb.Fatal(err)
 	}
-	h := mcp.Handler(cfg)
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, MCP: h}).Handler())
+	tb.Cleanup(procs.Close)
+	scfg := server.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: o.NPM, Processes: procs, History: st}
+	if o.Key != "" {
+		path := filepath.Join(tb.TempDir(), "keys.json")
+		os.WriteFile(path, []byte(`{"tenants":{"t":{}},"keys":[{"tenant":"t","key":"`+o.Key+`"}]}`), 0o600)
+		keys, err := auth.Load(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		scfg.Auth = keys
+	}
+	cfg := server.Guard(scfg)
+	mc := mcp.Config{Runner: cfg.Runner, Contexts: cfg.Contexts, Checker: cfg.Checker, NPM: cfg.NPM, Processes: server.NewProcessAPI(cfg), History: cfg.History, BodyLimit: 1 << 20}
+	if o.Pip != nil {
+		mc.Pip = o.Pip(m)
+	}
+	cfg.MCP = mcp.Handler(mc)
+	srv := httptest.NewServer(server.New(cfg).Handler())
 	tb.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -113,13 +145,20 @@ func textOf(r *sdk.CallToolResult) string {
 	return b.String()
 }
 
+// allTools are the tools of MustMCPServer (no npm_install or pip_install).
+var allTools = []string{"run_code", "create_context", "delete_context", "reset_context", "fork_context", "list_contexts", "typescript_check", "read_file", "write_file", "delete_file", "list_files",
+	"spawn_process", "write_stdin", "signal_process", "wait_process", "read_process_output", "list_processes", "list_executions", "get_execution"}
+
 func TestToolsList(t *testing.T) {
 	s := MustSession(t, MustMCPServer(t), nil)
 	res, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "fork_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true}
+	want := map[string]bool{}
+	for _, name := range allTools {
+		want[name] = true
+	}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)
@@ -127,6 +166,16 @@ func TestToolsList(t *testing.T) {
 		delete(want, tool.Name)
 		if tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
 			t.Errorf("%s: description, input and output schema are required", tool.Name)
+		}
+		if a := tool.Annotations; a == nil || a.Title == "" || a.DestructiveHint == nil || a.OpenWorldHint == nil || (a.ReadOnlyHint && *a.DestructiveHint) {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
+		// No ["null", T] unions, which stricter schema dialects refuse.
+		for what, schema := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			b, _ := json.Marshal(schema)
+			if strings.Contains(string(b), `"null"`) {
+				t.Errorf("%s: the %s schema has a null type: %s", tool.Name, what, b)
+			}
 		}
 	}
 	if len(want) > 0 {
@@ -196,10 +245,13 @@ func TestToolErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"unknown language", "run_code", map[string]any{"language": "cobol", "code": "1"}, "invalid_argument"},
+		{"unknown language", "run_code", map[string]any{"language": "cobol", "code": "1"}, "language"},
 		{"unknown context", "run_code", map[string]any{"language": "javascript", "code": "1", "contextId": "nope"}, "not_found"},
 		{"timeout above max", "run_code", map[string]any{"language": "javascript", "code": "1", "timeoutMs": 99999999}, "invalid_argument"},
-		{"bad mode", "run_code", map[string]any{"language": "javascript", "code": "1", "mode": "compile"}, "invalid_argument"},
+		{"bad mode", "run_code", map[string]any{"language": "javascript", "code": "1", "mode": "compile"}, "mode"},
+		{"memory above max", "run_code", map[string]any{"language": "javascript", "code": "1", "limits": map[string]any{"memoryBytes": 1 << 40}}, "invalid_argument"},
+		{"unknown pid", "wait_process", map[string]any{"pid": 424242, "timeoutMs": 0}, "not_found"},
+		{"unknown execution", "get_execution", map[string]any{"executionId": "exe_nope"}, "not_found"},
 		{"wrong type", "run_code", map[string]any{"language": "javascript", "code": 5}, "code"},
 		{"missing required", "delete_context", map[string]any{}, "contextId"},
 		{"read unknown context", "read_file", map[string]any{"contextId": "nope", "path": "a"}, "not_found"},

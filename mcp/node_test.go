@@ -2,7 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,7 +26,8 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 			t.Skipf("%s is not installed: skipping the official TypeScript MCP client test", tool)
 		}
 	}
-	url := MustMCPServer(t)
+	const key = "node-key-0123456789ab"
+	url := mustMCPServerWith(t, mcpServerOpts{NPM: slowNPM{}, Key: key})
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -44,34 +44,12 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	node := exec.CommandContext(ctx, "node", "client.mjs", url+"/mcp")
+	node := exec.CommandContext(ctx, "node", "client.mjs", url+"/mcp", key)
 	node.Dir = dir
 	node.Stderr = &strings.Builder{}
 	out, err := node.Output()
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, node.Stderr)
 	}
-	var got struct {
-		Tools      []string
-		Run        map[string]any
-		RunText    string
-		Context    map[string]any
-		BadIsError bool
-		BadText    string
-	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("node printed %q: %v", out, err)
-	}
-	if len(got.Tools) != 10 || got.Tools[0] != "create_context" {
-		t.Errorf("tools: %v", got.Tools)
-	}
-	if got.Run["value"] != float64(42) || got.Run["stdout"] != "from node\n" || !strings.Contains(got.RunText, "value: 42") {
-		t.Errorf("run_code: %v %q", got.Run, got.RunText)
-	}
-	if got.Context["language"] != "typescript" || got.Context["state"] != "idle" {
-		t.Errorf("create_context: %v", got.Context)
-	}
-	if !got.BadIsError || !strings.Contains(got.BadText, "invalid_argument") {
-		t.Errorf("a bad language: %v %q", got.BadIsError, got.BadText)
-	}
+	checkClientRun(t, out)
 }

@@ -25,7 +25,7 @@ func (n *recordingNPM) Install(_ context.Context, id string, req *exec.NPMInstal
 // reports the completed record as text and structured content.
 func TestNPMInstallTool(t *testing.T) {
 	n := &recordingNPM{}
-	s := MustSession(t, mustMCPServerWith(t, n), nil)
+	s := MustSession(t, mustMCPServerWith(t, mcpServerOpts{NPM: n}), nil)
 
 	res, _ := call(t, s, "npm_install", map[string]any{"contextId": "nope", "packages": []any{"left-pad"}})
 	if !res.IsError || !strings.Contains(textOf(res), "context_not_found") || len(n.got) != 0 {

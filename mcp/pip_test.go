@@ -16,9 +16,9 @@ import (
 func TestPipInstallTool(t *testing.T) {
 	ix := pypitest.New(t)
 	ix.Add(t, pypitest.Dist{Project: "purefn", Version: "1.0", Files: map[string]string{"purefn.py": "def double(x):\n    return 2 * x\n"}})
-	s := MustSession(t, mustMCPServerWith(t, nil, func(m *contexts.Manager) server.Pip {
+	s := MustSession(t, mustMCPServerWith(t, mcpServerOpts{Pip: func(m *contexts.Manager) server.Pip {
 		return &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL, Workspace: m.WorkspaceDir}
-	}), nil)
+	}}), nil)
 	res, _ := call(t, s, "pip_install", map[string]any{"contextId": "nope", "packages": []any{"purefn"}})
 	if !res.IsError || !strings.Contains(textOf(res), "context_not_found") {
 		t.Fatalf("unknown context: %v %q", res.IsError, textOf(res))

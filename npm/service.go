@@ -67,7 +67,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 	var out strings.Builder
 	installed, ierr := s.Client.Install(runCtx, ws.Dir, Options{
 		Packages: req.Packages, Dev: req.Dev, Frozen: req.Frozen,
-		Progress: func(line string) { out.WriteString(line + "\n") },
+		Progress: exec.ProgressLog(ctx, &out),
 		Measure:  ws.Measure,
 		Room:     ws.Room,
 	})

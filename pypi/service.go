@@ -195,6 +195,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var out strings.Builder
+	progress := exec.ProgressLog(ctx, &out)
 	var installed []exec.PipPackage
 	ierr := func() error {
 		if req.RequirementsFile != "" {
@@ -203,7 +204,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 				return err
 			}
 			reqs = r
-			fmt.Fprintf(&out, "read %d requirements from %s\n", len(reqs), req.RequirementsFile)
+			progress(fmt.Sprintf("read %d requirements from %s", len(reqs), req.RequirementsFile))
 			if len(reqs) == 0 {
 				return nil
 			}
@@ -211,7 +212,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 		var err error
 		opts := Options{
 			Requirements: reqs, Indexes: indexes, Upgrade: req.Upgrade,
-			Progress: func(line string) { out.WriteString(line + "\n") },
+			Progress: progress,
 		}
 		if s.ReplaceDir != nil {
 			opts.Commit = func(swap func() error) error {

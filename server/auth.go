@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -22,6 +23,28 @@ type Authenticator interface {
 
 // openPaths answer without a key: probes, and the API's own description.
 var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/openapi.json": true, "/metrics": true}
+
+// noOAuth is what a request without a valid key is told. MCP clients that
+// can do OAuth (the MCP Inspector) start OAuth discovery on a 401 unless
+// told otherwise; this server has no authorization server, so the 401
+// says how to authenticate instead, names no resource metadata, and the
+// discovery paths (/.well-known/...) answer 404 without a key, saying the
+// same (wellKnown).
+const noOAuth = "a valid API key is required: send it as the header Authorization: Bearer KEY (the keys are the server operator's, from --auth-keys-file). This server does not use OAuth and has no authorization server"
+
+// challenge is the WWW-Authenticate of a 401 (RFC 6750): the bearer
+// scheme, its realm, why (invalid_token, when a key was sent) and how.
+func challenge(sent bool) string {
+	c := `Bearer realm="wasmexec"`
+	if sent {
+		c += `, error="invalid_token"`
+	}
+	return c + `, error_description="an API key is required as the bearer token; this server has no OAuth authorization server"`
+}
+
+// wellKnown reports whether path is a discovery document's (RFC 8615):
+// no key is needed to learn that there is none.
+func wellKnown(path string) bool { return strings.HasPrefix(path, "/.well-known/") }
 
 // requestIDPattern is what an X-Request-Id from a client must look like
 // to be kept; anything else is replaced by a generated one.
@@ -46,17 +69,21 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := exec.WithRequestID(req.Context(), id)
 		var tenant string
 		var err error
-		if s.cfg.Auth != nil && !openPaths[req.URL.Path] {
-			t := s.cfg.Auth.Authenticate(bearer(req))
+		if s.cfg.Auth != nil && !openPaths[req.URL.Path] && !wellKnown(req.URL.Path) {
+			token := bearer(req)
+			t := s.cfg.Auth.Authenticate(token)
 			if t == nil {
-				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="wasmexec"`)
-				err = exec.Errorf(exec.EUnauthorized, "a valid API key is required: Authorization: Bearer <key>")
+				c.Response().Header().Set("WWW-Authenticate", challenge(token != ""))
+				err = exec.Errorf(exec.EUnauthorized, "%s", noOAuth)
 			} else {
 				tenant = t.ID
 				ctx = exec.WithTenant(ctx, t)
 			}
 		}
 		c.SetRequest(req.WithContext(ctx))
+		if err == nil {
+			err = checkQuery(req)
+		}
 		if err == nil {
 			err = next(c)
 		}
@@ -66,6 +93,16 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 		s.access(c, id, tenant, start)
 		return nil
 	}
+}
+
+// checkQuery refuses a query string that does not parse: echo's
+// QueryParam drops a malformed pair, so ?after=%%% would read as no
+// cursor at all and replay from the start.
+func checkQuery(r *http.Request) error {
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		return exec.Errorf(exec.EInvalid, "malformed query string: %v", err)
+	}
+	return nil
 }
 
 // access logs one line per request.

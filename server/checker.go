@@ -64,6 +64,9 @@ func (s *Server) check(c echo.Context) error {
 	if req.TimeoutMs < 0 {
 		return exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
 	}
+	if len(req.CompilerOptions) > 0 && req.CompilerOptions[0] != '{' && string(req.CompilerOptions) != "null" {
+		return exec.Errorf(exec.EInvalid, "compilerOptions must be an object, as in a tsconfig.json")
+	}
 	res, err := s.cfg.Checker.Check(c.Request().Context(), &req)
 	if err != nil {
 		return err

@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -163,6 +165,10 @@ func (s *Server) listFiles(c echo.Context) error {
 	if c.QueryParams().Has("archive") {
 		return s.getArchive(c, cs, dir)
 	}
+	return s.listDir(c, cs, dir)
+}
+
+func (s *Server) listDir(c echo.Context, cs Contexts, dir string) error {
 	es, err := cs.ListFiles(c.Request().Context(), c.Param("id"), dir)
 	if err != nil {
 		return err
@@ -183,7 +189,11 @@ func (s *Server) readFile(c echo.Context) error {
 		return err
 	}
 	if p == "" {
-		return s.listFiles(c)
+		return s.listFiles(c) // files/?dir=
+	}
+	if strings.HasSuffix(p, "/") {
+		// A path ending in / names the directory: list it.
+		return s.listDir(c, cs, strings.TrimSuffix(p, "/"))
 	}
 	b, err := cs.ReadFile(c.Request().Context(), c.Param("id"), p)
 	if err != nil {
@@ -206,11 +216,28 @@ func (s *Server) writeFile(c echo.Context) error {
 	if err != nil {
 		return decodeError(err, s.cfg.BodyLimit)
 	}
+	data = jsonStringContent(c.Request().Header.Get(echo.HeaderContentType), data)
 	e, err := cs.WriteFile(c.Request().Context(), c.Param("id"), p, data)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, e)
+}
+
+// jsonStringContent is the file content of a PUT body: with Content-Type
+// application/json, a body that is one JSON string is the file's text
+// (what a generated client's default serializer sends for a string);
+// any other body is the file's bytes as sent.
+func jsonStringContent(contentType string, body []byte) []byte {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if mt != echo.MIMEApplicationJSON || len(body) == 0 || body[0] != '"' {
+		return body
+	}
+	var text string
+	if err := json.Unmarshal(body, &text); err != nil {
+		return body
+	}
+	return []byte(text)
 }
 
 func (s *Server) deleteFile(c echo.Context) error {

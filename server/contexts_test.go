@@ -200,7 +200,7 @@ func TestContextErrorsOverHTTP(t *testing.T) {
 		{"unknown context", "POST", "/v1/evaluate", `{"language":"javascript","contextId":"nope","code":"1"}`, 404, "context_not_found"},
 		{"bad files path", "POST", "/v1/evaluate", `{"language":"javascript","contextId":"c1","code":"1","files":{"../x":"y"}}`, 400, "invalid_argument"},
 		{"unknown route", "GET", "/v1/contexts/c1/nope", "", 404, "not_found"},
-		{"wrong method", "PATCH", "/v1/contexts/c1", "", 405, "invalid_argument"},
+		{"wrong method", "PATCH", "/v1/contexts/c1", "", 405, "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantStatus(t, do(t, tc.method, s.URL+tc.path, tc.body), tc.status, tc.code)

@@ -207,8 +207,8 @@ func (c Config) ContextDeleted(id string) {
 
 // processSpawned publishes process.spawned, then process.exited and
 // execution.completed when it exits (watched off the request).
-func (s *Server) processSpawned(ctx context.Context, p Processes, d *exec.Process) {
-	hub := s.cfg.Events
+func processSpawned(cfg Config, ctx context.Context, p Processes, d *exec.Process) {
+	hub := cfg.Events
 	if hub == nil {
 		return
 	}
@@ -226,7 +226,7 @@ func (s *Server) processSpawned(ctx context.Context, p Processes, d *exec.Proces
 			x := w.Exit
 			ev := events.Event{Type: events.ProcessExited, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(exec.KindProcess), Outcome: string(x.Outcome), ExitCode: x.ExitCode, DurationMs: &x.DurationMs}
 			publish(hub, bg, ev)
-			if h := s.cfg.History; h != nil {
+			if h := cfg.History; h != nil {
 				if r, err := h.Get(bg, d.ExecutionID); err == nil {
 					publish(hub, bg, completed(r))
 				}

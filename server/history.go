@@ -111,8 +111,14 @@ var (
 	// (exited, signalled; timed_out is in both), which select process
 	// records.
 	validOutcomes = map[string]bool{"succeeded": true, "failed": true, "cancelled": true, "timed_out": true, "exited": true, "signalled": true}
-	validKinds    = map[string]bool{"evaluate": true, "execute": true, "process": true, "typescript_check": true, "npm_install": true}
+	validKinds    = map[string]bool{}
 )
+
+func init() {
+	for _, k := range exec.Kinds {
+		validKinds[string(k)] = true
+	}
+}
 
 func (s *Server) listExecutions(c echo.Context) error {
 	h, err := s.history()

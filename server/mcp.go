@@ -6,8 +6,13 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// mcpPath is where MCP is served.
+const mcpPath = "/mcp"
+
 // routeMCP mounts the MCP handler (Streamable HTTP: POST carries
-// JSON-RPC; GET and DELETE belong to the transport too).
+// JSON-RPC). The server is stateless: it offers no server-to-client stream
+// (GET) and no session to end (DELETE), which the transport says to
+// answer with 405, and echo does, as for any method a route lacks.
 func (s *Server) routeMCP() {
 	h := func(c echo.Context) error {
 		if s.cfg.MCP == nil {
@@ -22,7 +27,5 @@ func (s *Server) routeMCP() {
 		s.cfg.MCP.ServeHTTP(c.Response(), req)
 		return nil
 	}
-	for _, m := range []string{"GET", "POST", "DELETE"} {
-		s.e.Add(m, "/mcp", h)
-	}
+	s.e.POST(mcpPath, h)
 }

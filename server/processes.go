@@ -85,25 +85,17 @@ func (s *Server) pidParam(c echo.Context) (Processes, int64, error) {
 }
 
 func (s *Server) spawnProcess(c echo.Context) error {
-	p, err := s.processes()
-	if err != nil {
+	if _, err := s.processes(); err != nil {
 		return err
 	}
 	var req exec.SpawnRequest
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}
-	spawn := p.Spawn
-	if s.cfg.tenancy != nil {
-		spawn = func(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
-			return s.cfg.tenancy.spawn(ctx, p, req)
-		}
-	}
-	d, err := spawn(c.Request().Context(), &req)
+	d, err := NewProcessAPI(s.cfg).Spawn(c.Request().Context(), &req)
 	if err != nil {
 		return err
 	}
-	s.processSpawned(c.Request().Context(), p, d)
 	return c.JSON(http.StatusCreated, d)
 }
 
@@ -301,30 +293,7 @@ func (s *Server) streamOutput(c echo.Context) error {
 	for {
 		closed := log.Closed() // before Read: a closed log gets no more events
 		r := log.Read(after, sseBatch)
-		buf = buf[:0]
-		if r.Truncated {
-			resume := after
-			if len(r.Events) > 0 {
-				resume = r.Events[0].Sequence - 1
-			} else if seq, err := exec.ParseCursor(r.NextCursor); err == nil {
-				resume = seq
-			}
-			note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(resume), "dropped": resume - after})
-			buf = appendSSE(buf, "", "truncated", note)
-		}
-		for _, ev := range r.Events {
-			buf = append(buf, "id: "...)
-			buf = append(buf, exec.EncodeCursor(ev.Sequence)...)
-			buf = append(buf, "\nevent: output\ndata: "...)
-			buf = ev.AppendJSON(buf)
-			buf = append(buf, "\n\n"...)
-			after = ev.Sequence
-		}
-		if r.Truncated && len(r.Events) == 0 {
-			if seq, err := exec.ParseCursor(r.NextCursor); err == nil {
-				after = seq
-			}
-		}
+		buf, after = appendOutputEvents(buf[:0], r, after)
 		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil {
 				return nil // the client went away

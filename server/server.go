@@ -177,18 +177,10 @@ func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
 		if len(req.Packages) > 0 && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
 			return exec.Errorf(exec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
-		var (
-			res *exec.Result
-			err error
-		)
-		if req.ContextID != "" {
-			if s.cfg.Contexts == nil {
-				return exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
-			}
-			res, err = s.cfg.Contexts.Run(c.Request().Context(), &req)
-		} else {
-			res, err = s.cfg.Runner.Run(c.Request().Context(), &req, exec.RunOptions{})
+		if wantsStream(c.Request()) {
+			return s.streamRun(c, &req)
 		}
+		res, err := s.runRequest(c.Request().Context(), &req, exec.RunOptions{})
 		if err != nil {
 			return err
 		}
@@ -328,6 +320,8 @@ func statusOf(code string) int {
 	switch code {
 	case exec.EInvalid:
 		return http.StatusBadRequest
+	case exec.EMethodNotAllowed:
+		return http.StatusMethodNotAllowed
 	case exec.EUnauthorized:
 		return http.StatusUnauthorized
 	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
@@ -352,6 +346,26 @@ type errorBody struct {
 	Message string `json:"message"`
 }
 
+// JSON-RPC 2.0 error codes of the errors /mcp answers before MCP does.
+const (
+	rpcInvalidRequest = -32600
+	rpcInternalError  = -32603
+)
+
+// rpcErrorBody is a JSON-RPC error response without an id (the request
+// was refused before its id was read).
+type rpcErrorBody struct {
+	JSONRPC string       `json:"jsonrpc"`
+	ID      *int         `json:"id"`
+	Error   rpcErrorData `json:"error"`
+}
+
+type rpcErrorData struct {
+	Code    int       `json:"code"`
+	Message string    `json:"message"`
+	Data    errorBody `json:"data"`
+}
+
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -364,8 +378,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		switch he.Code {
 		case http.StatusNotFound:
 			code, msg = exec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
+			if wellKnown(c.Request().URL.Path) {
+				msg = "no " + c.Request().URL.Path + ": this server has no OAuth authorization server or protected resource metadata; it takes an API key as a bearer token (Authorization: Bearer <key>)"
+			}
 		case http.StatusMethodNotAllowed:
-			code, msg = exec.EInvalid, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
+			// Its own code: the request is fine, the route takes other
+			// methods (echo has set Allow).
+			code, msg = exec.EMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
 		case http.StatusRequestEntityTooLarge:
 			code, msg = exec.ETooLarge, "request body is too large"
 		default:
@@ -385,6 +404,19 @@ func (s *Server) handleError(err error, c echo.Context) {
 			retry = rs.RetrySeconds()
 		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retry))
+	}
+	if c.Request().URL.Path == mcpPath {
+		// MCP clients parse JSON-RPC: an error the front door gives /mcp
+		// (no key, not enabled, overloaded) is one, as the transport's own
+		// are (mcp/rpcerrors.go), with the API's code in its data.
+		rpc := rpcInvalidRequest
+		if status >= 500 {
+			rpc = rpcInternalError
+		}
+		if err := c.JSON(status, rpcErrorBody{JSONRPC: "2.0", Error: rpcErrorData{Code: rpc, Message: msg, Data: errorBody{Code: code, Message: msg}}}); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
 	}
 	if err := c.JSON(status, errorBody{Code: code, Message: msg}); err != nil {
 		s.log.Error("write error response", "err", err)

@@ -104,7 +104,7 @@ func TestHTTPErrors(t *testing.T) {
 		{"inputs not object", "POST", "/v1/evaluate", `{"language":"javascript","code":"1","inputs":"x"}`, 400, "invalid_argument"},
 		{"body over cap", "POST", "/v1/evaluate", `{"language":"javascript","code":"` + strings.Repeat("x", 8000) + `"}`, 413, "payload_too_large"},
 		{"unknown route", "GET", "/v1/nope", ``, 404, "not_found"},
-		{"wrong method", "GET", "/v1/evaluate", ``, 405, "invalid_argument"},
+		{"wrong method", "GET", "/v1/evaluate", ``, 405, "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, ts.URL+tc.path, strings.NewReader(tc.body))

@@ -360,7 +360,11 @@ func (a *app) serverConfig() server.Config {
 		ev := cfg.ContextEvent
 		a.contextEvent.Store(&ev)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	mc := mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, History: cfg.History, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil}
+	if cfg.Processes != nil {
+		mc.Processes = server.NewProcessAPI(cfg)
+	}
+	cfg.MCP = mcp.Handler(mc)
 	return cfg
 }
 
