@@ -34,7 +34,9 @@ type (
 	}
 	// EventLog is the shared event log of a PostgreSQL store
 	// (store.EventLog): written, dropped and queued events.
-	EventLog interface{ Counts() (written, dropped uint64, queued int) }
+	EventLog interface {
+		Counts() (written, dropped uint64, queued int)
+	}
 )
 
 // Parts are the parts of a server; any may be nil (not built, or not yet:
