@@ -244,8 +244,8 @@ func TestFollowOutputResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 		if e.Event == "output" {
-			var ev exec.Event
-			if err := ev.UnmarshalJSON(e.Data); err != nil {
+			ev, err := client.DecodeOutput(e)
+			if err != nil {
 				t.Fatal(err)
 			}
 			lines = append(lines, strings.TrimSpace(string(ev.Chunk)))

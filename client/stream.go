@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // SSE is one Server-Sent Event.
@@ -213,5 +214,12 @@ func (c *Client) Events(ctx context.Context, o EventsOptions) (*Stream, error) {
 // DecodeEvent decodes a lifecycle event's data.
 func DecodeEvent(e *SSE) (*events.Event, error) {
 	var ev events.Event
+	return &ev, json.Unmarshal(e.Data, &ev)
+}
+
+// DecodeOutput decodes an output event of a process's stream (its chunk
+// as bytes, base64 undone).
+func DecodeOutput(e *SSE) (*exec.Event, error) {
+	var ev exec.Event
 	return &ev, json.Unmarshal(e.Data, &ev)
 }
