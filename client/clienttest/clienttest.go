@@ -64,28 +64,45 @@ func Images(names ...string) error {
 }
 
 var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
+	buildMu sync.Mutex
+	binary  string // "" until built
+	running int    // servers started and not yet closed
 )
 
-// Binary builds cmd/wasmexec once (into a temporary directory) and returns
-// its path.
-func Binary() (string, error) {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "wasmexec-clienttest-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "wasmexec")
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/wasmexec")
-		cmd.Dir = RepoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/wasmexec: %v\n%s", err, out)
-		}
-	})
-	return binary, buildErr
+// acquire counts a server starting and returns the binary to run,
+// building cmd/wasmexec into a temporary directory when no server runs
+// yet (the last Close removes it).
+func acquire() (string, error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if binary != "" {
+		running++
+		return binary, nil
+	}
+	dir, err := os.MkdirTemp("", "wasmexec-clienttest-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "wasmexec")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/wasmexec")
+	cmd.Dir = RepoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("go build ./cmd/wasmexec: %v\n%s", err, out)
+	}
+	binary = bin
+	running++
+	return binary, nil
+}
+
+// release counts a server stopped; the last one removes the binary.
+func release() {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if running--; running == 0 && binary != "" {
+		os.RemoveAll(filepath.Dir(binary))
+		binary = ""
+	}
 }
 
 // Server is a running wasmexec server.
@@ -115,16 +132,19 @@ func Start(args ...string) (*Server, error) {
 	if err := Images("js", "python", "typescript"); err != nil {
 		return nil, err
 	}
-	bin, err := Binary()
+	bin, err := acquire()
 	if err != nil {
 		return nil, err
 	}
 	data, err := os.MkdirTemp("", "wasmexec-clienttest-data-")
 	if err != nil {
+		release()
 		return nil, err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		release()
+		os.RemoveAll(data)
 		return nil, err
 	}
 	addr := l.Addr().String()
@@ -138,9 +158,13 @@ func Start(args ...string) (*Server, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		release()
+		os.RemoveAll(data)
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		release()
+		os.RemoveAll(data)
 		return nil, err
 	}
 	s := &Server{URL: "http://" + addr, DataDir: data, cmd: cmd, done: make(chan struct{})}
@@ -199,4 +223,5 @@ func (s *Server) Close() {
 		}
 	}
 	os.RemoveAll(s.DataDir)
+	release()
 }
