@@ -1,16 +1,23 @@
 // Package client is a Go client of the wasmexec HTTP API: typed requests
 // and results (the exec vocabulary), errors as values carrying the API's
-// code, and Server-Sent Event streams followed with resume.
+// code, and Server-Sent Event streams that resume on their own after a
+// dropped connection (Last-Event-ID).
 //
 //	c := client.New("http://127.0.0.1:8080", client.WithAPIKey(key))
 //	res, err := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: "6*7"})
 //
 // A guest failure is a result (res.Outcome failed); an error is a transport
 // failure or an *Error from the API (errors.As, or client.Code(err)).
+//
+// What it covers, by file: runs (run.go: Evaluate, Execute, with output
+// callbacks), contexts and their workspaces and installs (contexts.go),
+// processes (processes.go), completed executions (history.go), the
+// TypeScript checker (typescript.go), and the event streams (stream.go).
+// The Python and TypeScript SDKs under clients/ cover the same API
+// (docs/CLIENTS.md).
 package client
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -18,21 +25,19 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // Client talks to one wasmexec server. It is safe for concurrent use.
 type Client struct {
-	base   string
-	key    string
-	http   *http.Client
-	header http.Header
+	base string
+	key  string
+	http *http.Client
+	// retries is how many reconnections in a row a stream tries before it
+	// gives up (WithStreamRetries).
+	retries int
 }
 
 // Option configures a Client.
@@ -45,9 +50,14 @@ func WithAPIKey(key string) Option { return func(c *Client) { c.key = key } }
 // bounded by the server, calls by their ctx).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
 
+// WithStreamRetries sets how many times in a row a stream reconnects
+// after its connection drops before Next returns the error (default 5;
+// 0: never). Each attempt waits longer (100 ms, doubling to 5 s).
+func WithStreamRetries(n int) Option { return func(c *Client) { c.retries = n } }
+
 // New returns a client of the server at base (e.g. http://127.0.0.1:8080).
 func New(base string, opts ...Option) *Client {
-	c := &Client{base: strings.TrimRight(base, "/"), http: &http.Client{}}
+	c := &Client{base: strings.TrimRight(base, "/"), http: &http.Client{}, retries: 5}
 	for _, o := range opts {
 		o(c)
 	}
@@ -165,240 +175,4 @@ func call[T any](c *Client, ctx context.Context, method, path string, body any) 
 		return nil, err
 	}
 	return &v, nil
-}
-
-// Evaluate runs req as an evaluation: the value of the last expression.
-func (c *Client) Evaluate(ctx context.Context, req *exec.Request) (*exec.Result, error) {
-	return call[exec.Result](c, ctx, "POST", "/v1/evaluate", req)
-}
-
-// Execute runs req as a program (stdin, args, exit code).
-func (c *Client) Execute(ctx context.Context, req *exec.Request) (*exec.Result, error) {
-	return call[exec.Result](c, ctx, "POST", "/v1/execute", req)
-}
-
-// CreateContext creates an execution context.
-func (c *Client) CreateContext(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", "/v1/contexts", spec)
-}
-
-// Context returns a context's descriptor.
-func (c *Client) Context(ctx context.Context, id string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "GET", "/v1/contexts/"+url.PathEscape(id), nil)
-}
-
-// Contexts lists the contexts.
-func (c *Client) Contexts(ctx context.Context) ([]*exec.Context, error) {
-	var l struct{ Contexts []*exec.Context }
-	return l.Contexts, c.do(ctx, "GET", "/v1/contexts", nil, &l)
-}
-
-// ResetContext replaces a context's guest (its files are kept).
-func (c *Client) ResetContext(ctx context.Context, id string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", "/v1/contexts/"+url.PathEscape(id)+"/reset", nil)
-}
-
-// DeleteContext deletes a context.
-func (c *Client) DeleteContext(ctx context.Context, id string) error {
-	return c.do(ctx, "DELETE", "/v1/contexts/"+url.PathEscape(id), nil, nil)
-}
-
-func filePath(id, p string) string {
-	parts := strings.Split(strings.TrimLeft(p, "/"), "/")
-	for i := range parts {
-		parts[i] = url.PathEscape(parts[i])
-	}
-	return "/v1/contexts/" + url.PathEscape(id) + "/files/" + strings.Join(parts, "/")
-}
-
-// WriteFile writes data to path in a context's workspace.
-func (c *Client) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
-	return call[exec.FileEntry](c, ctx, "PUT", filePath(id, path), bytes.NewReader(data))
-}
-
-// ReadFile reads path from a context's workspace.
-func (c *Client) ReadFile(ctx context.Context, id, path string) ([]byte, error) {
-	var b []byte
-	return b, c.do(ctx, "GET", filePath(id, path), nil, &b)
-}
-
-// ListFiles lists a directory of a context's workspace ("" is its root).
-func (c *Client) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
-	var l struct{ Entries []exec.FileEntry }
-	return l.Entries, c.do(ctx, "GET", "/v1/contexts/"+url.PathEscape(id)+"/files?dir="+url.QueryEscape(dir), nil, &l)
-}
-
-// Execution returns a completed execution's record.
-func (c *Client) Execution(ctx context.Context, id string) (*exec.Result, error) {
-	return call[exec.Result](c, ctx, "GET", "/v1/executions/"+url.PathEscape(id), nil)
-}
-
-// ExecutionPage is a page of completed executions.
-type ExecutionPage struct {
-	Executions []*exec.Result `json:"executions"`
-	NextCursor string         `json:"nextCursor"`
-	HasMore    bool           `json:"hasMore"`
-}
-
-// Executions lists completed executions, newest first; q holds the
-// filters (contextId, language, outcome, kind, after, limit).
-func (c *Client) Executions(ctx context.Context, q url.Values) (*ExecutionPage, error) {
-	return call[ExecutionPage](c, ctx, "GET", "/v1/executions?"+q.Encode(), nil)
-}
-
-// Output replays an execution's retained output after a cursor.
-func (c *Client) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	var r exec.Replay
-	q := url.Values{"after": {after}}
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	return &r, c.do(ctx, "GET", "/v1/executions/"+url.PathEscape(id)+"/output?"+q.Encode(), nil, &r)
-}
-
-// Spawn starts a long-running process.
-func (c *Client) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", "/v1/processes", req)
-}
-
-// Process returns a process's descriptor.
-func (c *Client) Process(ctx context.Context, pid int64) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "GET", "/v1/processes/"+strconv.FormatInt(pid, 10), nil)
-}
-
-// WriteStdin writes data to a process's stdin.
-func (c *Client) WriteStdin(ctx context.Context, pid int64, data []byte) error {
-	return c.do(ctx, "POST", "/v1/processes/"+strconv.FormatInt(pid, 10)+"/stdin", bytes.NewReader(data), nil)
-}
-
-// CloseStdin closes a process's stdin.
-func (c *Client) CloseStdin(ctx context.Context, pid int64) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", "/v1/processes/"+strconv.FormatInt(pid, 10)+"/stdin/close", nil)
-}
-
-// Signal sends SIGTERM, SIGINT or SIGKILL to a process.
-func (c *Client) Signal(ctx context.Context, pid int64, sig exec.Signal) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", "/v1/processes/"+strconv.FormatInt(pid, 10)+"/signal", map[string]string{"signal": string(sig)})
-}
-
-// Exit is what Wait returns: the state, and the exit once exited.
-type Exit struct {
-	PID   int64             `json:"pid"`
-	State exec.ProcessState `json:"state"`
-	exec.ProcessExit
-}
-
-// Wait long-polls until the process exits or timeout passes (State
-// running then).
-func (c *Client) Wait(ctx context.Context, pid int64, timeout time.Duration) (*Exit, error) {
-	return call[Exit](c, ctx, "GET", "/v1/processes/"+strconv.FormatInt(pid, 10)+"/wait?timeoutMs="+strconv.FormatInt(timeout.Milliseconds(), 10), nil)
-}
-
-// CheckTypeScript type-checks TypeScript; the answer is the API's JSON
-// ({outcome, hasErrors, diagnostics, ...}).
-func (c *Client) CheckTypeScript(ctx context.Context, code string) (json.RawMessage, error) {
-	var b []byte
-	err := c.do(ctx, "POST", "/v1/typescript/check", map[string]string{"code": code}, &b)
-	return b, err
-}
-
-// SSE is one Server-Sent Event.
-type SSE struct {
-	ID    string // the cursor (resume with it)
-	Event string // output, exit, truncated, or a lifecycle event type
-	Data  json.RawMessage
-}
-
-// Stream reads Server-Sent Events. Close it when done.
-type Stream struct {
-	body io.ReadCloser
-	sc   *bufio.Scanner
-	// LastID is the id of the last event read: pass it to resume.
-	LastID string
-}
-
-// Next returns the next event; io.EOF when the stream ended.
-func (s *Stream) Next() (*SSE, error) {
-	var e SSE
-	for s.sc.Scan() {
-		line := s.sc.Text()
-		switch {
-		case line == "":
-			if e.Event != "" {
-				if e.ID != "" {
-					s.LastID = e.ID
-				}
-				return &e, nil
-			}
-		case strings.HasPrefix(line, ":"):
-		case strings.HasPrefix(line, "id: "):
-			e.ID = line[4:]
-		case strings.HasPrefix(line, "event: "):
-			e.Event = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			e.Data = append(e.Data, line[6:]...)
-		}
-	}
-	if err := s.sc.Err(); err != nil {
-		return nil, err
-	}
-	return nil, io.EOF
-}
-
-// Close ends the stream.
-func (s *Stream) Close() error { return s.body.Close() }
-
-func (c *Client) stream(ctx context.Context, path, lastID string) (*Stream, error) {
-	req, err := c.newRequest(ctx, "GET", path, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		defer resp.Body.Close()
-		return nil, apiError(resp)
-	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	return &Stream{body: resp.Body, sc: sc, LastID: lastID}, nil
-}
-
-// FollowOutput streams a process's output live, after lastID ("" from
-// the beginning): events output, truncated, and exit at the end.
-func (c *Client) FollowOutput(ctx context.Context, pid int64, lastID string) (*Stream, error) {
-	return c.stream(ctx, "/v1/processes/"+strconv.FormatInt(pid, 10)+"/output/stream", lastID)
-}
-
-// EventsOptions filter the lifecycle stream.
-type EventsOptions struct {
-	Types     []string // events.ContextCreated, ...; none: all
-	ContextID string
-	// LastID resumes after this cursor; "" follows from now on.
-	LastID string
-}
-
-// Events follows the caller's lifecycle events. Decode an event's Data
-// with DecodeEvent.
-func (c *Client) Events(ctx context.Context, o EventsOptions) (*Stream, error) {
-	q := url.Values{}
-	if len(o.Types) > 0 {
-		q.Set("type", strings.Join(o.Types, ","))
-	}
-	if o.ContextID != "" {
-		q.Set("contextId", o.ContextID)
-	}
-	return c.stream(ctx, "/v1/events?"+q.Encode(), o.LastID)
-}
-
-// DecodeEvent decodes a lifecycle event's data.
-func DecodeEvent(e *SSE) (*events.Event, error) {
-	var ev events.Event
-	return &ev, json.Unmarshal(e.Data, &ev)
 }

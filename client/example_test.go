@@ -4,102 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/client"
-	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/client/clienttest"
 	"github.com/wasmexec/wasmexec/exec"
-	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
-	"github.com/wasmexec/wasmexec/languages/js"
-	"github.com/wasmexec/wasmexec/pipeline"
-	"github.com/wasmexec/wasmexec/processes"
-	"github.com/wasmexec/wasmexec/server"
-	"github.com/wasmexec/wasmexec/store"
-	"github.com/wasmexec/wasmexec/vfs"
 )
 
-// serverURL is a real server (JavaScript, contexts, processes, the
-// store, events) the examples talk to.
+// serverURL is the real binary (clienttest), which the examples and tests
+// talk to.
 var serverURL string
 
 func TestMain(m *testing.M) {
-	dir := filepath.Join(testenv.ImagesDir(), js.ImageName)
-	if _, err := os.Stat(filepath.Join(dir, "guest.json")); err != nil {
-		msg := "guest image js is not built (run make guest-images): " + dir
-		if os.Getenv("WASMEXEC_REQUIRE_IMAGES") == "1" {
-			fmt.Fprintln(os.Stderr, msg)
-			os.Exit(1)
-		}
-		fmt.Println("skipping the client examples:", msg)
+	srv, err := clienttest.Start()
+	if errors.Is(err, clienttest.ErrSkip) {
+		fmt.Println("skipping the client tests:", err)
 		os.Exit(0)
 	}
-	code, err := run(m, dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Exit(code)
-}
-
-func run(m *testing.M, imageDir string) (int, error) {
-	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "wasmexec-client-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(tmp)
-	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: testenv.CacheDir()})
-	if err != nil {
-		return 0, err
-	}
-	defer e.Close()
-	img, err := e.LoadImage(ctx, imageDir)
-	if err != nil {
-		return 0, err
-	}
-	st, err := store.Open(ctx, store.Config{Path: filepath.Join(tmp, "db")})
-	if err != nil {
-		return 0, err
-	}
-	defer st.Close()
-	ws, err := vfs.NewManager(filepath.Join(tmp, "scratch"), 0)
-	if err != nil {
-		return 0, err
-	}
-	d := engine.NewDriver(engine.DriverConfig{Images: map[string]*engine.Image{js.ImageName: img}, Workspaces: ws, PoolSize: -1})
-	defer d.Close()
-	hub := events.New(0)
-	r, err := pipeline.New(pipeline.Config{
-		Driver: d, Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		Policy: exec.DefaultPolicy(), Workspaces: ws, Recorder: pipeline.NewRecorder(st, nil), Events: hub,
-	})
-	if err != nil {
-		return 0, err
-	}
-	cws, err := vfs.NewManager(filepath.Join(tmp, "contexts"), 0)
-	if err != nil {
-		return 0, err
-	}
-	ctxs, err := contexts.Open(contexts.Config{Runner: r, Workspaces: cws})
-	if err != nil {
-		return 0, err
-	}
-	defer ctxs.Close()
-	procs, err := processes.New(processes.Config{Runner: r, MaxProcesses: 4, Workspace: ctxs.WorkspaceDir, Quota: ctxs.ProcessQuota})
-	if err != nil {
-		return 0, err
-	}
-	defer procs.Close()
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: st, Events: hub}).Handler())
-	defer srv.Close()
 	serverURL = srv.URL
-	return m.Run(), nil
+	code := m.Run()
+	srv.Close()
+	os.Exit(code)
 }
 
 func Example() {
