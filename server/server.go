@@ -327,9 +327,9 @@ func statusOf(code string) int {
 		return http.StatusBadRequest
 	case exec.EUnauthorized:
 		return http.StatusUnauthorized
-	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
+	case exec.ENotFound, exec.EExpired, exec.EContextNotFound, exec.ETemplateNotFound:
 		return http.StatusNotFound
-	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained:
+	case exec.EConflict, exec.EContextConflict, exec.ETemplateConflict, exec.ELanguageMismatch, exec.ENotRetained:
 		return http.StatusConflict
 	case exec.ETooLarge:
 		return http.StatusRequestEntityTooLarge

@@ -1,0 +1,102 @@
+package templates_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// A run from a template sees the template's globals and files, and never
+// the globals or files of another run from it.
+func TestIsolation(t *testing.T) {
+	e := newEnv(t, setup{})
+	ctx := context.Background()
+	type tc struct {
+		name              string
+		lang              exec.Language
+		setup             string
+		write, read, seen string // write: run 1 changes state; read: run 2 reports what it sees
+		want              string
+	}
+	cases := []tc{{
+		name:  "javascript",
+		lang:  exec.JavaScript,
+		setup: "globalThis.base = 41; require('fs').writeFileSync('base.txt', 'from the template')",
+		write: "globalThis.base = 99; globalThis.leak = 1; require('fs').writeFileSync('leak.txt', 'x'); require('fs').writeFileSync('base.txt', 'changed'); base",
+		read:  "[base, typeof leak, require('fs').existsSync('leak.txt'), require('fs').readFileSync('base.txt', 'utf8')]",
+		seen:  "99",
+		want:  `[41,"undefined",false,"from the template"]`,
+	}}
+	if hasPython() {
+		cases = append(cases, tc{
+			name:  "python",
+			lang:  exec.Python,
+			setup: "import json\nbase = 41\nopen('base.txt', 'w').write('from the template')",
+			write: "base = 99\nleak = 1\nopen('leak.txt', 'w').write('x')\nopen('base.txt', 'w').write('changed')\nbase",
+			read:  "import os\n[base, 'leak' in globals(), os.path.exists('leak.txt'), open('base.txt').read()]",
+			seen:  "99",
+			want:  `[41,false,false,"from the template"]`,
+		})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := e.build(t, ctx, exec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
+			if d.State != exec.TemplateReady {
+				t.Fatalf("build: %+v", d)
+			}
+			if d.StateBytes <= 0 || d.BuildExecutionID == "" {
+				t.Fatalf("descriptor: %+v", d)
+			}
+			wantValue(t, e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.write}), c.seen)
+			for range 2 {
+				wantValue(t, e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.read}), c.want)
+			}
+		})
+	}
+}
+
+// Runs from one template draw fresh entropy: the random generators the
+// guest seeded before the capture are seeded again in each run.
+func TestEntropy(t *testing.T) {
+	e := newEnv(t, setup{})
+	ctx := context.Background()
+	type tc struct {
+		name, setup, probe string
+		lang               exec.Language
+	}
+	cases := []tc{{
+		name:  "javascript",
+		lang:  exec.JavaScript,
+		setup: "globalThis.warm = Math.random()",
+		probe: "[Math.random(), Array.from(crypto.getRandomValues(new Uint8Array(8))).join(','), require('crypto').randomBytes(8).toString('hex')]",
+	}}
+	if hasPython() {
+		cases = append(cases, tc{
+			name:  "python",
+			lang:  exec.Python,
+			setup: "import random, os\nwarm = random.random()",
+			probe: "import random, os, uuid\n[random.random(), os.urandom(8).hex(), str(uuid.uuid4())]",
+		})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := e.build(t, ctx, exec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
+			if d.State != exec.TemplateReady {
+				t.Fatalf("build: %+v", d)
+			}
+			var a, b []any
+			ra := e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
+			rb := e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
+			if json.Unmarshal(ra.Value, &a) != nil || json.Unmarshal(rb.Value, &b) != nil || len(a) != 3 || len(b) != 3 {
+				t.Fatalf("values %s and %s (%+v %+v)", ra.Value, rb.Value, ra.Error, rb.Error)
+			}
+			for i := range a {
+				if a[i] == b[i] {
+					t.Errorf("probe %d is the same in two runs from one template: %v", i, a[i])
+				}
+			}
+		})
+	}
+}
