@@ -108,6 +108,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 		}
 		t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = exec.TemplateFailed, failure, 0, 0, nil
 		t.d.Builds++
+		t.spec.Files = nil // its recipe's files go too: a failed build holds nothing (its descriptor lists their names)
 		if err := m.writeRecord(t, nil); err != nil {
 			m.log.Error("write a failed template's record", "templateId", t.d.TemplateID, "err", err)
 		}
@@ -143,6 +144,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 func (m *Manager) fail(t *tmpl, failure *exec.ErrorData) {
 	m.mu.Lock()
 	t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = exec.TemplateFailed, failure, 0, 0, nil
+	t.spec.Files = nil
 	m.writeRecord(t, nil)
 	d := describe(t)
 	m.mu.Unlock()
