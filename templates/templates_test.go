@@ -3,9 +3,13 @@ package templates_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
+	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // A run from a template sees the template's globals and files, and never
@@ -96,6 +100,57 @@ func TestEntropy(t *testing.T) {
 				if a[i] == b[i] {
 					t.Errorf("probe %d is the same in two runs from one template: %v", i, a[i])
 				}
+			}
+		})
+	}
+}
+
+// A context made from a template starts with its state and a copy of its
+// workspace, as a fork does; its runs change neither the template nor
+// the next context made from it.
+func TestContextFromTemplate(t *testing.T) {
+	e := newEnv(t, setup{})
+	ctx := context.Background()
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := contexts.Open(contexts.Config{Runner: e.runner, Workspaces: ws, Templates: e.tpl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cm.Close)
+	d := e.build(t, ctx, exec.TemplateSpec{Language: exec.JavaScript, SetupCode: "globalThis.n = 1", Files: map[string]string{"f.txt": "t"}})
+	run := func(id, code string) *exec.Result {
+		res, err := cm.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: id, Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, id := range []string{"one", "two"} {
+		c, err := cm.Create(ctx, &exec.ContextSpec{ContextID: id, Template: d.TemplateID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Language != exec.JavaScript || c.MemoryBytes != d.MemoryBytes {
+			t.Fatalf("descriptor %+v", c)
+		}
+		wantValue(t, run(id, "n += 1; fs.writeFileSync('f.txt', 'c'); n"), "2")
+		wantValue(t, run(id, "[n, fs.readFileSync('f.txt', 'utf8')]"), `[2,"c"]`)
+	}
+	for _, tc := range []struct {
+		name string
+		spec exec.ContextSpec
+		code string
+	}{
+		{"unknown template", exec.ContextSpec{Template: "nope"}, exec.ETemplateNotFound},
+		{"another env", exec.ContextSpec{Template: d.TemplateID, Env: map[string]string{"A": "b"}}, exec.EInvalid},
+		{"another memory", exec.ContextSpec{Template: d.TemplateID, Limits: exec.Limits{MemoryBytes: 64 << 20}}, exec.EInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := cm.Create(ctx, &tc.spec); exec.ErrorCode(err) != tc.code {
+				t.Fatalf("err %v, want %s", err, tc.code)
 			}
 		})
 	}
