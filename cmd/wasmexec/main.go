@@ -312,6 +312,9 @@ func (a *app) serverConfig() server.Config {
 	if a.procs != nil {
 		cfg.Processes = a.procs
 	}
+	if a.tpl != nil {
+		cfg.Templates = a.tpl
+	}
 	switch {
 	case a.checker != nil:
 		cfg.Checker = a.checker
@@ -359,6 +362,10 @@ func (a *app) serverConfig() server.Config {
 		a.contextDeleted.Store(&f)
 		ev := cfg.ContextEvent
 		a.contextEvent.Store(&ev)
+	}
+	if cfg.Templates != nil {
+		te := cfg.TemplateEvent
+		a.templateEvent.Store(&te)
 	}
 	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
