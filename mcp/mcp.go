@@ -45,6 +45,8 @@ type Config struct {
 	NPM server.NPM
 	// Pip, when set, adds the pip_install tool.
 	Pip server.Pip
+	// Templates, when set, adds create_template and list_templates.
+	Templates server.Templates
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
 	// RebindingProtection refuses requests that arrive on a loopback
@@ -94,6 +96,10 @@ func NewServer(cfg Config) *sdk.Server {
 	if cfg.NPM != nil {
 		sdk.AddTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run."}, t.npmInstall)
 	}
+	if cfg.Templates != nil {
+		sdk.AddTool(s, &sdk.Tool{Name: "create_template", Description: "Build a template: a sandbox prepared once (packages installed, files written, setupCode run, e.g. \"import sympy, openpyxl\" or \"const z = require('zod')\") and kept, so that run_code and create_context with template start from it in milliseconds, its imports done. The build goes on in the background: state building, then ready or failed (see list_templates); runs naming it wait for it."}, t.createTemplate)
+		sdk.AddTool(s, &sdk.Tool{Name: "list_templates", Description: "List the templates: id, language, state (building, ready, failed), packages with their versions, and size."}, t.listTemplates)
+	}
 	if cfg.Pip != nil {
 		sdk.AddTool(s, &sdk.Tool{Name: "pip_install", Description: "Install Python packages (\"attrs==23.1.0\", \"tomli\") into a Python context, so its code can import them: pure-Python wheels only (packages with C extensions such as numpy can't run in the sandbox), or a requirements file from /workspace. All or nothing; no package code runs at install."}, t.pipInstall)
 	}
@@ -108,6 +114,7 @@ type RunCodeInput struct {
 	Code      string            `json:"code" jsonschema:"the source code to run"`
 	Mode      string            `json:"mode,omitempty" jsonschema:"evaluate (default: returns the value of the last expression) or execute (runs the code as a program; stdin and args apply)"`
 	ContextID string            `json:"contextId,omitempty" jsonschema:"run inside this context (create_context) instead of a fresh sandbox"`
+	Template  string            `json:"template,omitempty" jsonschema:"start the fresh sandbox from this template (create_template): its imports and files are there already"`
 	Inputs    map[string]any    `json:"inputs,omitempty" jsonschema:"JSON object exposed to the code as the read-only global inputs"`
 	Files     map[string]string `json:"files,omitempty" jsonschema:"files to write into /workspace before running: path to UTF-8 content"`
 	Stdin     string            `json:"stdin,omitempty" jsonschema:"standard input"`
@@ -135,7 +142,7 @@ type RunCodeOutput struct {
 
 func (t *tools) runCode(ctx context.Context, _ *sdk.CallToolRequest, in RunCodeInput) (*sdk.CallToolResult, RunCodeOutput, error) {
 	req := exec.Request{
-		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID,
+		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID, Template: in.Template,
 		Files: in.Files, Stdin: in.Stdin, Args: in.Args, TimeoutMs: in.TimeoutMs,
 	}
 	if len(in.Network) > 0 {
@@ -219,10 +226,11 @@ func runText(o *RunCodeOutput, value json.RawMessage) string {
 
 // CreateContextInput is the input of create_context.
 type CreateContextInput struct {
-	Language    string            `json:"language" jsonschema:"javascript, typescript or python"`
+	Language    string            `json:"language,omitempty" jsonschema:"javascript, typescript or python (required unless template is given)"`
 	ContextID   string            `json:"contextId,omitempty" jsonschema:"the id to use (1-64 of A-Z a-z 0-9 _ -); generated when absent"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables, fixed for the context's life"`
 	MemoryBytes int64             `json:"memoryBytes,omitempty" jsonschema:"memory limit of the context's sandbox"`
+	Template    string            `json:"template,omitempty" jsonschema:"start the context from this template (create_template): its globals and files; its language, env and memory limit are the template's"`
 }
 
 // ContextIDInput names one context.
@@ -257,7 +265,10 @@ func (t *tools) createContext(ctx context.Context, _ *sdk.CallToolRequest, in Cr
 	if err != nil {
 		return nil, ContextOutput{}, err
 	}
-	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}})
+	if in.Language == "" && in.Template == "" {
+		return nil, ContextOutput{}, toolError(exec.Errorf(exec.EInvalid, "language (or template) is required"))
+	}
+	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}, Template: in.Template})
 	if err != nil {
 		return nil, ContextOutput{}, toolError(err)
 	}
@@ -331,6 +342,68 @@ func (t *tools) listContexts(ctx context.Context, _ *sdk.CallToolRequest, _ stru
 	for _, c := range list {
 		out.Contexts = append(out.Contexts, contextOutput(c))
 		fmt.Fprintf(&b, "\n%s %s %s", c.ContextID, c.Language, c.State)
+	}
+	return text(b.String()), out, nil
+}
+
+// CreateTemplateInput is the input of create_template.
+type CreateTemplateInput struct {
+	Language   string            `json:"language" jsonschema:"javascript, typescript or python"`
+	TemplateID string            `json:"templateId,omitempty" jsonschema:"the id to use (1-64 of A-Z a-z 0-9 _ -); generated when absent"`
+	Packages   []string          `json:"packages,omitempty" jsonschema:"npm packages (javascript, typescript) or pip requirements (python) to install"`
+	Files      map[string]string `json:"files,omitempty" jsonschema:"files to write into /workspace: path to UTF-8 content"`
+	SetupCode  string            `json:"setupCode,omitempty" jsonschema:"code run once in the template's sandbox (e.g. its imports); what it defines is there in every run from it"`
+	Env        map[string]string `json:"env,omitempty" jsonschema:"environment variables of the sandboxes started from it"`
+	TimeoutMs  int64             `json:"timeoutMs,omitempty" jsonschema:"the build's timeout in milliseconds"`
+}
+
+// TemplateOutput is a template descriptor (as GET /v1/templates/:id).
+type TemplateOutput struct {
+	TemplateID     string                 `json:"templateId"`
+	Language       string                 `json:"language"`
+	State          string                 `json:"state" jsonschema:"building, ready or failed"`
+	Implicit       bool                   `json:"implicit,omitempty"`
+	Packages       []exec.TemplatePackage `json:"packages"`
+	StateBytes     int64                  `json:"stateBytes"`
+	WorkspaceBytes int64                  `json:"workspaceBytes"`
+	Error          *exec.ErrorData        `json:"error,omitempty"`
+}
+
+func templateOutput(d *exec.Template) TemplateOutput {
+	return TemplateOutput{TemplateID: d.TemplateID, Language: string(d.Language), State: string(d.State), Implicit: d.Implicit, Packages: d.Packages,
+		StateBytes: d.StateBytes, WorkspaceBytes: d.WorkspaceBytes, Error: d.Error}
+}
+
+func (t *tools) createTemplate(ctx context.Context, _ *sdk.CallToolRequest, in CreateTemplateInput) (*sdk.CallToolResult, TemplateOutput, error) {
+	d, err := t.cfg.Templates.Create(ctx, &exec.TemplateSpec{TemplateID: in.TemplateID, Language: exec.Language(in.Language), Packages: in.Packages, Files: in.Files, SetupCode: in.SetupCode, Env: in.Env, TimeoutMs: in.TimeoutMs})
+	if err != nil {
+		return nil, TemplateOutput{}, toolError(err)
+	}
+	return text(fmt.Sprintf("template %s (%s) is %s; run_code with template %q starts from it once it is ready (and waits for it until then)", d.TemplateID, d.Language, d.State, d.TemplateID)), templateOutput(d), nil
+}
+
+// ListTemplatesOutput lists templates.
+type ListTemplatesOutput struct {
+	Templates []TemplateOutput `json:"templates"`
+}
+
+func (t *tools) listTemplates(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, ListTemplatesOutput, error) {
+	list, err := t.cfg.Templates.List(ctx)
+	if err != nil {
+		return nil, ListTemplatesOutput{}, toolError(err)
+	}
+	out := ListTemplatesOutput{Templates: []TemplateOutput{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d templates", len(list))
+	for _, d := range list {
+		out.Templates = append(out.Templates, templateOutput(d))
+		fmt.Fprintf(&b, "\n%s %s %s", d.TemplateID, d.Language, d.State)
+		for _, p := range d.Packages {
+			fmt.Fprintf(&b, " %s@%s", p.Name, p.Version)
+		}
+		if d.Error != nil {
+			fmt.Fprintf(&b, " (%s: %s)", d.Error.Code, d.Error.Message)
+		}
 	}
 	return text(b.String()), out, nil
 }

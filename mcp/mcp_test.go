@@ -24,6 +24,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/templates"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -58,12 +59,18 @@ func mustMCPServerWith(tb testing.TB, npm server.NPM, pip ...func(*contexts.Mana
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
+	tpl, err := templates.Open(templates.Config{Runner: r})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(tpl.Close)
+	r.SetTemplates(tpl)
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws, Templates: tpl})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	cfg := mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, BodyLimit: 1 << 20}
+	cfg := mcp.Config{Runner: r, Contexts: m, Checker: fakeChecker{}, NPM: npm, Templates: tpl, BodyLimit: 1 << 20}
 	if len(pip) > 0 {
 		cfg.Pip = pip[0](m)
 	}
@@ -119,7 +126,7 @@ func TestToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "fork_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true}
+	want := map[string]bool{"run_code": true, "create_context": true, "delete_context": true, "reset_context": true, "fork_context": true, "list_contexts": true, "typescript_check": true, "read_file": true, "write_file": true, "list_files": true, "create_template": true, "list_templates": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)
@@ -313,6 +320,31 @@ func TestContextTools(t *testing.T) {
 	}
 	if res, _ := call(t, s, "reset_context", map[string]any{"contextId": "agent1"}); !res.IsError {
 		t.Fatal("a deleted context can be reset")
+	}
+}
+
+// create_template builds a template; run_code and create_context with
+// template start from it (run_code waits for a build under way).
+func TestTemplateTools(t *testing.T) {
+	s := MustSession(t, MustMCPServer(t), nil)
+	res, m := call(t, s, "create_template", map[string]any{"language": "javascript", "templateId": "warm", "setupCode": "globalThis.base = 40", "files": map[string]any{"two.txt": "2"}})
+	if res.IsError || m["templateId"] != "warm" {
+		t.Fatalf("create_template: %v %s", m, textOf(res))
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "template": "warm", "code": "base + Number(fs.readFileSync('two.txt', 'utf8'))"}); m["value"] != float64(42) {
+		t.Fatalf("run_code from the template: %v", m)
+	}
+	if _, m := call(t, s, "list_templates", nil); len(m["templates"].([]any)) != 1 || m["templates"].([]any)[0].(map[string]any)["state"] != "ready" {
+		t.Fatalf("list_templates: %v", m)
+	}
+	if res, m := call(t, s, "create_context", map[string]any{"contextId": "fromwarm", "template": "warm"}); res.IsError || m["language"] != "javascript" {
+		t.Fatalf("create_context from the template: %v %s", m, textOf(res))
+	}
+	if _, m := call(t, s, "run_code", map[string]any{"language": "javascript", "contextId": "fromwarm", "code": "base"}); m["value"] != float64(40) {
+		t.Fatalf("a context from the template: %v", m)
+	}
+	if res, _ := call(t, s, "run_code", map[string]any{"language": "javascript", "template": "nope", "code": "1"}); !res.IsError || !strings.Contains(textOf(res), "template_not_found") {
+		t.Fatalf("an unknown template: %s", textOf(res))
 	}
 }
 

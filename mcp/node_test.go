@@ -62,7 +62,7 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("node printed %q: %v", out, err)
 	}
-	if len(got.Tools) != 10 || got.Tools[0] != "create_context" {
+	if len(got.Tools) != 12 || got.Tools[0] != "create_context" {
 		t.Errorf("tools: %v", got.Tools)
 	}
 	if got.Run["value"] != float64(42) || got.Run["stdout"] != "from node\n" || !strings.Contains(got.RunText, "value: 42") {

@@ -367,7 +367,7 @@ func (a *app) serverConfig() server.Config {
 		te := cfg.TemplateEvent
 		a.templateEvent.Store(&te)
 	}
-	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
+	cfg.MCP = mcp.Handler(mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, Templates: cfg.Templates, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil})
 	return cfg
 }
 
