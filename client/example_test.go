@@ -21,6 +21,7 @@ import (
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
+	"github.com/wasmexec/wasmexec/templates"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -86,7 +87,13 @@ func run(m *testing.M, imageDir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ctxs, err := contexts.Open(contexts.Config{Runner: r, Workspaces: cws})
+	tpl, err := templates.Open(templates.Config{Runner: r, Dir: filepath.Join(tmp, "templates")})
+	if err != nil {
+		return 0, err
+	}
+	defer tpl.Close()
+	r.SetTemplates(tpl)
+	ctxs, err := contexts.Open(contexts.Config{Runner: r, Workspaces: cws, Templates: tpl})
 	if err != nil {
 		return 0, err
 	}
@@ -96,7 +103,7 @@ func run(m *testing.M, imageDir string) (int, error) {
 		return 0, err
 	}
 	defer procs.Close()
-	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: st, Events: hub}).Handler())
+	srv := httptest.NewServer(server.New(server.Config{Runner: r, Contexts: ctxs, Processes: procs, History: st, Events: hub, Templates: tpl}).Handler())
 	defer srv.Close()
 	serverURL = srv.URL
 	return m.Run(), nil
@@ -149,6 +156,31 @@ func ExampleClient_CreateContext() {
 	// Output:
 	// 42
 	// example succeeded
+}
+
+// Build a template once, then start runs from it: its setup's globals and
+// its files are there, and what a run changes is its own.
+func ExampleClient_CreateTemplate() {
+	c := client.New(serverURL)
+	ctx := context.Background()
+	if _, err := c.CreateTemplate(ctx, &exec.TemplateSpec{TemplateID: "example", Language: exec.JavaScript,
+		SetupCode: "globalThis.base = 40", Files: map[string]string{"two.txt": "2"}}); err != nil {
+		panic(err)
+	}
+	defer c.DeleteTemplate(ctx, "example")
+	d, err := c.WaitTemplate(ctx, "example", 0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.State)
+	for range 2 {
+		res, _ := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Template: "example", Code: "base += Number(fs.readFileSync('two.txt', 'utf8')); base"})
+		fmt.Println(string(res.Value))
+	}
+	// Output:
+	// ready
+	// 42
+	// 42
 }
 
 // Follow a process's output live; the stream ends with its exit.
