@@ -32,8 +32,11 @@ func implicitKey(tenant string, family string, packages []string, memory int64) 
 
 // Implicit implements exec.ImplicitTemplates.
 func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []string, memory int64) *exec.TemplateImage {
+	if m.cfg.MaxImplicitBytes == 0 || len(packages) == 0 {
+		return nil
+	}
 	f, err := m.cfg.Runner.Family(lang)
-	if err != nil || len(packages) == 0 {
+	if err != nil {
 		return nil
 	}
 	if lang == exec.TypeScript {

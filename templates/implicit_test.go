@@ -15,7 +15,20 @@ import (
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/templates"
 )
+
+// Implicit templates are off with a bound of 0: runs install their
+// packages every time.
+func TestImplicitOff(t *testing.T) {
+	e, st := stubEnv(t, 0)
+	for range 3 {
+		wantValue(t, e.run(t, context.Background(), exec.Request{Language: exec.JavaScript, Packages: []string{"alpha"}, Code: "typeof loads"}), `"undefined"`)
+	}
+	if n := len(implicitOf(t, e)); n != 0 || st.staged.Load() != 3 {
+		t.Fatalf("%d implicit templates, %d stagings", n, st.staged.Load())
+	}
+}
 
 // stager stages npm packages without a registry: each package is a module
 // that counts its loads in a global.
@@ -65,7 +78,7 @@ func implicitOf(t *testing.T, e *env) []*exec.Template {
 // Concurrent one-shot runs with one package set build its implicit
 // template once; the runs after it start from it, its imports done.
 func TestImplicitBuildsOnce(t *testing.T) {
-	e, _ := stubEnv(t, 0)
+	e, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
 	ctx := context.Background()
 	req := func() exec.Request {
 		return exec.Request{Language: exec.JavaScript, Packages: []string{"alpha", "beta"}, Code: "[typeof loads, require('alpha').big.length, require('beta').big.length]"}
@@ -103,7 +116,7 @@ func TestImplicitBuildsOnce(t *testing.T) {
 func TestImplicitEvictedLRU(t *testing.T) {
 	ctx := context.Background()
 	// The size of one, measured.
-	e0, _ := stubEnv(t, 0)
+	e0, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
 	e0.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"m0"}, Code: "1"})
 	var size int64
 	poll.Until(t, 60*time.Second, "a first implicit template", func() bool {

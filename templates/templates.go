@@ -75,7 +75,8 @@ type Config struct {
 	// MaxStateBytes refuses a build whose captured state is larger.
 	MaxStateBytes int64
 	// MaxImplicitBytes evicts implicit templates, least recently used
-	// first, past what they hold together.
+	// first, past what they hold together; 0 makes none (one-shot runs
+	// with packages install them every time), negative has no bound.
 	MaxImplicitBytes int64
 	// MaxBuilds bounds the builds under way at once (more wait their turn).
 	MaxBuilds int
@@ -157,9 +158,6 @@ func New(cfg Config) (*Manager, error) {
 	}
 	if cfg.MaxStateBytes <= 0 {
 		cfg.MaxStateBytes = DefaultMaxStateBytes
-	}
-	if cfg.MaxImplicitBytes == 0 {
-		cfg.MaxImplicitBytes = DefaultMaxImplicitBytes
 	}
 	if cfg.MaxBuilds <= 0 {
 		cfg.MaxBuilds = DefaultMaxBuilds

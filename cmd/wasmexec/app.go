@@ -176,7 +176,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
 	fs.Int64Var(&o.templateMaxState, "template-max-state-bytes", templates.DefaultMaxStateBytes, "a template whose captured guest state is larger is refused (its build ends failed with the size)")
-	fs.Int64Var(&o.templatesMaxBytes, "templates-max-bytes", templates.DefaultMaxImplicitBytes, "what the implicit templates of one-shot package sets may hold together (state and workspaces); past it the least recently used are evicted (negative: no bound)")
+	fs.Int64Var(&o.templatesMaxBytes, "templates-max-bytes", templates.DefaultMaxImplicitBytes, "what the implicit templates of one-shot package sets may hold together (state and workspaces); past it the least recently used are evicted (0: no implicit templates; negative: no bound)")
 	fs.IntVar(&o.templateBuilds, "template-builds", templates.DefaultMaxBuilds, "template builds under way at once; more wait their turn")
 	o.registerCluster(fs)
 }
