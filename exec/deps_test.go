@@ -46,7 +46,7 @@ func TestLayering(t *testing.T) {
 		"egress":               {"exec"},
 		"vfs":                  {"exec", "internal/copytree"},
 		"contexts":             {"exec", "vfs"},
-		"templates":            {"exec", "vfs"},
+		"templates":            {"exec", "vfs", "internal/copytree"},
 		"processes":            {"exec", "vfs"},
 		"npm":                  {"exec", "internal/copytree", "internal/safepath"},
 		"pypi":                 {"exec", "internal/copytree", "internal/safepath"},

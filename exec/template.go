@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"io"
 	"os"
 )
 
@@ -108,12 +109,28 @@ type TemplateImage struct {
 	State       *os.File
 	StateOffset int64
 	Workspace   string
+	// Checked says an earlier restore in this process checked State
+	// whole (it is never written in place): a restore may map its raw
+	// pages without reading them for their checksums. Restored tells the
+	// owner that a restore checked it.
+	Checked  bool
+	Restored func()
 	// Refused tells the template's owner that its state was refused (made
 	// for another image or engine, corrupt): it is rebuilt from its recipe.
 	Refused func(reason string)
+	// Spare, when set, returns a copy of Workspace made ahead of the run
+	// (then the caller's, to remove), or "" when none is ready: copying a
+	// workspace of many files is then off the run's path.
+	Spare func() string
 	// Release ends the hold (State is closed; a guest mapping it keeps
 	// its own reference).
 	Release func()
+}
+
+// TemplateCapturer is a FileCapturer that can also capture a guest as a
+// template (engine.Guest): a state laid out for runs to map, not decode.
+type TemplateCapturer interface {
+	CaptureTemplateTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error)
 }
 
 // TemplateSource is where runs and contexts find templates

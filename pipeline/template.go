@@ -114,18 +114,27 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *exec.TemplateIm
 	if p.cfg.Workspaces == nil {
 		return nil, exec.Errorf(exec.EInternal, "a run from a template needs a workspace factory")
 	}
-	dir, err := p.cfg.Workspaces.NewWorkspace()
+	dir := ""
+	if ti.Spare != nil {
+		dir = ti.Spare()
+	}
+	if dir == "" {
+		var err error
+		if dir, err = p.cfg.Workspaces.NewWorkspace(); err != nil {
+			return nil, err
+		}
+		if _, err := copytree.Copy(ti.Workspace, dir); err != nil {
+			p.cfg.Workspaces.RemoveWorkspace(dir)
+			return nil, exec.Errorf(exec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
+		}
+	}
+	g, err := p.cfg.Driver.RestoreGuestFile(ctx, GuestSpec{Image: j.lang.Image(), Env: ti.Env, MemoryBytes: ti.MemoryBytes, Workspace: dir, StateChecked: ti.Checked}, ti.State, ti.StateOffset)
 	if err != nil {
+		p.cfg.Workspaces.RemoveWorkspace(dir)
 		return nil, err
 	}
-	if _, err := copytree.Copy(ti.Workspace, dir); err != nil {
-		p.cfg.Workspaces.RemoveWorkspace(dir)
-		return nil, exec.Errorf(exec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
-	}
-	g, err := p.cfg.Driver.RestoreGuestFile(ctx, GuestSpec{Image: j.lang.Image(), Env: ti.Env, MemoryBytes: ti.MemoryBytes, Workspace: dir}, ti.State, ti.StateOffset)
-	if err != nil {
-		p.cfg.Workspaces.RemoveWorkspace(dir)
-		return nil, err
+	if !ti.Checked && ti.Restored != nil {
+		ti.Restored()
 	}
 	return &ownGuest{Guest: g, remove: func() { p.cfg.Workspaces.RemoveWorkspace(dir) }}, nil
 }

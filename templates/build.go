@@ -234,10 +234,13 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 		return b, &exec.ErrorData{Code: CodeBuildFailed, Message: "its workspace could not be measured: " + err.Error()}
 	}
 	b.packages = resolvedPackages(spec, res, ws.Root)
-	fc, ok := g.(exec.FileCapturer)
-	if !ok {
-		b.discard()
-		return b, &exec.ErrorData{Code: CodeBuildFailed, Message: "its guest can't be captured"}
+	// A template's state is laid out for runs to map (exec.TemplateCapturer);
+	// a guest that can't do that is captured as a context's would be.
+	capture := func(w io.WriterAt) (int64, error) { return 0, exec.Errorf(exec.EConflict, "its guest can't be captured") }
+	if tc, ok := g.(exec.TemplateCapturer); ok {
+		capture = func(w io.WriterAt) (int64, error) { return tc.CaptureTemplateTo(ctx, false, w) }
+	} else if fc, ok := g.(exec.FileCapturer); ok {
+		capture = func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, false, w) }
 	}
 	// The record's head says ready with what is known now; its state's
 	// size is the file's (durable.go).
@@ -250,7 +253,7 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 	bw := &bounded{max: m.cfg.MaxStateBytes}
 	tmp, off, n, err := m.writeTemp(&head, b.ws, func(w io.WriterAt) (int64, error) {
 		bw.w = w
-		return fc.CaptureTo(ctx, false, bw)
+		return capture(bw)
 	})
 	captured = err == nil // a failed capture leaves the guest as it was
 	switch {

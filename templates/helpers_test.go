@@ -68,20 +68,16 @@ func newEnv(tb testing.TB, s setup) *env {
 		s.dir = tb.TempDir()
 	}
 	st := &memStore{recs: make(chan *exec.Result, 64)}
-	var ws exec.WorkspaceFactory
-	if s.quota > 0 {
-		m, err := vfs.NewManager(testenv.ScratchDir(tb), s.quota)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		ws = m
+	ws, err := vfs.NewManager(testenv.ScratchDir(tb), s.quota)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	r := testenv.Runner(tb, testenv.RunnerConfig{Images: s.images, Languages: s.languages, Policy: s.policy, Store: st, Workspaces: ws})
 	l := vfs.DefaultLimits()
 	if s.quota > 0 {
 		l.Quota = s.quota
 	}
-	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l})
+	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l, Scratch: ws, Spares: 2})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -80,6 +80,12 @@ type Config struct {
 	MaxImplicitBytes int64
 	// MaxBuilds bounds the builds under way at once (more wait their turn).
 	MaxBuilds int
+	// Scratch makes the one-shot runs' workspaces: the spare copies of a
+	// template's workspace are made there (spares.go). nil: none.
+	Scratch exec.WorkspaceFactory
+	// Spares is how many copies of a large template workspace are kept
+	// ready (0: none).
+	Spares int
 	// OnEvent, when set, is told of template.building, template.ready,
 	// template.failed and template.deleted.
 	OnEvent func(typ string, t *exec.Template)
@@ -138,6 +144,13 @@ type generation struct {
 	ws      string
 	refs    int
 	retired bool
+	// checked: a restore in this process read its state whole and found
+	// it intact; later ones map it without reading it again.
+	checked bool
+	// spares are copies of ws made ahead for runs (spares.go); filling
+	// says one is being made.
+	spares  []string
+	filling bool
 }
 
 // Open is New and the builds of templates found building by it.
@@ -221,6 +234,13 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
+	m.mu.Lock()
+	for _, t := range m.byID {
+		if t.cur != nil {
+			m.dropSparesLocked(t.cur)
+		}
+	}
+	m.mu.Unlock()
 	if m.tmp {
 		os.RemoveAll(m.cfg.Dir)
 	}
@@ -413,6 +433,7 @@ func (m *Manager) retireLocked(t *tmpl) {
 		return
 	}
 	g.retired = true
+	m.dropSparesLocked(g)
 	if g.refs == 0 {
 		m.removeGeneration(g)
 	}
@@ -477,19 +498,27 @@ func (m *Manager) holdLocked(t *tmpl) (*exec.TemplateImage, error) {
 	t.d.Runs++
 	t.d.LastUsedAtMs = m.cfg.Now().UnixMilli()
 	var once sync.Once
-	id := t.d.TemplateID
+	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
 	return &exec.TemplateImage{
 		ID: id, Language: t.d.Language, Env: maps.Clone(t.d.Env), MemoryBytes: t.d.MemoryBytes,
-		State: f, StateOffset: g.off, Workspace: g.ws,
+		State: f, StateOffset: g.off, Workspace: g.ws, Checked: g.checked,
+		Restored: func() {
+			m.mu.Lock()
+			g.checked = true
+			m.mu.Unlock()
+		},
 		Refused: func(reason string) { m.refused(t, g, reason) },
+		Spare: func() string {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			return m.spareLocked(g, wsBytes)
+		},
 		Release: func() {
 			once.Do(func() {
 				f.Close()
 				m.mu.Lock()
 				defer m.mu.Unlock()
-				if g.refs--; g.refs == 0 && g.retired {
-					m.removeGeneration(g)
-				}
+				m.releaseLocked(g)
 			})
 		},
 	}, nil

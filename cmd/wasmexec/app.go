@@ -471,6 +471,8 @@ func (a *app) load(ctx context.Context) error {
 		MaxStateBytes:    a.opts.templateMaxState,
 		MaxImplicitBytes: a.opts.templatesMaxBytes,
 		MaxBuilds:        a.opts.templateBuilds,
+		Scratch:          a.ws,
+		Spares:           2,
 		OnEvent: func(typ string, t *exec.Template) {
 			if f := a.templateEvent.Load(); f != nil {
 				(*f)(typ, t)
