@@ -21,6 +21,10 @@
 // failure, and a deadline or cancel at any step after the slot, is in the
 // Result; errors are client or service errors, and a record that could not
 // be persisted is the run's error by construction.
+//
+// Size: it is the whole run lifecycle, one step per function, plus the
+// recorder of the persist step and the guest step's templates
+// (template.go); splitting the steps apart would hide their order.
 package pipeline
 
 import (
