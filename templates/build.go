@@ -31,7 +31,12 @@ const (
 // request id are the build's: its record is theirs). m.mu held.
 func (m *Manager) startBuildLocked(t *tmpl, from context.Context, _ string) {
 	if from == nil {
+		// A template loaded from its record (a rebuild after a restart):
+		// the build is still its tenant's, whose record it leaves.
 		from = context.Background()
+		if t.d.Tenant != "" {
+			from = exec.WithTenant(from, &exec.Tenant{ID: t.d.Tenant})
+		}
 	}
 	t.build = context.WithoutCancel(from)
 	ctx, cancel := context.WithCancel(t.build)

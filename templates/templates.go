@@ -217,7 +217,7 @@ func (m *Manager) Start() {
 	defer m.mu.Unlock()
 	for _, t := range m.byID {
 		if t.d.State == exec.TemplateBuilding && t.done == nil {
-			m.startBuildLocked(t, context.Background(), "")
+			m.startBuildLocked(t, nil, "")
 		}
 	}
 }
