@@ -29,7 +29,7 @@ const (
 
 // startBuildLocked starts t's build on behalf of from (its tenant and
 // request id are the build's: its record is theirs). m.mu held.
-func (m *Manager) startBuildLocked(t *tmpl, from context.Context, _ string) {
+func (m *Manager) startBuildLocked(t *tmpl, from context.Context) {
 	if from == nil {
 		// A template loaded from its record (a rebuild after a restart):
 		// the build is still its tenant's, whose record it leaves.

@@ -75,7 +75,7 @@ func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []s
 	}
 	// The build is the server's, on behalf of the tenant (its record is
 	// theirs); it outlives the run that asked.
-	m.startBuildLocked(t, exec.WithTenant(context.Background(), exec.TenantFrom(ctx)), "")
+	m.startBuildLocked(t, exec.WithTenant(context.Background(), exec.TenantFrom(ctx)))
 	return nil
 }
 

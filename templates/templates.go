@@ -217,7 +217,7 @@ func (m *Manager) Start() {
 	defer m.mu.Unlock()
 	for _, t := range m.byID {
 		if t.d.State == exec.TemplateBuilding && t.done == nil {
-			m.startBuildLocked(t, nil, "")
+			m.startBuildLocked(t, nil)
 		}
 	}
 }
@@ -315,7 +315,7 @@ func (m *Manager) Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Te
 		delete(m.byID, id)
 		return nil, exec.Errorf(exec.EInternal, "write the record of template %s: %v", id, err)
 	}
-	m.startBuildLocked(t, ctx, "")
+	m.startBuildLocked(t, ctx)
 	return describe(t), nil
 }
 
@@ -535,7 +535,7 @@ func (m *Manager) refused(t *tmpl, g *generation, reason string) {
 	m.log.Warn("a template's state was refused; it is rebuilt from its recipe", "templateId", t.d.TemplateID, "reason", reason)
 	m.retireLocked(t)
 	t.d.Notice = "rebuilt: " + reason
-	m.startBuildLocked(t, t.build, "")
+	m.startBuildLocked(t, t.build)
 }
 
 func (m *Manager) emit(typ string, d *exec.Template) {
