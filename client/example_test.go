@@ -82,6 +82,31 @@ func ExampleClient_CreateContext() {
 	// example succeeded
 }
 
+// Build a template once, then start runs from it: its setup's globals and
+// its files are there, and what a run changes is its own.
+func ExampleClient_CreateTemplate() {
+	c := client.New(serverURL)
+	ctx := context.Background()
+	if _, err := c.CreateTemplate(ctx, &exec.TemplateSpec{TemplateID: "example", Language: exec.JavaScript,
+		SetupCode: "globalThis.base = 40", Files: map[string]string{"two.txt": "2"}}); err != nil {
+		panic(err)
+	}
+	defer c.DeleteTemplate(ctx, "example")
+	d, err := c.WaitTemplate(ctx, "example", 0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.State)
+	for range 2 {
+		res, _ := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Template: "example", Code: "base += Number(fs.readFileSync('two.txt', 'utf8')); base"})
+		fmt.Println(string(res.Value))
+	}
+	// Output:
+	// ready
+	// 42
+	// 42
+}
+
 // Follow a process's output live; the stream ends with its exit.
 func ExampleClient_FollowOutput() {
 	c := client.New(serverURL)

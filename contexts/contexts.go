@@ -135,6 +135,9 @@ type Config struct {
 	// OnMoved, when set, is called with a context dropped because another
 	// server owns it now (Drop): like OnDelete, but it is not a deletion.
 	OnMoved func(contextID string)
+	// Templates, when set, are what a context created with a template
+	// starts from (templates.go).
+	Templates exec.TemplateSource
 }
 
 // Manager owns the execution contexts of a server. It is safe for
@@ -296,6 +299,9 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 // context_conflict (the id exists), overloaded (MaxContexts), unavailable,
 // internal (the guest failed to start).
 func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+	if spec.Template != "" {
+		return m.createFromTemplate(ctx, spec)
+	}
 	return m.create(ctx, spec, func(ctx context.Context, c *execContext) (exec.Guest, error) {
 		if c.family.Name == "" {
 			return nil, nil

@@ -35,6 +35,12 @@ type GuestOptions struct {
 	// outside the control channel (runtime fatal errors, GODEBUG traces).
 	// For debugging only: the file is not size-limited.
 	DebugStderrFile string
+	// StateChecked (RestoreFile) says the state's file was checked whole
+	// by an earlier restore in this process and has not changed since (a
+	// template's: written once, never in place): its raw pages are mapped
+	// without reading each byte again for its checksum. Its head and its
+	// compressed frames are still checked.
+	StateChecked bool
 
 	restore *decodedState // Image.Restore: written over the fresh instance
 }

@@ -120,8 +120,29 @@ func (g *Guest) CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64,
 	return n, err
 }
 
+// CaptureTemplateTo is CaptureTo for a template (exec.TemplateCapturer):
+// a state every run from it maps rather than decodes. Its pages are
+// stored raw, uncompressed, and as one span, from the first page that
+// differs from the image's snapshot to the last (the unchanged pages in
+// between too): a restore from its file then maps them with one mapping,
+// copy-on-write, and copies or decompresses nothing. It costs disk (the
+// span's whole size) and, once, the page cache the runs share.
+func (g *Guest) CaptureTemplateTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error) {
+	var n int64
+	err := g.captureWith(ctx, keep, planTemplate, func(p *statePlan) error {
+		n = int64(p.size())
+		return p.writeTo(w)
+	})
+	return n, err
+}
+
 // capture suspends the guest, plans its state and hands the plan to out.
 func (g *Guest) capture(ctx context.Context, keep bool, out func(*statePlan) error) error {
+	return g.captureWith(ctx, keep, planCompact, out)
+}
+
+// captureWith is capture with a plan of the given kind.
+func (g *Guest) captureWith(ctx context.Context, keep bool, kind planKind, out func(*statePlan) error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.img.Suspendable() {
@@ -163,7 +184,7 @@ func (g *Guest) capture(ctx context.Context, keep bool, out func(*statePlan) err
 	var p *statePlan
 	err := error(nil)
 	contain(&err, func() {
-		if p, err = g.planState(); err == nil {
+		if p, err = g.planState(kind); err == nil {
 			err = out(p)
 		}
 	})
@@ -312,7 +333,10 @@ func (img *Image) restore(ctx context.Context, state []byte, file *os.File, off 
 		return nil, err
 	}
 	d.file, d.fileOff = file, off
-	d.checkAhead()
+	d.checked = opts.StateChecked && file != nil
+	if !d.checked {
+		d.checkAhead()
+	}
 	if d.ahead != nil {
 		// Done reading the state before it is unmapped; a state refused
 		// before its frames were applied is not read on.

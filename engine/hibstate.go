@@ -448,8 +448,20 @@ type statePlan struct {
 	head  int      // size of the head (up to the first frame)
 }
 
+// planKind says how a state is laid out.
+type planKind int
+
+const (
+	// planCompact: the changed pages only, frames compressed where that
+	// pays (a context's snapshot, a fork).
+	planCompact planKind = iota
+	// planTemplate: one span of raw pages, mapped by every restore from
+	// its file (CaptureTemplateTo).
+	planTemplate
+)
+
 // planState captures memory, globals and tables of a suspended guest.
-func (g *Guest) planState() (*statePlan, error) {
+func (g *Guest) planState(kind planKind) (*statePlan, error) {
 	b, err := g.img.base()
 	if err != nil {
 		return nil, err
@@ -473,6 +485,10 @@ func (g *Guest) planState() (*statePlan, error) {
 	if p.runs, err = pageRuns(p.mem, b.mem); err != nil {
 		return nil, err
 	}
+	if kind == planTemplate && len(p.runs) > 1 {
+		first, last := p.runs[0], p.runs[len(p.runs)-1]
+		p.runs = []pageRun{{first: first.first, n: last.first + last.n - first.first}}
+	}
 	p.spans = frameSpans(p.runs)
 	for _, r := range p.runs {
 		h.Pages += r.n
@@ -491,7 +507,7 @@ func (g *Guest) planState() (*statePlan, error) {
 		if len(p.spans[i]) > 1 {
 			src = gather(p.mem, p.spans[i], sc.pages[:spanBytes(p.spans[i])])
 		}
-		if looksRandom(src) {
+		if kind == planTemplate || looksRandom(src) {
 			return
 		}
 		if out := s2.Encode(sc.enc, src); len(out) < len(src)-len(src)/10 {
@@ -738,6 +754,9 @@ type decodedState struct {
 	// (RestoreFile): its page-aligned raw frames may be mapped.
 	file    *os.File
 	fileOff int64
+	// checked: the raw frames were checked by an earlier restore from
+	// the same unchanged file (GuestOptions.StateChecked).
+	checked bool
 	// ahead checks the raw frames while the guest is instantiated
 	// (checkAhead); nil: each frame is checked as it is applied.
 	ahead *frameCheck
@@ -945,7 +964,7 @@ func (g *Guest) applyState(d *decodedState) error {
 	errs := make([]error, len(spans))
 	err = parallel(len(spans), frameBytes, func(i int) {
 		f := &d.frames[i]
-		errs[i] = applyFrame(mem, f, i, spans[i], mapped, d.ahead != nil && !f.compressed, large)
+		errs[i] = applyFrame(mem, f, i, spans[i], mapped, (d.ahead != nil || d.checked) && !f.compressed, large)
 	})
 	if err != nil {
 		return faultRefuses(err)

@@ -51,10 +51,14 @@ const (
 	ExecutionCompleted = "execution.completed"
 	ProcessSpawned     = "process.spawned"
 	ProcessExited      = "process.exited"
+	TemplateBuilding   = "template.building"
+	TemplateReady      = "template.ready"
+	TemplateFailed     = "template.failed"
+	TemplateDeleted    = "template.deleted"
 )
 
 // Types lists every event type.
-var Types = []string{ContextCreated, ContextReset, ContextDeleted, ContextHibernated, ContextRestored, ExecutionStarted, ExecutionCompleted, ProcessSpawned, ProcessExited}
+var Types = []string{ContextCreated, ContextReset, ContextDeleted, ContextHibernated, ContextRestored, ExecutionStarted, ExecutionCompleted, ProcessSpawned, ProcessExited, TemplateBuilding, TemplateReady, TemplateFailed, TemplateDeleted}
 
 // Event is one lifecycle event as readers see it.
 type Event struct {
@@ -63,6 +67,7 @@ type Event struct {
 	Type        string   `json:"type"`
 	TimestampMs int64    `json:"timestampMs"`
 	ContextID   string   `json:"contextId,omitempty"`
+	TemplateID  string   `json:"templateId,omitempty"`
 	ExecutionID string   `json:"executionId,omitempty"`
 	Kind        string   `json:"kind,omitempty"`
 	Language    string   `json:"language,omitempty"`

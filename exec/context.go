@@ -29,6 +29,10 @@ type ContextSpec struct {
 	// give its own); Secrets are fixed for the context's life, like Env.
 	Network *Network          `json:"network,omitempty"`
 	Secrets map[string]Secret `json:"secrets,omitempty"`
+	// Template starts the context from a template, as a fork starts from
+	// its source: its state and a copy of its workspace; its language,
+	// env and memoryBytes are the template's.
+	Template string `json:"template,omitempty"`
 }
 
 // Context is a context descriptor: GET /v1/contexts/:id.

@@ -15,7 +15,7 @@ import (
 func TestNoWasmtimeOutsideEngine(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
-	pkgs := []string{"./exec", "./pipeline", "./server", "./mcp", "./store", "./cluster", "./vfs", "./contexts", "./processes", "./npm", "./pypi", "./egress", "./events", "./auth", "./metrics", "./client", "./languages/..."}
+	pkgs := []string{"./exec", "./pipeline", "./server", "./mcp", "./store", "./cluster", "./vfs", "./contexts", "./templates", "./processes", "./npm", "./pypi", "./egress", "./events", "./auth", "./metrics", "./client", "./languages/..."}
 	cmd := exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{if .CgoFiles}}cgo{{end}}"}, pkgs...)...)
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
@@ -41,11 +41,12 @@ func TestLayering(t *testing.T) {
 		"internal/copytree":    {},
 		"internal/safepath":    {},
 		"internal/workerpool":  {},
-		"pipeline":             {"exec", "egress", "events"},
+		"pipeline":             {"exec", "egress", "events", "internal/copytree"},
 		"engine":               {"exec", "egress", "pipeline"},
 		"egress":               {"exec"},
 		"vfs":                  {"exec", "internal/copytree"},
 		"contexts":             {"exec", "vfs"},
+		"templates":            {"exec", "vfs", "internal/copytree"},
 		"processes":            {"exec", "vfs"},
 		"npm":                  {"exec", "internal/copytree", "internal/safepath"},
 		"pypi":                 {"exec", "internal/copytree", "internal/safepath"},

@@ -13,6 +13,8 @@ const (
 	ENotFound         = "not_found"                     // 404
 	EExpired          = "execution_expired"             // 404, id known to have expired
 	EContextNotFound  = "context_not_found"             // 404
+	ETemplateNotFound = "template_not_found"            // 404
+	ETemplateConflict = "template_conflict"             // 409, a template id that exists
 	EConflict         = "conflict"                      // 409
 	EContextConflict  = "context_conflict"              // 409
 	ENotRetained      = "execution_output_not_retained" // 409, replay of a run that kept no events

@@ -77,6 +77,8 @@ type SpawnRequest struct {
 	// inherit the context's).
 	Network *Network          `json:"network,omitempty"`
 	Secrets map[string]Secret `json:"secrets,omitempty"`
+	// Template starts the process from a template (not in a context).
+	Template string `json:"template,omitempty"`
 }
 
 // Process is a process descriptor: GET /v1/processes/:pid.

@@ -42,6 +42,10 @@ type Request struct {
 	// or PEP 508 requirements (Python) installed into the run's workspace
 	// before it starts.
 	Packages []string `json:"packages,omitempty"`
+	// Template (one-shot runs) starts the run's guest from a template: its
+	// state restored copy-on-write, its workspace a copy of the
+	// template's (docs/TEMPLATES.md).
+	Template string `json:"template,omitempty"`
 	// Network opens the run to the hosts it allows (within the operator's
 	// ceiling); nil: no network (in a context: the context's).
 	Network *Network `json:"network,omitempty"`

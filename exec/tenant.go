@@ -21,6 +21,11 @@ type Quotas struct {
 	MaxProcesses      *int64 `json:"maxProcesses,omitempty"`
 	MaxRunsPerMinute  *int64 `json:"maxRunsPerMinute,omitempty"`
 	MaxWorkspaceBytes *int64 `json:"maxWorkspaceBytes,omitempty"`
+	// MaxTemplates counts the tenant's templates (failed ones too, until
+	// deleted); MaxTemplateBytes bounds what they hold (state and
+	// workspace).
+	MaxTemplates     *int64 `json:"maxTemplates,omitempty"`
+	MaxTemplateBytes *int64 `json:"maxTemplateBytes,omitempty"`
 }
 
 // Tenant is who a request acts for.

@@ -20,6 +20,7 @@ type CreateContextInput struct {
 	ContextID   string            `json:"contextId,omitempty" jsonschema:"the id to use (1-64 of A-Z a-z 0-9 _ -); generated when absent"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables, fixed for the context's life"`
 	MemoryBytes int64             `json:"memoryBytes,omitempty" jsonschema:"memory limit of the context's sandbox"`
+	Template    string            `json:"template,omitempty" jsonschema:"start the context from this template (create_template): its globals and files; its language, env and memory limit are the template's"`
 }
 
 // ContextIDInput names one context.
@@ -54,7 +55,7 @@ func (t *tools) createContext(ctx context.Context, _ *sdk.CallToolRequest, in Cr
 	if err != nil {
 		return nil, ContextOutput{}, err
 	}
-	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}})
+	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}, Template: in.Template})
 	if err != nil {
 		return nil, ContextOutput{}, toolError(err)
 	}

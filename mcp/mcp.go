@@ -52,6 +52,8 @@ type Config struct {
 	// History, when set, adds list_executions and get_execution (the
 	// guarded history: server.Guard's Config.History).
 	History server.History
+	// Templates, when set, adds create_template and list_templates.
+	Templates server.Templates
 	// BodyLimit caps one MCP message (default 16 MiB, like the HTTP API).
 	BodyLimit int64
 	// RebindingProtection refuses requests that arrive on a loopback
@@ -118,6 +120,10 @@ func NewServer(cfg Config) *sdk.Server {
 	if cfg.NPM != nil {
 		addTool(s, &sdk.Tool{Name: "npm_install", Description: "Install npm packages (\"lodash@4.17.21\", \"zod\") into a JavaScript/TypeScript context's /workspace/node_modules, so its code can import or require them; with no packages, install the project from package.json/package-lock.json. All or nothing; install scripts are never run. With a progress token, progress lines come as notifications.",
 			Annotations: hints("Install npm packages", write, openWorld)}, t.npmInstall)
+	}
+	if cfg.Templates != nil {
+		addTool(s, &sdk.Tool{Name: "create_template", Annotations: hints("Build a template", write, openWorld), Description: "Build a template: a sandbox prepared once (packages installed, files written, setupCode run, e.g. \"import sympy, openpyxl\" or \"const z = require('zod')\") and kept, so that run_code and create_context with template start from it in milliseconds, its imports done. The build goes on in the background: state building, then ready or failed (see list_templates); runs naming it wait for it."}, t.createTemplate)
+		addTool(s, &sdk.Tool{Name: "list_templates", Annotations: hints("List templates", readOnly), Description: "List the templates: id, language, state (building, ready, failed), packages with their versions, and size."}, t.listTemplates)
 	}
 	if cfg.Pip != nil {
 		addTool(s, &sdk.Tool{Name: "pip_install", Description: "Install Python packages (\"attrs==23.1.0\", \"tomli\") into a Python context, so its code can import them: pure-Python wheels only (packages with C extensions such as numpy can't run in the sandbox), or a requirements file from /workspace. All or nothing; no package code runs at install. With a progress token, progress lines come as notifications.",

@@ -26,8 +26,7 @@ type RunCodeInput struct {
 	TimeoutMs int64             `json:"timeoutMs,omitempty" jsonschema:"wall-clock timeout in milliseconds (at most the server's maximum)"`
 	Limits    *LimitsInput      `json:"limits,omitempty" jsonschema:"resource limits below the server's maxima (0 or absent: the server default)"`
 	Network   []string          `json:"network,omitempty" jsonschema:"hosts the code may reach over HTTP(S) through the host (fetch, urllib), e.g. api.example.com or *.example.org; within the server's --network-allow"`
-	// A template (a prepared starting point) will be named here; it is
-	// resolved into the request in runRequest, before the request goes on.
+	Template  string            `json:"template,omitempty" jsonschema:"start the fresh sandbox from this template (create_template): its imports and files are there already"`
 }
 
 // LimitsInput bounds one run (exec.Limits).
@@ -118,7 +117,7 @@ func (t *tools) runCode(ctx context.Context, call *sdk.CallToolRequest, in RunCo
 // runRequest builds the run's request from the tool's input.
 func runRequest(in RunCodeInput) (*exec.Request, error) {
 	req := &exec.Request{
-		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID,
+		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID, Template: in.Template,
 		Files: in.Files, Stdin: in.Stdin, Args: in.Args, Env: in.Env, Packages: in.Packages, TimeoutMs: in.TimeoutMs,
 	}
 	if in.Limits != nil {

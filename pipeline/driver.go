@@ -36,4 +36,8 @@ type GuestSpec struct {
 	// Workspace is the host directory mounted at /workspace; "" (runs
 	// only) makes a throwaway one that the guest's Close removes.
 	Workspace string
+	// StateChecked (RestoreGuestFile) says the state's file was checked
+	// whole by an earlier restore and is unchanged (a template's): its
+	// raw pages are mapped without being read for their checksums.
+	StateChecked bool
 }

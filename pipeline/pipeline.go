@@ -21,6 +21,10 @@
 // failure, and a deadline or cancel at any step after the slot, is in the
 // Result; errors are client or service errors, and a record that could not
 // be persisted is the run's error by construction.
+//
+// Size: it is the whole run lifecycle, one step per function, plus the
+// recorder of the persist step and the guest step's templates
+// (template.go); splitting the steps apart would hide their order.
 package pipeline
 
 import (
@@ -94,6 +98,11 @@ type Config struct {
 	// Events receives execution.started and execution.completed of
 	// one-shot and context runs (a process's are its spawner's).
 	Events events.Log
+	// Templates, when set, are what runs naming a template start from
+	// (templates.Manager); when it is also an exec.ImplicitTemplates, a
+	// one-shot run with packages starts from the server's template of its
+	// set once there is one. nil: runs naming a template are refused.
+	Templates exec.TemplateSource
 }
 
 // Pipeline is the run lifecycle (exec.Runner).
@@ -104,7 +113,11 @@ type Pipeline struct {
 	live   atomic.Int64
 	queued atomic.Int64
 	warned atomic.Bool
+	// tpls holds Config.Templates, or what SetTemplates set.
+	tpls atomic.Pointer[templateSource]
 }
+
+type templateSource struct{ exec.TemplateSource }
 
 var _ exec.Runner = (*Pipeline)(nil)
 
@@ -134,7 +147,27 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Pipeline{cfg: cfg, log: cfg.Logger, slots: make(chan struct{}, cfg.MaxConcurrent)}, nil
+	p := &Pipeline{cfg: cfg, log: cfg.Logger, slots: make(chan struct{}, cfg.MaxConcurrent)}
+	p.SetTemplates(cfg.Templates)
+	return p, nil
+}
+
+// SetTemplates sets Config.Templates: the templates' manager runs its
+// builds through the pipeline, so it is made after it.
+func (p *Pipeline) SetTemplates(t exec.TemplateSource) {
+	if t == nil {
+		p.tpls.Store(nil)
+		return
+	}
+	p.tpls.Store(&templateSource{t})
+}
+
+// templates returns the template source (nil: none).
+func (p *Pipeline) templates() exec.TemplateSource {
+	if t := p.tpls.Load(); t != nil {
+		return t.TemplateSource
+	}
+	return nil
 }
 
 // Policy returns the limits policy.
@@ -231,6 +264,11 @@ type job struct {
 	// the request's files and written by nothing else while the run lasts
 	// (what a driver's shipped Sources rely on).
 	private bool
+	// template is the template the run starts from (validated), nil
+	// without one; packaged says the run's guest came from its packages'
+	// implicit template, whose workspace holds them already.
+	template *exec.Template
+	packaged bool
 }
 
 // process reports whether the job is a process's run: its spawner
@@ -245,7 +283,7 @@ func (p *Pipeline) Run(ctx context.Context, req *exec.Request, opts exec.RunOpti
 			opts.Started(err)
 		}
 	}()
-	j, err := p.validate(req, opts)
+	j, err := p.validate(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -295,9 +333,10 @@ func (p *Pipeline) Run(ctx context.Context, req *exec.Request, opts exec.RunOpti
 	return p.finish(ctx, j, res, log)
 }
 
-// validate checks req (invalid_argument, payload_too_large, unavailable)
-// and resolves its limits. It is cheap: nothing waits or runs.
-func (p *Pipeline) validate(req *exec.Request, opts exec.RunOptions) (*job, error) {
+// validate checks req (invalid_argument, payload_too_large, unavailable,
+// template_not_found) and resolves its limits. It is cheap: nothing waits
+// or runs.
+func (p *Pipeline) validate(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*job, error) {
 	if req.Kind != exec.KindEvaluate && req.Kind != exec.KindExecute {
 		return nil, exec.Errorf(exec.EInvalid, "unknown kind %q", req.Kind)
 	}
@@ -327,7 +366,12 @@ func (p *Pipeline) validate(req *exec.Request, opts exec.RunOptions) (*job, erro
 		}
 		req.Cwd = cwd
 	}
-	limits, timeout, err := p.cfg.Policy.Resolve(req.Limits, time.Duration(req.TimeoutMs)*time.Millisecond, family.MinMemoryBytes)
+	asked := req.Limits
+	tpl, err := p.template(ctx, req, opts, family, &asked)
+	if err != nil {
+		return nil, err
+	}
+	limits, timeout, err := p.cfg.Policy.Resolve(asked, time.Duration(req.TimeoutMs)*time.Millisecond, family.MinMemoryBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +391,7 @@ func (p *Pipeline) validate(req *exec.Request, opts exec.RunOptions) (*job, erro
 	if queued.IsZero() {
 		queued = time.Now()
 	}
-	return &job{req: req, opts: opts, lang: lang, family: family, limits: limits, timeout: timeout, queued: queued}, nil
+	return &job{req: req, opts: opts, lang: lang, family: family, limits: limits, timeout: timeout, queued: queued, template: tpl}, nil
 }
 
 // admit is the admission step: the server serves runs, its store can
@@ -431,6 +475,13 @@ func (p *Pipeline) guest(ctx context.Context, j *job) (g exec.Guest, owned bool,
 	if j.opts.Guest != nil {
 		return j.opts.Guest, false, nil
 	}
+	if j.template != nil {
+		g, err := p.templateGuest(ctx, j)
+		return g, err == nil, err
+	}
+	if g := p.packagedGuest(ctx, j); g != nil {
+		return g, true, nil
+	}
 	g, err = p.cfg.Driver.Guest(ctx, GuestSpec{
 		Image:       j.lang.Image(),
 		Env:         exec.SecretEnv(j.req.Env, j.req.Secrets), // secrets' placeholders
@@ -447,7 +498,7 @@ func (p *Pipeline) seed(ctx context.Context, j *job, g exec.Guest) error {
 		return j.opts.Seed(ctx)
 	}
 	ws := g.Workspace()
-	if j.prep != nil && j.prep.Seed != nil {
+	if j.prep != nil && j.prep.Seed != nil && !j.packaged {
 		if ws == "" {
 			return exec.Errorf(exec.EInvalid, "packages need a workspace")
 		}

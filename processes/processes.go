@@ -330,7 +330,7 @@ func (m *Manager) request(p *proc, req *exec.SpawnRequest) (*exec.Request, error
 	return &exec.Request{
 		Kind: exec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID, Filename: filename,
 		Env: req.Env, Args: req.Args, Cwd: req.Cwd, Limits: req.Limits, Format: req.Format,
-		Network: req.Network, Secrets: req.Secrets,
+		Network: req.Network, Secrets: req.Secrets, Template: req.Template,
 		Output: exec.OutputOptions{Capture: exec.CaptureAll, RetainEvents: true},
 	}, nil
 }

@@ -213,6 +213,14 @@ func openAPIDoc() obj {
 			"post": op("createContext", "Create an execution context", obj{"201": jsonResponse("the new context", ref("Context")), "409": errResponse("409"), "413": errResponse("413")}, body(jsonBody(ref("ContextSpec")))),
 			"get":  op("listContexts", "List execution contexts", obj{"200": jsonResponse("the contexts", object(obj{"contexts": array(ref("Context"))}, "contexts"))}),
 		},
+		"/v1/templates": obj{
+			"post": op("createTemplate", "Build a template: packages installed, files seeded, setupCode run, then captured with its workspace (202: the build goes on; state building, then ready or failed; template.* events)", obj{"202": jsonResponse("the template, building", ref("Template")), "409": errResponse("409")}, body(jsonBody(ref("TemplateSpec")))),
+			"get":  op("listTemplates", "List templates (the caller's, and the server's implicit ones of the caller's one-shot package sets)", obj{"200": jsonResponse("the templates", object(obj{"templates": array(ref("Template"))}, "templates"))}),
+		},
+		"/v1/templates/{id}": obj{
+			"get":    op("getTemplate", "One template", obj{"200": jsonResponse("the template", ref("Template"))}, params(pathParam("id", "the template's id"))),
+			"delete": op("deleteTemplate", "Delete a template (runs started from it go on)", obj{"204": obj{"description": "deleted"}}, params(pathParam("id", "the template's id"))),
+		},
 		"/v1/contexts/{id}": obj{
 			"get":    op("getContext", "One context", obj{"200": contextOK}, params(idParam)),
 			"delete": op("deleteContext", "Delete a context, its guest and its workspace", obj{"204": deleted, "409": errResponse("409")}, params(idParam)),
@@ -312,6 +320,7 @@ func openAPIDoc() obj {
 			"output":  strictObject(obj{"capture": enum("", "all", "none", "stderr"), "retainEvents": boolean("keep output events for replay")}),
 			"format":  enum("JavaScript/TypeScript module format", "module", "commonjs"),
 			"network": ref("Network"), "secrets": ref("Secrets"),
+			"template": str("start the run's guest from this template (one-shot runs)"),
 		}, "language"), nonEmpty("code"), nonEmpty("filePath")),
 		"ErrorData": errorData,
 		"Result": object(obj{
@@ -330,7 +339,24 @@ func openAPIDoc() obj {
 		"Event": object(obj{"pid": integer("the process's; 0 for a run"), "sequence": integer(""), "channel": enum("network: the chunk is a NetworkRequest as JSON", "stdout", "stderr", "pty", "network"), "chunk": str(""), "encoding": enum("present when chunk is base64", "base64"), "timestampMs": integer("")},
 			"sequence", "channel", "chunk", "timestampMs"),
 		"Replay":      object(obj{"events": array(ref("Event")), "nextCursor": str(""), "hasMore": boolean(""), "truncated": boolean("events older than the cursor were dropped")}, "events", "nextCursor", "hasMore", "truncated"),
-		"ContextSpec": strictObject(obj{"contextId": contextID("1-64 of [A-Za-z0-9_-]; generated when absent"), "language": ref("ContextLanguage"), "env": stringMap("fixed for the context's life"), "limits": strictObject(obj{"memoryBytes": count("fixed for the context's life (0: default); fuel and outputBytes are per run")}), "network": ref("Network"), "secrets": ref("Secrets")}),
+		"ContextSpec": strictObject(obj{"contextId": contextID("1-64 of [A-Za-z0-9_-]; generated when absent"), "language": ref("ContextLanguage"), "env": stringMap("fixed for the context's life"), "limits": strictObject(obj{"memoryBytes": count("fixed for the context's life (0: default); fuel and outputBytes are per run")}), "network": ref("Network"), "secrets": ref("Secrets"), "template": str("start from this template (its language, env and memoryBytes)")}),
+		"TemplateSpec": strictObject(obj{
+			"templateId": str("1-64 of [A-Za-z0-9_-]; generated when absent"), "language": ref("Language"),
+			"packages":  array(str("npm packages (JavaScript, TypeScript) or PEP 508 requirements (Python)")),
+			"files":     stringMap("path to content, written into its workspace"),
+			"setupCode": str("evaluated once in its guest after the packages and files; what it defines is every run's"),
+			"env":       stringMap("its guests' environment"), "limits": ref("Limits"), "timeoutMs": integer("the build's timeout"),
+		}, "language"),
+		"Template": object(obj{
+			"templateId": str(""), "language": ref("Language"), "state": enum("", "building", "ready", "failed"),
+			"implicit":    boolean("the server's own, for a one-shot run's package set"),
+			"createdAtMs": integer(""), "readyAtMs": integer(""), "lastUsedAtMs": integer(""),
+			"packages": array(object(obj{"name": str(""), "version": str("the resolved version")}, "name", "version")),
+			"files":    array(str("")), "env": stringMap(""), "memoryBytes": integer(""),
+			"stateBytes": integer("its captured guest state"), "workspaceBytes": integer("its workspace"),
+			"buildExecutionId": str("its build's record (kind template_build)"), "builds": integer(""), "runs": integer(""),
+			"error": ref("ErrorData"), "notice": str("why it was last rebuilt"),
+		}, "templateId", "language", "state", "createdAtMs", "packages", "memoryBytes", "stateBytes", "workspaceBytes", "builds", "runs"),
 		"Context": object(obj{
 			"contextId": str(""), "language": ref("ContextLanguage"), "state": enum("", "idle", "running", "resetting", "deleting", "failed"),
 			"createdAtMs": integer(""), "lastStartedAtMs": integer(""), "lastCompletedAtMs": integer(""), "idleExpiresAtMs": integer(""),
@@ -344,7 +370,7 @@ func openAPIDoc() obj {
 		"FileEntry":     object(obj{"path": str("relative to /workspace"), "type": enum("", "file", "dir", "symlink", "other"), "size": integer(""), "modifiedAtMs": integer("")}, "path", "type", "size", "modifiedAtMs"),
 		"FileList":      object(obj{"dir": str(""), "entries": array(ref("FileEntry"))}, "dir", "entries"),
 		"ExtractResult": object(obj{"dir": str("where it was unpacked"), "files": integer(""), "dirs": integer(""), "bytes": integer("bytes unpacked")}, "dir", "files", "dirs", "bytes"),
-		"SpawnRequest": withOneOf(strictObject(obj{"language": ref("Language"), "code": str("the program (or give file)"), "file": str("a file of the context's workspace to run (with contextId)"), "args": array(obj{"type": "string"}), "env": stringMap(""), "cwd": str(""), "contextId": contextID("run in this context's workspace"), "timeoutMs": timeoutMs, "limits": ref("Limits"), "format": enum("", "module", "commonjs"), "network": ref("Network"), "secrets": ref("Secrets")}, "language"),
+		"SpawnRequest": withOneOf(strictObject(obj{"language": ref("Language"), "code": str("the program (or give file)"), "file": str("a file of the context's workspace to run (with contextId)"), "args": array(obj{"type": "string"}), "env": stringMap(""), "cwd": str(""), "contextId": contextID("run in this context's workspace"), "timeoutMs": timeoutMs, "limits": ref("Limits"), "format": enum("", "module", "commonjs"), "network": ref("Network"), "secrets": ref("Secrets"), "template": str("start from this template (not in a context)")}, "language"),
 			nonEmpty("code"), nonEmpty("file")),
 		"ProcessExit": object(exitProps(obj{"pid": integer(""), "executionId": str("")}), "pid", "executionId", "outcome", "exitedAtMs", "durationMs"),
 		"Process": object(obj{"pid": integer(""), "executionId": str(""), "state": enum("", "running", "exited"), "language": ref("Language"), "command": str(""), "contextId": str(""), "startedAtMs": integer(""), "stdinClosed": boolean(""), "signal": str(""), "exit": ref("ProcessExit")},
@@ -362,7 +388,7 @@ func openAPIDoc() obj {
 		"NPMInstallRequest": strictObject(obj{"packages": array(str("name, name@range or name@tag")), "dev": boolean("add them to devDependencies"), "frozen": boolean("no packages: fail when package-lock.json would change"), "timeoutMs": timeoutMs}),
 		"PipInstallRequest": strictObject(obj{"packages": array(str("PEP 508 requirement")), "requirementsFile": str("a workspace path"), "indexUrl": str("an allowed index"), "extraIndexUrls": array(str("allowed indexes")), "upgrade": boolean("prefer the newest versions"), "timeoutMs": timeoutMs}),
 		"LifecycleEvent": object(obj{
-			"type": enum("", events.Types...), "timestampMs": integer(""), "contextId": str(""), "executionId": str(""), "kind": ref("Kind"), "language": ref("Language"),
+			"type": enum("", events.Types...), "timestampMs": integer(""), "contextId": str(""), "templateId": str(""), "executionId": str(""), "kind": ref("Kind"), "language": ref("Language"),
 			"outcome": str("execution.completed: the run's outcome; process.exited: exited, signalled or timed_out"), "exitCode": integer(""), "durationMs": number(""), "pid": integer(""), "requestId": str("the X-Request-Id of the request that caused it"),
 		}, "type", "timestampMs"),
 		"Readiness": obj{"type": "object", "required": []string{"ready"}, "properties": obj{"ready": boolean("")}, "additionalProperties": true, "description": "ready, and details by component"},

@@ -45,6 +45,7 @@ type Config struct {
 	Processes   Processes // nil: /v1/processes answers 501
 	NPM         NPM       // nil: /v1/contexts/:id/npm/install answers 501
 	Pip         Pip       // nil: /v1/contexts/:id/pip/install answers 501
+	Templates   Templates // nil: /v1/templates answers 501
 	Ready       Readiness
 	Metrics     Metrics // nil: /metrics answers 501
 	// MetricsHandler, when set, serves /metrics (promhttp) instead.
@@ -128,6 +129,7 @@ func New(cfg Config) *Server {
 	s.routeProcesses()
 	s.routeMCP()
 	s.routeEvents()
+	s.routeTemplates()
 	s.routes = map[string]bool{}
 	for _, r := range s.e.Routes() {
 		s.routes[r.Path] = true
@@ -324,9 +326,9 @@ func statusOf(code string) int {
 		return http.StatusMethodNotAllowed
 	case exec.EUnauthorized:
 		return http.StatusUnauthorized
-	case exec.ENotFound, exec.EExpired, exec.EContextNotFound:
+	case exec.ENotFound, exec.EExpired, exec.EContextNotFound, exec.ETemplateNotFound:
 		return http.StatusNotFound
-	case exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained:
+	case exec.EConflict, exec.EContextConflict, exec.ETemplateConflict, exec.ELanguageMismatch, exec.ENotRetained:
 		return http.StatusConflict
 	case exec.ETooLarge:
 		return http.StatusRequestEntityTooLarge

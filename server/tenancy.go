@@ -82,7 +82,7 @@ type tenantState struct {
 	mu      sync.Mutex
 	buckets [60]struct{ sec, n int64 } // bucket sec%60: starts within second sec
 
-	contexts, processes, workspaceBytes reserved
+	contexts, processes, workspaceBytes, templates reserved
 }
 
 func newTenancy(runs *Tenants) *tenancy {
@@ -164,8 +164,11 @@ func Guard(cfg Config) Config {
 		}
 	}
 	cfg.tenancy = t
+	if cfg.Templates != nil {
+		cfg.Templates = guardedTemplates{next: cfg.Templates, t: t}
+	}
 	if cfg.Contexts != nil {
-		gc := &guardedContexts{next: cfg.Contexts, t: t}
+		gc := &guardedContexts{next: cfg.Contexts, t: t, templates: cfg.Templates}
 		cfg.Contexts = gc
 		if cfg.NPM != nil {
 			cfg.NPM = guardedNPM{next: cfg.NPM, c: gc}
@@ -326,6 +329,9 @@ func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
 type guardedContexts struct {
 	next Contexts
 	t    *tenancy
+	// templates describe the template a context is made from (its
+	// workspace is copied: maxWorkspaceBytes), nil when there are none.
+	templates Templates
 }
 
 var _ Contexts = (*guardedContexts)(nil)
@@ -385,7 +391,24 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c
 	if err != nil {
 		return nil, err
 	}
-	defer func() { end(g.ownIfMade(c, err, tn)) }()
+	endBytes := noEnd
+	defer func() {
+		end(g.ownIfMade(c, err, tn))
+		endBytes(nil)
+	}()
+	if spec.Template != "" && g.templates != nil {
+		// Made from a template: its workspace is a copy of the
+		// template's, reserved like a fork's (another tenant's template
+		// is not found, by the templates' own scoping).
+		t, err := g.templates.Get(ctx, spec.Template)
+		if err != nil {
+			return nil, err
+		}
+		if endBytes, err = g.reserveWorkspaces(ctx, t.WorkspaceBytes); err != nil {
+			endBytes = noEnd
+			return nil, err
+		}
+	}
 	return g.next.Create(ctx, &named)
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/templates"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -85,10 +86,10 @@ func (h *memHistory) Output(ctx context.Context, id, after string, limit int) (*
 
 const keysFile = `{
   "tenants": {
-    "acme": {"maxContexts": 2, "maxWorkspaceBytes": 100, "maxProcesses": 1},
+    "acme": {"maxContexts": 2, "maxWorkspaceBytes": 100, "maxProcesses": 1, "maxTemplates": 1},
     "globex": {"maxConcurrentRuns": 1, "maxRunsPerMinute": 3},
-    "zero": {"maxContexts": 0, "maxRunsPerMinute": 0, "maxProcesses": 0},
-    "initech": {"maxWorkspaceBytes": 100}
+    "zero": {"maxContexts": 0, "maxRunsPerMinute": 0, "maxProcesses": 0, "maxTemplates": 0},
+    "initech": {"maxWorkspaceBytes": 100, "maxTemplateBytes": 1000}
   },
   "keys": [
     {"tenant": "acme", "key": "acme-key-0123456789"},
@@ -134,7 +135,14 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws})
+	var cfg server.Config
+	tpl, err := templates.Open(templates.Config{Runner: r, OnEvent: func(typ string, t *exec.Template) { cfg.TemplateEvent(typ, t) }})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(tpl.Close)
+	r.SetTemplates(tpl)
+	m, err := contexts.Open(contexts.Config{Runner: r, Workspaces: ws, Templates: tpl})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -145,7 +153,7 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	}
 	tb.Cleanup(procs.Close)
 	lastRunner = r
-	cfg := server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}, Tenants: tenants}
+	cfg = server.Config{Runner: r, Contexts: m, History: h, Processes: procs, NPM: installedNPM{}, Tenants: tenants, Templates: tpl}
 	if hub != nil { // not a nil *Hub in the interface
 		cfg.Events = hub
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/store"
+	"github.com/wasmexec/wasmexec/templates"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -94,6 +95,10 @@ type options struct {
 	authKeysFile         string
 	insecureOpen         bool
 	eventsWindow         int
+	// Templates.
+	templateMaxState  int64
+	templatesMaxBytes int64
+	templateBuilds    int
 	// Network.
 	networkAllow            string
 	networkMaxRequests      int
@@ -170,6 +175,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.networkMaxResponseBytes, "network-max-response-bytes", egress.DefaultMaxResponseBytes, "response body bytes per run, all requests together")
 	fs.StringVar(&o.scratchDir, "scratch-dir", defaultScratchDir(), "one-shot workspaces (a tmpfs keeps run start-up fast)")
 	fs.Int64Var(&o.shutdownGraceMs, "shutdown-grace-ms", 10000, "on SIGINT/SIGTERM, how long running work may take to finish before it is cancelled (answered and recorded as cancelled)")
+	fs.Int64Var(&o.templateMaxState, "template-max-state-bytes", templates.DefaultMaxStateBytes, "a template whose captured guest state is larger is refused (its build ends failed with the size)")
+	fs.Int64Var(&o.templatesMaxBytes, "templates-max-bytes", templates.DefaultMaxImplicitBytes, "what the implicit templates of one-shot package sets may hold together (state and workspaces); past it the least recently used are evicted (0: no implicit templates; negative: no bound)")
+	fs.IntVar(&o.templateBuilds, "template-builds", templates.DefaultMaxBuilds, "template builds under way at once; more wait their turn")
 	o.registerCluster(fs)
 }
 
@@ -260,6 +268,10 @@ type app struct {
 	contextEvent atomic.Pointer[func(string, string)]
 	// cluster is this server's part of a cluster (nil: a single server).
 	cluster *cluster.Cluster
+	// tpl keeps the templates (nil while loading).
+	tpl *templates.Manager
+	// templateEvent publishes template.* events (server.Config.TemplateEvent).
+	templateEvent atomic.Pointer[func(string, *exec.Template)]
 }
 
 func (a *app) contexts() *contexts.Manager {
@@ -465,6 +477,29 @@ func (a *app) load(ctx context.Context) error {
 		d.Close()
 		return err
 	}
+	// Templates build through the pipeline and runs start from them in
+	// it: made after it, handed to it before it serves.
+	tpl, err := templates.New(templates.Config{
+		Runner:           r,
+		Dir:              filepath.Join(a.opts.dataDir, "templates"),
+		WorkspaceLimits:  a.opts.workspaceLimits(),
+		MaxStateBytes:    a.opts.templateMaxState,
+		MaxImplicitBytes: a.opts.templatesMaxBytes,
+		MaxBuilds:        a.opts.templateBuilds,
+		Scratch:          a.ws,
+		Spares:           2,
+		OnEvent: func(typ string, t *exec.Template) {
+			if f := a.templateEvent.Load(); f != nil {
+				(*f)(typ, t)
+			}
+		},
+		Logger: a.log,
+	})
+	if err != nil {
+		d.Close()
+		return err
+	}
+	r.SetTemplates(tpl)
 	// procs is made after the contexts (it takes their workspaces); the
 	// contexts call into it only from their idle loops, started below
 	// once it exists, and from Close (nil when processes.New failed).
@@ -500,11 +535,13 @@ func (a *app) load(ctx context.Context) error {
 				(*f)(id)
 			}
 		},
-		OnMoved: killProcs,
-		Shared:  sharedContexts(a.cluster),
-		Logger:  a.log,
+		OnMoved:   killProcs,
+		Shared:    sharedContexts(a.cluster),
+		Templates: tpl,
+		Logger:    a.log,
 	})
 	if err != nil {
+		tpl.Close()
 		d.Close()
 		return err
 	}
@@ -523,14 +560,16 @@ func (a *app) load(ctx context.Context) error {
 	})
 	if err != nil {
 		ctxs.Close()
+		tpl.Close()
 		d.Close()
 		return err
 	}
 	// The contexts' idle loops call into the processes (OnDelete,
 	// LiveProcesses): they start once both exist.
 	ctxs.Start()
+	tpl.Start() // the builds a restart found under way
 	a.mu.Lock()
-	a.images, a.driver, a.runner, a.ctxs, a.procs = images, d, r, ctxs, procs
+	a.images, a.driver, a.runner, a.ctxs, a.procs, a.tpl = images, d, r, ctxs, procs, tpl
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
@@ -744,7 +783,7 @@ func (a *app) pidHistory() processes.PIDHistory {
 
 func (a *app) close() {
 	a.mu.Lock()
-	tsWorkers, chk, procs, ctxs, driver := a.tsWorkers, a.checker, a.procs, a.ctxs, a.driver
+	tsWorkers, chk, procs, ctxs, driver, tpl := a.tsWorkers, a.checker, a.procs, a.ctxs, a.driver, a.tpl
 	a.mu.Unlock()
 	if a.cluster != nil {
 		a.cluster.StopAdopting() // the contexts manager closes below
@@ -760,6 +799,9 @@ func (a *app) close() {
 	}
 	if ctxs != nil {
 		ctxs.Close()
+	}
+	if tpl != nil {
+		tpl.Close() // builds under way are built again at the next start
 	}
 	a.leaveCluster()
 	if driver != nil {

@@ -312,6 +312,9 @@ func (a *app) serverConfig() server.Config {
 	if a.procs != nil {
 		cfg.Processes = a.procs
 	}
+	if a.tpl != nil {
+		cfg.Templates = a.tpl
+	}
 	switch {
 	case a.checker != nil:
 		cfg.Checker = a.checker
@@ -360,7 +363,11 @@ func (a *app) serverConfig() server.Config {
 		ev := cfg.ContextEvent
 		a.contextEvent.Store(&ev)
 	}
-	mc := mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, History: cfg.History, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil}
+	if cfg.Templates != nil {
+		te := cfg.TemplateEvent
+		a.templateEvent.Store(&te)
+	}
+	mc := mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, History: cfg.History, Templates: cfg.Templates, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil}
 	if cfg.Processes != nil {
 		mc.Processes = server.NewProcessAPI(cfg)
 	}

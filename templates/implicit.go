@@ -1,0 +1,149 @@
+package templates
+
+// Implicit templates: the first one-shot run with a given package set
+// starts, in the background, the build of a template holding that set
+// installed and imported where the language allows; later runs with the
+// same set start from it (pipeline/template.go packagedGuest). One per
+// tenant (a tenant can't learn another's sets from them), language family
+// and set as the run wrote it, sorted (the key the package stagers use:
+// a set stages once per cache, so it resolves the same for every run).
+// They count against no tenant's quotas: they are the server's cache,
+// evicted least recently used first past Config.MaxImplicitBytes.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+// implicitKey is the key of an implicit template.
+func implicitKey(tenant string, family string, packages []string, memory int64) string {
+	set := slices.Clone(packages)
+	sort.Strings(set)
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%s", tenant, family, memory, strings.Join(set, "\n"))
+}
+
+// Implicit implements exec.ImplicitTemplates.
+func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []string, memory int64) *exec.TemplateImage {
+	if m.cfg.MaxImplicitBytes == 0 || len(packages) == 0 {
+		return nil
+	}
+	f, err := m.cfg.Runner.Family(lang)
+	if err != nil {
+		return nil
+	}
+	if lang == exec.TypeScript {
+		lang = exec.JavaScript // one family, and the setup code is JavaScript
+	}
+	tenant := exec.TenantID(ctx)
+	key := implicitKey(tenant, f.Name, packages, memory)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil
+	}
+	if t := m.implicit[key]; t != nil {
+		if t.d.State != exec.TemplateReady {
+			return nil // building, or failed (not tried again until evicted or restarted)
+		}
+		ti, err := m.holdLocked(t)
+		if err != nil {
+			return nil
+		}
+		return ti
+	}
+	sum := sha256.Sum256([]byte(key))
+	id := "imp_" + hex.EncodeToString(sum[:10])
+	if o := m.byID[id]; o != nil { // the same key, or a client's id: leave it
+		return nil
+	}
+	set := slices.Clone(packages)
+	sort.Strings(set)
+	now := m.cfg.Now()
+	t := &tmpl{key: key, spec: exec.TemplateSpec{TemplateID: id, Language: lang, Packages: set, Limits: exec.Limits{MemoryBytes: memory}},
+		d: exec.Template{TemplateID: id, Language: lang, State: exec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
+	m.byID[id], m.implicit[key] = t, t
+	if err := m.writeRecord(t, nil); err != nil {
+		m.log.Warn("write an implicit template's record", "templateId", id, "err", err)
+	}
+	// The build is the server's, on behalf of the tenant (its record is
+	// theirs); it outlives the run that asked.
+	m.startBuildLocked(t, exec.WithTenant(context.Background(), exec.TenantFrom(ctx)))
+	return nil
+}
+
+// implicitSetup imports an implicit template's packages where the
+// language allows: Python imports each top-level module its installed
+// distributions declare (top_level.txt, else the top of their files);
+// JavaScript requires each package by name. An import that fails is
+// skipped: the template holds the others.
+func implicitSetup(lang exec.Language, packages []string) string {
+	if lang == exec.Python {
+		return pySetup
+	}
+	names := make([]string, 0, len(packages))
+	for _, p := range packages {
+		names = append(names, npmName(p))
+	}
+	b, _ := json.Marshal(names)
+	return "for (const name of " + string(b) + ") { try { require(name); } catch (e) {} }"
+}
+
+// pySetup is Python's implicit setup: /workspace/.python-packages is
+// where a run's packages are installed (languages/python PackagesDir).
+const pySetup = `import importlib, importlib.metadata as _md
+for _d in _md.distributions(path=["/workspace/.python-packages"]):
+    _tops = (_d.read_text("top_level.txt") or "").split()
+    if not _tops:
+        _tops = sorted({str(_f).split("/")[0].removesuffix(".py") for _f in (_d.files or []) if "/" in str(_f) or str(_f).endswith(".py")})
+    for _t in _tops:
+        if _t.isidentifier() and not _t.endswith((".dist-info", "-info")):
+            try:
+                importlib.import_module(_t)
+            except Exception:
+                pass
+del _d, _tops, _md
+`
+
+// evictLocked deletes ready implicit templates that no run holds, least
+// recently used first, while implicit templates hold more than
+// MaxImplicitBytes (negative: no bound). It returns their descriptors
+// (for template.deleted). m.mu held.
+func (m *Manager) evictLocked() []*exec.Template {
+	if m.cfg.MaxImplicitBytes < 0 {
+		return nil
+	}
+	var all []*tmpl
+	total := int64(0)
+	for _, t := range m.implicit {
+		total += t.d.Bytes()
+		all = append(all, t)
+	}
+	if total <= m.cfg.MaxImplicitBytes {
+		return nil
+	}
+	sort.Slice(all, func(i, j int) bool { return lastUse(all[i]) < lastUse(all[j]) })
+	var out []*exec.Template
+	for _, t := range all {
+		if total <= m.cfg.MaxImplicitBytes {
+			break
+		}
+		if t.d.State != exec.TemplateReady || (t.cur != nil && t.cur.refs > 0) {
+			continue
+		}
+		total -= t.d.Bytes()
+		m.deleteLocked(t)
+		out = append(out, describe(t))
+		m.log.Info("implicit template evicted (least recently used)", "templateId", t.d.TemplateID, "bytes", t.d.Bytes())
+	}
+	return out
+}
+
+func lastUse(t *tmpl) int64 { return max(t.d.LastUsedAtMs, t.d.ReadyAtMs) }

@@ -1,0 +1,155 @@
+package templates_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wasmexec/wasmexec/engine"
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
+	"github.com/wasmexec/wasmexec/languages/js"
+	"github.com/wasmexec/wasmexec/templates"
+)
+
+// Implicit templates are off with a bound of 0: runs install their
+// packages every time.
+func TestImplicitOff(t *testing.T) {
+	e, st := stubEnv(t, 0)
+	for range 3 {
+		wantValue(t, e.run(t, context.Background(), exec.Request{Language: exec.JavaScript, Packages: []string{"alpha"}, Code: "typeof loads"}), `"undefined"`)
+	}
+	if n := len(implicitOf(t, e)); n != 0 || st.staged.Load() != 3 {
+		t.Fatalf("%d implicit templates, %d stagings", n, st.staged.Load())
+	}
+}
+
+// stager stages npm packages without a registry: each package is a module
+// that counts its loads in a global.
+type stager struct{ staged atomic.Int64 }
+
+func (s *stager) StagePackages(_ context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+	s.staged.Add(1)
+	return func(_ context.Context, dir string) error {
+		for _, p := range packages {
+			d := filepath.Join(dir, "node_modules", p)
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			os.WriteFile(filepath.Join(d, "package.json"), []byte(fmt.Sprintf(`{"name": %q, "version": "1.2.3", "main": "index.js"}`, p)), 0o644)
+			os.WriteFile(filepath.Join(d, "index.js"), []byte(`globalThis.loads = (globalThis.loads || 0) + 1; module.exports = { big: "x".repeat(4096) };`), 0o644)
+		}
+		return nil
+	}, nil, nil
+}
+
+func stubEnv(t *testing.T, maxImplicit int64) (*env, *stager) {
+	st := &stager{}
+	e := newEnv(t, setup{
+		images:     map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+		languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: st}},
+		maxImplied: maxImplicit,
+	})
+	return e, st
+}
+
+// implicitOf returns the implicit templates.
+func implicitOf(t *testing.T, e *env) []*exec.Template {
+	t.Helper()
+	all, err := e.tpl.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*exec.Template
+	for _, d := range all {
+		if d.Implicit {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Concurrent one-shot runs with one package set build its implicit
+// template once; the runs after it start from it, its imports done.
+func TestImplicitBuildsOnce(t *testing.T) {
+	e, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
+	ctx := context.Background()
+	req := func() exec.Request {
+		return exec.Request{Language: exec.JavaScript, Packages: []string{"alpha", "beta"}, Code: "[typeof loads, require('alpha').big.length, require('beta').big.length]"}
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			res, err := e.runner.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Packages: []string{"beta", "alpha"}, Code: "1"}, exec.RunOptions{})
+			if err != nil || res.Outcome != exec.Succeeded {
+				t.Errorf("run: %v %+v", err, res)
+			}
+		})
+	}
+	wg.Wait()
+	var imp []*exec.Template
+	poll.Until(t, 60*time.Second, "the implicit template", func() bool {
+		imp = implicitOf(t, e)
+		return len(imp) == 1 && imp[0].State != exec.TemplateBuilding
+	})
+	if d := imp[0]; d.State != exec.TemplateReady || d.Builds != 1 || len(d.Packages) != 2 || d.Packages[0].Version != "1.2.3" {
+		t.Fatalf("the implicit template: %+v (%+v)", d, d.Error)
+	}
+	// Its setup required both packages: a run from it finds them loaded.
+	wantValue(t, e.run(t, ctx, req()), `["number",4096,4096]`)
+	if got := implicitOf(t, e); len(got) != 1 || got[0].Runs != 1 {
+		t.Fatalf("implicit templates after a run from one: %+v", got)
+	}
+	// Another set is another template.
+	e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"alpha"}, Code: "1"})
+	poll.Until(t, 60*time.Second, "the second implicit template", func() bool { return len(implicitOf(t, e)) == 2 })
+}
+
+// Implicit templates past --templates-max-bytes are evicted least recently
+// used first.
+func TestImplicitEvictedLRU(t *testing.T) {
+	ctx := context.Background()
+	// The size of one, measured.
+	e0, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
+	e0.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"m0"}, Code: "1"})
+	var size int64
+	poll.Until(t, 60*time.Second, "a first implicit template", func() bool {
+		imp := implicitOf(t, e0)
+		if len(imp) == 1 && imp[0].State == exec.TemplateReady {
+			size = imp[0].StateBytes + imp[0].WorkspaceBytes
+		}
+		return size > 0
+	})
+	e, _ := stubEnv(t, size*5/2) // room for two
+	ready := func(pkg string) {
+		e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{pkg}, Code: "1"})
+		poll.Until(t, 60*time.Second, "the template of "+pkg, func() bool {
+			for _, d := range implicitOf(t, e) {
+				if d.Packages != nil && len(d.Packages) == 1 && d.Packages[0].Name == pkg {
+					return d.State == exec.TemplateReady
+				}
+			}
+			return false
+		})
+	}
+	ready("a")
+	ready("b")
+	// a is used again: b is now the least recently used.
+	wantValue(t, e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"a"}, Code: "typeof loads"}), `"number"`)
+	e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"c"}, Code: "1"})
+	poll.Until(t, 60*time.Second, "b evicted", func() bool {
+		names := map[string]bool{}
+		for _, d := range implicitOf(t, e) {
+			for _, p := range d.Packages {
+				names[p.Name] = true
+			}
+		}
+		return names["a"] && names["c"] && !names["b"]
+	})
+}

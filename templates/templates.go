@@ -1,0 +1,563 @@
+// Package templates keeps warm templates (docs/TEMPLATES.md): guests
+// prepared once (packages installed, files seeded, setup code run) and
+// captured with their workspace, which runs, processes and contexts start
+// from in milliseconds instead of importing the same libraries again.
+//
+// A template is much like a hibernated context that never runs itself: a
+// record file (durable.go: its recipe and descriptor, then the guest's
+// state, page-aligned so that a restore maps its pages copy-on-write) and
+// a workspace directory nobody writes. A run from it restores the state
+// into a fresh guest whose workspace is a copy of the template's (the
+// pipeline's guest step, pipeline/template.go).
+//
+// Its life, one state at a time (exec.TemplateState):
+//
+//	building  Create (or a restart that found it building, or a state the
+//	          engine refused) started its build: install, seed, the setup
+//	          run (a run of the pipeline like any other: its limits apply,
+//	          its record is kind template_build), capture. Runs from it wait.
+//	ready     built: runs start from it. A run whose restore the engine
+//	          refuses (another image, wasmtime or engine configuration)
+//	          sends it back to building, from its recipe, with the reason
+//	          in its notice.
+//	failed    its build failed: it holds nothing but its descriptor (and
+//	          the reason) until it is deleted.
+//
+// Deletion is immediate for new runs; runs holding it (copying its
+// workspace, mapping its state) keep what they hold.
+//
+// Implicit templates (implicit.go) are the server's own, one per tenant,
+// language and package set of one-shot runs; they are evicted least
+// recently used first once they hold more than Config.MaxImplicitBytes.
+//
+// Size: the manager, its builds, its durable records and its implicit
+// templates share one locked table of templates; each file is one of
+// those concerns.
+package templates
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/vfs"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxStateBytes    = 512 << 20
+	DefaultMaxImplicitBytes = 2 << 30
+	DefaultMaxBuilds        = 2
+	// workspacePrefix names template workspaces (tpl-random).
+	workspacePrefix = "tpl"
+)
+
+// Config wires a Manager.
+type Config struct {
+	// Runner runs the builds and starts their guests (the pipeline).
+	Runner exec.Runner
+	// Dir keeps the records (ID.tpl) and, under workspaces/, the
+	// workspaces; "" keeps nothing across a restart (a temporary dir).
+	Dir string
+	// WorkspaceLimits bound a template's workspace, as one of a context.
+	WorkspaceLimits vfs.Limits
+	// MaxStateBytes refuses a build whose captured state is larger.
+	MaxStateBytes int64
+	// MaxImplicitBytes evicts implicit templates, least recently used
+	// first, past what they hold together; 0 makes none (one-shot runs
+	// with packages install them every time), negative has no bound.
+	MaxImplicitBytes int64
+	// MaxBuilds bounds the builds under way at once (more wait their turn).
+	MaxBuilds int
+	// Scratch makes the one-shot runs' workspaces: the spare copies of a
+	// template's workspace are made there (spares.go). nil: none.
+	Scratch exec.WorkspaceFactory
+	// Spares is how many copies of a large template workspace are kept
+	// ready (0: none).
+	Spares int
+	// OnEvent, when set, is told of template.building, template.ready,
+	// template.failed and template.deleted.
+	OnEvent func(typ string, t *exec.Template)
+	Now     func() time.Time
+	Logger  *slog.Logger
+}
+
+// Lifecycle events reported through Config.OnEvent.
+const (
+	EventBuilding = "template.building"
+	EventReady    = "template.ready"
+	EventFailed   = "template.failed"
+	EventDeleted  = "template.deleted"
+)
+
+// Manager owns a server's templates. It is safe for concurrent use.
+type Manager struct {
+	cfg Config
+	log *slog.Logger
+	ws  *vfs.Manager
+	tmp bool // Dir is a temporary directory, removed by Close
+
+	mu       sync.Mutex
+	byID     map[string]*tmpl
+	implicit map[string]*tmpl // implicit key → template
+	closed   bool
+
+	builds chan struct{} // build slots
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// tmpl is one template. Manager.mu guards it.
+type tmpl struct {
+	d    exec.Template
+	spec exec.TemplateSpec // its recipe
+	// key is an implicit template's key ("" for others).
+	key string
+	// cur is what runs start from while ready; nil otherwise.
+	cur *generation
+	// done is closed when the build under way ends (nil when none is).
+	done chan struct{}
+	// cancel stops the build under way.
+	cancel context.CancelFunc
+	// build is the ctx values a build runs with (tenant, request id).
+	build   context.Context
+	deleted bool
+}
+
+// generation is one build's output: its record (state from off) and
+// workspace, removed once it is replaced or deleted and no run holds it.
+type generation struct {
+	record  string
+	off     int64
+	ws      string
+	refs    int
+	retired bool
+	// checked: a restore in this process read its state whole and found
+	// it intact; later ones map it without reading it again.
+	checked bool
+	// spares are copies of ws made ahead for runs (spares.go); filling
+	// says one is being made.
+	spares  []string
+	filling bool
+}
+
+// Open is New and the builds of templates found building by it.
+func Open(cfg Config) (*Manager, error) {
+	m, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.Start()
+	return m, nil
+}
+
+// New validates cfg and loads the records of Dir. Builds (of templates a
+// restart found building) wait for Start.
+func New(cfg Config) (*Manager, error) {
+	if cfg.Runner == nil {
+		return nil, errors.New("templates: a Runner is required")
+	}
+	if cfg.MaxStateBytes <= 0 {
+		cfg.MaxStateBytes = DefaultMaxStateBytes
+	}
+	if cfg.MaxBuilds <= 0 {
+		cfg.MaxBuilds = DefaultMaxBuilds
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.WorkspaceLimits == (vfs.Limits{}) {
+		cfg.WorkspaceLimits = vfs.DefaultLimits()
+	}
+	tmp := false
+	if cfg.Dir == "" {
+		d, err := os.MkdirTemp("", "wasmexec-templates-")
+		if err != nil {
+			return nil, err
+		}
+		cfg.Dir, tmp = d, true
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	ws, err := vfs.NewManagerLimits(filepath.Join(cfg.Dir, "workspaces"), cfg.WorkspaceLimits)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{cfg: cfg, log: cfg.Logger, ws: ws, tmp: tmp, byID: map[string]*tmpl{}, implicit: map[string]*tmpl{},
+		builds: make(chan struct{}, cfg.MaxBuilds), ctx: ctx, cancel: cancel}
+	keep := m.loadRecords()
+	if n, err := ws.RemoveStaleExcept(workspacePrefix, keep); err != nil {
+		m.log.Warn("remove stale template workspaces", "err", err)
+	} else if n > 0 {
+		m.log.Info("removed stale template workspaces", "count", n)
+	}
+	return m, nil
+}
+
+// Start builds the templates a restart found building.
+func (m *Manager) Start() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range m.byID {
+		if t.d.State == exec.TemplateBuilding && t.done == nil {
+			m.startBuildLocked(t, nil)
+		}
+	}
+}
+
+// Close stops the builds under way (their templates are built again at
+// the next start) and waits for them.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+	m.mu.Lock()
+	for _, t := range m.byID {
+		if t.cur != nil {
+			m.dropSparesLocked(t.cur)
+		}
+	}
+	m.mu.Unlock()
+	if m.tmp {
+		os.RemoveAll(m.cfg.Dir)
+	}
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func notFound(id string) error {
+	return exec.Errorf(exec.ETemplateNotFound, "no template %q", id)
+}
+
+// visible reports whether the tenant of ctx may see t.
+func visible(ctx context.Context, t *tmpl) bool {
+	tn := exec.TenantID(ctx)
+	return tn == "" || t.d.Tenant == tn
+}
+
+// lookup returns template id of the caller's tenant. m.mu held.
+func (m *Manager) lookupLocked(ctx context.Context, id string) (*tmpl, error) {
+	t := m.byID[id]
+	if t == nil || t.deleted || !visible(ctx, t) {
+		return nil, notFound(id)
+	}
+	return t, nil
+}
+
+// describe copies t's descriptor. m.mu held.
+func describe(t *tmpl) *exec.Template {
+	d := t.d
+	d.Packages = slices.Clone(d.Packages)
+	if d.Packages == nil {
+		d.Packages = []exec.TemplatePackage{}
+	}
+	d.Files = slices.Clone(d.Files)
+	d.Env = maps.Clone(d.Env)
+	if d.Error != nil {
+		e := *d.Error
+		d.Error = &e
+	}
+	return &d
+}
+
+// Create validates spec and starts building its template; the descriptor
+// it returns is building (GET it, or follow /v1/events, for the end).
+// Errors: invalid_argument, template_conflict (the id exists), unavailable
+// (closing).
+func (m *Manager) Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Template, error) {
+	s, mem, err := m.validate(spec)
+	if err != nil {
+		return nil, err
+	}
+	id := s.TemplateID
+	if id == "" {
+		id = exec.NewID("tpl")
+	}
+	now := m.cfg.Now()
+	t := &tmpl{spec: *s, d: exec.Template{
+		TemplateID: id, Language: s.Language, State: exec.TemplateBuilding, CreatedAtMs: now.UnixMilli(),
+		Files: sortedKeys(s.Files), Env: maps.Clone(s.Env), MemoryBytes: mem, Tenant: exec.TenantID(ctx),
+	}}
+	t.spec.TemplateID = id
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+	}
+	if _, ok := m.byID[id]; ok {
+		return nil, exec.Errorf(exec.ETemplateConflict, "template %q exists", id)
+	}
+	m.byID[id] = t
+	if err := m.writeRecord(t, nil); err != nil {
+		delete(m.byID, id)
+		return nil, exec.Errorf(exec.EInternal, "write the record of template %s: %v", id, err)
+	}
+	m.startBuildLocked(t, ctx)
+	return describe(t), nil
+}
+
+// validate checks a spec and returns it normalized, with the memory limit
+// of its guests. Cheap: nothing runs.
+func (m *Manager) validate(spec *exec.TemplateSpec) (*exec.TemplateSpec, int64, error) {
+	s := *spec
+	if s.TemplateID != "" && !idPattern.MatchString(s.TemplateID) {
+		return nil, 0, exec.Errorf(exec.EInvalid, "templateId must be 1-64 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	if s.Language == "" {
+		return nil, 0, exec.Errorf(exec.EInvalid, "language is required")
+	}
+	f, err := m.cfg.Runner.Family(s.Language)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := exec.ValidateEnv(s.Env); err != nil {
+		return nil, 0, err
+	}
+	if s.TimeoutMs < 0 {
+		return nil, 0, exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+	}
+	lim, _, err := m.cfg.Runner.Policy().Resolve(s.Limits, time.Duration(s.TimeoutMs)*time.Millisecond, f.MinMemoryBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	for p := range s.Files {
+		if _, err := vfs.Clean(p); err != nil {
+			return nil, 0, err
+		}
+	}
+	s.Packages = slices.Clone(s.Packages)
+	sort.Strings(s.Packages)
+	return &s, lim.MemoryBytes, nil
+}
+
+// Get describes template id. Errors: template_not_found.
+func (m *Manager) Get(ctx context.Context, id string) (*exec.Template, error) {
+	return m.Template(ctx, id)
+}
+
+// Template implements exec.TemplateSource.
+func (m *Manager) Template(ctx context.Context, id string) (*exec.Template, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.lookupLocked(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return describe(t), nil
+}
+
+// List describes the caller's tenant's templates, explicit ones first,
+// then by creation.
+func (m *Manager) List(ctx context.Context) ([]*exec.Template, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []*exec.Template{}
+	for _, t := range m.byID {
+		if !t.deleted && visible(ctx, t) {
+			out = append(out, describe(t))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Implicit != out[j].Implicit {
+			return !out[i].Implicit
+		}
+		if out[i].CreatedAtMs != out[j].CreatedAtMs {
+			return out[i].CreatedAtMs < out[j].CreatedAtMs
+		}
+		return out[i].TemplateID < out[j].TemplateID
+	})
+	return out, nil
+}
+
+// Delete removes template id (a build under way is stopped); runs holding
+// it keep what they hold. Errors: template_not_found.
+func (m *Manager) Delete(ctx context.Context, id string) error {
+	m.mu.Lock()
+	t, err := m.lookupLocked(ctx, id)
+	if err != nil {
+		m.mu.Unlock()
+		return err
+	}
+	m.deleteLocked(t)
+	d := describe(t)
+	m.mu.Unlock()
+	m.emit(EventDeleted, d)
+	return nil
+}
+
+// deleteLocked forgets t and removes what it holds. m.mu held.
+func (m *Manager) deleteLocked(t *tmpl) {
+	t.deleted = true
+	delete(m.byID, t.d.TemplateID)
+	if t.key != "" && m.implicit[t.key] == t {
+		delete(m.implicit, t.key)
+	}
+	if t.cancel != nil {
+		t.cancel()
+	}
+	m.retireLocked(t)
+	if err := os.Remove(m.recordPath(t.d.TemplateID)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		m.log.Error("remove a template record", "templateId", t.d.TemplateID, "err", err)
+	}
+}
+
+// retireLocked retires t's current generation: its files go once no run
+// holds them. m.mu held.
+func (m *Manager) retireLocked(t *tmpl) {
+	g := t.cur
+	t.cur = nil
+	if g == nil {
+		return
+	}
+	g.retired = true
+	m.dropSparesLocked(g)
+	if g.refs == 0 {
+		m.removeGeneration(g)
+	}
+}
+
+// removeGeneration removes the workspace of a retired generation (its
+// record was replaced by rename or removed with the template).
+func (m *Manager) removeGeneration(g *generation) {
+	if g.ws != "" {
+		m.wg.Add(1)
+		go func() { // off the caller's path: a workspace may hold thousands of files
+			defer m.wg.Done()
+			os.RemoveAll(g.ws)
+		}()
+	}
+}
+
+// Open implements exec.TemplateSource: it waits within ctx for a build
+// under way, then holds the template's current generation.
+func (m *Manager) Open(ctx context.Context, id string) (*exec.TemplateImage, error) {
+	for {
+		m.mu.Lock()
+		t, err := m.lookupLocked(ctx, id)
+		if err != nil {
+			m.mu.Unlock()
+			return nil, err
+		}
+		switch t.d.State {
+		case exec.TemplateReady:
+			ti, err := m.holdLocked(t)
+			m.mu.Unlock()
+			return ti, err
+		case exec.TemplateFailed:
+			msg := "no reason given"
+			if t.d.Error != nil {
+				msg = t.d.Error.Message
+			}
+			m.mu.Unlock()
+			return nil, exec.Errorf(exec.EConflict, "template %s failed to build: %s", id, msg)
+		}
+		done := t.done
+		m.mu.Unlock()
+		if done == nil { // building, but not started (before Start)
+			return nil, exec.Errorf(exec.EUnavailable, "template %s is not being built yet; retry shortly", id)
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// holdLocked holds t's current generation for one run. m.mu held.
+func (m *Manager) holdLocked(t *tmpl) (*exec.TemplateImage, error) {
+	g := t.cur
+	f, err := os.Open(g.record)
+	if err != nil {
+		return nil, exec.Errorf(exec.EInternal, "open the state of template %s: %v", t.d.TemplateID, err)
+	}
+	g.refs++
+	t.d.Runs++
+	t.d.LastUsedAtMs = m.cfg.Now().UnixMilli()
+	var once sync.Once
+	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
+	return &exec.TemplateImage{
+		ID: id, Language: t.d.Language, Env: maps.Clone(t.d.Env), MemoryBytes: t.d.MemoryBytes,
+		State: f, StateOffset: g.off, Workspace: g.ws, Checked: g.checked,
+		Restored: func() {
+			m.mu.Lock()
+			g.checked = true
+			m.mu.Unlock()
+		},
+		Refused: func(reason string) { m.refused(t, g, reason) },
+		Spare: func() string {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			return m.spareLocked(g, wsBytes)
+		},
+		Release: func() {
+			once.Do(func() {
+				f.Close()
+				m.mu.Lock()
+				defer m.mu.Unlock()
+				m.releaseLocked(g)
+			})
+		},
+	}, nil
+}
+
+// refused rebuilds t from its recipe after the engine refused the state of
+// generation g (made for another image or engine): once per generation.
+func (m *Manager) refused(t *tmpl, g *generation, reason string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t.deleted || t.cur != g || m.closed {
+		return
+	}
+	m.log.Warn("a template's state was refused; it is rebuilt from its recipe", "templateId", t.d.TemplateID, "reason", reason)
+	m.retireLocked(t)
+	t.d.Notice = "rebuilt: " + reason
+	m.startBuildLocked(t, t.build)
+}
+
+func (m *Manager) emit(typ string, d *exec.Template) {
+	if m.cfg.OnEvent != nil {
+		m.cfg.OnEvent(typ, d)
+	}
+}
+
+// Count counts the templates and what they hold, for /metrics.
+func (m *Manager) Count() (n int, bytes int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range m.byID {
+		n++
+		bytes += t.d.Bytes()
+	}
+	return n, bytes
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
