@@ -40,7 +40,7 @@ const (
 
 // Kinds lists every Kind: the history filter and the OpenAPI enum are
 // built from it, so a new kind can't be missing from either.
-var Kinds = []Kind{KindEvaluate, KindExecute, KindProcess, KindTypeScriptCheck, KindNPMInstall, KindPipInstall}
+var Kinds = []Kind{KindEvaluate, KindExecute, KindProcess, KindTypeScriptCheck, KindNPMInstall, KindPipInstall, KindTemplateBuild}
 
 // Outcome is how a run ended. A guest failure is an outcome, never a Go error.
 type Outcome string

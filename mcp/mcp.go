@@ -21,6 +21,11 @@
 // its answer as a stream: notifications/progress with run_code's output
 // and the installs' progress lines as they happen, then the result; other
 // calls get one JSON response (progress.go).
+//
+// Size: it is one tool per thing the HTTP API does (runs, contexts, files,
+// processes, history, installs: about twenty), each an input type, an
+// output type and a handler that writes the model's text; one file per
+// group of tools.
 package mcp
 
 import (

@@ -282,6 +282,7 @@ func contractCorpus() []contractCase {
 		{name: "files", method: "POST", path: "/v1/execute", body: `{` + js + `,"code":"1","files":{"a.txt":"x"}}`, status: 200},
 		{name: "filePath without code", method: "POST", path: "/v1/execute", body: `{` + js + `,"filePath":"main.js","files":{"main.js":"console.log(1)"}}`, status: 200},
 		{name: "filePath with empty code", method: "POST", path: "/v1/execute", body: `{` + js + `,"code":"","filePath":"main.js","files":{"main.js":"console.log(1)"}}`, status: 200},
+		{name: "code and filePath", method: "POST", path: "/v1/execute", body: `{` + js + `,"code":"1","filePath":"main.js","files":{"main.js":"1"}}`, status: 400},
 		{name: "tsconfigPath", method: "POST", path: "/v1/execute", body: `{"language":"typescript","filePath":"m.ts","tsconfigPath":"tsconfig.json","files":{"m.ts":"console.log(1 as number)","tsconfig.json":"{}"}}`, status: 200},
 		{name: "capture none", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"console.log(1)","output":{"capture":"none"}}`, status: 200},
 		{name: "capture stderr", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","output":{"capture":"stderr","retainEvents":true}}`, status: 200},

@@ -308,7 +308,7 @@ func openAPIDoc() obj {
 		"Secrets": obj{"type": "object", "description": "name to secret: the guest's env holds wasmexec-secret-NAME, the host sends the value to its hosts only",
 			"additionalProperties": strictObject(obj{"value": str("never stored or returned"), "hosts": array(str("allow-list patterns; without a scheme, https only"))}, "value", "hosts")},
 		"NetworkRequest": object(obj{"method": str(""), "url": str("as the guest wrote it: placeholders, never secret values"), "status": integer("0 when it failed"), "bytes": integer("response body bytes"), "ms": integer(""), "error": str("why it failed or was refused"), "secrets": array(str("secrets substituted"))}, "method", "url", "status", "bytes", "ms"),
-		"RunRequest": withAnyOf(strictObject(obj{
+		"RunRequest": withOneOf(strictObject(obj{
 			"language": ref("Language"), "code": str("the source (or give filePath)"), "contextId": contextID("run in this context"),
 			"inputs": anyObject("exposed to the code as the read-only global inputs"),
 			"stdin":  str(""), "env": stringMap("environment"), "args": array(obj{"type": "string"}), "cwd": str("relative to /workspace"),
@@ -438,12 +438,6 @@ func anyObject(desc string) obj {
 
 func contextID(desc string) obj {
 	return obj{"type": "string", "pattern": contextIDPattern, "description": desc}
-}
-
-// withAnyOf adds "at least one of" the alternatives to an object schema.
-func withAnyOf(o obj, alts ...obj) obj {
-	o["anyOf"] = alts
-	return o
 }
 
 // withOneOf adds "exactly one of" the alternatives to an object schema.
