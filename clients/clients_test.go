@@ -121,8 +121,8 @@ func repo(parts ...string) string {
 }
 
 // The Python SDK: built with python -m build, the wheel installed in a
-// fresh venv, its suite run by pytest against the server, then the
-// example's agent loop.
+// fresh venv, checked by mypy --strict, its suite run by pytest against
+// the server, then the example's agent loop.
 func TestPython(t *testing.T) {
 	python := need(t, "python3")
 	tmp := t.TempDir()
@@ -130,7 +130,7 @@ func TestPython(t *testing.T) {
 	run(t, tmp, nil, false, python, "-m", "venv", venv)
 	py := filepath.Join(venv, "bin", "python")
 	quiet := []string{"PIP_DISABLE_PIP_VERSION_CHECK=1", "PYTHONDONTWRITEBYTECODE=1"}
-	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", "build>=1", "pytest>=7", "anyio>=4")
+	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", "build>=1", "pytest>=7", "anyio>=4", "mypy>=1.8", "httpx>=0.25,<1")
 
 	// Build from a copy, so nothing is written into the source tree.
 	src := filepath.Join(tmp, "src")
@@ -143,6 +143,8 @@ func TestPython(t *testing.T) {
 		t.Fatalf("python -m build made %v and %v", wheels, sdists)
 	}
 	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", wheels[0])
+	// "Typed" is a promise: the package passes mypy --strict.
+	run(t, src, quiet, false, py, "-m", "mypy", "--strict", "src/wasmexec")
 
 	env := append(quiet, "WASMEXEC_URL="+server.URL)
 	// The tests import the installed wheel: run them from the copy's
