@@ -16,8 +16,9 @@ import (
 	"github.com/wasmexec/wasmexec/client/clienttest"
 )
 
-// server is the real binary the suites talk to.
-var server *clienttest.Server
+// server is the real binary the suites talk to; keyed is another that
+// requires clienttest.TestKey (nil with WASMEXEC_TEST_SERVER).
+var server, keyed *clienttest.Server
 
 func TestMain(m *testing.M) {
 	srv, err := clienttest.Start()
@@ -30,7 +31,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	server = srv
+	keyed, err = clienttest.StartWithKey()
+	if err != nil && !errors.Is(err, clienttest.ErrSkip) {
+		srv.Close()
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	if keyed != nil {
+		keyed.Close()
+	}
 	srv.Close()
 	os.Exit(code)
 }
@@ -116,6 +126,16 @@ func copyTree(t *testing.T, src, dst string, skip ...string) {
 	}
 }
 
+// suiteEnv points a suite at the server, and at the keyed one when there
+// is one (WASMEXEC_KEYED_URL, WASMEXEC_KEYED_KEY).
+func suiteEnv() []string {
+	env := []string{"WASMEXEC_URL=" + server.URL}
+	if keyed != nil {
+		env = append(env, "WASMEXEC_KEYED_URL="+keyed.URL, "WASMEXEC_KEYED_KEY="+clienttest.TestKey)
+	}
+	return env
+}
+
 func repo(parts ...string) string {
 	return filepath.Join(append([]string{clienttest.RepoRoot()}, parts...)...)
 }
@@ -146,7 +166,7 @@ func TestPython(t *testing.T) {
 	// "Typed" is a promise: the package passes mypy --strict.
 	run(t, src, quiet, false, py, "-m", "mypy", "--strict", "src/wasmexec")
 
-	env := append(quiet, "WASMEXEC_URL="+server.URL)
+	env := append(quiet, suiteEnv()...)
 	// The tests import the installed wheel: run them from the copy's
 	// tests/ with the source directory out of the path.
 	out := run(t, src, env, false, py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests")
@@ -172,7 +192,7 @@ func TestTypeScript(t *testing.T) {
 	quiet := []string{"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false"}
 	run(t, src, quiet, true, npm, "ci")
 	run(t, src, quiet, false, npm, "run", "build")
-	out := run(t, src, append(quiet, "WASMEXEC_URL="+server.URL), false, node, "--test", "test/")
+	out := run(t, src, append(quiet, suiteEnv()...), false, node, "--test", "test/")
 	t.Logf("node --test:\n%s", tail(out))
 	if !strings.Contains(out, "# fail 0") || strings.Contains(out, "# pass 0") {
 		t.Fatalf("node --test:\n%s", out)
