@@ -16,13 +16,11 @@ from ._models import (
     ExecutionPage,
     FileEntry,
     InstallResult,
-    LifecycleEvent,
     OutputEvent,
     ProcessExit,
     ProcessInfo,
     Replay,
     Result,
-    Truncated,
     TypeScriptInfo,
 )
 from ._sse import SSE, SSEParser, StreamPolicy
