@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wasmexec/wasmexec/client"
+	"github.com/wasmexec/wasmexec/client/clienttest"
 	"github.com/wasmexec/wasmexec/exec"
 )
 
@@ -300,6 +301,31 @@ func skipOffline(t *testing.T, r *exec.Result) {
 	for _, s := range []string{"dial tcp", "no such host", "connection refused", "network is unreachable", "i/o timeout", "tls handshake"} {
 		if strings.Contains(m, s) {
 			t.Skipf("the package registry is unreachable: %s", r.Error.Message)
+		}
+	}
+}
+
+// A server with keys: the key opens it, its absence or another key is
+// unauthorized.
+func TestAPIKey(t *testing.T) {
+	srv, err := clienttest.StartWithKey()
+	if errors.Is(err, clienttest.ErrSkip) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := testCtx(t)
+	res := must(client.New(srv.URL, client.WithAPIKey(clienttest.TestKey)).Evaluate(ctx, &exec.Request{Language: exec.Python, Code: "1 + 1"}))(t)
+	if string(res.Value) != "2" {
+		t.Fatalf("with the key: %+v", res)
+	}
+	for _, key := range []string{"", "another-key-0123456789"} {
+		_, err := client.New(srv.URL, client.WithAPIKey(key)).Contexts(ctx)
+		var e *client.Error
+		if !errors.As(err, &e) || e.Code != "unauthorized" || e.Status != http.StatusUnauthorized {
+			t.Fatalf("key %q: %v", key, err)
 		}
 	}
 }

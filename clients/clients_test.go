@@ -16,8 +16,9 @@ import (
 	"github.com/wasmexec/wasmexec/client/clienttest"
 )
 
-// server is the real binary the suites talk to.
-var server *clienttest.Server
+// server is the real binary the suites talk to; keyed is another that
+// requires clienttest.TestKey (nil with WASMEXEC_TEST_SERVER).
+var server, keyed *clienttest.Server
 
 func TestMain(m *testing.M) {
 	srv, err := clienttest.Start()
@@ -30,7 +31,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	server = srv
+	keyed, err = clienttest.StartWithKey()
+	if err != nil && !errors.Is(err, clienttest.ErrSkip) {
+		srv.Close()
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	if keyed != nil {
+		keyed.Close()
+	}
 	srv.Close()
 	os.Exit(code)
 }
@@ -116,13 +126,23 @@ func copyTree(t *testing.T, src, dst string, skip ...string) {
 	}
 }
 
+// suiteEnv points a suite at the server, and at the keyed one when there
+// is one (WASMEXEC_KEYED_URL, WASMEXEC_KEYED_KEY).
+func suiteEnv() []string {
+	env := []string{"WASMEXEC_URL=" + server.URL}
+	if keyed != nil {
+		env = append(env, "WASMEXEC_KEYED_URL="+keyed.URL, "WASMEXEC_KEYED_KEY="+clienttest.TestKey)
+	}
+	return env
+}
+
 func repo(parts ...string) string {
 	return filepath.Join(append([]string{clienttest.RepoRoot()}, parts...)...)
 }
 
 // The Python SDK: built with python -m build, the wheel installed in a
-// fresh venv, its suite run by pytest against the server, then the
-// example's agent loop.
+// fresh venv, checked by mypy --strict, its suite run by pytest against
+// the server, then the example's agent loop.
 func TestPython(t *testing.T) {
 	python := need(t, "python3")
 	tmp := t.TempDir()
@@ -130,7 +150,7 @@ func TestPython(t *testing.T) {
 	run(t, tmp, nil, false, python, "-m", "venv", venv)
 	py := filepath.Join(venv, "bin", "python")
 	quiet := []string{"PIP_DISABLE_PIP_VERSION_CHECK=1", "PYTHONDONTWRITEBYTECODE=1"}
-	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", "build>=1", "pytest>=7", "anyio>=4")
+	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", "build>=1", "pytest>=7", "anyio>=4", "mypy>=1.8", "httpx>=0.25,<1")
 
 	// Build from a copy, so nothing is written into the source tree.
 	src := filepath.Join(tmp, "src")
@@ -143,8 +163,10 @@ func TestPython(t *testing.T) {
 		t.Fatalf("python -m build made %v and %v", wheels, sdists)
 	}
 	run(t, tmp, quiet, true, py, "-m", "pip", "install", "--quiet", wheels[0])
+	// "Typed" is a promise: the package passes mypy --strict.
+	run(t, src, quiet, false, py, "-m", "mypy", "--strict", "src/wasmexec")
 
-	env := append(quiet, "WASMEXEC_URL="+server.URL)
+	env := append(quiet, suiteEnv()...)
 	// The tests import the installed wheel: run them from the copy's
 	// tests/ with the source directory out of the path.
 	out := run(t, src, env, false, py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests")
@@ -159,7 +181,7 @@ func TestPython(t *testing.T) {
 	}
 }
 
-// The TypeScript SDK: installed with npm ci, built, its suite run by
+// The TypeScript SDK: installed and built with npm ci, its suite run by
 // node --test against the server, packed with npm pack; the example is
 // compiled against the packed tarball and its agent loop run.
 func TestTypeScript(t *testing.T) {
@@ -168,9 +190,11 @@ func TestTypeScript(t *testing.T) {
 	src := filepath.Join(tmp, "sdk")
 	copyTree(t, repo("clients", "typescript"), src, "node_modules", "dist")
 	quiet := []string{"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false"}
-	run(t, src, quiet, true, npm, "ci")
-	run(t, src, quiet, false, npm, "run", "build")
-	out := run(t, src, append(quiet, "WASMEXEC_URL="+server.URL), false, node, "--test", "test/")
+	run(t, src, quiet, true, npm, "ci") // and builds: the prepare script
+	if _, err := os.Stat(filepath.Join(src, "dist", "index.js")); err != nil {
+		t.Fatalf("npm ci did not build the package: %v", err)
+	}
+	out := run(t, src, append(quiet, suiteEnv()...), false, node, "--test", "test/")
 	t.Logf("node --test:\n%s", tail(out))
 	if !strings.Contains(out, "# fail 0") || strings.Contains(out, "# pass 0") {
 		t.Fatalf("node --test:\n%s", out)

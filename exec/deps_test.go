@@ -68,6 +68,11 @@ func TestLayering(t *testing.T) {
 		"processes/procbench":                      {},
 		"pypi/pypitest":                            {},
 		"pipeline/pipelinetest":                    {"exec", "pipeline"},
+		"client/clienttest":                        {},
+		// The SDKs' harness (tests only) and the agent loops: users of the
+		// API through the Go client, like any program outside.
+		"clients":               {},
+		"examples/go/agentloop": {"client", "exec"},
 	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))

@@ -113,6 +113,7 @@ type Server struct {
 	DataDir string
 
 	cmd  *exec.Cmd
+	keys string // the keys file of StartWithKey
 	mu   sync.Mutex
 	logs strings.Builder
 	done chan struct{}
@@ -198,6 +199,32 @@ func Start(args ...string) (*Server, error) {
 	}
 }
 
+// TestKey is the API key of the servers StartWithKey starts.
+const TestKey = "clienttest-key-0123456789"
+
+// StartWithKey starts a server that requires TestKey (tenant "test"), as
+// Start does.
+func StartWithKey(args ...string) (*Server, error) {
+	if os.Getenv("WASMEXEC_TEST_SERVER") != "" {
+		return nil, fmt.Errorf("%w: WASMEXEC_TEST_SERVER is set: no server with keys of ours", ErrSkip)
+	}
+	f, err := os.CreateTemp("", "wasmexec-clienttest-keys-*.json")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := fmt.Fprintf(f, `{"tenants": {"test": {}}, "keys": [{"tenant": "test", "key": %q}]}`, TestKey); err != nil {
+		return nil, err
+	}
+	s, err := Start(append([]string{"--auth-keys-file", f.Name()}, args...)...)
+	if err != nil {
+		os.Remove(f.Name())
+		return nil, err
+	}
+	s.keys = f.Name()
+	return s, nil
+}
+
 // Logs returns what the server logged (its first MiB).
 func (s *Server) Logs() string {
 	s.mu.Lock()
@@ -223,5 +250,8 @@ func (s *Server) Close() {
 		}
 	}
 	os.RemoveAll(s.DataDir)
+	if s.keys != "" {
+		os.Remove(s.keys)
+	}
 	release()
 }

@@ -1,5 +1,6 @@
 """The sync client against a real server."""
 
+import os
 import time
 
 import httpx
@@ -238,3 +239,16 @@ def test_events(sb, name):
             if e.type == "context.deleted":
                 break
     assert seen == ["context.created", "execution.started", "execution.completed", "context.deleted"]
+
+
+def test_api_key():
+    url, key = os.environ.get("WASMEXEC_KEYED_URL"), os.environ.get("WASMEXEC_KEYED_KEY")
+    if not url:
+        pytest.skip("WASMEXEC_KEYED_URL is not set: no server with keys to test against")
+    with Sandbox(url, api_key=key) as sb:
+        assert sb.run_code("1 + 1").value == 2
+    for other in ("", "another-key-0123456789"):
+        with Sandbox(url, api_key=other) as sb:
+            with pytest.raises(WasmexecError) as e:
+                sb.contexts.list()
+            assert e.value.code == "unauthorized" and e.value.status == 401

@@ -265,4 +265,17 @@ describe("a real server", { skip }, () => {
     }
     assert.deepEqual(seen, ["context.created", "execution.started", "execution.completed", "context.deleted"]);
   });
+
+  test("an API key opens a server with keys", async (t) => {
+    const keyedUrl = process.env.WASMEXEC_KEYED_URL;
+    if (!keyedUrl) {
+      t.skip("WASMEXEC_KEYED_URL is not set: no server with keys to test against");
+      return;
+    }
+    const ok = new Sandbox({ url: keyedUrl, apiKey: process.env.WASMEXEC_KEYED_KEY });
+    assert.equal((await ok.runCode("1 + 1")).value, 2);
+    for (const apiKey of ["", "another-key-0123456789"]) {
+      await assert.rejects(new Sandbox({ url: keyedUrl, apiKey }).contexts.list(), (e) => e.code === "unauthorized" && e.status === 401);
+    }
+  });
 });

@@ -10,6 +10,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterable, List
 import httpx
 
 from . import _core as core
+from ._core import T
 from ._errors import WasmexecError
 from ._models import (
     CheckResult,
@@ -76,7 +77,7 @@ class AsyncSandbox:
     async def __aexit__(self, *exc: Any) -> None:
         await self.aclose()
 
-    async def _send(self, call: core.Call, *, stream: bool = False, headers: Optional[Dict[str, str]] = None) -> httpx.Response:
+    async def _send(self, call: "core.Call[Any]", *, stream: bool = False, headers: Optional[Dict[str, str]] = None) -> httpx.Response:
         h = dict(self._headers)
         if call.content is not None:
             h["Content-Type"] = "application/octet-stream"
@@ -95,15 +96,15 @@ class AsyncSandbox:
             raise core.error_of(resp.status_code, resp.headers, content)
         return resp
 
-    async def _do(self, call: core.Call) -> Any:
+    async def _do(self, call: "core.Call[T]") -> T:
         resp = await self._send(call)
-        return call.parse(resp.content) if call.parse else None
+        return call.parse(resp.content)
 
     async def _open_stream(self, path: str, params: Optional[Dict[str, Any]], state: "AsyncEventStream") -> httpx.Response:
         headers = {"Accept": "text/event-stream"}
         if state.last_event_id:
             headers["Last-Event-ID"] = state.last_event_id
-        resp = await self._send(core.Call("GET", path, params=params), stream=True, headers=headers)
+        resp = await self._send(core.Call("GET", path, core._none, params=params), stream=True, headers=headers)
         state.connections += 1
         state._resp = resp
         return resp
@@ -168,14 +169,14 @@ class AsyncSandbox:
     async def execute(self, code: Optional[str] = None, **kw: Any) -> Result:
         return await self.run_code(code, mode="execute", **kw)
 
-    async def _run_streamed(self, call: core.Call, on_stdout: Optional[OnOutput], on_stderr: Optional[OnOutput]) -> Result:
+    async def _run_streamed(self, call: "core.Call[Result]", on_stdout: Optional[OnOutput], on_stderr: Optional[OnOutput]) -> Result:
         async def emit(ev: OutputEvent) -> None:
             await _call(on_stdout if ev.channel == "stdout" else on_stderr if ev.channel == "stderr" else None, ev)
 
         resp = await self._send(call, stream=True, headers={"Accept": "text/event-stream"})
         try:
             if not core.is_event_stream(resp.headers):
-                res = call.parse(await resp.aread())  # type: ignore[misc]
+                res = call.parse(await resp.aread())
                 for ev in core.whole_output(res):
                     await emit(ev)
                 return res
@@ -208,7 +209,7 @@ class AsyncSandbox:
 
     async def health(self) -> bool:
         try:
-            await self._send(core.Call("GET", "/readyz"))
+            await self._send(core.Call("GET", "/readyz", core._none))
             return True
         except WasmexecError:
             return False

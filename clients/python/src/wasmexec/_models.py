@@ -12,7 +12,7 @@ import base64
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Optional, Union
+from typing import Any, ClassVar, Dict, List, Optional, Type, TypeVar, Union
 
 __all__ = [
     "ErrorData",
@@ -42,11 +42,14 @@ def _snake(key: str) -> str:
     return _SPECIAL.get(key) or _CAMEL.sub("_", key).lower()
 
 
-def _stream(text: Optional[str], encoding: Optional[str]) -> Union[str, bytes, None]:
+def _stream(text: Union[str, bytes, None], encoding: Optional[str]) -> Union[str, bytes, None]:
     """An output stream or chunk: text, or bytes when the server sent base64."""
-    if text is not None and encoding == "base64":
+    if isinstance(text, str) and encoding == "base64":
         return base64.b64decode(text)
     return text
+
+
+_M = TypeVar("_M", bound="_Model")
 
 
 class _Model:
@@ -55,7 +58,7 @@ class _Model:
     _nested: ClassVar[Dict[str, Any]] = {}
 
     @classmethod
-    def from_json(cls, data: Dict[str, Any]):
+    def from_json(cls: Type[_M], data: Dict[str, Any]) -> _M:
         names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         kwargs: Dict[str, Any] = {}
         extra: Dict[str, Any] = {}
@@ -132,8 +135,8 @@ class Result(_Model):
     _nested: ClassVar[Dict[str, Any]] = {"error": ErrorData}
 
     def _decoded(self) -> None:
-        self.stdout = _stream(self.stdout, self.stdout_encoding)  # type: ignore[arg-type]
-        self.stderr = _stream(self.stderr, self.stderr_encoding)  # type: ignore[arg-type]
+        self.stdout = _stream(self.stdout, self.stdout_encoding)
+        self.stderr = _stream(self.stderr, self.stderr_encoding)
 
     @property
     def ok(self) -> bool:
@@ -233,7 +236,7 @@ class OutputEvent(_Model):
     id: Optional[str] = None
 
     def _decoded(self) -> None:
-        self.chunk = _stream(self.chunk, self.encoding)  # type: ignore[assignment]
+        self.chunk = _stream(self.chunk, self.encoding) or ""
 
     @property
     def text(self) -> str:

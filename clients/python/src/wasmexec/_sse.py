@@ -65,4 +65,4 @@ class StreamPolicy:
     def delay(self, failures: int) -> float:
         if failures <= 1:
             return 0.0
-        return min(self.backoff * (2 ** (failures - 2)), self.max_backoff)
+        return float(min(self.backoff * 2.0 ** (failures - 2), self.max_backoff))

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Unio
 import httpx
 
 from . import _core as core
+from ._core import T
 from ._errors import WasmexecError
 from ._models import (
     CheckResult,
@@ -15,13 +16,11 @@ from ._models import (
     ExecutionPage,
     FileEntry,
     InstallResult,
-    LifecycleEvent,
     OutputEvent,
     ProcessExit,
     ProcessInfo,
     Replay,
     Result,
-    Truncated,
     TypeScriptInfo,
 )
 from ._sse import SSE, SSEParser, StreamPolicy
@@ -79,7 +78,7 @@ class Sandbox:
 
     # The transport.
 
-    def _send(self, call: core.Call, *, stream: bool = False, headers: Optional[Dict[str, str]] = None) -> httpx.Response:
+    def _send(self, call: "core.Call[Any]", *, stream: bool = False, headers: Optional[Dict[str, str]] = None) -> httpx.Response:
         h = dict(self._headers)
         if call.content is not None:
             h["Content-Type"] = "application/octet-stream"
@@ -98,15 +97,15 @@ class Sandbox:
             raise core.error_of(resp.status_code, resp.headers, content)
         return resp
 
-    def _do(self, call: core.Call) -> Any:
+    def _do(self, call: "core.Call[T]") -> T:
         resp = self._send(call)
-        return call.parse(resp.content) if call.parse else None
+        return call.parse(resp.content)
 
     def _open_stream(self, path: str, params: Optional[Dict[str, Any]], state: "EventStream") -> httpx.Response:
         headers = {"Accept": "text/event-stream"}
         if state.last_event_id:
             headers["Last-Event-ID"] = state.last_event_id
-        resp = self._send(core.Call("GET", path, params=params), stream=True, headers=headers)
+        resp = self._send(core.Call("GET", path, core._none, params=params), stream=True, headers=headers)
         state.connections += 1
         state._resp = resp
         return resp
@@ -187,7 +186,7 @@ class Sandbox:
     def execute(self, code: Optional[str] = None, **kw: Any) -> Result:
         return self.run_code(code, mode="execute", **kw)
 
-    def _run_streamed(self, call: core.Call, on_stdout: Optional[OnOutput], on_stderr: Optional[OnOutput]) -> Result:
+    def _run_streamed(self, call: "core.Call[Result]", on_stdout: Optional[OnOutput], on_stderr: Optional[OnOutput]) -> Result:
         def emit(ev: OutputEvent) -> None:
             f = on_stdout if ev.channel == "stdout" else on_stderr if ev.channel == "stderr" else None
             if f is not None:
@@ -196,7 +195,7 @@ class Sandbox:
         resp = self._send(call, stream=True, headers={"Accept": "text/event-stream"})
         try:
             if not core.is_event_stream(resp.headers):
-                res = call.parse(resp.read())  # type: ignore[misc]
+                res = call.parse(resp.read())
                 for ev in core.whole_output(res):
                     emit(ev)
                 return res
@@ -227,7 +226,7 @@ class Sandbox:
     def health(self) -> bool:
         """The server answers /readyz with 200."""
         try:
-            self._send(core.Call("GET", "/readyz"))
+            self._send(core.Call("GET", "/readyz", core._none))
             return True
         except WasmexecError:
             return False
