@@ -42,6 +42,7 @@ func (m *Manager) withWorkspace(ctx context.Context, id string, fn func(c *execC
 		return notFound(id)
 	}
 	m.touch(c)
+	m.wsChanged(c)
 	return fn(c)
 }
 
@@ -154,7 +155,7 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 		m.log.Warn("could not wake a hibernated context for work on its workspace (the next run tries again)", "contextId", c.id, "err", err)
 	}
 	m.touch(c)
-	return c.ws, c.release, nil
+	return c.ws, func() { m.wsChanged(c); c.release() }, nil
 }
 
 // ReplaceDir lets the host replace the directory rel of context id's
