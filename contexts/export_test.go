@@ -32,3 +32,23 @@ func ResidentOf(m *Manager, id string) (total, private int64) {
 	}
 	return 0, 0
 }
+
+// SetMemoryBudget changes the memory budget of a manager made with one
+// (tests only).
+func SetMemoryBudget(m *Manager, n int64) {
+	b := m.budget
+	b.mu.Lock()
+	b.limit, b.high, b.low = n, int64(float64(n)*budgetHigh), int64(float64(n)*budgetLow)
+	b.mu.Unlock()
+}
+
+// MeasureDisk measures the workspaces that may have changed now, as the
+// disk loop does (tests only).
+func MeasureDisk(m *Manager) { m.measureDisk() }
+
+// TrimAfter is how long a live guest is idle before it is trimmed.
+const TrimAfter = trimAfter
+
+// TrimAll measures and trims every idle live guest now, as the governor
+// does under pressure (tests only).
+func TrimAll(m *Manager) { m.measureGuests(true) }
