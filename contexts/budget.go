@@ -42,8 +42,11 @@ import (
 const (
 	// budgetHigh is the share of the budget past which the governor
 	// hibernates contexts; budgetLow, the share it brings used back to.
-	budgetHigh = 0.90
-	budgetLow  = 0.80
+	budgetHigh = 0.85
+	budgetLow  = 0.75
+	// evictWorkers hibernate victims side by side: a hibernation is part
+	// CPU (the capture), part waiting for the disk (the record's fsync).
+	evictWorkers = 2
 	// governorEvery is how often the governor looks when nothing kicks it.
 	governorEvery = 200 * time.Millisecond
 	// DefaultGuestOverhead is the host memory of a live guest outside its
@@ -129,12 +132,61 @@ func (m *Manager) admit(c *execContext, extra int64) {
 	b.set(c, need)
 	busy := b.used() > b.high
 	b.mu.Unlock()
-	if over {
+	if over && !m.trimFor(c, need) {
 		m.evictOne(c)
 	}
 	if busy || over {
 		m.kickGovernor()
 	}
+}
+
+// trimFor trims idle live guests (but self) that ran since they were
+// last trimmed, most recently used first (they mapped the most), until
+// need bytes are freed or none is left, and reports whether used is
+// within the budget again. A trim costs no disk and ~0.1 ms: a guest
+// that just ran maps several MiB of its image it only read, and freeing
+// them first spares a hibernation on the caller's path.
+func (m *Manager) trimFor(self *execContext, need int64) bool {
+	b := m.budget
+	b.mu.Lock()
+	var todo []*execContext
+	for c, g := range b.guests {
+		if c != self && !g.trimmed {
+			todo = append(todo, c)
+		}
+	}
+	b.mu.Unlock()
+	last := func(c *execContext) time.Time {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.lastUsed
+	}
+	slices.SortFunc(todo, func(x, y *execContext) int { return last(y).Compare(last(x)) })
+	freed := int64(0)
+	for _, c := range todo {
+		if freed >= need {
+			break
+		}
+		if !c.tryAcquire() {
+			continue
+		}
+		b.mu.Lock()
+		before := int64(0)
+		if g := b.guests[c]; g != nil {
+			before = g.bytes
+		}
+		b.mu.Unlock()
+		m.measure(c, true)
+		b.mu.Lock()
+		if g := b.guests[c]; g != nil {
+			freed += before - g.bytes
+		}
+		b.mu.Unlock()
+		c.release()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used() <= b.limit
 }
 
 // dropped stops counting c's guest (closed or being closed).
@@ -207,20 +259,32 @@ func (m *Manager) Balance() int {
 	}
 	m.measureGuests(true)
 	m.sample()
-	n := 0
-	for _, c := range m.victims() {
-		b.mu.Lock()
-		done := b.used() <= b.low
-		b.mu.Unlock()
-		if done {
-			break
-		}
-		if m.evict(c) {
-			n++
-			m.sample()
-		}
+	victims := m.victims()
+	var next, n atomic.Int64
+	var wg sync.WaitGroup
+	for range evictWorkers {
+		wg.Go(func() {
+			for {
+				b.mu.Lock()
+				done := b.used() <= b.low
+				b.mu.Unlock()
+				i := int(next.Add(1)) - 1
+				if done || i >= len(victims) {
+					return
+				}
+				if m.evict(victims[i]) {
+					n.Add(1)
+					m.sample()
+				}
+			}
+		})
 	}
-	return n
+	wg.Wait()
+	if n.Load() > 0 && m.cfg.ReleaseMemory != nil {
+		m.cfg.ReleaseMemory()
+		m.sample()
+	}
+	return int(n.Load())
 }
 
 // sample reads the server's RSS: what the live guests don't account for

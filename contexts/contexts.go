@@ -110,6 +110,10 @@ type Config struct {
 	GuestOverhead int64
 	// ProcessRSS reads the server's resident set (default ProcessRSS).
 	ProcessRSS func() int64
+	// ReleaseMemory, when set, returns memory freed by closed guests to
+	// the system (engine.ReleaseFreedMemory); the governor calls it after
+	// it hibernated contexts.
+	ReleaseMemory func()
 	// MaxDiskBytes bounds the bytes of the contexts' records and
 	// workspaces: past it, creating a context is overloaded (429). 0: no
 	// bound.

@@ -343,6 +343,9 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return nil
 	}
+	// The guest is entered again after its capture: it maps pages of its
+	// image again, to be measured and trimmed again.
+	defer m.usedGuest(c)
 	now := m.cfg.Now()
 	var size int64
 	if fc, ok := c.guest.(exec.FileCapturer); ok {
@@ -468,6 +471,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
 		}
 		f, err := m.captureToTemp(ctx, src)
+		m.usedGuest(src)
 		if err != nil {
 			return nil, err
 		}

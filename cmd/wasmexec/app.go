@@ -473,6 +473,7 @@ func (a *app) load(ctx context.Context) error {
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
 		MemoryBudget:   a.opts.ctxMemoryBytes,
+		ReleaseMemory:  engine.ReleaseFreedMemory,
 		MaxDiskBytes:   a.opts.ctxMaxDiskBytes,
 		QueueDepth:     a.opts.ctxQueueDepth,
 		StateDir:       filepath.Join(a.opts.dataDir, "context-state"),
