@@ -176,7 +176,9 @@ func TestBudgetEvictsLeastRecentlyUsedIdleContexts(t *testing.T) {
 			if n == 0 || n != len(got) || n >= len(idle) {
 				t.Fatalf("Balance hibernated %d (%v); want some, not all, of the %d idle ones", n, got, len(idle))
 			}
-			if !slices.Equal(got, idle[:n]) {
+			// Hibernated side by side, they may finish out of order: the
+			// least recently used ones are the ones hibernated.
+			if !sameSet(got, idle[:n]) {
 				t.Fatalf("hibernated %v, want the least recently used idle ones first: %v", got, idle[:n])
 			}
 			if mem := m.Memory(); mem.Used > used*5/8*8/10 || mem.Evictions != int64(n) {
@@ -187,8 +189,8 @@ func TestBudgetEvictsLeastRecentlyUsedIdleContexts(t *testing.T) {
 			contexts.SetMemoryBudget(m, 1)
 			m.Balance()
 			got = append(got, hibernations(rig.took())...)
-			if !slices.Equal(got, idle) {
-				t.Fatalf("hibernated %v, want every idle one, least recently used first: %v", got, idle)
+			if !sameSet(got, idle) {
+				t.Fatalf("hibernated %v, want every idle one: %v", got, idle)
 			}
 			for _, id := range busy {
 				if d := mustGet(t, m, id); d.Hibernated {
@@ -201,6 +203,13 @@ func TestBudgetEvictsLeastRecentlyUsedIdleContexts(t *testing.T) {
 			}
 		})
 	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
 
 // A start or wake that finds no room hibernates one context on its own
