@@ -73,7 +73,7 @@ import (
 // Defaults of Config.
 const (
 	DefaultIdleTTL     = 15 * time.Minute
-	DefaultMaxContexts = 64
+	DefaultMaxContexts = 20000
 	DefaultQueueDepth  = 16
 	// guestStartTimeout bounds starting a context's guest.
 	guestStartTimeout = 30 * time.Second
@@ -96,8 +96,28 @@ type Config struct {
 	// SweepInterval is how often the idle loop looks (default IdleTTL/10,
 	// between 1 s and 1 min).
 	SweepInterval time.Duration
-	// MaxContexts caps live contexts (default 64); more are overloaded (429).
+	// MaxContexts caps the contexts, live or hibernated (default 20000):
+	// each has a record (and a workspace) on disk. More are overloaded
+	// (429).
 	MaxContexts int
+	// MemoryBudget bounds the memory of live contexts with the rest of the
+	// server (budget.go): past it, the least recently used idle contexts
+	// are hibernated. 0: no budget (only HibernateAfter hibernates).
+	MemoryBudget int64
+	// GuestOverhead is what a live guest costs the host outside its
+	// linear memory, counted with its resident pages (default
+	// DefaultGuestOverhead).
+	GuestOverhead int64
+	// ProcessRSS reads the server's resident set (default ProcessRSS).
+	ProcessRSS func() int64
+	// ReleaseMemory, when set, returns memory freed by closed guests to
+	// the system (engine.ReleaseFreedMemory); the governor calls it after
+	// it hibernated contexts.
+	ReleaseMemory func()
+	// MaxDiskBytes bounds the bytes of the contexts' records and
+	// workspaces: past it, creating a context is overloaded (429). 0: no
+	// bound.
+	MaxDiskBytes int64
 	// QueueDepth caps the requests waiting behind a context's running one
 	// (default 16); more are overloaded (429).
 	QueueDepth int
@@ -155,6 +175,9 @@ type Manager struct {
 	wg        sync.WaitGroup // sweeper, background guest replacement and discards
 
 	snapshotErrors atomic.Int64 // record writes that failed
+
+	budget *memBudget // nil without Config.MemoryBudget
+	disk   diskUse
 }
 
 // Open is New and Start: a manager whose idle loops run.
@@ -196,7 +219,19 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.MemoryBudget < 0 || cfg.MaxDiskBytes < 0 {
+		return nil, errors.New("contexts: MemoryBudget and MaxDiskBytes can't be negative")
+	}
+	if cfg.GuestOverhead <= 0 {
+		cfg.GuestOverhead = DefaultGuestOverhead
+	}
+	if cfg.ProcessRSS == nil {
+		cfg.ProcessRSS = ProcessRSS
+	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, stop: make(chan struct{})}
+	if cfg.MemoryBudget > 0 {
+		m.budget = newBudget(cfg.MemoryBudget)
+	}
 	keep, err := m.loadRecords()
 	if err != nil {
 		return nil, err
@@ -219,6 +254,14 @@ func (m *Manager) Start() {
 		if every := hibernatorInterval(m.cfg); every > 0 {
 			m.wg.Add(1)
 			go m.every(every, func() { m.IdleWork() })
+		}
+		if m.budget != nil {
+			m.wg.Add(1)
+			go m.govern()
+		}
+		if m.cfg.MaxDiskBytes > 0 {
+			m.wg.Add(1)
+			go m.every(diskEvery, m.measureDisk)
 		}
 	})
 }
@@ -355,7 +398,11 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 		return nil, exec.Errorf(exec.EContextConflict, "context %q already exists", id)
 	case len(m.ctxs) >= m.cfg.MaxContexts:
 		m.mu.Unlock()
-		return nil, exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); delete one or retry later", m.cfg.MaxContexts)
+		return nil, exec.Errorf(exec.EOverloaded, "the server already has %d contexts, the most it holds (max-contexts); delete one or retry later", m.cfg.MaxContexts)
+	}
+	if err := m.roomOnDisk(); err != nil {
+		m.mu.Unlock()
+		return nil, err
 	}
 	m.ctxs[id] = c
 	m.mu.Unlock()
@@ -386,6 +433,7 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	}
 	c.ws = ws
 	c.ws.TrackUsage()
+	m.wsChanged(c)
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	g, err := setup(sctx, c)
 	cancel()
@@ -539,6 +587,7 @@ func (m *Manager) replaceGuest(c *execContext) error {
 	if c.guest != nil {
 		m.discard(c.guest)
 		c.guest = nil
+		m.dropped(c)
 	}
 	c.mu.Lock()
 	c.hib.hibernated, c.hib.pending, c.hib.fromRecord, c.hib.dirty = false, nil, false, true
@@ -575,9 +624,15 @@ func (m *Manager) replaceGuest(c *execContext) error {
 	return c.to(exec.ContextIdle)
 }
 
-// startGuest starts a guest for c in its workspace.
+// startGuest starts a guest for c in its workspace, admitted to the
+// memory budget first (it is counted from now on; not if it fails).
 func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, error) {
-	return m.cfg.Runner.StartGuest(ctx, c.guestSpec())
+	m.admit(c, 0)
+	g, err := m.cfg.Runner.StartGuest(ctx, c.guestSpec())
+	if err != nil {
+		m.dropped(c)
+	}
+	return g, err
 }
 
 // guestSpec is what every guest of c is started or restored with. Its env
@@ -653,6 +708,7 @@ func (m *Manager) teardown(c *execContext, why string) {
 		c.guest.Close()
 		c.guest = nil
 	}
+	m.dropped(c)
 	c.mu.Lock()
 	visible := !c.creating
 	c.failWaiters(notFound(c.id)) // anyone who slipped in line meanwhile
@@ -669,6 +725,7 @@ func (m *Manager) teardown(c *execContext, why string) {
 		m.cfg.Shared.Forget(c.id)
 	}
 	m.removeRecord(c.id)
+	m.disk.forget(c.id)
 	c.wsMu.Lock()
 	if c.ws != nil {
 		if err := c.ws.Remove(); err != nil {

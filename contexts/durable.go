@@ -144,6 +144,9 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		n, err = state(io.NewOffsetWriter(f, int64(len(head))))
 		return err
 	})
+	if err == nil {
+		m.disk.setRecord(c.id, int64(len(head))+n)
+	}
 	if err == nil && c.shared {
 		// The workspace is quiet: the slot is held, and a context with live
 		// processes is not captured (capturable). The record is streamed
@@ -235,6 +238,7 @@ func (m *Manager) removeRecord(id string) {
 	if m.cfg.StateDir == "" {
 		return
 	}
+	m.disk.setRecord(id, 0)
 	if err := os.Remove(m.recordPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		m.log.Error("remove a context record", "contextId", id, "err", err)
 	}
@@ -397,6 +401,7 @@ func (m *Manager) loadRecords() (map[string]bool, error) {
 		}
 		keep[filepath.Base(c.ws.Root)] = true
 		m.ctxs[id] = c
+		m.counted(c)
 	}
 	if len(m.ctxs) > 0 {
 		m.log.Info("contexts listed again from their records", "count", len(m.ctxs), "stateDir", m.cfg.StateDir)
@@ -478,6 +483,15 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 	return c, reason
 }
 
+// counted notes the disk use of a context loaded from its record: the
+// record's size now, its workspace's at the next measure.
+func (m *Manager) counted(c *execContext) {
+	if fi, err := os.Stat(m.recordPath(c.id)); err == nil {
+		m.disk.setRecord(c.id, fi.Size())
+	}
+	m.wsChanged(c)
+}
+
 // Owners returns the tenant of every context created by one (for the
 // server's tenancy guard after a restart).
 func (m *Manager) Owners() map[string]string {
@@ -516,6 +530,7 @@ func (m *Manager) shutdown(c *execContext) {
 		c.guest.Close()
 		c.guest = nil
 	}
+	m.dropped(c)
 	m.mu.Lock()
 	delete(m.ctxs, c.id)
 	m.mu.Unlock()
@@ -615,6 +630,9 @@ func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack fu
 		m.ctxs[id] = c
 	}
 	m.mu.Unlock()
+	if err == nil {
+		m.counted(c)
+	}
 	if err != nil {
 		m.removeRecord(id)
 		os.RemoveAll(dir)

@@ -1,6 +1,10 @@
 package contexts
 
-import "context"
+import (
+	"context"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
 
 // KillGuest stops a context's guest behind the manager's back, as if it had
 // died by itself while idle (tests only).
@@ -13,3 +17,38 @@ func KillGuest(m *Manager, id string) {
 	c.guest.Close()
 	c.release()
 }
+
+// ResidentOf is the resident bytes of a live context's guest (zeros when
+// it has none), tests only.
+func ResidentOf(m *Manager, id string) (total, private int64) {
+	c, err := m.lookup(id)
+	if err != nil {
+		panic(err)
+	}
+	c.acquire(context.Background(), 0, atFront)
+	defer c.release()
+	if rm, ok := c.guest.(exec.ResidentMeter); ok {
+		return rm.Resident()
+	}
+	return 0, 0
+}
+
+// SetMemoryBudget changes the memory budget of a manager made with one
+// (tests only).
+func SetMemoryBudget(m *Manager, n int64) {
+	b := m.budget
+	b.mu.Lock()
+	b.limit, b.high, b.low = n, int64(float64(n)*budgetHigh), int64(float64(n)*budgetLow)
+	b.mu.Unlock()
+}
+
+// MeasureDisk measures the workspaces that may have changed now, as the
+// disk loop does (tests only).
+func MeasureDisk(m *Manager) { m.measureDisk() }
+
+// TrimAfter is how long a live guest is idle before it is trimmed.
+const TrimAfter = trimAfter
+
+// TrimAll measures and trims every idle live guest now, as the governor
+// does under pressure (tests only).
+func TrimAll(m *Manager) { m.measureGuests(true) }

@@ -43,6 +43,7 @@ func (m *Manager) withWorkspace(ctx context.Context, id string, fn func(c *execC
 		return notFound(id)
 	}
 	m.touch(c)
+	m.wsChanged(c)
 	return fn(c)
 }
 
@@ -198,7 +199,7 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 	m.touch(c)
 	ws = c.ws
 	ws.Forget()
-	return ws, func() { ws.Forget(); c.release() }, nil
+	return ws, func() { ws.Forget(); m.wsChanged(c); c.release() }, nil
 }
 
 // ReplaceDir lets the host replace the directory rel of context id's

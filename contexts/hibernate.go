@@ -53,8 +53,9 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 		c.mu.Unlock()
 		return nil
 	}
-	state, fromRecord := c.hib.pending, c.hib.fromRecord
+	state, fromRecord, size := c.hib.pending, c.hib.fromRecord, c.hib.snapBytes
 	c.mu.Unlock()
+	m.admit(c, size)
 	notice := ""
 	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
@@ -86,6 +87,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 		case r.StateRefused(err):
 			notice = "restored fresh: " + err.Error()
 		default:
+			m.dropped(c)
 			return fmt.Errorf("restore context %s: %w", c.id, err)
 		}
 	}
@@ -246,6 +248,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		// long before the idle hibernation). Nothing to capture or write.
 		c.guest.Close()
 		c.guest = nil
+		m.dropped(c)
 		c.mu.Lock()
 		c.hib.hibernated, c.hib.fromRecord, c.hib.notice = true, true, ""
 		c.mu.Unlock()
@@ -289,6 +292,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 			g, rerr := m.restoreGuest(ctx, c, st)
 			if rerr == nil {
 				c.guest = g
+				m.usedGuest(c)
 				return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
 			}
 			m.log.Error("a context whose snapshot could not be written could not be restored either; its state is kept in memory", "contextId", c.id, "err", rerr)
@@ -308,6 +312,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 // Its guest is closed. Slot held.
 func (m *Manager) hibernated(c *execContext, asOf time.Time, size int64, pending []byte, notice string) {
 	c.guest = nil
+	m.dropped(c)
 	c.mu.Lock()
 	c.hib.hibernated, c.hib.dirty, c.hib.notice = true, false, notice
 	c.hib.snapBytes, c.hib.stateAsOf = size, asOf
@@ -338,6 +343,9 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 		m.note(c, why)
 		return nil
 	}
+	// The guest is entered again after its capture: it maps pages of its
+	// image again, to be measured and trimmed again.
+	defer m.usedGuest(c)
 	now := m.cfg.Now()
 	var size int64
 	if fc, ok := c.guest.(exec.FileCapturer); ok {
@@ -463,6 +471,7 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
 		}
 		f, err := m.captureToTemp(ctx, src)
+		m.usedGuest(src)
 		if err != nil {
 			return nil, err
 		}
@@ -502,8 +511,10 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 			}
 			return m.startGuest(ctx, c)
 		}
+		m.admit(c, 0)
 		g, err := restore(ctx, c.guestSpec())
 		if err != nil {
+			m.dropped(c)
 			return nil, err
 		}
 		c.mu.Lock()

@@ -102,6 +102,8 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	// finish records the end of the run (state, times) in every case.
 	var failed *exec.ErrorData
 	finish := func() {
+		m.usedGuest(c)
+		m.wsChanged(c)
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.cancel = nil
@@ -146,6 +148,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 		if c.guest != nil {
 			m.discard(c.guest)
 			c.guest = nil
+			m.dropped(c)
 		}
 		failed = &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
 		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failed.Message, c.id)
@@ -180,6 +183,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 				violated := c.guest.ProtocolViolation() != ""
 				m.discard(c.guest)
 				c.guest = nil
+				m.dropped(c)
 				preempted := errors.Is(context.Cause(runCtx), errPreempted)
 				switch {
 				case !preempted && !violated && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:

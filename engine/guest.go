@@ -82,9 +82,10 @@ type Guest struct {
 	mu            sync.Mutex // one Call at a time; guards store release
 	started       bool       // the driver was started (run), under mu
 	storeFreed    bool
-	mapped        int   // ranges of memory a restore mapped from a file (mappedRanges)
-	busSlots      []int // their SIGBUS guards (watch.guardRange)
-	ownsWorkspace bool  // removed with the guest (one-shot and pool guests)
+	mapped        int        // ranges of memory a restore mapped from a file (mappedRanges)
+	busSlots      []int      // their SIGBUS guards (watch.guardRange)
+	mappedFrom    []memRange // those ranges (ResidentBytes counts their resident pages)
+	ownsWorkspace bool       // removed with the guest (one-shot and pool guests)
 	readyOnce     sync.Once
 
 	// shim forwards checked WASI calls to wasmtime (wasishim.go).
@@ -373,7 +374,7 @@ func (g *Guest) freeStore() {
 		unguard(g.busSlots)
 		g.store.Close() // unmaps the memory, and with it what a restore mapped
 		mappedRanges.Add(-int64(g.mapped))
-		g.mapped, g.busSlots = 0, nil
+		g.mapped, g.busSlots, g.mappedFrom = 0, nil, nil
 	}
 }
 

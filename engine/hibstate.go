@@ -301,8 +301,10 @@ func nullRef(v wasmtime.Val) bool {
 
 // pageRuns lists the pages of mem that differ from base (pages past base
 // differ when they are not zero), as runs. Segments of the memory are
-// compared in parallel.
-func pageRuns(mem, base []byte) ([]pageRun, error) {
+// compared in parallel. Pages untouched says are as the guest started
+// (untouchedPages) are not read: reading them would map them into the
+// guest for nothing, and they are most of a large memory.
+func pageRuns(mem, base []byte, untouched []bool) ([]pageRun, error) {
 	const seg = 256 // pages per work item
 	npages := (len(mem) + statePage - 1) / statePage
 	parts := make([][]pageRun, (npages+seg-1)/seg)
@@ -310,6 +312,9 @@ func pageRuns(mem, base []byte) ([]pageRun, error) {
 	err := parallel(len(parts), seg*statePage, func(i int) {
 		var runs []pageRun
 		for p := i * seg; p < min((i+1)*seg, npages); p++ {
+			if p < len(untouched) && untouched[p] {
+				continue
+			}
 			off := p * statePage
 			cur := mem[off:min(off+statePage, len(mem))]
 			var same bool
@@ -482,7 +487,7 @@ func (g *Guest) planState(kind planKind) (*statePlan, error) {
 	}
 	p := &statePlan{mem: g.mem.UnsafeData(g.store)}
 	h.MemoryBytes = uint64(len(p.mem))
-	if p.runs, err = pageRuns(p.mem, b.mem); err != nil {
+	if p.runs, err = pageRuns(p.mem, b.mem, untouchedPages(p.mem, len(b.mem), g.mappedFrom)); err != nil {
 		return nil, err
 	}
 	if kind == planTemplate && len(p.runs) > 1 {
@@ -957,7 +962,7 @@ func (g *Guest) applyState(d *decodedState) error {
 		prefault(mem, mergeRuns(g.img.hot, runsOutside(d.runs, planned)))
 	}
 	mapped, slots, err := mapRanges(mem, d.file, planned, func(r memRange) (int, error) { return g.watch.guardRange(mem, r) })
-	g.busSlots = slots
+	g.busSlots, g.mappedFrom = slots, mapped
 	if err != nil {
 		return fmt.Errorf("map the state's pages: %w", err)
 	}

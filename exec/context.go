@@ -105,3 +105,16 @@ type ArchiveResult struct {
 	// bookkeeping; not sent to clients.
 	Paths []string `json:"-"`
 }
+
+// ContextsMemory are the figures of a server's contexts in memory
+// (contexts.Manager.Memory), for /metrics.
+type ContextsMemory struct {
+	Budget       int64 // the memory budget of live contexts (0: none)
+	Used         int64 // what is compared with it: live guests and the server's other memory
+	LiveBytes    int64 // live guests: their resident bytes and overhead
+	PrivateBytes int64 // live guests' private bytes, as last measured
+	Live         int   // contexts whose guest is in memory
+	Evictions    int64 // contexts hibernated to stay within the budget
+	Failures     int64 // hibernations for the budget that failed (the context stayed live)
+	TrimmedBytes int64 // bytes of read-only image pages unmapped from idle guests
+}

@@ -240,6 +240,22 @@ type FileCapturer interface {
 	CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error)
 }
 
+// ResidentMeter is a Guest that can say how much of the host's memory its
+// linear memory takes now (engine.Guest): total, the bytes of its pages
+// mapped in (what the process's RSS counts for it); private, those of
+// them that are its alone (written, or mapped from its state's file).
+// Never its reserved or grown size. Not during a Call.
+type ResidentMeter interface {
+	Resident() (total, private int64)
+}
+
+// Trimmer is a Guest that can give back the pages of its image it only
+// read (engine.Guest): they stay shared in the page cache and are mapped
+// again when read. Trim returns the bytes given back. Not during a Call.
+type Trimmer interface {
+	Trim() int64
+}
+
 // GuestSpec says how to start a kept guest.
 type GuestSpec struct {
 	Language    Language // the guest is of this language's family

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/wasmexec/wasmexec/exec"
 )
 
 // The parts of a server whose state /metrics reads at each scrape. Each
@@ -25,6 +27,8 @@ type (
 		Count() int
 		Hibernated() int
 		SnapshotErrors() int64
+		Memory() exec.ContextsMemory
+		DiskBytes() (used, limit int64)
 	}
 	// Processes is the processes manager (processes.Manager).
 	Processes interface{ Running() int }
@@ -99,11 +103,41 @@ func (m *Metrics) Watch(parts func() Parts) {
 		}
 		return float64(p.Runs.Queued())
 	})
-	gauge("wasmexec_contexts_live", "Execution contexts.", func(p Parts) float64 {
+	gauge("wasmexec_contexts", "Execution contexts, live or hibernated (each has a record; --max-contexts bounds them).", func(p Parts) float64 {
 		if p.Contexts == nil {
 			return 0
 		}
 		return float64(p.Contexts.Count())
+	})
+	mem := func(f func(exec.ContextsMemory) float64) func(Parts) float64 {
+		return func(p Parts) float64 {
+			if p.Contexts == nil {
+				return 0
+			}
+			return f(p.Contexts.Memory())
+		}
+	}
+	gauge("wasmexec_contexts_live", "Execution contexts whose guest is in memory.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Live) }))
+	gauge("wasmexec_contexts_memory_budget_bytes", "The memory budget of live contexts (--contexts-memory-bytes): the server's RSS is kept under it by hibernating least recently used idle contexts.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Budget) }))
+	gauge("wasmexec_contexts_memory_used_bytes", "What the budget is compared with: live contexts' guests and the server's other memory.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Used) }))
+	gauge("wasmexec_contexts_live_bytes", "Resident bytes of live contexts' guests (what RSS counts for them) with their per-guest overhead.", mem(func(s exec.ContextsMemory) float64 { return float64(s.LiveBytes) }))
+	gauge("wasmexec_contexts_live_private_bytes", "Private bytes of live contexts' guests (pages they wrote), as last measured.", mem(func(s exec.ContextsMemory) float64 { return float64(s.PrivateBytes) }))
+	counter("wasmexec_contexts_evictions_total", "Contexts hibernated to keep within the memory budget.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Evictions) }))
+	counter("wasmexec_contexts_eviction_failures_total", "Hibernations for the memory budget that failed (capture or record write): the context stayed live, its notice says why.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Failures) }))
+	counter("wasmexec_contexts_trimmed_bytes_total", "Bytes of read-only image pages unmapped from idle live guests (shared in the page cache; mapped again when read).", mem(func(s exec.ContextsMemory) float64 { return float64(s.TrimmedBytes) }))
+	gauge("wasmexec_contexts_disk_bytes", "Bytes of the contexts' records and workspaces in the data dir, as last measured.", func(p Parts) float64 {
+		if p.Contexts == nil {
+			return 0
+		}
+		u, _ := p.Contexts.DiskBytes()
+		return float64(u)
+	})
+	gauge("wasmexec_contexts_disk_limit_bytes", "--contexts-max-disk-bytes: past it, creating a context is 429.", func(p Parts) float64 {
+		if p.Contexts == nil {
+			return 0
+		}
+		_, l := p.Contexts.DiskBytes()
+		return float64(l)
 	})
 	gauge("wasmexec_contexts_hibernated", "Execution contexts whose guest is hibernated (not in memory).", func(p Parts) float64 {
 		if p.Contexts == nil {

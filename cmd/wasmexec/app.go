@@ -74,7 +74,13 @@ type options struct {
 	storeURL       string
 	dbPath         string
 	maxContexts    int
-	tscheckWorkers int
+	// ctxMemoryBytes is the memory budget of live contexts (0 until
+	// resolveDensity: a share of the machine's); ctxMaxDiskBytes bounds
+	// their records and workspaces likewise.
+	ctxMemoryBytes  int64
+	ctxMaxDiskBytes int64
+	densityLog      []any // what resolveDensity chose, for the start-up log
+	tscheckWorkers  int
 	// tscheckLegacyWorkers run TypeScript 5.9 (0: disabled).
 	tscheckLegacyWorkers int
 	tscheckNice          int
@@ -158,7 +164,9 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.tscheckMemory, "tscheck-memory-bytes", tscheck.DefaultMemoryLimit, "memory cap of each checker worker (0: no cap)")
 	fs.BoolVar(&o.tscheckWarmDOM, "tscheck-warm-dom", true, "warm the dom lib: in TypeScript 7 workers' warm-up (~0.3 s of CPU), in idle TypeScript 5.9 workers once started (5-10 s of CPU and ~300 MB each); a first dom check is then fast")
 	fs.BoolVar(&o.tscheckDOM, "tscheck-prewarm-dom", false, "pre-warm the dom lib in checker workers (slower start, fast first dom check)")
-	fs.IntVar(&o.maxContexts, "max-contexts", 64, "execution contexts at once; more get 429")
+	fs.IntVar(&o.maxContexts, "max-contexts", contexts.DefaultMaxContexts, "execution contexts, live or hibernated (each keeps a record and a workspace in the data dir); more get 429")
+	fs.Int64Var(&o.ctxMemoryBytes, "contexts-memory-bytes", 0, "memory budget of live contexts: past it the least recently used idle ones are hibernated, so the server's RSS stays under it (0: a quarter of the machine's memory or cgroup limit; logged at start)")
+	fs.Int64Var(&o.ctxMaxDiskBytes, "contexts-max-disk-bytes", 0, "bytes the contexts' records and workspaces may take in the data dir; past it creating a context gets 429 (0: half of the data dir's file system; logged at start)")
 	fs.IntVar(&o.ctxQueueDepth, "context-queue-depth", 16, "requests waiting per context; more get 429")
 	fs.Int64Var(&o.ctxIdleTTLMs, "context-idle-ttl-ms", 15*60*1000, "an unused context is deleted after this long")
 	fs.Int64Var(&o.ctxHibernateMs, "context-hibernate-after-ms", 60000, "an idle context's guest is captured and dropped from memory after this long; its next run restores it (0: never)")
@@ -514,6 +522,9 @@ func (a *app) load(ctx context.Context) error {
 		Workspaces:     ctxWS,
 		IdleTTL:        time.Duration(a.opts.ctxIdleTTLMs) * time.Millisecond,
 		MaxContexts:    a.opts.maxContexts,
+		MemoryBudget:   a.opts.ctxMemoryBytes,
+		ReleaseMemory:  engine.ReleaseFreedMemory,
+		MaxDiskBytes:   a.opts.ctxMaxDiskBytes,
 		QueueDepth:     a.opts.ctxQueueDepth,
 		StateDir:       filepath.Join(a.opts.dataDir, "context-state"),
 		HibernateAfter: time.Duration(a.opts.ctxHibernateMs) * time.Millisecond,

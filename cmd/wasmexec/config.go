@@ -285,6 +285,14 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 
 	// Contexts and processes.
 	atLeast("max-contexts", int64(o.maxContexts), 1, "")
+	if o.ctxMemoryBytes < 0 || o.ctxMaxDiskBytes < 0 {
+		atLeast("contexts-memory-bytes", o.ctxMemoryBytes, 0, " (0: the default)")
+		atLeast("contexts-max-disk-bytes", o.ctxMaxDiskBytes, 0, " (0: the default)")
+	} else {
+		memWhy, diskWhy := o.resolveDensity()
+		o.densityLog = []any{"memoryBudgetBytes", o.ctxMemoryBytes, "memoryBudget", memWhy, "maxDiskBytes", o.ctxMaxDiskBytes, "maxDisk", diskWhy, "maxContexts", o.maxContexts}
+		o.validateDensity(bad)
+	}
 	atLeast("context-queue-depth", int64(o.ctxQueueDepth), 1, "")
 	atLeast("context-idle-ttl-ms", o.ctxIdleTTLMs, 1, "")
 	atLeast("context-hibernate-after-ms", o.ctxHibernateMs, 0, " (0: never)")

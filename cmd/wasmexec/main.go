@@ -150,6 +150,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer a.close()
+	log.Info("contexts: memory budget of live contexts and bound of their disk use", a.opts.densityLog...)
 	keys, err := frontDoor(a.opts, log)
 	if err != nil {
 		return err

@@ -197,6 +197,9 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"network pattern", nil, "WASMEXEC_NETWORK_ALLOW=api.example.com,ftp://x", []string{"--network-allow=api.example.com,ftp://x (from WASMEXEC_NETWORK_ALLOW)", `"ftp://x"`, "http or https"}},
 		{"network requests", []string{"--network-max-requests=0"}, "", []string{"--network-max-requests=0", "1 or more"}},
 		{"stray argument", []string{"now"}, "", []string{`unexpected argument "now"`}},
+		{"contexts memory too small for one", []string{"--contexts-memory-bytes=1048576"}, "", []string{"--contexts-memory-bytes=1048576", "too small for one live context", "accepted 134217728"}},
+		{"contexts memory from env", nil, "WASMEXEC_CONTEXTS_MEMORY_BYTES=4096", []string{"--contexts-memory-bytes=4096 (from WASMEXEC_CONTEXTS_MEMORY_BYTES)", "too small"}},
+		{"contexts disk", []string{"--contexts-max-disk-bytes=1000"}, "", []string{"--contexts-max-disk-bytes=1000", "accepted 1048576 or more"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -1,0 +1,478 @@
+package contexts
+
+// The memory budget of live contexts (docs/CONTEXTS.md "Memory budget").
+//
+// A context's guest is live (in memory) or hibernated (in its record). The
+// budget, Config.MemoryBudget, bounds what the live ones cost together
+// with the rest of the server: used = Σ live guests + the server's other
+// memory, the latter sampled as its RSS less the live guests' share. So
+// the server's RSS stays under the budget, whatever the contexts do.
+//
+// What a live guest costs is measured, not assumed: the resident pages of
+// its linear memory (exec.ResidentMeter: what RSS counts for it, not its
+// reserved or grown size) plus GuestOverhead for what the host keeps for
+// it outside that memory. Until a guest is measured (it just started, or
+// just ran) it is counted at its family's running estimate.
+//
+// The governor, one background loop, keeps used under budgetHigh of the
+// budget: it measures the guests that ran, trims the idle ones (their
+// mappings of image pages they only read are dropped: engine.Guest.Trim),
+// and when that is not enough it hibernates the least recently used idle
+// contexts until used is under budgetLow (hysteresis: it evicts in bulk,
+// ahead of need, rather than one at a time at each admission). A guest
+// about to start or wake is admitted first (admit): its estimate is
+// reserved, and if that would take used past the budget itself, the
+// caller hibernates one victim on its own path, never more. Contexts
+// with a run in flight or queued, a held slot (an install, a file call's
+// wake), live processes, or a recent failed capture are never chosen.
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wasmexec/wasmexec/exec"
+)
+
+const (
+	// budgetHigh is the share of the budget past which the governor
+	// hibernates contexts; budgetLow, the share it brings used back to.
+	budgetHigh = 0.85
+	budgetLow  = 0.75
+	// evictWorkers hibernate victims side by side: a hibernation is part
+	// CPU (the capture), part waiting for the disk (the record's fsync).
+	evictWorkers = 2
+	// governorEvery is how often the governor looks when nothing kicks it.
+	governorEvery = 200 * time.Millisecond
+	// DefaultGuestOverhead is the host memory of a live guest outside its
+	// linear memory: its store, instance and tables, the stack of the
+	// thread parked in recv, the Go side (measured on the build machine:
+	// ~0.35 MiB for JS, ~0.15 MiB for Python; rounded up).
+	DefaultGuestOverhead = 512 << 10
+	// initialGuestEstimate is what a guest of a family is assumed to cost
+	// until one of the family has been measured.
+	initialGuestEstimate = 16 << 20
+	// trimAfter: a live guest idle this long has its read-only image pages
+	// unmapped (they cost RSS, not memory: the page cache shares them).
+	trimAfter = time.Second
+	// MinMemoryBudget is the smallest budget that keeps one context live
+	// beside the server itself (its images loaded, ~100 MiB of RSS).
+	MinMemoryBudget = 128 << 20
+)
+
+// memBudget is the bookkeeping of Config.MemoryBudget.
+type memBudget struct {
+	limit, high, low int64
+	kick             chan struct{}
+
+	mu     sync.Mutex
+	live   int64 // Σ guests' bytes
+	other  int64 // the server's RSS outside live guests, last sampled
+	guests map[*execContext]*guestMem
+	est    map[string]int64 // a new guest's cost, by family
+
+	evictions, failures, trimmed atomic.Int64
+}
+
+// guestMem is what a live guest is counted at.
+type guestMem struct {
+	bytes   int64 // total resident + overhead, or an estimate
+	private int64 // measured private bytes (0 until measured)
+	stale   bool  // used since measured
+	trimmed bool  // trimmed since last used
+}
+
+func newBudget(limit int64) *memBudget {
+	return &memBudget{
+		limit: limit, high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
+		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{},
+	}
+}
+
+// used is what the budget is compared with. b.mu held.
+func (b *memBudget) used() int64 { return b.live + b.other }
+
+// set counts c's guest at n bytes (unmeasured: stale). b.mu held.
+func (b *memBudget) set(c *execContext, n int64) {
+	g := b.guests[c]
+	if g == nil {
+		g = &guestMem{}
+		b.guests[c] = g
+	}
+	b.live += n - g.bytes
+	g.bytes, g.stale, g.trimmed = n, true, false
+}
+
+func (b *memBudget) estimate(family string) int64 {
+	if e := b.est[family]; e > 0 {
+		return e
+	}
+	return initialGuestEstimate
+}
+
+// admit reserves what c's guest, about to start or wake, is estimated to
+// cost (plus extra: a state's bytes), and when that takes used past the
+// budget, hibernates one least recently used idle context first: a start
+// or wake waits for one hibernation at most. The governor does the rest
+// in the background.
+func (m *Manager) admit(c *execContext, extra int64) {
+	b := m.budget
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	need := b.estimate(c.family.Name) + extra
+	_, had := b.guests[c]
+	over := b.used()+need > b.limit && !had
+	b.set(c, need)
+	busy := b.used() > b.high
+	b.mu.Unlock()
+	if over && !m.trimFor(c, need) {
+		m.evictOne(c)
+	}
+	if busy || over {
+		m.kickGovernor()
+	}
+}
+
+// trimFor trims idle live guests (but self) that ran since they were
+// last trimmed, most recently used first (they mapped the most), until
+// need bytes are freed or none is left, and reports whether used is
+// within the budget again. A trim costs no disk and ~0.1 ms: a guest
+// that just ran maps several MiB of its image it only read, and freeing
+// them first spares a hibernation on the caller's path.
+func (m *Manager) trimFor(self *execContext, need int64) bool {
+	b := m.budget
+	b.mu.Lock()
+	var todo []*execContext
+	for c, g := range b.guests {
+		if c != self && !g.trimmed {
+			todo = append(todo, c)
+		}
+	}
+	b.mu.Unlock()
+	last := func(c *execContext) time.Time {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.lastUsed
+	}
+	slices.SortFunc(todo, func(x, y *execContext) int { return last(y).Compare(last(x)) })
+	freed := int64(0)
+	for _, c := range todo {
+		if freed >= need {
+			break
+		}
+		if !c.tryAcquire() {
+			continue
+		}
+		b.mu.Lock()
+		before := int64(0)
+		if g := b.guests[c]; g != nil {
+			before = g.bytes
+		}
+		b.mu.Unlock()
+		m.measure(c, true)
+		b.mu.Lock()
+		if g := b.guests[c]; g != nil {
+			freed += before - g.bytes
+		}
+		b.mu.Unlock()
+		c.release()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used() <= b.limit
+}
+
+// dropped stops counting c's guest (closed or being closed).
+func (m *Manager) dropped(c *execContext) {
+	b := m.budget
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	if g := b.guests[c]; g != nil {
+		b.live -= g.bytes
+		delete(b.guests, c)
+	}
+	b.mu.Unlock()
+}
+
+// used marks c's guest as used: measured again, trimmed again later.
+func (m *Manager) usedGuest(c *execContext) {
+	b := m.budget
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	if g := b.guests[c]; g != nil {
+		g.stale, g.trimmed = true, false
+	}
+	b.mu.Unlock()
+}
+
+func (m *Manager) kickGovernor() {
+	select {
+	case m.budget.kick <- struct{}{}:
+	default:
+	}
+}
+
+// govern is the governor's loop (Start).
+func (m *Manager) govern() {
+	defer m.wg.Done()
+	t := time.NewTicker(governorEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-m.budget.kick:
+		case <-m.stop:
+			return
+		}
+		m.Balance()
+	}
+}
+
+// Balance is one pass of the governor: it measures the guests used since
+// their last measure, trims those idle for trimAfter (all idle ones when
+// used is past budgetHigh), samples the server's RSS, and hibernates least
+// recently used idle contexts while used is past budgetHigh, down to
+// budgetLow. It returns how many it hibernated.
+func (m *Manager) Balance() int {
+	b := m.budget
+	if b == nil {
+		return 0
+	}
+	m.measureGuests(false)
+	m.sample()
+	b.mu.Lock()
+	pressed := b.used() > b.high
+	b.mu.Unlock()
+	if !pressed {
+		return 0
+	}
+	m.measureGuests(true)
+	m.sample()
+	victims := m.victims()
+	var next, n atomic.Int64
+	var wg sync.WaitGroup
+	for range evictWorkers {
+		wg.Go(func() {
+			for {
+				b.mu.Lock()
+				done := b.used() <= b.low
+				b.mu.Unlock()
+				i := int(next.Add(1)) - 1
+				if done || i >= len(victims) {
+					return
+				}
+				if m.evict(victims[i]) {
+					n.Add(1)
+					m.sample()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n.Load() > 0 && m.cfg.ReleaseMemory != nil {
+		m.cfg.ReleaseMemory()
+		m.sample()
+	}
+	return int(n.Load())
+}
+
+// sample reads the server's RSS: what the live guests don't account for
+// is the server's other memory.
+func (m *Manager) sample() {
+	rss := m.cfg.ProcessRSS()
+	if rss <= 0 {
+		return
+	}
+	b := m.budget
+	b.mu.Lock()
+	b.other = max(0, rss-b.live)
+	b.mu.Unlock()
+}
+
+// measureGuests measures the guests used since they were last measured,
+// and trims idle ones: those idle for trimAfter, or every idle one when
+// all is set. A guest whose slot is taken is left for the next pass.
+func (m *Manager) measureGuests(all bool) {
+	b := m.budget
+	now := m.cfg.Now()
+	type item struct {
+		c    *execContext
+		trim bool
+	}
+	var todo []item
+	b.mu.Lock()
+	for c, g := range b.guests {
+		if g.stale || !g.trimmed {
+			todo = append(todo, item{c: c, trim: !g.trimmed})
+		}
+	}
+	b.mu.Unlock()
+	for _, it := range todo {
+		c := it.c
+		c.mu.Lock()
+		idle := now.Sub(c.lastUsed)
+		c.mu.Unlock()
+		trim := it.trim && (all || idle >= trimAfter)
+		b.mu.Lock()
+		g := b.guests[c]
+		stale := g != nil && g.stale
+		b.mu.Unlock()
+		if !trim && !stale || !c.tryAcquire() {
+			continue
+		}
+		m.measure(c, trim)
+		c.release()
+	}
+}
+
+// measure measures c's live guest (trimming it first when trim). Slot held.
+func (m *Manager) measure(c *execContext, trim bool) {
+	rm, ok := c.guest.(exec.ResidentMeter)
+	if !ok || c.guest == nil {
+		return
+	}
+	if tr, ok := c.guest.(exec.Trimmer); ok && trim {
+		if n := tr.Trim(); n > 0 {
+			m.budget.trimmed.Add(n)
+		}
+	}
+	total, private := rm.Resident()
+	cost := total + m.cfg.GuestOverhead
+	b := m.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g := b.guests[c]
+	if g == nil { // dropped meanwhile (it can't be: the slot is held)
+		return
+	}
+	if !trim && g.stale {
+		// What a guest costs once it has run and before it is trimmed:
+		// the estimate for the next one of its family.
+		if e := b.est[c.family.Name]; e > 0 {
+			b.est[c.family.Name] = (7*e + cost) / 8
+		} else {
+			b.est[c.family.Name] = cost
+		}
+	}
+	b.live += cost - g.bytes
+	g.bytes, g.private, g.stale = cost, private, false
+	if trim {
+		g.trimmed = true
+	}
+}
+
+// victims lists the contexts whose guests may be hibernated now, least
+// recently used first.
+func (m *Manager) victims() []*execContext {
+	b := m.budget
+	b.mu.Lock()
+	live := make([]*execContext, 0, len(b.guests))
+	for c := range b.guests {
+		live = append(live, c)
+	}
+	b.mu.Unlock()
+	now := m.cfg.Now()
+	type cand struct {
+		c    *execContext
+		used time.Time
+	}
+	cands := make([]cand, 0, len(live))
+	for _, c := range live {
+		c.mu.Lock()
+		ok := m.evictable(c) && c.state == exec.ContextIdle && !c.hib.hibernated && c.family.Name != "" && !now.Before(c.hib.retryAt)
+		used := c.lastUsed
+		c.mu.Unlock()
+		if ok && (m.cfg.LiveProcesses == nil || m.cfg.LiveProcesses(c.id) == 0) {
+			cands = append(cands, cand{c, used})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return a.used.Compare(b.used) })
+	out := make([]*execContext, len(cands))
+	for i, cd := range cands {
+		out[i] = cd.c
+	}
+	return out
+}
+
+// evictOne hibernates the least recently used idle context but self, on
+// the caller's path (admit).
+func (m *Manager) evictOne(self *execContext) {
+	for _, c := range m.victims() {
+		if c != self && m.evict(c) {
+			return
+		}
+	}
+}
+
+// evict hibernates c for the budget; false when it could not (its slot
+// was taken meanwhile, or the capture or its record's write failed: it
+// stays live, says why in its notice, and is not tried again before its
+// retry time).
+func (m *Manager) evict(c *execContext) bool {
+	if !c.tryAcquire() {
+		return false
+	}
+	defer c.release()
+	c.mu.Lock()
+	ok := c.state == exec.ContextIdle && !c.hib.hibernated && m.cfg.Now().After(c.hib.retryAt)
+	c.mu.Unlock()
+	if !ok || c.guest == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
+	defer cancel()
+	if err := m.hibernate(ctx, c); err != nil {
+		m.budget.failures.Add(1)
+		m.note(c, "stays live though memory is short: it could not be hibernated: "+exec.ErrorMessage(err))
+		m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
+		return false
+	}
+	m.budget.evictions.Add(1)
+	m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
+	return true
+}
+
+// Memory returns the budget's figures (zeros without a budget but Live).
+func (m *Manager) Memory() exec.ContextsMemory {
+	b := m.budget
+	if b == nil {
+		return exec.ContextsMemory{Live: m.Count() - m.Hibernated()}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := exec.ContextsMemory{Budget: b.limit, Used: b.used(), LiveBytes: b.live, Live: len(b.guests),
+		Evictions: b.evictions.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
+	for _, g := range b.guests {
+		s.PrivateBytes += g.private
+	}
+	return s
+}
+
+// ProcessRSS is the resident set size of this process (Linux:
+// /proc/self/statm), or 0 when it can't be read.
+func ProcessRSS() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}
