@@ -162,7 +162,10 @@ function loadCtor(name) {
   const P = Object.getOwnPropertyDescriptor(Intl, name).value;
   rawCtors[name] = P;
   if (typeof P.__defaultLocale === 'string') P.__defaultLocale = DEFAULT_LOCALE;
-  if (name === 'DateTimeFormat') P.tzData = zoneTable();
+  if (name === 'DateTimeFormat') {
+    P.tzData = zoneTable();
+    plainSpaces(P.prototype);
+  }
   let W = P;
   if (dataKind) {
     W = wrap(P, name, dataKind);
@@ -199,6 +202,29 @@ function wrap(P, name, dataKind) {
   Object.defineProperty(P.prototype, 'constructor', { value: W, writable: true, configurable: true });
   // Locale data calls Intl.X.__addLocaleData: it must reach P.
   return W;
+}
+
+// plainSpaces makes DateTimeFormat's format write a plain space where
+// CLDR has a narrow no-break one ("2:05 PM", "2024 г."), as V8 does for
+// code that compares or parses formatted dates; formatToParts and
+// formatRange keep CLDR's, as V8's do.
+function plainSpaces(proto) {
+  const get = Object.getOwnPropertyDescriptor(proto, 'format').get;
+  const bound = new WeakMap();
+  Object.defineProperty(proto, 'format', {
+    configurable: true,
+    enumerable: false,
+    get: Object.defineProperty(function () {
+      const f = get.call(this);
+      let g = bound.get(f);
+      if (g === undefined) {
+        g = (date) => f(date).replace(/\u202f/g, ' ');
+        Object.defineProperty(g, 'name', { value: '' });
+        bound.set(f, g);
+      }
+      return g;
+    }, 'name', { value: 'get format' }),
+  });
 }
 
 // zoneTable is the DateTimeFormat polyfill's tzData, each zone's

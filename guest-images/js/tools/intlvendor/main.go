@@ -21,7 +21,7 @@ import (
 
 // locales are the locales whose CLDR data the guest ships (intl/index.js
 // has the same list).
-var locales = []string{"en", "en-GB", "de", "fr", "es", "ja", "zh", "zh-Hant", "pt", "pt-PT", "ru"}
+var locales = []string{"en", "en-GB", "de", "fr", "fr-CA", "es", "ja", "zh", "zh-Hant", "pt", "pt-PT", "ru"}
 
 // polyfills: package, file, where it goes under builtins/.
 var polyfills = []struct{ pkg, file, out string }{
