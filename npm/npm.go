@@ -231,15 +231,40 @@ type packument struct {
 type packageVersion struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
-	Dependencies         map[string]string `json:"dependencies"`
-	OptionalDependencies map[string]string `json:"optionalDependencies"`
-	PeerDependencies     map[string]string `json:"peerDependencies"`
-	Scripts              map[string]string `json:"scripts"`
+	Dependencies         looseMap `json:"dependencies"`
+	OptionalDependencies looseMap `json:"optionalDependencies"`
+	PeerDependencies     looseMap `json:"peerDependencies"`
+	Scripts              looseMap `json:"scripts"`
 	Dist                 struct {
 		Tarball   string `json:"tarball"`
 		Integrity string `json:"integrity"`
 		Shasum    string `json:"shasum"`
 	} `json:"dist"`
+}
+
+// looseMap is a name-to-string field of a registry document, read as npm
+// reads it: old versions of popular packages were published with
+// dependencies as an array or a script as an object (joi, underscore),
+// and one odd version must not make the whole document unreadable.
+// Entries whose value is not a string are dropped; anything but an object
+// is no entries.
+type looseMap map[string]string
+
+func (m *looseMap) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(b, &raw) != nil || raw == nil {
+		*m = nil
+		return nil
+	}
+	out := make(looseMap, len(raw))
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	*m = out
+	return nil
 }
 
 // installer is one Install's state.

@@ -421,6 +421,10 @@ func (m *modules) builtin(name string) goja.Value {
 		v = m.embedded("text/index.js")
 	case nativeModule:
 		v = m.native()
+	case intlModule:
+		v = m.embedded("intl/index.js")
+	case intlNative:
+		v = m.intlNativeObject()
 	default:
 		if w, ok := strings.CutPrefix(name, webModule("")); ok {
 			v = m.embedded("web/" + w + ".js")

@@ -59,6 +59,7 @@ func (d *driver) installWeb(g *goja.Object) {
 	must(err)
 	must(sym.DefineDataProperty("asyncIterator", ai, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	d.installCaptureStackTrace(g)
+	d.installIntl(g)
 }
 
 // lazyGlobal defines name on the global object as an accessor that, read

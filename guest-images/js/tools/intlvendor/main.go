@@ -1,0 +1,266 @@
+// Command intlvendor copies the FormatJS Intl polyfills into the guest's
+// built-ins (see vendor.sh beside it, which installs the pinned packages):
+// each package's polyfill-force.js, converted from ES module syntax to
+// CommonJS by esbuild with the settings the guest itself converts with
+// (goja runs scripts only), plus the locale data of the locales the guest
+// ships, copied unmodified. A few lines of the DateTimeFormat polyfill are
+// changed (patches below): each fails loudly if the source changes shape.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// locales are the locales whose CLDR data the guest ships (intl/index.js
+// has the same list).
+var locales = []string{"en", "en-GB", "de", "fr", "fr-CA", "es", "ja", "zh", "zh-Hant", "pt", "pt-PT", "ru"}
+
+// polyfills: package, file, where it goes under builtins/.
+var polyfills = []struct{ pkg, file, out string }{
+	{"intl-numberformat", "polyfill-force.js", "intl/numberformat.js"},
+	{"intl-datetimeformat", "polyfill-force.js", "intl/datetimeformat.js"},
+	{"intl-pluralrules", "polyfill-force.js", "intl/pluralrules.js"},
+	{"intl-relativetimeformat", "polyfill-force.js", "intl/relativetimeformat.js"},
+	{"intl-listformat", "polyfill-force.js", "intl/listformat.js"},
+	{"intl-segmenter", "polyfill-force.js", "intl/segmenter.js"},
+	{"intl-locale", "polyfill-force.js", "intl/locale.js"},
+	{"intl-supportedvaluesof", "polyfill-force.js", "intl/supportedvaluesof.js"},
+	// dependencies, where an embedded module's bare require finds them
+	{"intl-localematcher", "index.js", "deps/@formatjs/intl-localematcher/index.js"},
+	{"bigdecimal", "index.js", "deps/@formatjs/bigdecimal/index.js"},
+	{"intl-getcanonicallocales", "index.js", "deps/@formatjs/intl-getcanonicallocales/index.js"},
+	{"intl-supportedvaluesof", "index.js", "deps/@formatjs/intl-supportedvaluesof/index.js"},
+	{"fast-memoize", "index.js", "deps/@formatjs/fast-memoize/index.js"},
+}
+
+// data: packages with locale data, and the directory under intl/locale-data.
+var data = []struct{ pkg, dir string }{
+	{"intl-numberformat", "numberformat"},
+	{"intl-datetimeformat", "datetimeformat"},
+	{"intl-pluralrules", "pluralrules"},
+	{"intl-relativetimeformat", "relativetimeformat"},
+	{"intl-listformat", "listformat"},
+}
+
+// patches change the DateTimeFormat polyfill, for speed alone: the first
+// use of a locale parsed all of its ~200 skeletons' patterns and interval
+// patterns, and looked for each skeleton's interval format by parsing
+// every interval skeleton again (~0.3 s of CPU in native goja, ~2 s in the
+// guest). Only a skeleton's fields are needed to choose one: its patterns
+// are parsed when read, its interval formats found when its patterns are,
+// and an interval skeleton is parsed once. Checking a time zone name
+// upper-cased every zone name at every construction; that is done once.
+// Scoring a skeleton iterates with an index (goja's for-of is slow), and
+// a token's length limit is a table, not eight string searches.
+var patches = map[string][][2]string{
+	"intl/datetimeformat.js": {
+		{`	if (rangePatterns) for (const k in rangePatterns) {`,
+			`	replaceDateTimeTokens(skeleton, result);
+	let lazy;
+	const materialize = () => lazy ??= parseDateTimeSkeletonPatterns(result, skeleton, rawPattern, rangePatterns, intervalFormatFallback);
+	for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) Object.defineProperty(result, k, {
+		enumerable: true,
+		configurable: true,
+		get() { return materialize()[k]; },
+		set(v) { Object.defineProperty(result, k, { value: v, writable: true, enumerable: true, configurable: true }); }
+	});
+	return result;
+}
+function parseDateTimeSkeletonPatterns(result0, skeleton, rawPattern, rangePatterns, intervalFormatFallback) {
+	const result = Object.assign(Object.create(null), {
+		pattern: "",
+		pattern12: "",
+		skeleton,
+		rawPattern,
+		rangePatterns: Object.create(null),
+		rangePatterns12: Object.create(null)
+	});
+	if (typeof rangePatterns === "function") rangePatterns = rangePatterns();
+	if (rangePatterns) for (const k in rangePatterns) {`},
+		{`		else if (!options.hour12 && format.hour12) score -= 20;
+	}
+	for (const prop of DATE_TIME_PROPS) {`, `		else if (!options.hour12 && format.hour12) score -= 20;
+	}
+	for (let i = 0; i < DATE_TIME_PROPS.length; i++) {
+		const prop = DATE_TIME_PROPS[i];`},
+		{`		const maximum = "Eec".includes(c) ? 6 : "GQqUMLabB".includes(c) ? 5 : "zZOvVxX".includes(c) ? 4 : c === "D" ? 3 : "dhkHKwms".includes(c) ? 2 : "FW".includes(c) ? 1 : "yYur".includes(c) ? Infinity : 0;`,
+			`		const maximum = TOKEN_MAXIMUM[c] || 0;`},
+		{`function replaceDateTimeTokens(pattern, result) {`, `const TOKEN_MAXIMUM = Object.assign(Object.create(null), { E: 6, e: 6, c: 6, G: 5, Q: 5, q: 5, U: 5, M: 5, L: 5, a: 5, b: 5, B: 5, z: 4, Z: 4, O: 4, v: 4, V: 4, x: 4, X: 4, D: 3, d: 2, h: 2, k: 2, H: 2, K: 2, w: 2, m: 2, s: 2, F: 1, W: 1, y: Infinity, Y: Infinity, u: Infinity, r: Infinity });
+function replaceDateTimeTokens(pattern, result) {`},
+		{`	const target = parseDateTimeSkeleton(skeleton);`, `	const target = parseSkeletonOnce(skeleton);`},
+		{`		const candidate = parseDateTimeSkeleton(key);`, `		const candidate = parseSkeletonOnce(key);`},
+		{`function findIntervalFormat(skeleton, intervalFormats) {`, `const parsedSkeletons = new Map();
+function parseSkeletonOnce(skeleton) {
+	let r = parsedSkeletons.get(skeleton);
+	if (r === void 0) parsedSkeletons.set(skeleton, r = parseDateTimeSkeleton(skeleton));
+	return r;
+}
+function findIntervalFormat(skeleton, intervalFormats) {`},
+		{`parseDateTimeSkeleton(pattern, pattern, findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`,
+			`parseDateTimeSkeleton(pattern, pattern, () => findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`},
+		{`calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`,
+			`() => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`},
+		{`	const uppercasedZones = zoneNames.reduce((all, z) => {
+		all[z.toUpperCase()] = z;
+		return all;
+	}, {});`, `	const uppercasedZones = upperZoneMap(zoneNames);`},
+		{`function CanonicalizeTimeZoneName(tz, { zoneNames, uppercaseLinks }) {`, `let upperZones;
+function upperZoneMap(zoneNames) {
+	if (upperZones?.n !== zoneNames.length) upperZones = { n: zoneNames.length, map: zoneNames.reduce((all, z) => {
+		all[z.toUpperCase()] = z;
+		return all;
+	}, {}) };
+	return upperZones.map;
+}
+let zoneNameSets;
+function CanonicalizeTimeZoneName(tz, { zoneNames, uppercaseLinks }) {`},
+		{`	const zoneNames = /* @__PURE__ */ new Set();
+	const linkNames = /* @__PURE__ */ new Set();
+	zoneNamesFromData.map((z) => z.toUpperCase()).forEach((z) => zoneNames.add(z));
+	Object.keys(uppercaseLinks).forEach((linkName) => {
+		linkNames.add(linkName.toUpperCase());
+		zoneNames.add(uppercaseLinks[linkName].toUpperCase());
+	});`, `	if (zoneNameSets?.n !== zoneNamesFromData.length || zoneNameSets.links !== uppercaseLinks) {
+		const zoneNames = /* @__PURE__ */ new Set();
+		const linkNames = /* @__PURE__ */ new Set();
+		zoneNamesFromData.map((z) => z.toUpperCase()).forEach((z) => zoneNames.add(z));
+		Object.keys(uppercaseLinks).forEach((linkName) => {
+			linkNames.add(linkName.toUpperCase());
+			zoneNames.add(uppercaseLinks[linkName].toUpperCase());
+		});
+		zoneNameSets = { n: zoneNamesFromData.length, links: uppercaseLinks, zoneNames, linkNames };
+	}
+	const { zoneNames, linkNames } = zoneNameSets;`},
+		{`	replaceDateTimeTokens(skeleton, result);
+	const fields = Object.create(null);
+	const [pattern, pattern12] = processDateTimePattern(rawPattern, fields);
+	patternFields.set(result, fields);`,
+			`	const fields = Object.create(null);
+	const [pattern, pattern12] = processDateTimePattern(rawPattern, fields);
+	patternFields.set(result0, fields);`},
+	},
+}
+
+func main() {
+	nm, out := os.Args[1], os.Args[2]
+	for _, p := range polyfills {
+		src, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, p.file))
+		check(err)
+		code := string(src)
+		for _, pt := range patches[p.out] {
+			if strings.Count(code, pt[0]) != 1 {
+				check(fmt.Errorf("%s: patch target not found once: %q", p.out, pt[0]))
+			}
+			code = strings.Replace(code, pt[0], pt[1], 1)
+		}
+		r := api.Transform(code, api.TransformOptions{
+			Loader:        api.LoaderJS,
+			Format:        api.FormatCommonJS,
+			Platform:      api.PlatformNode,
+			Target:        api.ES2020,
+			Sourcefile:    "@formatjs/" + p.pkg + "/" + p.file,
+			LegalComments: api.LegalCommentsInline,
+			LogLevel:      api.LogLevelSilent,
+		})
+		if len(r.Errors) > 0 {
+			check(fmt.Errorf("%s: %s", p.pkg, r.Errors[0].Text))
+		}
+		write(filepath.Join(out, p.out), r.Code)
+		lic, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, "LICENSE.md"))
+		check(err)
+		write(filepath.Join(out, filepath.Dir(p.out), "LICENSE.md"), lic)
+	}
+	writeZones(nm, out)
+	check(os.RemoveAll(filepath.Join(out, "intl", "locale-data")))
+	for _, d := range data {
+		for _, l := range locales {
+			src, err := os.ReadFile(filepath.Join(nm, "@formatjs", d.pkg, "locale-data", l+".js"))
+			if os.IsNotExist(err) && strings.Contains(l, "-") {
+				continue // the package has the language's data only
+			}
+			check(err)
+			dir := filepath.Join(out, "intl", "locale-data", d.dir)
+			if j := dataJSON(src); j != nil {
+				write(filepath.Join(dir, l+".json"), j)
+			} else {
+				write(filepath.Join(dir, l+".js"), src)
+			}
+		}
+	}
+}
+
+// dataJSON is the argument of a locale-data file's __addLocaleData call
+// when it is JSON (in the file as an object literal or as a string for
+// JSON.parse), or nil (plural rules are functions). goja's JSON.parse is
+// several times faster than compiling the same object literal.
+func dataJSON(src []byte) []byte {
+	s := string(src)
+	if i := strings.Index(s, "JSON.parse(\""); i >= 0 {
+		rest := s[i+len("JSON.parse("):]
+		end := strings.LastIndex(rest, "\"))")
+		if end < 0 {
+			return nil
+		}
+		var inner string
+		if json.Unmarshal([]byte(rest[:end+1]), &inner) != nil {
+			return nil
+		}
+		return compact([]byte(inner))
+	}
+	i := strings.Index(s, "__addLocaleData(")
+	if i < 0 {
+		return nil
+	}
+	var body json.RawMessage
+	if json.NewDecoder(strings.NewReader(s[i+len("__addLocaleData("):])).Decode(&body) != nil {
+		return nil
+	}
+	return compact(body)
+}
+
+func compact(b []byte) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+// zoneLine is one zone of add-all-tz.js: its name, then its packed
+// transitions (the guest computes transitions from Go's tzdata instead).
+var zoneLine = regexp.MustCompile(`(?m)^\s*"([A-Za-z0-9_+\-/]+)\|`)
+
+// writeZones lists the IANA zones the DateTimeFormat polyfill knows
+// (its links it has in itself), one a line.
+func writeZones(nm, out string) {
+	src, err := os.ReadFile(filepath.Join(nm, "@formatjs/intl-datetimeformat/add-all-tz.js"))
+	check(err)
+	var names []string
+	for _, m := range zoneLine.FindAllStringSubmatch(string(src), -1) {
+		names = append(names, m[1])
+	}
+	if len(names) < 300 {
+		check(fmt.Errorf("add-all-tz.js: only %d zones found", len(names)))
+	}
+	write(filepath.Join(out, "intl", "zones.txt"), []byte(strings.Join(names, "\n")+"\n"))
+}
+
+func write(p string, b []byte) {
+	check(os.MkdirAll(filepath.Dir(p), 0o755))
+	check(os.WriteFile(p, b, 0o644))
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "intlvendor:", err)
+		os.Exit(1)
+	}
+}
