@@ -123,7 +123,7 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *exec.TemplateIm
 		if dir, err = p.cfg.Workspaces.NewWorkspace(); err != nil {
 			return nil, err
 		}
-		if _, err := copytree.Copy(ti.Workspace, dir); err != nil {
+		if _, err := copytree.CopyTimes(ti.Workspace, dir); err != nil {
 			p.cfg.Workspaces.RemoveWorkspace(dir)
 			return nil, exec.Errorf(exec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
 		}

@@ -241,7 +241,9 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 	b.packages = resolvedPackages(spec, res, ws.Root)
 	// A template's state is laid out for runs to map (exec.TemplateCapturer);
 	// a guest that can't do that is captured as a context's would be.
-	capture := func(w io.WriterAt) (int64, error) { return 0, exec.Errorf(exec.EConflict, "its guest can't be captured") }
+	capture := func(w io.WriterAt) (int64, error) {
+		return 0, exec.Errorf(exec.EConflict, "its guest can't be captured")
+	}
 	if tc, ok := g.(exec.TemplateCapturer); ok {
 		capture = func(w io.WriterAt) (int64, error) { return tc.CaptureTemplateTo(ctx, false, w) }
 	} else if fc, ok := g.(exec.FileCapturer); ok {

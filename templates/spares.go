@@ -56,7 +56,7 @@ func (m *Manager) fillSpares(g *generation) {
 		m.mu.Unlock()
 		dir, err := m.cfg.Scratch.NewWorkspace()
 		if err == nil {
-			if _, err = copytree.Copy(g.ws, dir); err != nil {
+			if _, err = copytree.CopyTimes(g.ws, dir); err != nil {
 				m.cfg.Scratch.RemoveWorkspace(dir)
 			}
 		}

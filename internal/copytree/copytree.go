@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Marker is the file a cache writes last into a complete tree; it is not
@@ -70,6 +71,58 @@ func CopyCharged(src, dst string, charge func(dir bool, size int64) error) (int6
 		return err
 	})
 	return n, err
+}
+
+// CopyTimes is Copy that also gives every file and directory it makes the
+// modification time of its source: a copy a guest's caches must take for
+// the original (a template's workspace: the JS guest keeps a module while
+// its file's size and mtime are unchanged, Python its directory listings
+// while the directory's mtime is).
+func CopyTimes(src, dst string) (int64, error) {
+	var n int64
+	type dirTime struct {
+		path string
+		t    time.Time
+	}
+	var dirs []dirTime
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || rel == Marker {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, dirTime{target, fi.ModTime()})
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		c, err := copyFile(p, target, os.O_TRUNC, 0o644, -1)
+		n += c
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(target, fi.ModTime(), fi.ModTime())
+	})
+	if err != nil {
+		return n, err
+	}
+	// Deepest first: setting a directory's time must follow the writes
+	// into it, its subdirectories' included.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := os.Chtimes(dirs[i].path, dirs[i].t, dirs[i].t); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // File copies the file from into to, created with perm (and flag: O_TRUNC
