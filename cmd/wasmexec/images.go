@@ -233,6 +233,17 @@ func (a *app) loadLate(ctx context.Context, name string) {
 		a.mu.Unlock()
 		return
 	}
+	if m := img.Spec.MinMemoryBytes; m > a.opts.memoryBytes || m > a.opts.maxMemoryBytes {
+		// What options.validate checks at start for the images present.
+		err = fmt.Errorf("the image needs %d bytes of guest memory, more than --memory-bytes or --max-memory-bytes allows", m)
+	}
+	if err != nil {
+		a.log.Error("a guest image built after start can't be served; its languages stay unavailable", "image", name, "err", err)
+		a.mu.Lock()
+		a.imageErrs[name] = err
+		a.mu.Unlock()
+		return
+	}
 	a.mu.Lock()
 	d := a.driver
 	a.mu.Unlock()
