@@ -23,8 +23,9 @@
 # up to date for a server that waits for the image (wasmexec serve loads
 # an image when its build completes; /readyz shows the step and the
 # estimate): {"state":"building"|"failed", "step", "steps", "label",
-# "elapsedSeconds", "leftSeconds" (-1: no estimate yet; without an earlier
-# build's record, the pace of this build's steps so far), "log" (from
+# "elapsedSeconds", "leftSeconds" (-1: no estimate yet), "estimate"
+# ("record": from an earlier build's record; "pace": from this build's
+# steps so far, when there is no record), "log" (from
 # $WASMEXEC_BUILD_LOG, where the caller sends the output), "pid",
 # "updatedAt"}. A build that completes removes it; one that fails leaves
 # "failed".
@@ -53,11 +54,11 @@ json_str() {
   s=${s//[$'\t\r\n']/ }
   printf '"%s"' "$s"
 }
-# write_status STATE STEP STEPS LABEL ELAPSED LEFT
+# write_status STATE STEP STEPS LABEL ELAPSED LEFT [ESTIMATE]
 write_status() {
   mkdir -p "$status_dir"
-  printf '{"image":%s,"state":"%s","step":%d,"steps":%d,"label":%s,"elapsedSeconds":%d,"leftSeconds":%d,"log":%s,"pid":%d,"updatedAt":%d}\n' \
-    "$(json_str "$name")" "$1" "$2" "$3" "$(json_str "$4")" "$5" "$6" "$(json_str "${WASMEXEC_BUILD_LOG:-}")" "$$" "$(date +%s)" \
+  printf '{"image":%s,"state":"%s","step":%d,"steps":%d,"label":%s,"elapsedSeconds":%d,"leftSeconds":%d,"estimate":"%s","log":%s,"pid":%d,"updatedAt":%d}\n' \
+    "$(json_str "$name")" "$1" "$2" "$3" "$(json_str "$4")" "$5" "$6" "${7:-}" "$(json_str "${WASMEXEC_BUILD_LOG:-}")" "$$" "$(date +%s)" \
     >"$status.$$" && mv -f "$status.$$" "$status"
 }
 
@@ -120,7 +121,7 @@ mkdir -p "$images/.stats"
 # time left. It writes this build's record to $stats.new.
 progress() {
   local -a prev_label=() prev_secs=() labels=() starts=()
-  local n guessed="" total_prev=0 k=0 line label i j left leftn
+  local n guessed="" total_prev=0 k=0 line label i j left leftn how
   if [ -f "$stats" ]; then
     while IFS=$'\t' read -r s l; do
       prev_secs+=("$s")
@@ -147,6 +148,7 @@ progress() {
       starts+=("$SECONDS")
       left=""
       leftn=-1
+      how=record
       for ((i = 0; i < ${#prev_label[@]}; i++)); do
         if [ "${prev_label[$i]}" = "$key" ]; then
           j=0
@@ -159,10 +161,13 @@ progress() {
       if [ "$leftn" -lt 0 ] && [ "$k" -gt 1 ] && [ "$SECONDS" -gt 0 ]; then
         # No record of an earlier build here: the pace of this one.
         leftn=$((SECONDS * (n - k + 1) / (k - 1)))
+        how=pace
         [ "$leftn" -gt 0 ] || leftn=-1
       fi
+      [ "$leftn" -ge 0 ] || how=""
+
       printf '==> [%s] [step %d/%s%d, %s elapsed%s] %s\n' "$name" "$k" "$guessed" "$((k > n ? k : n))" "$(fmt "$SECONDS")" "$left" "$label"
-      write_status building "$k" "$((k > n ? k : n))" "$label" "$SECONDS" "$leftn"
+      write_status building "$k" "$((k > n ? k : n))" "$label" "$SECONDS" "$leftn" "$how"
     else
       printf '%s\n' "$line"
     fi

@@ -747,7 +747,7 @@ func imagePart(state string, st buildStatus) map[string]any {
 	case "building":
 		p["step"], p["steps"], p["stepLabel"], p["elapsedSeconds"] = st.Step, st.Steps, st.Label, st.ElapsedSeconds
 		if st.LeftSeconds >= 0 {
-			p["leftSeconds"] = st.LeftSeconds
+			p["leftSeconds"], p["estimate"] = st.LeftSeconds, st.Estimate
 		}
 		if st.Image != "" {
 			p["build"] = st.Image

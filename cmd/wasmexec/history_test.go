@@ -118,3 +118,31 @@ func TestServeAnswerIsTheRecord(t *testing.T) {
 		})
 	}
 }
+
+// Through the real server (TypeScript transpiled in its workers): a
+// commonjs cell's binding is read by a later TypeScript cell, and a
+// resent cell that declares a const runs again.
+func TestServeContextCellsLikeAConsole(t *testing.T) {
+	p := MustServe(t, t.TempDir())
+	_, c := p.do(t, "POST", "/v1/contexts", `{"language":"javascript"}`)
+	ctx := c["contextId"].(string)
+	for _, tc := range []struct{ name, lang, format, code, want string }{
+		{"commonjs cell", "javascript", "commonjs", "let retainedAnswer = 41", "<nil>"},
+		{"typescript reads it", "typescript", "", "const next: number = retainedAnswer + 1; next", "42"},
+		{"commonjs value", "javascript", "commonjs", "require('node:path').sep", "/"},
+		{"a cell", "javascript", "", "const _ = require('node:path'); _.basename('/a/b.txt')", "b.txt"},
+		{"the same cell again", "javascript", "", "const _ = require('node:path'); _.basename('/a/b.txt')", "b.txt"},
+		{"typescript redeclares", "typescript", "", "const next: string = 'again'; next", "again"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := fmt.Sprintf(`{"language":%q,"contextId":%q,"format":%q,"code":%q}`, tc.lang, ctx, tc.format, tc.code)
+			if tc.format == "" {
+				body = fmt.Sprintf(`{"language":%q,"contextId":%q,"code":%q}`, tc.lang, ctx, tc.code)
+			}
+			status, res := p.do(t, "POST", "/v1/evaluate", body)
+			if status != 200 || res["outcome"] != "succeeded" || fmt.Sprint(res["value"]) != tc.want {
+				t.Fatalf("%d %v, want value %s", status, res, tc.want)
+			}
+		})
+	}
+}

@@ -40,10 +40,12 @@ type buildStatus struct {
 	Steps int    `json:"steps"`
 	Label string `json:"label"`
 	// ElapsedSeconds since the build started; LeftSeconds is the
-	// estimate of what is left (-1: none yet), from the last build of
-	// the image here, else from the pace of this one's steps.
-	ElapsedSeconds int64 `json:"elapsedSeconds"`
-	LeftSeconds    int64 `json:"leftSeconds"`
+	// estimate of what is left (-1: none), from the last build of the
+	// image here (Estimate "record"), else from the pace of this one's
+	// steps (Estimate "pace").
+	ElapsedSeconds int64  `json:"elapsedSeconds"`
+	LeftSeconds    int64  `json:"leftSeconds"`
+	Estimate       string `json:"estimate"`
 	// Log is the file the build's output goes to ("" when not known).
 	Log string `json:"log"`
 	// PID is the build's process: a build that is gone without finishing
@@ -68,11 +70,21 @@ func readBuildStatus(imagesDir, name string) (st buildStatus, ok bool) {
 		st.Label = fmt.Sprintf("the build stopped without finishing (process %d is gone)", st.PID)
 	}
 	if st.State == "building" && st.UpdatedAt > 0 {
-		// The estimate counts down between the script's updates.
+		// Between the script's updates (one per step) the time runs on:
+		// a record's estimate counts down (none once overrun), the pace
+		// is that of the steps so far, the current one as long as it
+		// has taken.
 		since := max(0, time.Now().Unix()-st.UpdatedAt)
 		st.ElapsedSeconds += since
-		if st.LeftSeconds > 0 {
-			st.LeftSeconds = max(1, st.LeftSeconds-since)
+		switch {
+		case st.LeftSeconds < 0:
+		case st.Estimate == "pace" && st.Step > 1:
+			st.LeftSeconds = max(st.LeftSeconds, st.ElapsedSeconds*int64(st.Steps-st.Step+1)/int64(st.Step-1)) - since
+		default:
+			st.LeftSeconds -= since
+		}
+		if st.LeftSeconds <= 0 && st.Estimate != "" {
+			st.LeftSeconds = -1 // overrun: no estimate
 		}
 	}
 	return st, true
@@ -228,6 +240,17 @@ func (a *app) loadLate(ctx context.Context, name string) {
 			return
 		}
 		a.log.Error("load a guest image built after start; its languages stay unavailable", "image", name, "err", err)
+		a.mu.Lock()
+		a.imageErrs[name] = err
+		a.mu.Unlock()
+		return
+	}
+	if m := img.Spec.MinMemoryBytes; m > a.opts.memoryBytes || m > a.opts.maxMemoryBytes {
+		// What options.validate checks at start for the images present.
+		err = fmt.Errorf("the image needs %d bytes of guest memory, more than --memory-bytes or --max-memory-bytes allows", m)
+	}
+	if err != nil {
+		a.log.Error("a guest image built after start can't be served; its languages stay unavailable", "image", name, "err", err)
 		a.mu.Lock()
 		a.imageErrs[name] = err
 		a.mu.Unlock()

@@ -143,3 +143,50 @@ func TestServeLoadsAnImageBuiltAfterStart(t *testing.T) {
 		})
 	}
 }
+
+// The status a build writes once per step is read with the time since:
+// the elapsed time runs on, a record's estimate counts down (and is
+// dropped once overrun), the pace follows the steps so far, and a build
+// whose process is gone is failed.
+func TestReadBuildStatus(t *testing.T) {
+	now := time.Now().Unix()
+	for _, tc := range []struct {
+		name                     string
+		st                       buildStatus
+		wantState                string
+		wantElapsed              int64
+		wantLeftMin, wantLeftMax int64
+	}{
+		{"record counts down", buildStatus{State: "building", Step: 2, Steps: 5, ElapsedSeconds: 10, LeftSeconds: 100, Estimate: "record", UpdatedAt: now - 30}, "building", 40, 69, 70},
+		{"record overrun", buildStatus{State: "building", Step: 2, Steps: 5, ElapsedSeconds: 10, LeftSeconds: 20, Estimate: "record", UpdatedAt: now - 30}, "building", 40, -1, -1},
+		{"pace follows the steps so far", buildStatus{State: "building", Step: 3, Steps: 6, ElapsedSeconds: 20, LeftSeconds: 40, Estimate: "pace", UpdatedAt: now - 60}, "building", 80, 99, 100},
+		{"no estimate", buildStatus{State: "building", Step: 1, Steps: 5, ElapsedSeconds: 0, LeftSeconds: -1, UpdatedAt: now - 5}, "building", 5, -1, -1},
+		{"its process is gone", buildStatus{State: "building", Step: 1, Steps: 5, LeftSeconds: -1, PID: deadPID(t), UpdatedAt: now}, "failed", 0, -1, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.st.PID == 0 {
+				tc.st.PID = os.Getpid()
+			}
+			b, _ := json.Marshal(tc.st)
+			os.MkdirAll(filepath.Join(dir, ".status"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".status", "python.json"), b, 0o644)
+			got, ok := readBuildStatus(dir, "python")
+			if !ok || got.State != tc.wantState {
+				t.Fatalf("got %+v %v, want state %s", got, ok, tc.wantState)
+			}
+			if got.State == "building" && (got.ElapsedSeconds < tc.wantElapsed || got.ElapsedSeconds > tc.wantElapsed+1 || got.LeftSeconds < tc.wantLeftMin || got.LeftSeconds > tc.wantLeftMax) {
+				t.Fatalf("elapsed %d left %d, want elapsed %d left %d..%d", got.ElapsedSeconds, got.LeftSeconds, tc.wantElapsed, tc.wantLeftMin, tc.wantLeftMax)
+			}
+		})
+	}
+}
+
+// deadPID is the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
