@@ -229,8 +229,8 @@ type packument struct {
 }
 
 type packageVersion struct {
-	Name                 string            `json:"name"`
-	Version              string            `json:"version"`
+	Name                 string   `json:"name"`
+	Version              string   `json:"version"`
 	Dependencies         looseMap `json:"dependencies"`
 	OptionalDependencies looseMap `json:"optionalDependencies"`
 	PeerDependencies     looseMap `json:"peerDependencies"`
