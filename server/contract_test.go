@@ -234,7 +234,9 @@ func contractSetup(t *testing.T, url string) map[string]string {
 	r = send("POST", "/v1/processes", `{"language":"javascript","code":"stdin.read(); console.log('bye')","timeoutMs":30000}`)
 	wantStatus(t, r, 201, "")
 	pid := strconv.FormatInt(int64(r.JSON["pid"].(float64)), 10)
-	r = send("POST", "/v1/processes", `{"language":"javascript","code":"stdin.read()","timeoutMs":30000}`)
+	// pid2 outlives its stdin (SIGTERM closes it), so that SIGKILL after
+	// SIGTERM finds it running, within the signal's grace.
+	r = send("POST", "/v1/processes", `{"language":"javascript","code":"stdin.read(); await new Promise(r => setTimeout(r, 30000))","timeoutMs":30000}`)
 	wantStatus(t, r, 201, "")
 	pid2 := strconv.FormatInt(int64(r.JSON["pid"].(float64)), 10)
 	r = send("POST", "/v1/processes", `{"language":"javascript","code":"console.log('done')"}`)
@@ -328,7 +330,10 @@ func contractCorpus() []contractCase {
 		{name: "bad capture", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","output":{"capture":"some"}}`, status: 400},
 		{name: "unknown output field", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","output":{"keep":true}}`, status: 400},
 		{name: "bad format", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","format":"amd"}`, status: 400},
-		{name: "filePath for python", method: "POST", path: "/v1/execute", body: `{"language":"python","filePath":"a.py"}`, status: 400},
+		// Python runs a workspace file as __main__: a missing one is the
+		// run's FileNotFoundError, as `python a.py` says.
+		{name: "filePath for python, missing", method: "POST", path: "/v1/execute", body: `{"language":"python","filePath":"a.py"}`, status: 200},
+		{name: "filePath escaping the workspace", method: "POST", path: "/v1/execute", body: `{"language":"python","filePath":"../a.py"}`, status: 400},
 		{name: "packages not strings", method: "POST", path: "/v1/execute", body: `{` + js + `,"code":"1","packages":[1]}`, status: 400},
 		{name: "network allowing nothing", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","network":{}}`, status: 200},
 		{name: "network off", method: "POST", path: "/v1/evaluate", body: `{` + js + `,"code":"1","network":{"allow":["example.com"]}}`, status: 400},
