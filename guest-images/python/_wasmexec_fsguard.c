@@ -10,9 +10,9 @@
  * os.PathLike objects that change their mind, SQL ATTACH) can get around it.
  *
  * The rule works on descriptors, not path strings:
- *  - a descriptor is "protected" if it is a preopen whose guest path is
- *    PROTECTED_PREFIX (or below it) or "/" (the image's read-only root
- *    directory), or it was opened through path_open
+ *  - a descriptor is "protected" if it is a preopen other than the
+ *    workspace (PROTECTED_PREFIX, "/", /usr/share/zoneinfo: the image's
+ *    and the host's read-only trees), or it was opened through path_open
  *    relative to a protected descriptor;
  *  - wasmtime resolves every path inside the tree of its base descriptor
  *    (no escape through "..", absolute symlinks or symlinks leaving the
@@ -64,20 +64,15 @@ static void set_prot(__wasi_fd_t fd, int on)
 
 static int path_is_protected(const char *name, size_t len)
 {
-    size_t plen = sizeof(PROTECTED_PREFIX) - 1;
-    /* The guest's root ("/", the image's root/ directory) is shared by all
-     * guests like the stdlib: read-only too. */
-    if (len == 1 && name[0] == '/') {
-        return 1;
-    }
-    /* ignore trailing slashes of the preopen name */
-    while (len > 1 && name[len - 1] == '/') {
+    /* Every preopen but the workspace is the image's or the host's, shared
+     * by all guests like the stdlib (PROTECTED_PREFIX, the root "/", the
+     * bundled zone files at /usr/share/zoneinfo): read-only. */
+    static const char ws[] = "/workspace";
+    size_t wlen = sizeof(ws) - 1;
+    while (len > 1 && name[len - 1] == '/') {   /* trailing slashes */
         len--;
     }
-    if (len < plen || memcmp(name, PROTECTED_PREFIX, plen) != 0) {
-        return 0;
-    }
-    return len == plen || name[plen] == '/';
+    return !(len >= wlen && memcmp(name, ws, wlen) == 0 && (len == wlen || name[wlen] == '/'));
 }
 
 /* Mark the protected preopens. Runs on the first wrapped call, i.e. while

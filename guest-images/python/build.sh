@@ -257,7 +257,7 @@ cp -a usr/local/lib/. "$STAGE/lib/"
 # preopens resolve there, so a missing one is ENOENT as on Linux (not
 # wasi-libc's ENOTCAPABLE), os.listdir("/") shows where things are and
 # os.chdir("/") works. Its directories are where the other preopens sit.
-mkdir -p "$STAGE/root/workspace" "$STAGE/root/usr/local/lib"
+mkdir -p "$STAGE/root/workspace" "$STAGE/root/usr/local/lib" "$STAGE/root/usr/share/zoneinfo"
 cp "$HERE/guest.json" "$STAGE/guest.json"
 # Smoke check of the artefacts' shape (running needs the wasmexec host).
 "$BUILD_PYTHON" - "$STAGE" <<'EOF'

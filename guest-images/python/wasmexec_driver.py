@@ -896,10 +896,27 @@ def _install_network():
 # like the network classes, they live in a namespace of their own.
 
 _TIME_SOURCE = r"""
-def install(time, environ, struct_time, import_module, BytesIO, pack):
+def install(time, environ, struct_time, import_module, BytesIO, pack, dt, modules):
+    # dt is the datetime module, taken now: user code may swap the one in
+    # sys.modules (test.support's import_fresh_module does).
     c = {name: getattr(time, name) for name in ("localtime", "mktime", "ctime", "asctime", "strftime")}
     gmtime, time_now = time.gmtime, time.time
-    state = {"zone": None}
+    state = {"zone": None, "ZoneInfo": None}
+
+    def zoneinfo_class():
+        # zoneinfo's C half needs the real datetime in sys.modules when it
+        # is first imported.
+        if state["ZoneInfo"] is None:
+            swapped = modules.get("datetime")
+            modules["datetime"] = dt
+            try:
+                state["ZoneInfo"] = import_module("zoneinfo").ZoneInfo
+            finally:
+                if swapped is None:
+                    modules.pop("datetime", None)
+                else:
+                    modules["datetime"] = swapped
+        return state["ZoneInfo"]
 
     def posix_zone(spec, ZoneInfo):
         # A TZif file without transitions whose footer is the POSIX string:
@@ -914,7 +931,7 @@ def install(time, environ, struct_time, import_module, BytesIO, pack):
             spec = spec[1:]
         if not spec or spec in ("UTC", "UTC0", "GMT", "GMT0", "Etc/UTC"):
             return None
-        ZoneInfo = import_module("zoneinfo").ZoneInfo
+        ZoneInfo = zoneinfo_class()
         try:
             return ZoneInfo(spec)
         except (ValueError, OSError, LookupError):
@@ -926,12 +943,12 @@ def install(time, environ, struct_time, import_module, BytesIO, pack):
             return None
 
     def local(secs, zone):
-        dt = import_module("datetime").datetime.fromtimestamp(secs, zone)
-        off = dt.utcoffset()
-        dst = dt.dst()
-        return struct_time((dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second,
-                            dt.weekday(), dt.timetuple().tm_yday, 1 if dst else 0,
-                            dt.tzname(), int(off.total_seconds())))
+        dt_ = dt.datetime.fromtimestamp(secs, zone)
+        off = dt_.utcoffset()
+        dst = dt_.dst()
+        return struct_time((dt_.year, dt_.month, dt_.day, dt_.hour, dt_.minute, dt_.second,
+                            dt_.weekday(), dt_.timetuple().tm_yday, 1 if dst else 0,
+                            dt_.tzname(), int(off.total_seconds())))
 
     def localtime(secs=None):
         zone = state["zone"]
@@ -952,7 +969,6 @@ def install(time, environ, struct_time, import_module, BytesIO, pack):
         y, mo, d, h, mi, s, _, _, isdst = (int(v) for v in t[:9])
         # Normalize as C's mktime does (month 13, day 0, hour 25, ...).
         y, mo = y + (mo - 1) // 12, (mo - 1) % 12 + 1
-        dt = import_module("datetime")
         try:
             wall = (dt.datetime(y, mo, 1) - dt.datetime(1970, 1, 1)).total_seconds() + (d - 1) * 86400 + h * 3600 + mi * 60 + s
             naive = dt.datetime(1970, 1, 1) + dt.timedelta(seconds=wall)
@@ -1042,17 +1058,20 @@ def _install_utime():
     del ns["install"]
 
 
-_tzset = None
+# time.tzset, kept in a list: a function among the driver's globals would
+# be marked as the driver's (_setup), and its frames hidden from the
+# tracebacks of user code that calls it.
+_tzset = []
 
 
 def _install_time():
     import time
+    import datetime
     import _struct
-    global _tzset
     ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_time"}
     exec(compile(_TIME_SOURCE, "<wasmexec time>", "exec"), ns)
-    _tzset = ns["install"](time, posix.environ, time.struct_time, __import__("importlib").import_module,
-                           _io.BytesIO, _struct.pack)
+    _tzset.append(ns["install"](time, posix.environ, time.struct_time, __import__("importlib").import_module,
+                                _io.BytesIO, _struct.pack, datetime, _modules))
     del ns["install"]
 
 
@@ -1160,7 +1179,7 @@ def _start(environ):
     # every call; tempfile makes its generator on first use.)
     _reseed()
     try:
-        _tzset()        # TZ of this guest (cheap without one)
+        _tzset[0]()     # TZ of this guest (cheap without one)
     except BaseException:
         pass
     tf = _modules.get("tempfile")

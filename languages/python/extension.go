@@ -15,6 +15,11 @@ const LayerImage = "pylibs"
 // for distribution-provided packages).
 const LayerPath = "/usr/local/lib/python3.11/dist-packages"
 
+// ZoneinfoPath is where the guest sees the bundled tzdata's zone files, as
+// Linux has them: code that reads /usr/share/zoneinfo (zoneinfo's TZPATH,
+// dateutil, the tests of datetime) finds them there.
+const ZoneinfoPath = "/usr/share/zoneinfo"
+
 // PackagesDir is the workspace directory of packages installed with pip
 // (pypi.SiteDir), on the guest's sys.path before the bundled libraries.
 const PackagesDir = ".python-packages"
@@ -44,8 +49,16 @@ func ImageExtension(imagesDir string) Extension {
 		if _, err := os.Stat(filepath.Join(imagesDir, LayerImage, ".complete")); err == nil {
 			ext.Preopens = map[string]string{site: LayerPath}
 			path = append(path, LayerPath)
+			if zi := filepath.Join(site, "tzdata", "zoneinfo"); isDir(zi) {
+				ext.Preopens[zi] = ZoneinfoPath
+			}
 		}
 	}
 	ext.Env = map[string]string{"PYTHONPATH": strings.Join(path, ":")}
 	return ext
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

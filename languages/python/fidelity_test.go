@@ -1,9 +1,12 @@
 package python_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
 
@@ -80,23 +83,23 @@ func TestRootDirectory(t *testing.T) {
 		{"missing path outside the workspace", `
 import os, errno
 out = []
-for p in ("/usr/share/zoneinfo/UTC", "/etc/passwd", "/nonexistent/x", "/usr/local/lib/nonexistent"):
+for p in ("/usr/share/zoneinfo/No/Such_Zone", "/etc/passwd", "/nonexistent/x", "/usr/local/lib/nonexistent"):
     try:
         open(p)
     except FileNotFoundError as e:
         out.append(e.errno == errno.ENOENT)
 out`, "[true,true,true,true]"},
-		{"listing /", "import os\n[sorted(os.listdir('/')), os.listdir('/usr/local'), 'python311.zip' in os.listdir('/usr/local/lib')]", `[["usr","workspace"],["lib"],true]`},
+		{"listing /", "import os\n[sorted(os.listdir('/')), sorted(os.listdir('/usr')), os.listdir('/usr/local'), 'python311.zip' in os.listdir('/usr/local/lib')]", `[["usr","workspace"],["local","share"],["lib"],true]`},
 		{"chdir /", "import os\nos.chdir('/')\nopen('workspace/w.txt', 'w').write('hi')\n[os.getcwd(), open('/workspace/w.txt').read(), os.path.isdir('workspace')]", `["/","hi",true]`},
 		{"root is read-only", `
 out = []
-for p in ("/x.txt", "/usr/x.txt", "/workspace/../y.txt"):
+for p in ("/x.txt", "/usr/x.txt", "/workspace/../y.txt", "/usr/share/zoneinfo/x"):
     try:
         open(p, "w")
         out.append("wrote " + p)
     except PermissionError:
         out.append("refused")
-out`, `["refused","refused","refused"]`},
+out`, `["refused","refused","refused","refused"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := MustRun(t, r, exec.Request{Code: tc.code})
@@ -104,6 +107,22 @@ out`, `["refused","refused","refused"]`},
 				t.Fatalf("%s %s %+v, want %s", res.Outcome, res.Value, res.Error, tc.want)
 			}
 		})
+	}
+}
+
+// The bundled tzdata's zone files are where Linux has them.
+func TestZoneinfoDirectory(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(testenv.ImagesDir(), python.LayerImage, "site", "tzdata", "zoneinfo")); err != nil {
+		t.Skip("the bundled-library layer (guest-images/pylibs) is not built")
+	}
+	r := MustRunner(t)
+	res := MustRun(t, r, exec.Request{Code: `
+import os, zoneinfo
+with open("/usr/share/zoneinfo/Europe/Berlin", "rb") as f:
+    magic = f.read(4)
+[magic.decode(), "Europe" in os.listdir("/usr/share/zoneinfo"), str(zoneinfo.ZoneInfo("America/New_York"))]`})
+	if res.Outcome != exec.Succeeded || string(res.Value) != `["TZif",true,"America/New_York"]` {
+		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
 	}
 }
 
