@@ -138,7 +138,6 @@ var intlKnownDifferences = map[string]string{
 	"pt: time zone Berlin in winter": ptConnector,
 	"pt: Date toLocaleString":        ptConnector,
 	"ru: year and short month":       "ICU takes the stand-alone month (март) for year and month; the polyfill the format form (мар.)",
-	"Segmenter words":                "isWordLike is false: goja's RegExp has no Unicode property escapes (\\p{L} never matches)",
 }
 
 const (

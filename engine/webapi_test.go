@@ -26,6 +26,9 @@ func TestJSWebGlobals(t *testing.T) {
 		{"clone of a File stays a File (the spec's)", "const c = structuredClone(new File(['ab'], 'f.txt', {type: 'text/plain', lastModified: 7})); [c instanceof File, c.name, c.type, c.lastModified, await c.text()]", `[true,"f.txt","text/plain",7,"ab"]`},
 		{"clone transfers", "const b = new ArrayBuffer(4); const c = structuredClone(b, {transfer: [b]}); [c.byteLength, b.byteLength]", "[4,0]"},
 
+		// global
+		{"global is Node's name for globalThis", "[global === globalThis, Object.getOwnPropertyDescriptor(globalThis, 'global').enumerable, typeof global.setTimeout]", `[true,false,"function"]`},
+
 		// atob and btoa
 		{"btoa and atob", "[btoa('hello'), atob('aGVsbG8='), atob('aGVsbG8'), atob(' aG Vs\\nbG8 '), btoa('\\xff\\xfe'), atob('//4=').charCodeAt(0)]", `["aGVsbG8=","hello","hello","hello","//4=",255]`},
 		{"atob on invalid input", "['a', 'a===', 'ab=c', '@@@@', 'aGVsbG8=='].map(s => { try { atob(s); return 'ok' } catch (e) { return e instanceof DOMException && e.name + ':' + e.code } })", `["InvalidCharacterError:5","InvalidCharacterError:5","InvalidCharacterError:5","InvalidCharacterError:5","InvalidCharacterError:5"]`},

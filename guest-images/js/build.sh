@@ -8,9 +8,11 @@
 # esbuild (ES modules and TypeScript files are converted to CommonJS in the
 # guest) is patched to keep top-level await in CommonJS (patch-esbuild.py).
 # goja parses a program's source map when a position first needs it
-# (patch-goja-sourcemap.py): every converted module carries one.
-# A later cell may declare a top-level let/const/class again, replacing the
-# binding, as in Chrome DevTools' console (patch-goja-repl.py).
+# (patch-goja-sourcemap.py): every converted module carries one. Regular
+# expressions get Unicode property escapes, \p{L}, and a source as engines
+# write it (patch-goja-regexp.py). A later cell may declare a top-level
+# let/const/class again, replacing the binding, as in Chrome DevTools'
+# console (patch-goja-repl.py).
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -25,6 +27,7 @@ chmod -R u+w "$work/goja"
 python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
 python3 "$here/patch-goja-sourcemap.py" "$work/goja"
 python3 "$here/patch-goja-repl.py" "$work/goja"
+python3 "$here/patch-goja-regexp.py" "$work/goja" "$here"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"

@@ -60,6 +60,9 @@ func (d *driver) installGlobals() {
 		must(console.Set(name, logTo(d.stderr)))
 	}
 	must(g.Set("console", console))
+	// Node's name for the global object; packages written for Node use
+	// it (global.Date, global.process) as often as globalThis.
+	must(g.DefineDataProperty("global", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 
 	process := vm.NewObject()
 	d.process = process

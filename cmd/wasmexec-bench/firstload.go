@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	wexec "github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/npm"
+)
+
+func init() {
+	register("firstload", benchFirstLoad)
+}
+
+// firstLoadPackages are large npm packages whose first require a one-shot
+// run pays in full (the guest starts from its image every time).
+var firstLoadPackages = []struct{ name, pkg string }{
+	{"mathjs", "mathjs@13.1.1"},
+	{"xlsx", "xlsx@0.18.5"},
+	{"date-fns", "date-fns@3.6.0"},
+	{"ajv", "ajv@8.17.1"},
+	{"cheerio", "cheerio@1.0.0-rc.12"},
+}
+
+// firstLoadFuel is 30 s of CPU; defaultFuel a server's default.
+const firstLoadFuel = 30 * wexec.FuelPerSecond
+
+var defaultFuel = float64(wexec.DefaultLimits().Fuel)
+
+// firstLoadCode times a require inside the run, so staging the package
+// into the workspace is not counted.
+const firstLoadCode = "const t0 = performance.now(); require(%q); performance.now() - t0"
+
+// benchFirstLoad reports the first require of each package, guest (a
+// one-shot run with packages; median of 3 runs) beside node (a fresh
+// process each; median of 3), and the bound: 5x node's time times the
+// guest's CPU ratio against native goja (fib(27)).
+func benchFirstLoad(t *table, srv *server, dataDir string) error {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.add("first load of large packages", "skipped: node is not installed", "")
+		return nil
+	}
+	var guestFib []float64
+	for i := 0; i < 3; i++ {
+		res, err := srv.post("/v1/evaluate", `{"language":"javascript","code":"function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) } fib(27)"}`)
+		if err != nil {
+			return err
+		}
+		guestFib = append(guestFib, res.DurationMs)
+	}
+	ratio := pct(guestFib, 50) / nativeGojaFib27()
+	t.add("JS guest CPU ratio vs native goja (fib(27), for the bounds below)", fmt.Sprintf("%.2fx", ratio), "report")
+	client := &npm.Client{CacheDir: filepath.Join(dataDir, "firstload-npm")}
+	// The guest runs on a server that lets a run burn 30 s of CPU (the
+	// timeout) and 512 MiB: mathjs's load is past the default fuel (and
+	// near the default 256 MiB), and the section reports how far.
+	big, err := startServer(filepath.Join(dataDir, "firstload-server"), []string{"--store=false", "--max-fuel", strconv.FormatUint(firstLoadFuel, 10), "--max-memory-bytes", strconv.Itoa(1 << 30)})
+	if err != nil {
+		return err
+	}
+	defer big.stop()
+	for _, p := range firstLoadPackages {
+		dir := filepath.Join(dataDir, "firstload-"+p.name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		_, err := client.Install(ctx, dir, npm.Options{Packages: []string{p.pkg}})
+		cancel()
+		if err != nil {
+			t.add("first require('"+p.name+"')", "skipped: "+firstLine(err.Error()), "")
+			continue
+		}
+		var nodeMs []float64
+		for i := 0; i < 3; i++ {
+			cmd := exec.Command(node, "-p", fmt.Sprintf(firstLoadCode, p.name))
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			if err != nil {
+				return fmt.Errorf("node require(%q): %v", p.name, err)
+			}
+			ms, _ := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+			nodeMs = append(nodeMs, ms)
+		}
+		body, _ := json.Marshal(map[string]any{"language": "javascript", "packages": []string{p.pkg}, "code": fmt.Sprintf(firstLoadCode, p.name), "timeoutMs": 30000, "limits": map[string]any{"fuel": firstLoadFuel, "memoryBytes": 512 << 20}})
+		var guestMs, fuel []float64
+		for i := 0; i < 3; i++ {
+			res, err := big.post("/v1/evaluate", string(body))
+			if err != nil {
+				t.add("first require('"+p.name+"')", "guest: "+firstLine(err.Error()), "")
+				break
+			}
+			ms, _ := strconv.ParseFloat(string(res.Value), 64)
+			guestMs = append(guestMs, ms)
+			fuel = append(fuel, float64(res.FuelConsumed))
+		}
+		if len(guestMs) == 0 {
+			continue
+		}
+		g, n, f := pct(guestMs, 50), pct(nodeMs, 50), pct(fuel, 50)
+		bound := 5 * n * ratio
+		verdict := "within"
+		if g > bound {
+			verdict = "over"
+		}
+		fits := "fits the default fuel"
+		if f > defaultFuel {
+			fits = "past the default fuel"
+		}
+		t.add(fmt.Sprintf("first require('%s'): guest / node (ms)", p.name), fmt.Sprintf("%.0f / %.0f (%.0fx node; bound %.0f, %s; %.1f G fuel, %s)", g, n, g/n, bound, verdict, f/1e9, fits), "≤ 5x node x CPU ratio")
+	}
+	return nil
+}
