@@ -21,8 +21,9 @@ package contexts
 // contexts until used is under budgetLow (hysteresis: it evicts in bulk,
 // ahead of need, rather than one at a time at each admission). A guest
 // about to start or wake is admitted first (admit): its estimate is
-// reserved, and if that would take used past the budget itself, the
-// caller hibernates one victim on its own path, never more. Contexts
+// reserved, and if that would take used past budgetFull of it, the
+// caller trims recently run guests and, if that is not enough,
+// hibernates one victim on its own path, never more. Contexts
 // with a run in flight or queued, a held slot (an install, a file call's
 // wake), live processes, or a recent failed capture are never chosen.
 
@@ -44,6 +45,11 @@ const (
 	// hibernates contexts; budgetLow, the share it brings used back to.
 	budgetHigh = 0.85
 	budgetLow  = 0.75
+	// budgetFull is the share past which an admission trims and, if
+	// that is not enough, hibernates one context itself: while creations
+	// outrun the governor, used settles here, and the margin above it
+	// absorbs what a sample of RSS has not seen yet.
+	budgetFull = 0.92
 	// evictWorkers hibernate victims side by side: a hibernation is part
 	// CPU (the capture), part waiting for the disk (the record's fsync).
 	evictWorkers = 2
@@ -67,7 +73,7 @@ const (
 
 // memBudget is the bookkeeping of Config.MemoryBudget.
 type memBudget struct {
-	limit, high, low int64
+	limit, full, high, low int64
 	kick             chan struct{}
 
 	mu     sync.Mutex
@@ -89,7 +95,7 @@ type guestMem struct {
 
 func newBudget(limit int64) *memBudget {
 	return &memBudget{
-		limit: limit, high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
+		limit: limit, full: int64(float64(limit) * budgetFull), high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
 		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{},
 	}
 }
@@ -128,7 +134,7 @@ func (m *Manager) admit(c *execContext, extra int64) {
 	b.mu.Lock()
 	need := b.estimate(c.family.Name) + extra
 	_, had := b.guests[c]
-	over := b.used()+need > b.limit && !had
+	over := b.used()+need > b.full && !had
 	b.set(c, need)
 	busy := b.used() > b.high
 	b.mu.Unlock()
@@ -186,7 +192,7 @@ func (m *Manager) trimFor(self *execContext, need int64) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.used() <= b.limit
+	return b.used() <= b.full
 }
 
 // dropped stops counting c's guest (closed or being closed).
