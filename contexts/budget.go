@@ -43,13 +43,13 @@ import (
 const (
 	// budgetHigh is the share of the budget past which the governor
 	// hibernates contexts; budgetLow, the share it brings used back to.
-	budgetHigh = 0.85
-	budgetLow  = 0.75
+	budgetHigh = 0.82
+	budgetLow  = 0.72
 	// budgetFull is the share past which an admission trims and, if
 	// that is not enough, hibernates one context itself: while creations
 	// outrun the governor, used settles here, and the margin above it
 	// absorbs what a sample of RSS has not seen yet.
-	budgetFull = 0.92
+	budgetFull = 0.88
 	// evictWorkers hibernate victims side by side: a hibernation is part
 	// CPU (the capture), part waiting for the disk (the record's fsync).
 	evictWorkers = 2
@@ -66,6 +66,11 @@ const (
 	// trimAfter: a live guest idle this long has its read-only image pages
 	// unmapped (they cost RSS, not memory: the page cache shares them).
 	trimAfter = time.Second
+	// DefaultMaxLive bounds the live guests whatever the budget: each
+	// holds an OS thread parked in recv, and the Go runtime stops the
+	// process past 10000 threads (debug.SetMaxThreads); one-shot runs,
+	// processes and the runtime need the rest.
+	DefaultMaxLive = 6000
 	// MinMemoryBudget is the smallest budget that keeps one context live
 	// beside the server itself (its images loaded, ~100 MiB of RSS).
 	MinMemoryBudget = 128 << 20
@@ -74,6 +79,7 @@ const (
 // memBudget is the bookkeeping of Config.MemoryBudget.
 type memBudget struct {
 	limit, full, high, low int64
+	maxLive                int
 	kick             chan struct{}
 
 	mu     sync.Mutex
@@ -93,8 +99,8 @@ type guestMem struct {
 	trimmed bool  // trimmed since last used
 }
 
-func newBudget(limit int64) *memBudget {
-	return &memBudget{
+func newBudget(limit int64, maxLive int) *memBudget {
+	return &memBudget{maxLive: maxLive,
 		limit: limit, full: int64(float64(limit) * budgetFull), high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
 		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{},
 	}
@@ -102,6 +108,16 @@ func newBudget(limit int64) *memBudget {
 
 // used is what the budget is compared with. b.mu held.
 func (b *memBudget) used() int64 { return b.live + b.other }
+
+// pressed: past the high mark, in bytes or live guests. b.mu held.
+func (b *memBudget) pressed() bool {
+	return b.used() > b.high || len(b.guests) > b.maxLive*int(budgetHigh*100)/100
+}
+
+// relieved: down to the low mark, in bytes and live guests. b.mu held.
+func (b *memBudget) relieved() bool {
+	return b.used() <= b.low && len(b.guests) <= b.maxLive*int(budgetLow*100)/100
+}
 
 // set counts c's guest at n bytes (unmeasured: stale). b.mu held.
 func (b *memBudget) set(c *execContext, n int64) {
@@ -134,11 +150,11 @@ func (m *Manager) admit(c *execContext, extra int64) {
 	b.mu.Lock()
 	need := b.estimate(c.family.Name) + extra
 	_, had := b.guests[c]
-	over := b.used()+need > b.full && !had
+	over := (b.used()+need > b.full || len(b.guests) >= b.maxLive) && !had
 	b.set(c, need)
-	busy := b.used() > b.high
+	busy, tooMany := b.pressed(), len(b.guests) > b.maxLive
 	b.mu.Unlock()
-	if over && !m.trimFor(c, need) {
+	if over && (tooMany || !m.trimFor(c, need)) {
 		m.evictOne(c)
 	}
 	if busy || over {
@@ -258,11 +274,16 @@ func (m *Manager) Balance() int {
 	m.measureGuests(false)
 	m.sample()
 	b.mu.Lock()
-	pressed := b.used() > b.high
+	pressed := b.pressed()
 	b.mu.Unlock()
 	if !pressed {
 		return 0
 	}
+	start := time.Now()
+	defer func() {
+		s := m.Memory()
+		m.log.Debug("memory budget: governor pass", "took", time.Since(start).String(), "hibernated", s.Evictions, "used", s.Used, "budget", s.Budget, "live", s.Live)
+	}()
 	m.measureGuests(true)
 	m.sample()
 	victims := m.victims()
@@ -272,7 +293,7 @@ func (m *Manager) Balance() int {
 		wg.Go(func() {
 			for {
 				b.mu.Lock()
-				done := b.used() <= b.low
+				done := b.relieved()
 				b.mu.Unlock()
 				i := int(next.Add(1)) - 1
 				if done || i >= len(victims) {

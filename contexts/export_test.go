@@ -52,3 +52,6 @@ const TrimAfter = trimAfter
 // TrimAll measures and trims every idle live guest now, as the governor
 // does under pressure (tests only).
 func TrimAll(m *Manager) { m.measureGuests(true) }
+
+// BudgetLow is the share of the budget the governor brings used down to.
+const BudgetLow = budgetLow
