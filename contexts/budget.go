@@ -80,7 +80,7 @@ const (
 type memBudget struct {
 	limit, full, high, low int64
 	maxLive                int
-	kick             chan struct{}
+	kick                   chan struct{}
 
 	mu     sync.Mutex
 	live   int64 // Σ guests' bytes
