@@ -238,6 +238,21 @@ func (m *Manager) usedGuest(c *execContext) {
 	b.mu.Unlock()
 }
 
+// trimIdle trims and measures c's guest, idle after a snapshot. Slot
+// held.
+func (m *Manager) trimIdle(c *execContext) {
+	if m.budget == nil || c.guest == nil {
+		return
+	}
+	b := m.budget
+	b.mu.Lock()
+	_, live := b.guests[c]
+	b.mu.Unlock()
+	if live {
+		m.measure(c, true)
+	}
+}
+
 func (m *Manager) kickGovernor() {
 	select {
 	case m.budget.kick <- struct{}{}:
