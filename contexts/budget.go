@@ -21,8 +21,9 @@ package contexts
 // contexts until used is under budgetLow (hysteresis: it evicts in bulk,
 // ahead of need, rather than one at a time at each admission). A guest
 // about to start or wake is admitted first (admit): its estimate is
-// reserved, and if that would take used past the budget itself, the
-// caller hibernates one victim on its own path, never more. Contexts
+// reserved, and if that would take used past budgetFull of it, the
+// caller trims recently run guests and, if that is not enough,
+// hibernates one victim on its own path, never more. Contexts
 // with a run in flight or queued, a held slot (an install, a file call's
 // wake), live processes, or a recent failed capture are never chosen.
 
@@ -42,8 +43,13 @@ import (
 const (
 	// budgetHigh is the share of the budget past which the governor
 	// hibernates contexts; budgetLow, the share it brings used back to.
-	budgetHigh = 0.85
-	budgetLow  = 0.75
+	budgetHigh = 0.82
+	budgetLow  = 0.72
+	// budgetFull is the share past which an admission trims and, if
+	// that is not enough, hibernates one context itself: while creations
+	// outrun the governor, used settles here, and the margin above it
+	// absorbs what a sample of RSS has not seen yet.
+	budgetFull = 0.88
 	// evictWorkers hibernate victims side by side: a hibernation is part
 	// CPU (the capture), part waiting for the disk (the record's fsync).
 	evictWorkers = 2
@@ -60,6 +66,11 @@ const (
 	// trimAfter: a live guest idle this long has its read-only image pages
 	// unmapped (they cost RSS, not memory: the page cache shares them).
 	trimAfter = time.Second
+	// DefaultMaxLive bounds the live guests whatever the budget: each
+	// holds an OS thread parked in recv, and the Go runtime stops the
+	// process past 10000 threads (debug.SetMaxThreads); one-shot runs,
+	// processes and the runtime need the rest.
+	DefaultMaxLive = 6000
 	// MinMemoryBudget is the smallest budget that keeps one context live
 	// beside the server itself (its images loaded, ~100 MiB of RSS).
 	MinMemoryBudget = 128 << 20
@@ -67,8 +78,9 @@ const (
 
 // memBudget is the bookkeeping of Config.MemoryBudget.
 type memBudget struct {
-	limit, high, low int64
-	kick             chan struct{}
+	limit, full, high, low int64
+	maxLive                int
+	kick                   chan struct{}
 
 	mu     sync.Mutex
 	live   int64 // Σ guests' bytes
@@ -87,15 +99,25 @@ type guestMem struct {
 	trimmed bool  // trimmed since last used
 }
 
-func newBudget(limit int64) *memBudget {
-	return &memBudget{
-		limit: limit, high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
+func newBudget(limit int64, maxLive int) *memBudget {
+	return &memBudget{maxLive: maxLive,
+		limit: limit, full: int64(float64(limit) * budgetFull), high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
 		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{},
 	}
 }
 
 // used is what the budget is compared with. b.mu held.
 func (b *memBudget) used() int64 { return b.live + b.other }
+
+// pressed: past the high mark, in bytes or live guests. b.mu held.
+func (b *memBudget) pressed() bool {
+	return b.used() > b.high || len(b.guests) > b.maxLive*int(budgetHigh*100)/100
+}
+
+// relieved: down to the low mark, in bytes and live guests. b.mu held.
+func (b *memBudget) relieved() bool {
+	return b.used() <= b.low && len(b.guests) <= b.maxLive*int(budgetLow*100)/100
+}
 
 // set counts c's guest at n bytes (unmeasured: stale). b.mu held.
 func (b *memBudget) set(c *execContext, n int64) {
@@ -128,11 +150,11 @@ func (m *Manager) admit(c *execContext, extra int64) {
 	b.mu.Lock()
 	need := b.estimate(c.family.Name) + extra
 	_, had := b.guests[c]
-	over := b.used()+need > b.limit && !had
+	over := (b.used()+need > b.full || len(b.guests) >= b.maxLive) && !had
 	b.set(c, need)
-	busy := b.used() > b.high
+	busy, tooMany := b.pressed(), len(b.guests) > b.maxLive
 	b.mu.Unlock()
-	if over && !m.trimFor(c, need) {
+	if over && (tooMany || !m.trimFor(c, need)) {
 		m.evictOne(c)
 	}
 	if busy || over {
@@ -186,7 +208,7 @@ func (m *Manager) trimFor(self *execContext, need int64) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.used() <= b.limit
+	return b.used() <= b.full
 }
 
 // dropped stops counting c's guest (closed or being closed).
@@ -214,6 +236,21 @@ func (m *Manager) usedGuest(c *execContext) {
 		g.stale, g.trimmed = true, false
 	}
 	b.mu.Unlock()
+}
+
+// trimIdle trims and measures c's guest, idle after a snapshot. Slot
+// held.
+func (m *Manager) trimIdle(c *execContext) {
+	if m.budget == nil || c.guest == nil {
+		return
+	}
+	b := m.budget
+	b.mu.Lock()
+	_, live := b.guests[c]
+	b.mu.Unlock()
+	if live {
+		m.measure(c, true)
+	}
 }
 
 func (m *Manager) kickGovernor() {
@@ -252,11 +289,16 @@ func (m *Manager) Balance() int {
 	m.measureGuests(false)
 	m.sample()
 	b.mu.Lock()
-	pressed := b.used() > b.high
+	pressed := b.pressed()
 	b.mu.Unlock()
 	if !pressed {
 		return 0
 	}
+	start := time.Now()
+	defer func() {
+		s := m.Memory()
+		m.log.Debug("memory budget: governor pass", "took", time.Since(start).String(), "hibernated", s.Evictions, "used", s.Used, "budget", s.Budget, "live", s.Live)
+	}()
 	m.measureGuests(true)
 	m.sample()
 	victims := m.victims()
@@ -266,7 +308,7 @@ func (m *Manager) Balance() int {
 		wg.Go(func() {
 			for {
 				b.mu.Lock()
-				done := b.used() <= b.low
+				done := b.relieved()
 				b.mu.Unlock()
 				i := int(next.Add(1)) - 1
 				if done || i >= len(victims) {

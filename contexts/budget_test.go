@@ -167,12 +167,13 @@ func TestBudgetEvictsLeastRecentlyUsedIdleContexts(t *testing.T) {
 			waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "running").State == wx.ContextRunning })
 
 			used := m.Memory().Used
-			// Room for about half: the governor brings used down to
-			// budgetLow of the budget.
-			contexts.SetMemoryBudget(m, used*5/8)
+			// Room for about 60%: the governor brings used down to
+			// BudgetLow of the budget.
+			budget := int64(float64(used) * 0.6 / contexts.BudgetLow)
+			contexts.SetMemoryBudget(m, budget)
 			n := m.Balance()
 			got := hibernations(rig.took())
-			t.Logf("used %d bytes by %d live contexts; budget %d: hibernated %v", used, m.Memory().Live+n, used*5/8, got)
+			t.Logf("used %d bytes by %d live contexts; budget %d: hibernated %v", used, m.Memory().Live+n, budget, got)
 			if n == 0 || n != len(got) || n >= len(idle) {
 				t.Fatalf("Balance hibernated %d (%v); want some, not all, of the %d idle ones", n, got, len(idle))
 			}
@@ -181,8 +182,8 @@ func TestBudgetEvictsLeastRecentlyUsedIdleContexts(t *testing.T) {
 			if !sameSet(got, idle[:n]) {
 				t.Fatalf("hibernated %v, want the least recently used idle ones first: %v", got, idle[:n])
 			}
-			if mem := m.Memory(); mem.Used > used*5/8*8/10 || mem.Evictions != int64(n) {
-				t.Fatalf("after Balance: %+v; want used within 80%% of the budget and %d evictions", mem, n)
+			if mem := m.Memory(); float64(mem.Used) > float64(budget)*contexts.BudgetLow || mem.Evictions != int64(n) {
+				t.Fatalf("after Balance: %+v; want used within the low mark and %d evictions", mem, n)
 			}
 
 			// However short memory is, the busy ones stay live.
@@ -418,5 +419,29 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 		if mem.Failures != 0 {
 			t.Fatalf("%d hibernations failed", mem.Failures)
 		}
+	}
+}
+
+// However roomy the budget, no more than MaxLive guests are live: each
+// holds a thread.
+func TestBudgetBoundsLiveGuests(t *testing.T) {
+	rig := newBudgetRig(t, newDurableDirs(t), contexts.Config{MaxLive: 4})
+	m := rig.m
+	for i := range 8 {
+		id := fmt.Sprintf("c%d", i)
+		MustCreate(t, m, wx.ContextSpec{ContextID: id})
+		MustRun(t, m, id, wx.Request{Code: fmt.Sprintf("globalThis.v = %d", i)})
+		rig.advance(time.Second)
+	}
+	m.Balance()
+	if live := m.Memory().Live; live > 4 {
+		t.Fatalf("%d live guests, want at most MaxLive (4)", live)
+	}
+	for i := range 8 {
+		wantValue(t, MustRun(t, m, fmt.Sprintf("c%d", i), wx.Request{Code: "v"}), fmt.Sprint(i))
+	}
+	m.Balance()
+	if live := m.Memory().Live; live > 4 {
+		t.Fatalf("%d live guests after the wakes, want at most 4", live)
 	}
 }

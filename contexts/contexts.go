@@ -104,6 +104,9 @@ type Config struct {
 	// server (budget.go): past it, the least recently used idle contexts
 	// are hibernated. 0: no budget (only HibernateAfter hibernates).
 	MemoryBudget int64
+	// MaxLive bounds the live guests, whatever the budget (default
+	// DefaultMaxLive).
+	MaxLive int
 	// GuestOverhead is what a live guest costs the host outside its
 	// linear memory, counted with its resident pages (default
 	// DefaultGuestOverhead).
@@ -229,8 +232,11 @@ func New(cfg Config) (*Manager, error) {
 		cfg.ProcessRSS = ProcessRSS
 	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, stop: make(chan struct{})}
+	if m.cfg.MaxLive <= 0 {
+		m.cfg.MaxLive = DefaultMaxLive
+	}
 	if cfg.MemoryBudget > 0 {
-		m.budget = newBudget(cfg.MemoryBudget)
+		m.budget = newBudget(cfg.MemoryBudget, m.cfg.MaxLive)
 	}
 	keep, err := m.loadRecords()
 	if err != nil {

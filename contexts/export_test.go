@@ -38,7 +38,7 @@ func ResidentOf(m *Manager, id string) (total, private int64) {
 func SetMemoryBudget(m *Manager, n int64) {
 	b := m.budget
 	b.mu.Lock()
-	b.limit, b.high, b.low = n, int64(float64(n)*budgetHigh), int64(float64(n)*budgetLow)
+	b.limit, b.full, b.high, b.low = n, int64(float64(n)*budgetFull), int64(float64(n)*budgetHigh), int64(float64(n)*budgetLow)
 	b.mu.Unlock()
 }
 
@@ -52,3 +52,6 @@ const TrimAfter = trimAfter
 // TrimAll measures and trims every idle live guest now, as the governor
 // does under pressure (tests only).
 func TrimAll(m *Manager) { m.measureGuests(true) }
+
+// BudgetLow is the share of the budget the governor brings used down to.
+const BudgetLow = budgetLow
