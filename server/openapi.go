@@ -94,7 +94,7 @@ func errResponse(desc string) obj {
 
 // op is one operation: its responses plus the errors every route can give.
 func op(id, summary string, responses obj, extra ...obj) obj {
-	o := obj{"operationId": id, "summary": summary, "responses": responses}
+	o := obj{"operationId": id, "summary": summary, "description": summary, "responses": responses}
 	for _, code := range []string{"400", "401", "404", "429", "500", "501", "503"} {
 		if _, ok := responses[code]; !ok {
 			responses[code] = errResponse(code)
@@ -393,8 +393,10 @@ func openAPIDoc() obj {
 		}, "type", "timestampMs"),
 		"Readiness": obj{"type": "object", "required": []string{"ready"}, "properties": obj{"ready": boolean("")}, "additionalProperties": true, "description": "ready, and details by component"},
 	}
+	tagOperations(paths)
 	return obj{
 		"openapi": "3.1.0",
+		"tags":    apiTags,
 		"info": obj{
 			"title":       "wasmexec",
 			"version":     OpenAPIVersion,
@@ -476,4 +478,49 @@ func rpcError(what string) obj {
 			}},
 		},
 	}}}}
+}
+
+// apiTags group the operations as the docs do, so generated clients and
+// doc sites show the API by topic.
+var apiTags = []obj{
+	{"name": "runs", "description": "One-shot runs: evaluate and execute (docs/API.md)"},
+	{"name": "contexts", "description": "Contexts, their files and installs (docs/CONTEXTS.md, docs/PACKAGES.md)"},
+	{"name": "templates", "description": "Warm templates (docs/TEMPLATES.md)"},
+	{"name": "processes", "description": "Long-running processes, stdin, signals, live output (docs/API.md)"},
+	{"name": "executions", "description": "Completed executions and their output (docs/API.md)"},
+	{"name": "typescript", "description": "The TypeScript checker"},
+	{"name": "events", "description": "Lifecycle events (docs/FRONTDOOR.md)"},
+	{"name": "server", "description": "Probes, metrics, this document and MCP"},
+}
+
+// tagOperations gives each operation the tag of its path's topic.
+func tagOperations(paths obj) {
+	for path, item := range paths {
+		methods, ok := item.(obj)
+		if !ok {
+			continue
+		}
+		tag := "server"
+		switch rest := strings.TrimPrefix(path, "/v1/"); {
+		case rest == "evaluate" || rest == "execute":
+			tag = "runs"
+		case strings.HasPrefix(rest, "contexts"):
+			tag = "contexts"
+		case strings.HasPrefix(rest, "templates"):
+			tag = "templates"
+		case strings.HasPrefix(rest, "processes"):
+			tag = "processes"
+		case strings.HasPrefix(rest, "executions"):
+			tag = "executions"
+		case strings.HasPrefix(rest, "typescript"):
+			tag = "typescript"
+		case strings.HasPrefix(rest, "events"):
+			tag = "events"
+		}
+		for _, o := range methods {
+			if operation, ok := o.(obj); ok {
+				operation["tags"] = []string{tag}
+			}
+		}
+	}
 }
