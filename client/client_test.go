@@ -14,6 +14,7 @@ import (
 	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/client/clienttest"
 	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 func testCtx(t *testing.T) context.Context {
@@ -95,16 +96,14 @@ func TestProcessListReplayDelete(t *testing.T) {
 	}
 	var got string
 	var after string
-	for deadline := time.Now().Add(30 * time.Second); got != "ONE\nTWO\n" && time.Now().Before(deadline); {
+	poll.Until(t, 30*time.Second, "the process's output", func() bool {
 		r := must(c.ProcessOutput(ctx, p.PID, client.ReplayOptions{After: after, MaxBytes: 4}))(t)
 		for _, e := range r.Events {
 			got += string(e.Chunk)
 		}
 		after = r.NextCursor
-		if len(r.Events) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+		return got == "ONE\nTWO\n"
+	})
 	if got != "ONE\nTWO\n" {
 		t.Fatalf("live replay: %q", got)
 	}

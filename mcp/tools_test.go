@@ -78,7 +78,11 @@ func (slowNPM) Install(ctx context.Context, id string, req *exec.NPMInstallReque
 	progress := exec.ProgressLog(ctx, &out)
 	for _, line := range []string{"resolving left-pad", "fetching left-pad@1.3.0", "installed 1 package"} {
 		progress(line)
-		time.Sleep(200 * time.Millisecond) // the install's own pace, not a wait for a state
+		select { // the install's own pace, not a wait for a state
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	s := out.String()
 	return &exec.NPMInstallResult{
