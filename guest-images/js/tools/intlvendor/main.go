@@ -32,7 +32,6 @@ var polyfills = []struct{ pkg, file, out string }{
 	{"intl-listformat", "polyfill-force.js", "intl/listformat.js"},
 	{"intl-segmenter", "polyfill-force.js", "intl/segmenter.js"},
 	{"intl-locale", "polyfill-force.js", "intl/locale.js"},
-	{"intl-supportedvaluesof", "polyfill-force.js", "intl/supportedvaluesof.js"},
 	// dependencies, where an embedded module's bare require finds them
 	{"intl-localematcher", "index.js", "deps/@formatjs/intl-localematcher/index.js"},
 	{"bigdecimal", "index.js", "deps/@formatjs/bigdecimal/index.js"},
@@ -251,7 +250,18 @@ func writeZones(nm, out string) {
 		check(fmt.Errorf("add-all-tz.js: only %d zones found", len(names)))
 	}
 	write(filepath.Join(out, "intl", "zones.txt"), []byte(strings.Join(names, "\n")+"\n"))
+	write(filepath.Join(out, "intl", "supportedvaluesof.js"), []byte(supportedValuesOfPolyfill))
 }
+
+// supportedValuesOfPolyfill installs Intl.supportedValuesOf from the
+// package's index.js (deps/): its polyfill-force.js bundles the same
+// function and ~1,000 lines of the same data a second time.
+const supportedValuesOfPolyfill = `// Intl.supportedValuesOf of @formatjs/intl-supportedvaluesof, as its
+// polyfill-force.js installs it, from the package's index.js (deps/).
+var { supportedValuesOf } = require("@formatjs/intl-supportedvaluesof");
+if (typeof Intl === "undefined") Object.defineProperty(globalThis, "Intl", { configurable: true, enumerable: false, writable: true, value: {} });
+Object.defineProperty(Intl, "supportedValuesOf", { configurable: true, enumerable: false, writable: true, value: supportedValuesOf });
+`
 
 func write(p string, b []byte) {
 	check(os.MkdirAll(filepath.Dir(p), 0o755))
