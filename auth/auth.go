@@ -37,7 +37,7 @@ import (
 	"regexp"
 	"sync/atomic"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // MinKeyLength is the shortest plain-text key the file may give.
@@ -45,8 +45,8 @@ const MinKeyLength = 16
 
 // File is the keys file's shape.
 type File struct {
-	Tenants map[string]exec.Quotas `json:"tenants"`
-	Keys    []KeyEntry             `json:"keys"`
+	Tenants map[string]wasmexec.Quotas `json:"tenants"`
+	Keys    []KeyEntry                 `json:"keys"`
 }
 
 // KeyEntry is one key of the file.
@@ -58,12 +58,12 @@ type KeyEntry struct {
 
 type key struct {
 	hash   [sha256.Size]byte
-	tenant *exec.Tenant
+	tenant *wasmexec.Tenant
 }
 
 type keySet struct {
 	keys    map[[sha256.Size]byte]*key // by digest
-	tenants map[string]*exec.Tenant
+	tenants map[string]*wasmexec.Tenant
 }
 
 // Keys is a loaded keys file, safe for concurrent use; Reload swaps it.
@@ -109,7 +109,7 @@ func parse(b []byte) (*keySet, error) {
 	if len(f.Keys) == 0 {
 		return nil, errors.New("no keys")
 	}
-	set := &keySet{keys: map[[sha256.Size]byte]*key{}, tenants: map[string]*exec.Tenant{}}
+	set := &keySet{keys: map[[sha256.Size]byte]*key{}, tenants: map[string]*wasmexec.Tenant{}}
 	for id, q := range f.Tenants {
 		if !tenantID.MatchString(id) {
 			return nil, fmt.Errorf("tenant name %q: use 1-64 of [A-Za-z0-9_.-]", id)
@@ -119,7 +119,7 @@ func parse(b []byte) (*keySet, error) {
 				return nil, fmt.Errorf("tenant %s: %s must not be negative", id, name)
 			}
 		}
-		set.tenants[id] = &exec.Tenant{ID: id, Quotas: q}
+		set.tenants[id] = &wasmexec.Tenant{ID: id, Quotas: q}
 	}
 	for i, e := range f.Keys {
 		t := set.tenants[e.Tenant]
@@ -154,7 +154,7 @@ func parse(b []byte) (*keySet, error) {
 
 // Authenticate returns the tenant of token, or nil: the key with the
 // token's SHA-256 digest, its digest compared again in constant time.
-func (k *Keys) Authenticate(token string) *exec.Tenant {
+func (k *Keys) Authenticate(token string) *wasmexec.Tenant {
 	set := k.set.Load()
 	if set == nil || token == "" {
 		return nil

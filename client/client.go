@@ -1,10 +1,10 @@
 // Package client is a Go client of the wasmexec HTTP API: typed requests
-// and results (the exec vocabulary), errors as values carrying the API's
+// and results (the root package's vocabulary), errors as values carrying the API's
 // code, and Server-Sent Event streams that resume on their own after a
 // dropped connection (Last-Event-ID).
 //
 //	c := client.New("http://127.0.0.1:8080", client.WithAPIKey(key))
-//	res, err := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: "6*7"})
+//	res, err := c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: "6*7"})
 //
 // A guest failure is a result (res.Outcome failed); an error is a transport
 // failure or an *Error from the API (errors.As, or client.Code(err)).

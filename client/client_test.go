@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/client/clienttest"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
@@ -38,9 +38,9 @@ func must[T any](v T, err error) func(*testing.T) T {
 // its next run; a deleted file is gone.
 func TestContextLifecycle(t *testing.T) {
 	c, ctx := client.New(serverURL), testCtx(t)
-	must(c.CreateContext(ctx, &exec.ContextSpec{ContextID: "life", Language: exec.Python}))(t)
+	must(c.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "life", Language: wasmexec.Python}))(t)
 	t.Cleanup(func() { c.DeleteContext(context.Background(), "life") })
-	must(c.Evaluate(ctx, &exec.Request{Language: exec.Python, ContextID: "life", Code: "x = 41"}))(t)
+	must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, ContextID: "life", Code: "x = 41"}))(t)
 	must(c.WriteFile(ctx, "life", "dir/a.txt", []byte("a")))(t)
 
 	fork := must(c.ForkContext(ctx, "life", "life-fork"))(t)
@@ -48,7 +48,7 @@ func TestContextLifecycle(t *testing.T) {
 	if fork.ContextID != "life-fork" {
 		t.Fatalf("fork: %+v", fork)
 	}
-	res := must(c.Evaluate(ctx, &exec.Request{Language: exec.Python, ContextID: "life-fork", Code: "x + 1"}))(t)
+	res := must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, ContextID: "life-fork", Code: "x + 1"}))(t)
 	if string(res.Value) != "42" {
 		t.Fatalf("the fork's x + 1 = %s (%+v)", res.Value, res.Error)
 	}
@@ -60,7 +60,7 @@ func TestContextLifecycle(t *testing.T) {
 	if !h.Hibernated {
 		t.Fatalf("hibernate: %+v", h)
 	}
-	res = must(c.Evaluate(ctx, &exec.Request{Language: exec.Python, ContextID: "life", Code: "x"}))(t)
+	res = must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, ContextID: "life", Code: "x"}))(t)
 	if string(res.Value) != "41" {
 		t.Fatalf("after hibernation x = %s", res.Value)
 	}
@@ -83,7 +83,7 @@ func TestContextLifecycle(t *testing.T) {
 // log, and its record can be deleted once it exited.
 func TestProcessListReplayDelete(t *testing.T) {
 	c, ctx := client.New(serverURL), testCtx(t)
-	p := must(c.Spawn(ctx, &exec.SpawnRequest{Language: exec.Python, Code: "import sys\nfor line in sys.stdin:\n    print(line.strip().upper(), flush=True)"}))(t)
+	p := must(c.Spawn(ctx, &wasmexec.SpawnRequest{Language: wasmexec.Python, Code: "import sys\nfor line in sys.stdin:\n    print(line.strip().upper(), flush=True)"}))(t)
 	listed := false
 	for _, q := range must(c.Processes(ctx))(t) {
 		listed = listed || q.PID == p.PID
@@ -111,7 +111,7 @@ func TestProcessListReplayDelete(t *testing.T) {
 		t.Fatalf("delete a running process's record: %v", err)
 	}
 	must(c.CloseStdin(ctx, p.PID))(t)
-	if w := must(c.Wait(ctx, p.PID, 30*time.Second))(t); w.State != exec.ProcessExited {
+	if w := must(c.Wait(ctx, p.PID, 30*time.Second))(t); w.State != wasmexec.ProcessExited {
 		t.Fatalf("wait: %+v", w)
 	}
 	r := must(c.ExecutionOutput(ctx, p.ExecutionID, client.ReplayOptions{Limit: 1}))(t)
@@ -133,7 +133,7 @@ func TestCheckTypeScript(t *testing.T) {
 		FilePath:        "/main.ts",
 		CompilerOptions: map[string]any{"lib": []string{"es2022"}},
 	}))(t)
-	if res.Outcome != exec.Succeeded || !res.HasErrors || len(res.Diagnostics) != 2 || res.ExecutionID == "" || res.TypeScriptVersion == "" {
+	if res.Outcome != wasmexec.Succeeded || !res.HasErrors || len(res.Diagnostics) != 2 || res.ExecutionID == "" || res.TypeScriptVersion == "" {
 		t.Fatalf("check: %+v", res)
 	}
 	if d := res.Diagnostics[0]; d.Code != 2322 || d.Line != 2 || d.FilePath != "/main.ts" {
@@ -153,12 +153,12 @@ func TestCheckTypeScript(t *testing.T) {
 func TestRunCallbacks(t *testing.T) {
 	c, ctx := client.New(serverURL), testCtx(t)
 	var out, errs bytes.Buffer
-	res := must(c.Execute(ctx, &exec.Request{Language: exec.JavaScript, Code: "console.log('a'); console.error('b'); console.log('c')"},
+	res := must(c.Execute(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: "console.log('a'); console.error('b'); console.log('c')"},
 		client.OnStdout(func(b []byte) { out.Write(b) }), client.OnStderr(func(b []byte) { errs.Write(b) })))(t)
-	if res.Outcome != exec.Succeeded || out.String() != *res.Stdout || errs.String() != *res.Stderr || out.String() != "a\nc\n" {
+	if res.Outcome != wasmexec.Succeeded || out.String() != *res.Stdout || errs.String() != *res.Stderr || out.String() != "a\nc\n" {
 		t.Fatalf("callbacks %q %q, result %+v", out.String(), errs.String(), res)
 	}
-	if _, err := c.Evaluate(ctx, &exec.Request{Language: "cobol", Code: "1"}, client.OnStdout(func([]byte) {})); client.Code(err) != "invalid_argument" {
+	if _, err := c.Evaluate(ctx, &wasmexec.Request{Language: "cobol", Code: "1"}, client.OnStdout(func([]byte) {})); client.Code(err) != "invalid_argument" {
 		t.Fatalf("a bad request with callbacks: %v", err)
 	}
 }
@@ -176,7 +176,7 @@ func TestRunStreams(t *testing.T) {
 	}
 	c := client.New(serverURL)
 	var chunks []string
-	res := must(c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: "console.log('first'); await new Promise(r => setTimeout(r, 100)); console.log('second'); 7"},
+	res := must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: "console.log('first'); await new Promise(r => setTimeout(r, 100)); console.log('second'); 7"},
 		client.OnStdout(func(b []byte) { chunks = append(chunks, string(b)) })))(t)
 	if len(chunks) != 2 || chunks[0] != "first\n" || string(res.Value) != "7" {
 		t.Fatalf("chunks %q, result %+v", chunks, res)
@@ -231,7 +231,7 @@ func (b *cutBody) Read(p []byte) (int, error) {
 func TestFollowOutputResumes(t *testing.T) {
 	ctx := testCtx(t)
 	c := client.New(serverURL, client.WithHTTPClient(&http.Client{Transport: &dropFirst{suffix: "/output/stream"}}))
-	p := must(c.Spawn(ctx, &exec.SpawnRequest{Language: exec.JavaScript, Code: "let i = 0; const t = setInterval(() => { console.log('line ' + ++i); if (i === 5) clearInterval(t) }, 30)"}))(t)
+	p := must(c.Spawn(ctx, &wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: "let i = 0; const t = setInterval(() => { console.log('line ' + ++i); if (i === 5) clearInterval(t) }, 30)"}))(t)
 	s := must(c.FollowOutput(ctx, p.PID, ""))(t)
 	defer s.Close()
 	var lines []string
@@ -260,30 +260,30 @@ func TestFollowOutputResumes(t *testing.T) {
 // lacks is a failed result, not an error.
 func TestInstalls(t *testing.T) {
 	c, ctx := client.New(serverURL), testCtx(t)
-	must(c.CreateContext(ctx, &exec.ContextSpec{ContextID: "inst-js", Language: exec.JavaScript}))(t)
+	must(c.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "inst-js", Language: wasmexec.JavaScript}))(t)
 	t.Cleanup(func() { c.DeleteContext(context.Background(), "inst-js") })
-	npm := must(c.NPMInstall(ctx, "inst-js", &exec.NPMInstallRequest{Packages: []string{"is-number@7.0.0"}}))(t)
+	npm := must(c.NPMInstall(ctx, "inst-js", &wasmexec.NPMInstallRequest{Packages: []string{"is-number@7.0.0"}}))(t)
 	skipOffline(t, npm.Result)
-	if npm.Outcome != exec.Succeeded || len(npm.Installed) != 1 || npm.Installed[0].Version != "7.0.0" {
+	if npm.Outcome != wasmexec.Succeeded || len(npm.Installed) != 1 || npm.Installed[0].Version != "7.0.0" {
 		t.Fatalf("npm install: %+v %+v", npm.Result, npm.Installed)
 	}
-	res := must(c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, ContextID: "inst-js", Code: "require('is-number')(5)"}))(t)
+	res := must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, ContextID: "inst-js", Code: "require('is-number')(5)"}))(t)
 	if string(res.Value) != "true" {
 		t.Fatalf("require an installed package: %s %+v", res.Value, res.Error)
 	}
-	bad := must(c.NPMInstall(ctx, "inst-js", &exec.NPMInstallRequest{Packages: []string{"this-package-does-not-exist-wasmexec-0"}}))(t)
-	if bad.Outcome != exec.Failed {
+	bad := must(c.NPMInstall(ctx, "inst-js", &wasmexec.NPMInstallRequest{Packages: []string{"this-package-does-not-exist-wasmexec-0"}}))(t)
+	if bad.Outcome != wasmexec.Failed {
 		t.Fatalf("an unknown package: %+v", bad.Result)
 	}
 
-	must(c.CreateContext(ctx, &exec.ContextSpec{ContextID: "inst-py", Language: exec.Python}))(t)
+	must(c.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "inst-py", Language: wasmexec.Python}))(t)
 	t.Cleanup(func() { c.DeleteContext(context.Background(), "inst-py") })
-	pip := must(c.PipInstall(ctx, "inst-py", &exec.PipInstallRequest{Packages: []string{"tabulate==0.9.0"}}))(t)
+	pip := must(c.PipInstall(ctx, "inst-py", &wasmexec.PipInstallRequest{Packages: []string{"tabulate==0.9.0"}}))(t)
 	skipOffline(t, pip.Result)
-	if pip.Outcome != exec.Succeeded || len(pip.Installed) != 1 {
+	if pip.Outcome != wasmexec.Succeeded || len(pip.Installed) != 1 {
 		t.Fatalf("pip install: %+v %+v", pip.Result, pip.Installed)
 	}
-	res = must(c.Evaluate(ctx, &exec.Request{Language: exec.Python, ContextID: "inst-py", Code: "import tabulate\ntabulate.__version__"}))(t)
+	res = must(c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, ContextID: "inst-py", Code: "import tabulate\ntabulate.__version__"}))(t)
 	if string(res.Value) != `"0.9.0"` {
 		t.Fatalf("import an installed package: %s %+v", res.Value, res.Error)
 	}
@@ -291,9 +291,9 @@ func TestInstalls(t *testing.T) {
 
 // skipOffline skips when an install failed because the registry could
 // not be reached (a machine without the network).
-func skipOffline(t *testing.T, r *exec.Result) {
+func skipOffline(t *testing.T, r *wasmexec.Result) {
 	t.Helper()
-	if r.Outcome == exec.Succeeded || r.Error == nil {
+	if r.Outcome == wasmexec.Succeeded || r.Error == nil {
 		return
 	}
 	m := strings.ToLower(r.Error.Message)
@@ -316,7 +316,7 @@ func TestAPIKey(t *testing.T) {
 	}
 	defer srv.Close()
 	ctx := testCtx(t)
-	res := must(client.New(srv.URL, client.WithAPIKey(clienttest.TestKey)).Evaluate(ctx, &exec.Request{Language: exec.Python, Code: "1 + 1"}))(t)
+	res := must(client.New(srv.URL, client.WithAPIKey(clienttest.TestKey)).Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, Code: "1 + 1"}))(t)
 	if string(res.Value) != "2" {
 		t.Fatalf("with the key: %+v", res)
 	}

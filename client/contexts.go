@@ -6,43 +6,43 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func contextPath(id string) string { return "/v1/contexts/" + url.PathEscape(id) }
 
 // CreateContext creates an execution context.
-func (c *Client) CreateContext(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", "/v1/contexts", spec)
+func (c *Client) CreateContext(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error) {
+	return call[wasmexec.Context](c, ctx, "POST", "/v1/contexts", spec)
 }
 
 // Context returns a context's descriptor.
-func (c *Client) Context(ctx context.Context, id string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "GET", contextPath(id), nil)
+func (c *Client) Context(ctx context.Context, id string) (*wasmexec.Context, error) {
+	return call[wasmexec.Context](c, ctx, "GET", contextPath(id), nil)
 }
 
 // Contexts lists the contexts.
-func (c *Client) Contexts(ctx context.Context) ([]*exec.Context, error) {
-	var l struct{ Contexts []*exec.Context }
+func (c *Client) Contexts(ctx context.Context) ([]*wasmexec.Context, error) {
+	var l struct{ Contexts []*wasmexec.Context }
 	return l.Contexts, c.do(ctx, "GET", "/v1/contexts", nil, &l)
 }
 
 // ResetContext replaces a context's guest (its files are kept).
-func (c *Client) ResetContext(ctx context.Context, id string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", contextPath(id)+"/reset", nil)
+func (c *Client) ResetContext(ctx context.Context, id string) (*wasmexec.Context, error) {
+	return call[wasmexec.Context](c, ctx, "POST", contextPath(id)+"/reset", nil)
 }
 
 // HibernateContext captures a context's guest into a snapshot and drops
 // it from memory; its next run, file call or fork restores it. A context
 // running or with runs queued is a 409 conflict.
-func (c *Client) HibernateContext(ctx context.Context, id string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", contextPath(id)+"/hibernate", nil)
+func (c *Client) HibernateContext(ctx context.Context, id string) (*wasmexec.Context, error) {
+	return call[wasmexec.Context](c, ctx, "POST", contextPath(id)+"/hibernate", nil)
 }
 
 // ForkContext copies a context (its state and workspace) into a new one,
 // named newID ("" generates one), after the runs queued before it.
-func (c *Client) ForkContext(ctx context.Context, id, newID string) (*exec.Context, error) {
-	return call[exec.Context](c, ctx, "POST", contextPath(id)+"/fork", &exec.ForkSpec{ContextID: newID})
+func (c *Client) ForkContext(ctx context.Context, id, newID string) (*wasmexec.Context, error) {
+	return call[wasmexec.Context](c, ctx, "POST", contextPath(id)+"/fork", &wasmexec.ForkSpec{ContextID: newID})
 }
 
 // DeleteContext deletes a context (cancelling its run and killing its
@@ -61,8 +61,8 @@ func filePath(id, p string) string {
 
 // WriteFile writes data to path in a context's workspace (creating its
 // directories).
-func (c *Client) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
-	return call[exec.FileEntry](c, ctx, "PUT", filePath(id, path), bytes.NewReader(data))
+func (c *Client) WriteFile(ctx context.Context, id, path string, data []byte) (*wasmexec.FileEntry, error) {
+	return call[wasmexec.FileEntry](c, ctx, "PUT", filePath(id, path), bytes.NewReader(data))
 }
 
 // ReadFile reads path from a context's workspace.
@@ -78,23 +78,23 @@ func (c *Client) DeleteFile(ctx context.Context, id, path string) error {
 }
 
 // ListFiles lists a directory of a context's workspace ("" is its root).
-func (c *Client) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
-	var l struct{ Entries []exec.FileEntry }
+func (c *Client) ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error) {
+	var l struct{ Entries []wasmexec.FileEntry }
 	return l.Entries, c.do(ctx, "GET", contextPath(id)+"/files?dir="+url.QueryEscape(dir), nil, &l)
 }
 
 // NPMInstall installs npm packages into a context's workspace (or, with
 // none, the project of its package.json). A failed install is a result
 // (Outcome failed, the reason in Error), not an error.
-func (c *Client) NPMInstall(ctx context.Context, id string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+func (c *Client) NPMInstall(ctx context.Context, id string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
 	if req == nil {
-		req = &exec.NPMInstallRequest{}
+		req = &wasmexec.NPMInstallRequest{}
 	}
-	return call[exec.NPMInstallResult](c, ctx, "POST", contextPath(id)+"/npm/install", req)
+	return call[wasmexec.NPMInstallResult](c, ctx, "POST", contextPath(id)+"/npm/install", req)
 }
 
 // PipInstall installs Python packages into a Python context's workspace.
 // A failed install is a result, not an error.
-func (c *Client) PipInstall(ctx context.Context, id string, req *exec.PipInstallRequest) (*exec.PipInstallResult, error) {
-	return call[exec.PipInstallResult](c, ctx, "POST", contextPath(id)+"/pip/install", req)
+func (c *Client) PipInstall(ctx context.Context, id string, req *wasmexec.PipInstallRequest) (*wasmexec.PipInstallResult, error) {
+	return call[wasmexec.PipInstallResult](c, ctx, "POST", contextPath(id)+"/pip/install", req)
 }

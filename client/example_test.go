@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
 	"github.com/wasmexec/wasmexec/client/clienttest"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // serverURL is the real binary (clienttest), which the examples and tests
@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 
 func Example() {
 	c := client.New(serverURL) // client.WithAPIKey(key) on a server with keys
-	res, err := c.Evaluate(context.Background(), &exec.Request{Language: exec.JavaScript, Code: "console.log('hi'); 6 * 7"})
+	res, err := c.Evaluate(context.Background(), &wasmexec.Request{Language: wasmexec.JavaScript, Code: "console.log('hi'); 6 * 7"})
 	if err != nil {
 		panic(err)
 	}
@@ -47,10 +47,10 @@ func Example() {
 func Example_errors() {
 	c := client.New(serverURL)
 	ctx := context.Background()
-	res, _ := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: "throw new Error('boom')"})
+	res, _ := c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: "throw new Error('boom')"})
 	fmt.Println(res.Outcome, res.Error.Code)
 
-	_, err := c.Evaluate(ctx, &exec.Request{Language: "cobol", Code: "1"})
+	_, err := c.Evaluate(ctx, &wasmexec.Request{Language: "cobol", Code: "1"})
 	var e *client.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Status, e.Code)
@@ -67,13 +67,13 @@ func Example_errors() {
 func ExampleClient_CreateContext() {
 	c := client.New(serverURL)
 	ctx := context.Background()
-	if _, err := c.CreateContext(ctx, &exec.ContextSpec{ContextID: "example", Language: exec.JavaScript}); err != nil {
+	if _, err := c.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "example", Language: wasmexec.JavaScript}); err != nil {
 		panic(err)
 	}
 	defer c.DeleteContext(ctx, "example")
 	c.WriteFile(ctx, "example", "data/n.txt", []byte("20"))
-	c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, ContextID: "example", Code: "globalThis.n = Number(fs.readFileSync('data/n.txt', 'utf8')); 0"})
-	res, _ := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, ContextID: "example", Code: "n * 2 + 2"})
+	c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, ContextID: "example", Code: "globalThis.n = Number(fs.readFileSync('data/n.txt', 'utf8')); 0"})
+	res, _ := c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, ContextID: "example", Code: "n * 2 + 2"})
 	fmt.Println(string(res.Value))
 	rec, _ := c.Execution(ctx, res.ExecutionID)
 	fmt.Println(rec.ContextID, rec.Outcome)
@@ -87,7 +87,7 @@ func ExampleClient_CreateContext() {
 func ExampleClient_CreateTemplate() {
 	c := client.New(serverURL)
 	ctx := context.Background()
-	if _, err := c.CreateTemplate(ctx, &exec.TemplateSpec{TemplateID: "example", Language: exec.JavaScript,
+	if _, err := c.CreateTemplate(ctx, &wasmexec.TemplateSpec{TemplateID: "example", Language: wasmexec.JavaScript,
 		SetupCode: "globalThis.base = 40", Files: map[string]string{"two.txt": "2"}}); err != nil {
 		panic(err)
 	}
@@ -98,7 +98,7 @@ func ExampleClient_CreateTemplate() {
 	}
 	fmt.Println(d.State)
 	for range 2 {
-		res, _ := c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Template: "example", Code: "base += Number(fs.readFileSync('two.txt', 'utf8')); base"})
+		res, _ := c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Template: "example", Code: "base += Number(fs.readFileSync('two.txt', 'utf8')); base"})
 		fmt.Println(string(res.Value))
 	}
 	// Output:
@@ -111,7 +111,7 @@ func ExampleClient_CreateTemplate() {
 func ExampleClient_FollowOutput() {
 	c := client.New(serverURL)
 	ctx := context.Background()
-	p, err := c.Spawn(ctx, &exec.SpawnRequest{Language: exec.JavaScript, Code: "for (const l of stdin.read().split('\\n')) if (l) console.log(l.toUpperCase())"})
+	p, err := c.Spawn(ctx, &wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: "for (const l of stdin.read().split('\\n')) if (l) console.log(l.toUpperCase())"})
 	if err != nil {
 		panic(err)
 	}
@@ -152,8 +152,8 @@ func ExampleClient_Events() {
 		panic(err)
 	}
 	defer s.Close()
-	c.CreateContext(ctx, &exec.ContextSpec{ContextID: "evented", Language: exec.JavaScript})
-	c.Evaluate(ctx, &exec.Request{Language: exec.JavaScript, ContextID: "evented", Code: "1"})
+	c.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "evented", Language: wasmexec.JavaScript})
+	c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, ContextID: "evented", Code: "1"})
 	c.DeleteContext(ctx, "evented")
 	for i := 0; i < 4; i++ {
 		e, err := s.Next()

@@ -5,20 +5,20 @@ import (
 	"encoding/json"
 	"net/url"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func executionPath(id string) string { return "/v1/executions/" + url.PathEscape(id) }
 
 // Execution returns a completed execution's record.
-func (c *Client) Execution(ctx context.Context, id string) (*exec.Result, error) {
-	return call[exec.Result](c, ctx, "GET", executionPath(id), nil)
+func (c *Client) Execution(ctx context.Context, id string) (*wasmexec.Result, error) {
+	return call[wasmexec.Result](c, ctx, "GET", executionPath(id), nil)
 }
 
 // Record is a completed execution's record with the code the store kept
 // (its first 64 KiB).
 type Record struct {
-	*exec.Result
+	*wasmexec.Result
 	Code          string
 	CodeTruncated bool
 }
@@ -29,7 +29,7 @@ func (c *Client) ExecutionWithCode(ctx context.Context, id string) (*Record, err
 	if err := c.do(ctx, "GET", executionPath(id)+"?include=code", nil, &b); err != nil {
 		return nil, err
 	}
-	rec := &Record{Result: new(exec.Result)}
+	rec := &Record{Result: new(wasmexec.Result)}
 	var code struct {
 		Code          string `json:"code"`
 		CodeTruncated bool   `json:"codeTruncated"`
@@ -52,9 +52,9 @@ func (c *Client) DeleteExecution(ctx context.Context, id string) error {
 
 // ExecutionPage is a page of completed executions.
 type ExecutionPage struct {
-	Executions []*exec.Result `json:"executions"`
-	NextCursor string         `json:"nextCursor"`
-	HasMore    bool           `json:"hasMore"`
+	Executions []*wasmexec.Result `json:"executions"`
+	NextCursor string             `json:"nextCursor"`
+	HasMore    bool               `json:"hasMore"`
 }
 
 // Executions lists completed executions, newest first; q holds the
@@ -65,13 +65,13 @@ func (c *Client) Executions(ctx context.Context, q url.Values) (*ExecutionPage, 
 
 // Output replays an execution's retained output after a cursor (see
 // ExecutionOutput for every option).
-func (c *Client) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
+func (c *Client) Output(ctx context.Context, id, after string, limit int) (*wasmexec.Replay, error) {
 	return c.ExecutionOutput(ctx, id, ReplayOptions{After: after, Limit: limit})
 }
 
 // ExecutionOutput replays an execution's retained output: a process's,
 // or a run's that set output.retainEvents (else a 409
 // execution_output_not_retained).
-func (c *Client) ExecutionOutput(ctx context.Context, id string, o ReplayOptions) (*exec.Replay, error) {
-	return call[exec.Replay](c, ctx, "GET", executionPath(id)+"/output"+o.query(), nil)
+func (c *Client) ExecutionOutput(ctx context.Context, id string, o ReplayOptions) (*wasmexec.Replay, error) {
+	return call[wasmexec.Replay](c, ctx, "GET", executionPath(id)+"/output"+o.query(), nil)
 }

@@ -7,24 +7,24 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func processPath(pid int64) string { return "/v1/processes/" + strconv.FormatInt(pid, 10) }
 
 // Spawn starts a long-running process.
-func (c *Client) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", "/v1/processes", req)
+func (c *Client) Spawn(ctx context.Context, req *wasmexec.SpawnRequest) (*wasmexec.Process, error) {
+	return call[wasmexec.Process](c, ctx, "POST", "/v1/processes", req)
 }
 
 // Process returns a process's descriptor.
-func (c *Client) Process(ctx context.Context, pid int64) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "GET", processPath(pid), nil)
+func (c *Client) Process(ctx context.Context, pid int64) (*wasmexec.Process, error) {
+	return call[wasmexec.Process](c, ctx, "GET", processPath(pid), nil)
 }
 
 // Processes lists the live processes (and those that exited recently).
-func (c *Client) Processes(ctx context.Context) ([]*exec.Process, error) {
-	var l struct{ Processes []*exec.Process }
+func (c *Client) Processes(ctx context.Context) ([]*wasmexec.Process, error) {
+	var l struct{ Processes []*wasmexec.Process }
 	return l.Processes, c.do(ctx, "GET", "/v1/processes", nil, &l)
 }
 
@@ -35,20 +35,20 @@ func (c *Client) WriteStdin(ctx context.Context, pid int64, data []byte) error {
 }
 
 // CloseStdin closes a process's stdin.
-func (c *Client) CloseStdin(ctx context.Context, pid int64) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", processPath(pid)+"/stdin/close", nil)
+func (c *Client) CloseStdin(ctx context.Context, pid int64) (*wasmexec.Process, error) {
+	return call[wasmexec.Process](c, ctx, "POST", processPath(pid)+"/stdin/close", nil)
 }
 
 // Signal sends SIGTERM, SIGINT or SIGKILL to a process.
-func (c *Client) Signal(ctx context.Context, pid int64, sig exec.Signal) (*exec.Process, error) {
-	return call[exec.Process](c, ctx, "POST", processPath(pid)+"/signal", map[string]string{"signal": string(sig)})
+func (c *Client) Signal(ctx context.Context, pid int64, sig wasmexec.Signal) (*wasmexec.Process, error) {
+	return call[wasmexec.Process](c, ctx, "POST", processPath(pid)+"/signal", map[string]string{"signal": string(sig)})
 }
 
 // Exit is what Wait returns: the state, and the exit once exited.
 type Exit struct {
-	PID   int64             `json:"pid"`
-	State exec.ProcessState `json:"state"`
-	exec.ProcessExit
+	PID   int64                 `json:"pid"`
+	State wasmexec.ProcessState `json:"state"`
+	wasmexec.ProcessExit
 }
 
 // Wait long-polls until the process exits or timeout passes (State
@@ -89,6 +89,6 @@ func (o ReplayOptions) query() string {
 // ProcessOutput replays a process's output, running or exited, from its
 // live log (the newest 4 MiB: Truncated says when older events after the
 // cursor were dropped).
-func (c *Client) ProcessOutput(ctx context.Context, pid int64, o ReplayOptions) (*exec.Replay, error) {
-	return call[exec.Replay](c, ctx, "GET", processPath(pid)+"/output"+o.query(), nil)
+func (c *Client) ProcessOutput(ctx context.Context, pid int64, o ReplayOptions) (*wasmexec.Replay, error) {
+	return call[wasmexec.Replay](c, ctx, "GET", processPath(pid)+"/output"+o.query(), nil)
 }

@@ -10,7 +10,7 @@ import (
 	"mime"
 	"net/http"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // RunOption asks a run for its output as it is written (E2B's on_stdout
@@ -33,18 +33,18 @@ func OnStdout(f func(chunk []byte)) RunOption { return func(o *runOptions) { o.s
 func OnStderr(f func(chunk []byte)) RunOption { return func(o *runOptions) { o.stderr = f } }
 
 // Evaluate runs req as an evaluation: the value of the last expression.
-func (c *Client) Evaluate(ctx context.Context, req *exec.Request, opts ...RunOption) (*exec.Result, error) {
+func (c *Client) Evaluate(ctx context.Context, req *wasmexec.Request, opts ...RunOption) (*wasmexec.Result, error) {
 	return c.run(ctx, "/v1/evaluate", req, opts)
 }
 
 // Execute runs req as a program (stdin, args, exit code).
-func (c *Client) Execute(ctx context.Context, req *exec.Request, opts ...RunOption) (*exec.Result, error) {
+func (c *Client) Execute(ctx context.Context, req *wasmexec.Request, opts ...RunOption) (*wasmexec.Result, error) {
 	return c.run(ctx, "/v1/execute", req, opts)
 }
 
-func (c *Client) run(ctx context.Context, path string, req *exec.Request, opts []RunOption) (*exec.Result, error) {
+func (c *Client) run(ctx context.Context, path string, req *wasmexec.Request, opts []RunOption) (*wasmexec.Result, error) {
 	if len(opts) == 0 {
-		return call[exec.Result](c, ctx, "POST", path, req)
+		return call[wasmexec.Result](c, ctx, "POST", path, req)
 	}
 	var o runOptions
 	for _, opt := range opts {
@@ -77,13 +77,13 @@ func (c *Client) run(ctx context.Context, path string, req *exec.Request, opts [
 		}
 		switch e.Event {
 		case "output":
-			var ev exec.Event
+			var ev wasmexec.Event
 			if err := json.Unmarshal(e.Data, &ev); err != nil {
 				return nil, fmt.Errorf("wasmexec: decode an output event: %w", err)
 			}
 			o.emit(ev.Channel, ev.Chunk)
 		case "result":
-			var res exec.Result
+			var res wasmexec.Result
 			if err := json.Unmarshal(e.Data, &res); err != nil {
 				return nil, fmt.Errorf("wasmexec: decode the result event: %w", err)
 			}
@@ -102,25 +102,25 @@ func (c *Client) run(ctx context.Context, path string, req *exec.Request, opts [
 
 // resultAtOnce reads a JSON result and hands its whole output to the
 // callbacks.
-func resultAtOnce(resp *http.Response, path string, o *runOptions) (*exec.Result, error) {
-	var res exec.Result
+func resultAtOnce(resp *http.Response, path string, o *runOptions) (*wasmexec.Result, error) {
+	var res wasmexec.Result
 	if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
 		return nil, fmt.Errorf("wasmexec: decode POST %s: %w", path, err)
 	}
 	if res.Stdout != nil && *res.Stdout != "" {
-		o.emit(exec.Stdout, []byte(*res.Stdout))
+		o.emit(wasmexec.Stdout, []byte(*res.Stdout))
 	}
 	if res.Stderr != nil && *res.Stderr != "" {
-		o.emit(exec.Stderr, []byte(*res.Stderr))
+		o.emit(wasmexec.Stderr, []byte(*res.Stderr))
 	}
 	return &res, nil
 }
 
-func (o *runOptions) emit(ch exec.Channel, chunk []byte) {
+func (o *runOptions) emit(ch wasmexec.Channel, chunk []byte) {
 	switch {
-	case ch == exec.Stdout && o.stdout != nil:
+	case ch == wasmexec.Stdout && o.stdout != nil:
 		o.stdout(chunk)
-	case ch == exec.Stderr && o.stderr != nil:
+	case ch == wasmexec.Stderr && o.stderr != nil:
 		o.stderr(chunk)
 	}
 }

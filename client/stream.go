@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // SSE is one Server-Sent Event.
@@ -219,7 +219,7 @@ func DecodeEvent(e *SSE) (*events.Event, error) {
 
 // DecodeOutput decodes an output event of a process's stream (its chunk
 // as bytes, base64 undone).
-func DecodeOutput(e *SSE) (*exec.Event, error) {
-	var ev exec.Event
+func DecodeOutput(e *SSE) (*wasmexec.Event, error) {
+	var ev wasmexec.Event
 	return &ev, json.Unmarshal(e.Data, &ev)
 }

@@ -5,23 +5,23 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // CreateTemplate starts building a template; the descriptor it returns is
 // building (WaitTemplate waits for the end of the build).
-func (c *Client) CreateTemplate(ctx context.Context, spec *exec.TemplateSpec) (*exec.Template, error) {
-	return call[exec.Template](c, ctx, "POST", "/v1/templates", spec)
+func (c *Client) CreateTemplate(ctx context.Context, spec *wasmexec.TemplateSpec) (*wasmexec.Template, error) {
+	return call[wasmexec.Template](c, ctx, "POST", "/v1/templates", spec)
 }
 
 // Template returns a template's descriptor.
-func (c *Client) Template(ctx context.Context, id string) (*exec.Template, error) {
-	return call[exec.Template](c, ctx, "GET", "/v1/templates/"+url.PathEscape(id), nil)
+func (c *Client) Template(ctx context.Context, id string) (*wasmexec.Template, error) {
+	return call[wasmexec.Template](c, ctx, "GET", "/v1/templates/"+url.PathEscape(id), nil)
 }
 
 // Templates lists the templates.
-func (c *Client) Templates(ctx context.Context) ([]*exec.Template, error) {
-	var l struct{ Templates []*exec.Template }
+func (c *Client) Templates(ctx context.Context) ([]*wasmexec.Template, error) {
+	var l struct{ Templates []*wasmexec.Template }
 	return l.Templates, c.do(ctx, "GET", "/v1/templates", nil, &l)
 }
 
@@ -32,7 +32,7 @@ func (c *Client) DeleteTemplate(ctx context.Context, id string) error {
 
 // WaitTemplate polls template id every interval (100 ms when 0) until its
 // build ends, ready or failed, or ctx ends.
-func (c *Client) WaitTemplate(ctx context.Context, id string, interval time.Duration) (*exec.Template, error) {
+func (c *Client) WaitTemplate(ctx context.Context, id string, interval time.Duration) (*wasmexec.Template, error) {
 	if interval <= 0 {
 		interval = 100 * time.Millisecond
 	}
@@ -40,7 +40,7 @@ func (c *Client) WaitTemplate(ctx context.Context, id string, interval time.Dura
 	defer t.Stop()
 	for {
 		d, err := c.Template(ctx, id)
-		if err != nil || d.State != exec.TemplateBuilding {
+		if err != nil || d.State != wasmexec.TemplateBuilding {
 			return d, err
 		}
 		select {

@@ -3,7 +3,7 @@ package client
 import (
 	"context"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // CheckRequest is a type check: Code (one file, /main.ts) or Files (path →
@@ -35,13 +35,13 @@ type Diagnostic struct {
 // CheckResult is a check's answer. Type errors are Outcome succeeded with
 // HasErrors; another outcome means the checker could not finish (Error).
 type CheckResult struct {
-	ExecutionID       string          `json:"executionId"`
-	Outcome           exec.Outcome    `json:"outcome"`
-	HasErrors         bool            `json:"hasErrors"`
-	Diagnostics       []Diagnostic    `json:"diagnostics"`
-	Error             *exec.ErrorData `json:"error,omitempty"`
-	TypeScriptVersion string          `json:"typeScriptVersion"`
-	DurationMs        float64         `json:"durationMs"`
+	ExecutionID       string              `json:"executionId"`
+	Outcome           wasmexec.Outcome    `json:"outcome"`
+	HasErrors         bool                `json:"hasErrors"`
+	Diagnostics       []Diagnostic        `json:"diagnostics"`
+	Error             *wasmexec.ErrorData `json:"error,omitempty"`
+	TypeScriptVersion string              `json:"typeScriptVersion"`
+	DurationMs        float64             `json:"durationMs"`
 }
 
 // CheckTypeScript type-checks TypeScript with the official compiler.

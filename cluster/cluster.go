@@ -56,7 +56,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // DefaultLease is the lease of a context when Config.Lease is zero.
@@ -67,8 +67,8 @@ const DefaultLease = 15 * time.Second
 const maxBytea = 1<<30 - 1<<20
 
 // PIDShift is where a node's number sits in the pids it gives out: pid =
-// node<<PIDShift + n (exec.PIDShift, which the processes use too).
-const PIDShift = exec.PIDShift
+// node<<PIDShift + n (wasmexec.PIDShift, which the processes use too).
+const PIDShift = wasmexec.PIDShift
 
 //go:embed schema.sql
 var schema string
@@ -223,7 +223,7 @@ func (c *Cluster) Register(ctx context.Context, id, tenant string) error {
 		return unavailable("register the context", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		return wasmexec.Errorf(wasmexec.EContextConflict, "context %q already exists", id)
 	}
 	c.hold(id, 1, sent)
 	return nil
@@ -581,7 +581,7 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 			return "", 0, unavailable("look up the context's owner", err)
 		}
 		if tenant != "" && ctenant.String != tenant {
-			return "", 0, exec.Errorf(exec.EContextNotFound, "no context %q", id)
+			return "", 0, wasmexec.Errorf(wasmexec.EContextNotFound, "no context %q", id)
 		}
 		if owner.Valid && left > 0 && owner.String != c.cfg.NodeID {
 			lease := time.Duration(left) * time.Millisecond
@@ -589,7 +589,7 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 			if forwarded {
 				// The sender remembered a former owner: it forgets it
 				// (Moved), and the client's retry goes to this one.
-				return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), time.Second}
+				return "", 0, &RetryError{wasmexec.Errorf(wasmexec.EUnavailable, "context %s is served by node %s; retry", id, owner.String), time.Second}
 			}
 			return url.String, lease, nil
 		}
@@ -602,7 +602,7 @@ func (c *Cluster) ContextOwner(ctx context.Context, id, tenant string, forwarded
 		}
 		c.log.Info("a claim lost a race; reading the owner again", "contextId", id, "generationSeen", gen)
 		if attempt == 2 {
-			return "", 0, &RetryError{exec.Errorf(exec.EUnavailable, "context %s is being claimed by another node; retry", id), time.Second}
+			return "", 0, &RetryError{wasmexec.Errorf(wasmexec.EUnavailable, "context %s is being claimed by another node; retry", id), time.Second}
 		}
 	}
 }
@@ -688,7 +688,7 @@ func (c *Cluster) claimAndAdopt(ctx context.Context, id string, gen int64) (bool
 		// Its server stopped between registering it and writing its first
 		// record: there is nothing to bring back.
 		c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM cluster_contexts WHERE context_id = $1 AND generation = $2`, id, gen)
-		return false, exec.Errorf(exec.EContextNotFound, "no context %q (its server stopped before its first snapshot)", id)
+		return false, wasmexec.Errorf(wasmexec.EContextNotFound, "no context %q (its server stopped before its first snapshot)", id)
 	}
 	record, unpack, err := unpackSnapshot(snap, c.cfg.MaxSnapshotBytes)
 	if err != nil {
@@ -785,5 +785,5 @@ func (e *RetryError) RetrySeconds() int {
 }
 
 func unavailable(what string, err error) error {
-	return &RetryError{&exec.Error{Code: exec.EUnavailable, Message: "cluster: can't " + what + " (PostgreSQL unreachable?); retry", Err: err}, time.Second}
+	return &RetryError{&wasmexec.Error{Code: wasmexec.EUnavailable, Message: "cluster: can't " + what + " (PostgreSQL unreachable?); retry", Err: err}, time.Second}
 }

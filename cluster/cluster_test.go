@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
@@ -82,10 +82,10 @@ func TestOwnershipAndFencing(t *testing.T) {
 	if err := n1.Register(ctx, "c", "t1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := n2.Register(ctx, "c", "t1"); exec.ErrorCode(err) != exec.EContextConflict {
+	if err := n2.Register(ctx, "c", "t1"); wasmexec.ErrorCode(err) != wasmexec.EContextConflict {
 		t.Fatalf("the same id on n2: %v", err)
 	}
-	if _, _, err := n2.ContextOwner(ctx, "c", "t2", false); exec.ErrorCode(err) != exec.EContextNotFound {
+	if _, _, err := n2.ContextOwner(ctx, "c", "t2", false); wasmexec.ErrorCode(err) != wasmexec.EContextNotFound {
 		t.Fatalf("another tenant: %v", err)
 	}
 	owner, lease, err := n2.ContextOwner(ctx, "c", "t1", false)

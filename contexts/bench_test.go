@@ -13,16 +13,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // benchLanguages are the context families to measure: JS always, Python
 // when its image is built.
-func benchLanguages(b *testing.B) []exec.Language {
-	langs := []exec.Language{exec.JavaScript}
+func benchLanguages(b *testing.B) []wasmexec.Language {
+	langs := []wasmexec.Language{wasmexec.JavaScript}
 	if hasPython() {
-		langs = append(langs, exec.Python)
+		langs = append(langs, wasmexec.Python)
 	} else {
 		b.Log("python: guest image not built, skipped")
 	}
@@ -36,9 +36,9 @@ func BenchmarkContextEvaluate(b *testing.B) {
 	for _, lang := range benchLanguages(b) {
 		b.Run(string(lang), func(b *testing.B) {
 			m := MustManager(b, contexts.Config{}, 64<<20)
-			d := MustCreate(b, m, exec.ContextSpec{Language: lang})
+			d := MustCreate(b, m, wasmexec.ContextSpec{Language: lang})
 			code := "1+1"
-			req := exec.Request{Kind: exec.KindEvaluate, Language: lang, ContextID: d.ContextID, Code: code}
+			req := wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: lang, ContextID: d.ContextID, Code: code}
 			for range 20 { // warm up
 				r := req
 				m.Run(context.Background(), &r)
@@ -50,7 +50,7 @@ func BenchmarkContextEvaluate(b *testing.B) {
 				start := time.Now()
 				res, err := m.Run(context.Background(), &r)
 				lat = append(lat, time.Since(start))
-				if err != nil || res.Outcome != exec.Succeeded {
+				if err != nil || res.Outcome != wasmexec.Succeeded {
 					b.Fatalf("%v %+v", err, res)
 				}
 			}
@@ -77,8 +77,8 @@ func BenchmarkIdleContextMemory(b *testing.B) {
 	for _, lang := range benchLanguages(b) {
 		b.Run(string(lang), func(b *testing.B) {
 			m := MustManager(b, contexts.Config{MaxContexts: n + 1}, 0)
-			warm := MustCreate(b, m, exec.ContextSpec{Language: lang}) // code mapped, pools warm
-			MustRun(b, m, warm.ContextID, exec.Request{Language: lang, Code: "1"})
+			warm := MustCreate(b, m, wasmexec.ContextSpec{Language: lang}) // code mapped, pools warm
+			MustRun(b, m, warm.ContextID, wasmexec.Request{Language: lang, Code: "1"})
 			var perCtx float64
 			for range b.N {
 				runtime.GC()
@@ -86,8 +86,8 @@ func BenchmarkIdleContextMemory(b *testing.B) {
 				before := rssBytes(b)
 				ids := make([]string, n)
 				for i := range n {
-					ids[i] = MustCreate(b, m, exec.ContextSpec{Language: lang}).ContextID
-					MustRun(b, m, ids[i], exec.Request{Language: lang, Code: "1"})
+					ids[i] = MustCreate(b, m, wasmexec.ContextSpec{Language: lang}).ContextID
+					MustRun(b, m, ids[i], wasmexec.Request{Language: lang, Code: "1"})
 				}
 				runtime.GC()
 				after := rssBytes(b)

@@ -9,7 +9,7 @@ package contexts
 // the server's RSS stays under the budget, whatever the contexts do.
 //
 // What a live guest costs is measured, not assumed: the resident pages of
-// its linear memory (exec.ResidentMeter: what RSS counts for it, not its
+// its linear memory (wasmexec.ResidentMeter: what RSS counts for it, not its
 // reserved or grown size) plus GuestOverhead for what the host keeps for
 // it outside that memory. Until a guest is measured (it just started, or
 // just ran) it is counted at its family's running estimate.
@@ -37,7 +37,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 const (
@@ -380,11 +380,11 @@ func (m *Manager) measureGuests(all bool) {
 
 // measure measures c's live guest (trimming it first when trim). Slot held.
 func (m *Manager) measure(c *execContext, trim bool) {
-	rm, ok := c.guest.(exec.ResidentMeter)
+	rm, ok := c.guest.(wasmexec.ResidentMeter)
 	if !ok || c.guest == nil {
 		return
 	}
-	if tr, ok := c.guest.(exec.Trimmer); ok && trim {
+	if tr, ok := c.guest.(wasmexec.Trimmer); ok && trim {
 		if n := tr.Trim(); n > 0 {
 			m.budget.trimmed.Add(n)
 		}
@@ -432,7 +432,7 @@ func (m *Manager) victims() []*execContext {
 	cands := make([]cand, 0, len(live))
 	for _, c := range live {
 		c.mu.Lock()
-		ok := m.evictable(c) && c.state == exec.ContextIdle && !c.hib.hibernated && c.family.Name != "" && !now.Before(c.hib.retryAt)
+		ok := m.evictable(c) && c.state == wasmexec.ContextIdle && !c.hib.hibernated && c.family.Name != "" && !now.Before(c.hib.retryAt)
 		used := c.lastUsed
 		c.mu.Unlock()
 		if ok && (m.cfg.LiveProcesses == nil || m.cfg.LiveProcesses(c.id) == 0) {
@@ -467,7 +467,7 @@ func (m *Manager) evict(c *execContext) bool {
 	}
 	defer c.release()
 	c.mu.Lock()
-	ok := c.state == exec.ContextIdle && !c.hib.hibernated && m.cfg.Now().After(c.hib.retryAt)
+	ok := c.state == wasmexec.ContextIdle && !c.hib.hibernated && m.cfg.Now().After(c.hib.retryAt)
 	c.mu.Unlock()
 	if !ok || c.guest == nil {
 		return false
@@ -476,7 +476,7 @@ func (m *Manager) evict(c *execContext) bool {
 	defer cancel()
 	if err := m.hibernate(ctx, c); err != nil {
 		m.budget.failures.Add(1)
-		m.note(c, "stays live though memory is short: it could not be hibernated: "+exec.ErrorMessage(err))
+		m.note(c, "stays live though memory is short: it could not be hibernated: "+wasmexec.ErrorMessage(err))
 		m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
 		return false
 	}
@@ -486,14 +486,14 @@ func (m *Manager) evict(c *execContext) bool {
 }
 
 // Memory returns the budget's figures (zeros without a budget but Live).
-func (m *Manager) Memory() exec.ContextsMemory {
+func (m *Manager) Memory() wasmexec.ContextsMemory {
 	b := m.budget
 	if b == nil {
-		return exec.ContextsMemory{Live: m.Count() - m.Hibernated()}
+		return wasmexec.ContextsMemory{Live: m.Count() - m.Hibernated()}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := exec.ContextsMemory{Budget: b.limit, Used: b.used(), LiveBytes: b.live, Live: len(b.guests),
+	s := wasmexec.ContextsMemory{Budget: b.limit, Used: b.used(), LiveBytes: b.live, Live: len(b.guests),
 		Evictions: b.evictions.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
 	for _, g := range b.guests {
 		s.PrivateBytes += g.private

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	wx "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	wx "github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )

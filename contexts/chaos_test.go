@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // Runs, resets, deletes, re-creates, file calls and idle sweeps race on a
@@ -22,9 +22,9 @@ func TestChaos(t *testing.T) {
 	m := MustManager(t, contexts.Config{IdleTTL: time.Minute, SweepInterval: time.Millisecond, Now: func() time.Time { return time.Unix(0, now.Load()) }, QueueDepth: 4}, 1<<20)
 	ids := []string{"a", "b", "c"}
 	for _, id := range ids {
-		MustCreate(t, m, exec.ContextSpec{ContextID: id})
+		MustCreate(t, m, wasmexec.ContextSpec{ContextID: id})
 	}
-	allowed := map[string]bool{exec.EContextNotFound: true, exec.EOverloaded: true, exec.EConflict: true, exec.EContextConflict: true, exec.ENotFound: true}
+	allowed := map[string]bool{wasmexec.EContextNotFound: true, wasmexec.EOverloaded: true, wasmexec.EConflict: true, wasmexec.EContextConflict: true, wasmexec.ENotFound: true}
 	stop := time.Now().Add(2 * time.Second)
 	var wg sync.WaitGroup
 	var ops, runs atomic.Int64
@@ -36,29 +36,29 @@ func TestChaos(t *testing.T) {
 				var err error
 				switch op := rng.IntN(10); {
 				case op < 4:
-					var res *exec.Result
-					res, err = tryRun(m, id, exec.Request{Code: "globalThis.n = (globalThis.n || 0) + 1; fs.writeFileSync('f', String(n)); n", TimeoutMs: 2000})
-					if err == nil && res.Outcome != exec.Succeeded && res.Outcome != exec.Cancelled {
+					var res *wasmexec.Result
+					res, err = tryRun(m, id, wasmexec.Request{Code: "globalThis.n = (globalThis.n || 0) + 1; fs.writeFileSync('f', String(n)); n", TimeoutMs: 2000})
+					if err == nil && res.Outcome != wasmexec.Succeeded && res.Outcome != wasmexec.Cancelled {
 						t.Errorf("run: %s %+v", res.Outcome, res.Error)
 					}
-					if err == nil && res.Outcome == exec.Succeeded {
+					if err == nil && res.Outcome == wasmexec.Succeeded {
 						runs.Add(1)
 					}
 				case op == 4:
-					_, err = tryRun(m, id, exec.Request{Code: "while (true) {}", TimeoutMs: 30})
+					_, err = tryRun(m, id, wasmexec.Request{Code: "while (true) {}", TimeoutMs: 30})
 				case op == 5:
 					_, err = m.Reset(context.Background(), id)
 				case op == 6 && rng.IntN(4) == 0:
 					err = m.Delete(context.Background(), id)
 				case op == 7:
-					_, err = m.Create(context.Background(), &exec.ContextSpec{ContextID: id, Language: exec.JavaScript})
+					_, err = m.Create(context.Background(), &wasmexec.ContextSpec{ContextID: id, Language: wasmexec.JavaScript})
 				case op == 8:
 					_, err = m.WriteFile(context.Background(), id, fmt.Sprintf("w%d", rng.IntN(3)), []byte("x"))
 				default:
 					now.Add(int64(20 * time.Second)) // the idle loop may expire some
 					_, err = m.Get(context.Background(), id)
 				}
-				if err != nil && !allowed[exec.ErrorCode(err)] {
+				if err != nil && !allowed[wasmexec.ErrorCode(err)] {
 					t.Errorf("unexpected error: %v", err)
 				}
 				ops.Add(1)

@@ -66,7 +66,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -85,7 +85,7 @@ const (
 type Config struct {
 	// Runner validates requests, owns the global run slots and starts
 	// guests; its OnComplete hook persists context runs like any other.
-	Runner exec.Runner
+	Runner wasmexec.Runner
 	// Workspaces keeps the context workspaces (e.g. DATA_DIR/contexts), with
 	// its quota per workspace. Leftover ctx-* workspaces from an earlier
 	// process are removed by New.
@@ -160,7 +160,7 @@ type Config struct {
 	OnMoved func(contextID string)
 	// Templates, when set, are what a context created with a template
 	// starts from (templates.go).
-	Templates exec.TemplateSource
+	Templates wasmexec.TemplateSource
 }
 
 // Manager owns the execution contexts of a server. It is safe for
@@ -306,7 +306,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // ValidateID checks a client-chosen context id (invalid_argument).
 func ValidateID(id string) error {
 	if !idPattern.MatchString(id) {
-		return exec.Errorf(exec.EInvalid, "contextId must be 1-64 characters of A-Z, a-z, 0-9, _ and -; got %q", truncate(id, 80))
+		return wasmexec.Errorf(wasmexec.EInvalid, "contextId must be 1-64 characters of A-Z, a-z, 0-9, _ and -; got %q", truncate(id, 80))
 	}
 	return nil
 }
@@ -326,7 +326,7 @@ func (m *Manager) lookup(id string) (*execContext, error) {
 // find returns a context, also one being deleted when withDeleting.
 func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 	if id == "" {
-		return nil, exec.Errorf(exec.EInvalid, "contextId is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "contextId is required")
 	}
 	m.mu.Lock()
 	c := m.ctxs[id]
@@ -336,7 +336,7 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.creating || (c.state == exec.ContextDeleting && !withDeleting) {
+	if c.creating || (c.state == wasmexec.ContextDeleting && !withDeleting) {
 		return nil, notFound(id)
 	}
 	return c, nil
@@ -347,11 +347,11 @@ func (m *Manager) find(id string, withDeleting bool) (*execContext, error) {
 // language's family. Errors: invalid_argument,
 // context_conflict (the id exists), overloaded (MaxContexts), unavailable,
 // internal (the guest failed to start).
-func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+func (m *Manager) Create(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error) {
 	if spec.Template != "" {
 		return m.createFromTemplate(ctx, spec)
 	}
-	return m.create(ctx, spec, func(ctx context.Context, c *execContext) (exec.Guest, error) {
+	return m.create(ctx, spec, func(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
 		if c.family.Name == "" {
 			return nil, nil
 		}
@@ -360,14 +360,14 @@ func (m *Manager) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Con
 }
 
 // create makes a context whose first guest setup returns (nil: none yet).
-func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func(context.Context, *execContext) (exec.Guest, error)) (*exec.Context, error) {
+func (m *Manager) create(ctx context.Context, spec *wasmexec.ContextSpec, setup func(context.Context, *execContext) (wasmexec.Guest, error)) (*wasmexec.Context, error) {
 	id := spec.ContextID
 	if id == "" {
-		id = exec.NewID("ctx")
+		id = wasmexec.NewID("ctx")
 	} else if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	var family exec.Family // unpinned: its first run chooses
+	var family wasmexec.Family // unpinned: its first run chooses
 	if spec.Language != "" {
 		f, err := m.cfg.Runner.Family(spec.Language)
 		if err != nil {
@@ -376,13 +376,13 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 		family = f
 	}
 	if spec.Limits.Fuel != 0 || spec.Limits.OutputBytes != 0 {
-		return nil, exec.Errorf(exec.EInvalid, "only limits.memoryBytes is fixed when a context is created; fuel and outputBytes are set per run")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "only limits.memoryBytes is fixed when a context is created; fuel and outputBytes are set per run")
 	}
-	lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{MemoryBytes: spec.Limits.MemoryBytes}, 0, family.MinMemoryBytes)
+	lim, _, err := m.cfg.Runner.Policy().Resolve(wasmexec.Limits{MemoryBytes: spec.Limits.MemoryBytes}, 0, family.MinMemoryBytes)
 	if err != nil {
 		return nil, err
 	}
-	if err := exec.ValidateEnv(spec.Env); err != nil {
+	if err := wasmexec.ValidateEnv(spec.Env); err != nil {
 		return nil, err
 	}
 	if err := m.cfg.Runner.Policy().CheckNetwork(spec.Network, spec.Secrets, spec.Env); err != nil {
@@ -390,21 +390,21 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	}
 	now := m.cfg.Now()
 	c := &execContext{
-		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes, tenant: exec.TenantID(ctx),
+		id: id, language: spec.Language, family: family, env: maps.Clone(spec.Env), memory: lim.MemoryBytes, tenant: wasmexec.TenantID(ctx),
 		network: spec.Network, secrets: maps.Clone(spec.Secrets),
-		created: now, lastUsed: now, state: exec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
+		created: now, lastUsed: now, state: wasmexec.ContextIdle, creating: true, busy: true, gone: make(chan struct{}),
 	}
 	m.mu.Lock()
 	switch {
 	case m.closed:
 		m.mu.Unlock()
-		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down")
 	case m.ctxs[id] != nil:
 		m.mu.Unlock()
-		return nil, exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		return nil, wasmexec.Errorf(wasmexec.EContextConflict, "context %q already exists", id)
 	case len(m.ctxs) >= m.cfg.MaxContexts:
 		m.mu.Unlock()
-		return nil, exec.Errorf(exec.EOverloaded, "the server already has %d contexts, the most it holds (max-contexts); delete one or retry later", m.cfg.MaxContexts)
+		return nil, wasmexec.Errorf(wasmexec.EOverloaded, "the server already has %d contexts, the most it holds (max-contexts); delete one or retry later", m.cfg.MaxContexts)
 	}
 	if err := m.roomOnDisk(); err != nil {
 		m.mu.Unlock()
@@ -413,11 +413,11 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	m.ctxs[id] = c
 	m.mu.Unlock()
 
-	fail := func(err error) (*exec.Context, error) {
+	fail := func(err error) (*wasmexec.Context, error) {
 		c.mu.Lock()
-		closing := c.state == exec.ContextDeleting // Close got to it first
+		closing := c.state == wasmexec.ContextDeleting // Close got to it first
 		if !closing {
-			c.to(exec.ContextDeleting)
+			c.to(wasmexec.ContextDeleting)
 		}
 		c.mu.Unlock()
 		if closing {
@@ -445,7 +445,7 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
-			return fail(exec.Errorf(exec.EOverloaded, "context creation was cancelled: %v", ctx.Err()))
+			return fail(wasmexec.Errorf(wasmexec.EOverloaded, "context creation was cancelled: %v", ctx.Err()))
 		}
 		return fail(fmt.Errorf("start the %s guest: %w", family.Name, err))
 	}
@@ -464,7 +464,7 @@ func (m *Manager) create(ctx context.Context, spec *exec.ContextSpec, setup func
 
 // Get returns a context's descriptor (context_not_found). A context being
 // deleted is shown (state deleting) until it is gone.
-func (m *Manager) Get(ctx context.Context, id string) (*exec.Context, error) {
+func (m *Manager) Get(ctx context.Context, id string) (*wasmexec.Context, error) {
 	c, err := m.find(id, true)
 	if err != nil {
 		return nil, err
@@ -473,11 +473,11 @@ func (m *Manager) Get(ctx context.Context, id string) (*exec.Context, error) {
 }
 
 // List returns every context, oldest first.
-func (m *Manager) List(ctx context.Context) ([]*exec.Context, error) {
+func (m *Manager) List(ctx context.Context) ([]*wasmexec.Context, error) {
 	m.mu.Lock()
 	all := slices.Collect(maps.Values(m.ctxs))
 	m.mu.Unlock()
-	out := make([]*exec.Context, 0, len(all))
+	out := make([]*wasmexec.Context, 0, len(all))
 	for _, c := range all {
 		c.mu.Lock()
 		hidden := c.creating
@@ -486,7 +486,7 @@ func (m *Manager) List(ctx context.Context) ([]*exec.Context, error) {
 			out = append(out, m.describe(c))
 		}
 	}
-	slices.SortFunc(out, func(a, b *exec.Context) int {
+	slices.SortFunc(out, func(a, b *wasmexec.Context) int {
 		if a.CreatedAtMs != b.CreatedAtMs {
 			return int(a.CreatedAtMs - b.CreatedAtMs)
 		}
@@ -499,12 +499,12 @@ func ms(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
-	return exec.Millis(t)
+	return wasmexec.Millis(t)
 }
 
-func (m *Manager) describe(c *execContext) *exec.Context {
+func (m *Manager) describe(c *execContext) *wasmexec.Context {
 	c.mu.Lock()
-	d := &exec.Context{
+	d := &wasmexec.Context{
 		ContextID: c.id, Language: c.language, State: c.state,
 		CreatedAtMs: ms(c.created), LastStartedAtMs: ms(c.lastStarted), LastCompletedAtMs: ms(c.lastCompleted),
 		MemoryBytes: c.memory, Runs: c.runs, Resets: c.resets, Queued: len(c.waiters),
@@ -527,7 +527,7 @@ func (m *Manager) describe(c *execContext) *exec.Context {
 	if c.ws != nil {
 		used, err := c.ws.Usage()
 		if err == nil {
-			d.Workspace = &exec.WorkspaceUsage{UsedBytes: used, QuotaBytes: c.ws.Quota}
+			d.Workspace = &wasmexec.WorkspaceUsage{UsedBytes: used, QuotaBytes: c.ws.Quota}
 		}
 	}
 	return d
@@ -535,7 +535,7 @@ func (m *Manager) describe(c *execContext) *exec.Context {
 
 // evictable: nothing in progress or waiting. c.mu held.
 func (m *Manager) evictable(c *execContext) bool {
-	return (c.state == exec.ContextIdle || c.state == exec.ContextFailed) && !c.busy && len(c.waiters) == 0 && !c.creating
+	return (c.state == wasmexec.ContextIdle || c.state == wasmexec.ContextFailed) && !c.busy && len(c.waiters) == 0 && !c.creating
 }
 
 // Reset replaces the context's guest with a fresh one: state is gone,
@@ -543,14 +543,14 @@ func (m *Manager) evictable(c *execContext) bool {
 // cancelled with contextReset); queued runs then use the new guest. A
 // failed context becomes idle again. Errors: context_not_found, internal
 // (the new guest failed to start: the context is failed).
-func (m *Manager) Reset(ctx context.Context, id string) (*exec.Context, error) {
+func (m *Manager) Reset(ctx context.Context, id string) (*wasmexec.Context, error) {
 	c, err := m.lookup(id)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.state == exec.ContextRunning && c.cancel != nil {
-		if err := c.to(exec.ContextResetting); err != nil {
+	if c.state == wasmexec.ContextRunning && c.cancel != nil {
+		if err := c.to(wasmexec.ContextResetting); err != nil {
 			c.mu.Unlock()
 			return nil, err
 		}
@@ -579,12 +579,12 @@ var errPreempted = errors.New("preempted by a reset or delete")
 // Errors leave the context failed.
 func (m *Manager) replaceGuest(c *execContext) error {
 	c.mu.Lock()
-	if c.state == exec.ContextDeleting {
+	if c.state == wasmexec.ContextDeleting {
 		c.mu.Unlock()
 		return notFound(c.id)
 	}
-	if c.state != exec.ContextResetting {
-		if err := c.to(exec.ContextResetting); err != nil {
+	if c.state != wasmexec.ContextResetting {
+		if err := c.to(wasmexec.ContextResetting); err != nil {
 			c.mu.Unlock()
 			return err
 		}
@@ -602,11 +602,11 @@ func (m *Manager) replaceGuest(c *execContext) error {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.resets++
-		if c.state != exec.ContextResetting {
+		if c.state != wasmexec.ContextResetting {
 			return nil
 		}
 		c.failure = nil
-		return c.to(exec.ContextIdle)
+		return c.to(wasmexec.ContextIdle)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
 	g, err := m.startGuest(ctx, c)
@@ -616,23 +616,23 @@ func (m *Manager) replaceGuest(c *execContext) error {
 	c.resets++
 	if err != nil {
 		m.log.Error("start a context guest", "contextId", c.id, "err", err)
-		c.failure = &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "a fresh guest failed to start: " + err.Error()}
-		if c.state == exec.ContextResetting {
-			c.state = exec.ContextFailed
+		c.failure = &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "GuestError", Message: "a fresh guest failed to start: " + err.Error()}
+		if c.state == wasmexec.ContextResetting {
+			c.state = wasmexec.ContextFailed
 		}
 		return fmt.Errorf("reset context %s: %w", c.id, err)
 	}
-	if c.state != exec.ContextResetting { // deleted meanwhile: the deleter closes it
+	if c.state != wasmexec.ContextResetting { // deleted meanwhile: the deleter closes it
 		c.guest = g
 		return nil
 	}
 	c.guest, c.failure = g, nil
-	return c.to(exec.ContextIdle)
+	return c.to(wasmexec.ContextIdle)
 }
 
 // startGuest starts a guest for c in its workspace, admitted to the
 // memory budget first (it is counted from now on; not if it fails).
-func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, error) {
+func (m *Manager) startGuest(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
 	m.admit(c, 0)
 	g, err := m.cfg.Runner.StartGuest(ctx, c.guestSpec())
 	if err != nil {
@@ -645,13 +645,13 @@ func (m *Manager) startGuest(ctx context.Context, c *execContext) (exec.Guest, e
 // holds the secrets' placeholders: a restore is refused unless it is given
 // the environment its state was captured with, so a guest started with
 // them must be restored with them too.
-func (c *execContext) guestSpec() exec.GuestSpec {
-	return exec.GuestSpec{Language: c.language, Env: exec.SecretEnv(c.env, c.secrets), MemoryBytes: c.memory, Workspace: c.ws.Root}
+func (c *execContext) guestSpec() wasmexec.GuestSpec {
+	return wasmexec.GuestSpec{Language: c.language, Env: wasmexec.SecretEnv(c.env, c.secrets), MemoryBytes: c.memory, Workspace: c.ws.Root}
 }
 
 // discard closes a guest off the caller's path (a stuck guest takes up to
 // a couple of seconds to give up).
-func (m *Manager) discard(g exec.Guest) {
+func (m *Manager) discard(g wasmexec.Guest) {
 	m.wg.Go(g.Close)
 }
 
@@ -684,20 +684,20 @@ func (m *Manager) delete(c *execContext, why string) { m.remove(c, why, false) }
 // Concurrent calls wait for the first.
 func (m *Manager) remove(c *execContext, why string, moved bool) {
 	c.mu.Lock()
-	if c.state == exec.ContextDeleting {
+	if c.state == wasmexec.ContextDeleting {
 		gone := c.gone
 		c.mu.Unlock()
 		<-gone
 		return
 	}
-	if err := c.to(exec.ContextDeleting); err != nil {
+	if err := c.to(wasmexec.ContextDeleting); err != nil {
 		m.log.Error("delete context", "err", err)
-		c.state = exec.ContextDeleting
+		c.state = wasmexec.ContextDeleting
 	}
-	waiters, cause := exec.Errorf(exec.EContextNotFound, "context %q was deleted", c.id), errPreempted
+	waiters, cause := wasmexec.Errorf(wasmexec.EContextNotFound, "context %q was deleted", c.id), errPreempted
 	if moved {
 		c.moved = true
-		waiters, cause = exec.Errorf(exec.EUnavailable, "context %s moved to another server; retry", c.id), errMoved
+		waiters, cause = wasmexec.Errorf(wasmexec.EUnavailable, "context %s moved to another server; retry", c.id), errMoved
 	}
 	c.failWaiters(waiters)
 	if c.cancel != nil {
@@ -773,7 +773,7 @@ func (m *Manager) Sweep() int {
 	for _, c := range all {
 		c.mu.Lock()
 		idle := now.Sub(c.lastUsed)
-		expired := m.evictable(c) && idle >= m.cfg.IdleTTL && c.to(exec.ContextDeleting) == nil
+		expired := m.evictable(c) && idle >= m.cfg.IdleTTL && c.to(wasmexec.ContextDeleting) == nil
 		if expired {
 			c.busy = true // take the slot now: no run can slip in before the teardown
 		}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -22,25 +22,25 @@ import (
 // let/const and functions.
 func TestStatefulJavaScript(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	d := MustCreate(t, m, exec.ContextSpec{ContextID: "js-1"})
-	if d.State != exec.ContextIdle || d.Language != exec.JavaScript || d.CreatedAtMs == 0 || d.LastStartedAtMs != 0 {
+	d := MustCreate(t, m, wasmexec.ContextSpec{ContextID: "js-1"})
+	if d.State != wasmexec.ContextIdle || d.Language != wasmexec.JavaScript || d.CreatedAtMs == 0 || d.LastStartedAtMs != 0 {
 		t.Fatalf("descriptor after create: %+v", d)
 	}
-	wantValue(t, MustRun(t, m, "js-1", exec.Request{Code: "x = 1"}), "1")
-	res := MustRun(t, m, "js-1", exec.Request{Code: "x += 1; x"})
+	wantValue(t, MustRun(t, m, "js-1", wasmexec.Request{Code: "x = 1"}), "1")
+	res := MustRun(t, m, "js-1", wasmexec.Request{Code: "x += 1; x"})
 	wantValue(t, res, "2")
 	if res.ContextID != "js-1" || res.ContextReset {
 		t.Fatalf("result contextId %q contextReset %v", res.ContextID, res.ContextReset)
 	}
-	MustRun(t, m, "js-1", exec.Request{Code: "let y = 5; const z = 2; function add(a, b) { return a + b }"})
-	wantValue(t, MustRun(t, m, "js-1", exec.Request{Code: "add(y, z)"}), "7")
+	MustRun(t, m, "js-1", wasmexec.Request{Code: "let y = 5; const z = 2; function add(a, b) { return a + b }"})
+	wantValue(t, MustRun(t, m, "js-1", wasmexec.Request{Code: "add(y, z)"}), "7")
 	// execute shares the state too.
-	res = MustRun(t, m, "js-1", exec.Request{Kind: exec.KindExecute, Code: "console.log(x + y)"})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "7\n" {
+	res = MustRun(t, m, "js-1", wasmexec.Request{Kind: wasmexec.KindExecute, Code: "console.log(x + y)"})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "7\n" {
 		t.Fatalf("execute: %s %q", res.Outcome, *res.Stdout)
 	}
 	d = mustGet(t, m, "js-1")
-	if d.Runs != 5 || d.LastStartedAtMs == 0 || d.LastCompletedAtMs < d.LastStartedAtMs || d.State != exec.ContextIdle {
+	if d.Runs != 5 || d.LastStartedAtMs == 0 || d.LastCompletedAtMs < d.LastStartedAtMs || d.State != wasmexec.ContextIdle {
 		t.Fatalf("descriptor after runs: %+v", d)
 	}
 }
@@ -48,126 +48,126 @@ func TestStatefulJavaScript(t *testing.T) {
 func TestStatefulPython(t *testing.T) {
 	testenv.ImageDir(t, pythonImage) // skips (or fails under make test) without the image
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "py", Language: exec.Python})
-	MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x = 1"})
-	wantValue(t, MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x += 1\nx"}), "2")
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "py", Language: wasmexec.Python})
+	MustRun(t, m, "py", wasmexec.Request{Language: wasmexec.Python, Code: "x = 1"})
+	wantValue(t, MustRun(t, m, "py", wasmexec.Request{Language: wasmexec.Python, Code: "x += 1\nx"}), "2")
 	if _, err := m.Reset(context.Background(), "py"); err != nil {
 		t.Fatal(err)
 	}
-	res := MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "x"})
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "NameError" {
+	res := MustRun(t, m, "py", wasmexec.Request{Language: wasmexec.Python, Code: "x"})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != "NameError" {
 		t.Fatalf("after reset: %s %+v", res.Outcome, res.Error)
 	}
 	if _, err := m.WriteFile(context.Background(), "py", "a.txt", []byte("from the host")); err != nil {
 		t.Fatal(err)
 	}
-	wantValue(t, MustRun(t, m, "py", exec.Request{Language: exec.Python, Code: "open('/workspace/a.txt').read() + '|' + open('a.txt').read()"}), `"from the host|from the host"`)
+	wantValue(t, MustRun(t, m, "py", wasmexec.Request{Language: wasmexec.Python, Code: "open('/workspace/a.txt').read() + '|' + open('a.txt').read()"}), `"from the host|from the host"`)
 }
 
 // A reset clears the state (ReferenceError afterwards) and keeps the files.
 func TestResetClearsState(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "r"})
-	MustRun(t, m, "r", exec.Request{Code: "x = 1; fs.writeFileSync('keep.txt', 'kept')"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "r"})
+	MustRun(t, m, "r", wasmexec.Request{Code: "x = 1; fs.writeFileSync('keep.txt', 'kept')"})
 	d, err := m.Reset(context.Background(), "r")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.State != exec.ContextIdle || d.Resets != 1 {
+	if d.State != wasmexec.ContextIdle || d.Resets != 1 {
 		t.Fatalf("after reset: %+v", d)
 	}
-	res := MustRun(t, m, "r", exec.Request{Code: "x"})
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeException || res.Error.Name != "ReferenceError" {
+	res := MustRun(t, m, "r", wasmexec.Request{Code: "x"})
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeException || res.Error.Name != "ReferenceError" {
 		t.Fatalf("x after reset: %s %+v", res.Outcome, res.Error)
 	}
-	wantValue(t, MustRun(t, m, "r", exec.Request{Code: "fs.readFileSync('keep.txt', 'utf8')"}), `"kept"`)
+	wantValue(t, MustRun(t, m, "r", wasmexec.Request{Code: "fs.readFileSync('keep.txt', 'utf8')"}), `"kept"`)
 	_, err = m.Reset(context.Background(), "nope")
-	wantCode(t, err, exec.EContextNotFound)
+	wantCode(t, err, wasmexec.EContextNotFound)
 }
 
 // A context is pinned to its guest family: JS and TS share one; a language
 // of another family is a 409.
 func TestLanguageFamilies(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "js"})
-	_, err := tryRun(m, "js", exec.Request{Language: otherJS, Code: "1"})
-	wantCode(t, err, exec.ELanguageMismatch)
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "js"})
+	_, err := tryRun(m, "js", wasmexec.Request{Language: otherJS, Code: "1"})
+	wantCode(t, err, wasmexec.ELanguageMismatch)
 	if hasPython() {
-		_, err = tryRun(m, "js", exec.Request{Language: exec.Python, Code: "1"})
-		wantCode(t, err, exec.ELanguageMismatch)
+		_, err = tryRun(m, "js", wasmexec.Request{Language: wasmexec.Python, Code: "1"})
+		wantCode(t, err, wasmexec.ELanguageMismatch)
 	}
-	_, err = tryRun(m, "js", exec.Request{Language: "cobol", Code: "1"})
-	wantCode(t, err, exec.EInvalid)
+	_, err = tryRun(m, "js", wasmexec.Request{Language: "cobol", Code: "1"})
+	wantCode(t, err, wasmexec.EInvalid)
 
 	// TypeScript in a JavaScript context, and JavaScript in a TypeScript one.
-	MustRun(t, m, "js", exec.Request{Language: exec.TypeScript, Code: "shared = 40"})
-	wantValue(t, MustRun(t, m, "js", exec.Request{Code: "shared + 2"}), "42")
-	d := MustCreate(t, m, exec.ContextSpec{ContextID: "ts", Language: exec.TypeScript})
-	if d.Language != exec.TypeScript {
+	MustRun(t, m, "js", wasmexec.Request{Language: wasmexec.TypeScript, Code: "shared = 40"})
+	wantValue(t, MustRun(t, m, "js", wasmexec.Request{Code: "shared + 2"}), "42")
+	d := MustCreate(t, m, wasmexec.ContextSpec{ContextID: "ts", Language: wasmexec.TypeScript})
+	if d.Language != wasmexec.TypeScript {
 		t.Fatalf("language %s", d.Language)
 	}
-	MustRun(t, m, "ts", exec.Request{Code: "fromJS = 1"})
-	wantValue(t, MustRun(t, m, "ts", exec.Request{Language: exec.TypeScript, Code: "fromJS + 1"}), "2")
-	_, err = tryRun(m, "ts", exec.Request{Language: otherJS, Code: "1"})
-	wantCode(t, err, exec.ELanguageMismatch)
+	MustRun(t, m, "ts", wasmexec.Request{Code: "fromJS = 1"})
+	wantValue(t, MustRun(t, m, "ts", wasmexec.Request{Language: wasmexec.TypeScript, Code: "fromJS + 1"}), "2")
+	_, err = tryRun(m, "ts", wasmexec.Request{Language: otherJS, Code: "1"})
+	wantCode(t, err, wasmexec.ELanguageMismatch)
 }
 
 // A run its language driver fails before the guest (a TypeScript syntax
 // error) is a failed result; the context and its state are untouched.
 func TestFailureBeforeTheGuest(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "s"})
-	MustRun(t, m, "s", exec.Request{Code: "x = 7"})
-	res := MustRun(t, m, "s", exec.Request{Language: exec.TypeScript, Code: "@@fail x = 8"})
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeSyntaxError || res.ContextReset || res.ContextID != "s" || res.ExecutionID == "" {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "s"})
+	MustRun(t, m, "s", wasmexec.Request{Code: "x = 7"})
+	res := MustRun(t, m, "s", wasmexec.Request{Language: wasmexec.TypeScript, Code: "@@fail x = 8"})
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeSyntaxError || res.ContextReset || res.ContextID != "s" || res.ExecutionID == "" {
 		t.Fatalf("got %+v", res)
 	}
-	wantValue(t, MustRun(t, m, "s", exec.Request{Code: "x"}), "7")
-	if d := mustGet(t, m, "s"); d.Runs != 3 || d.State != exec.ContextIdle {
+	wantValue(t, MustRun(t, m, "s", wasmexec.Request{Code: "x"}), "7")
+	if d := mustGet(t, m, "s"); d.Runs != 3 || d.State != wasmexec.ContextIdle {
 		t.Fatalf("descriptor %+v", d)
 	}
 }
 
 func TestCreateValidation(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "dup"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "dup"})
 	for _, tc := range []struct {
 		name string
-		spec exec.ContextSpec
+		spec wasmexec.ContextSpec
 		code string
 	}{
-		{"duplicate id", exec.ContextSpec{ContextID: "dup"}, exec.EContextConflict},
-		{"id with a slash", exec.ContextSpec{ContextID: "a/b"}, exec.EInvalid},
-		{"id with a dot", exec.ContextSpec{ContextID: ".."}, exec.EInvalid},
-		{"id with a space", exec.ContextSpec{ContextID: "a b"}, exec.EInvalid},
-		{"id too long", exec.ContextSpec{ContextID: strings.Repeat("a", 65)}, exec.EInvalid},
-		{"id with NUL", exec.ContextSpec{ContextID: "a\x00"}, exec.EInvalid},
-		{"unknown language", exec.ContextSpec{Language: "cobol"}, exec.EInvalid},
-		{"fuel at creation", exec.ContextSpec{Limits: exec.Limits{Fuel: 1000}}, exec.EInvalid},
-		{"memory above max", exec.ContextSpec{Limits: exec.Limits{MemoryBytes: 1 << 40}}, exec.EInvalid},
-		{"memory below the guest minimum", exec.ContextSpec{Limits: exec.Limits{MemoryBytes: 1 << 20}}, exec.EInvalid},
-		{"bad env name", exec.ContextSpec{Env: map[string]string{"A=B": "x"}}, exec.EInvalid},
-		{"NUL in env", exec.ContextSpec{Env: map[string]string{"A": "x\x00"}}, exec.EInvalid},
+		{"duplicate id", wasmexec.ContextSpec{ContextID: "dup"}, wasmexec.EContextConflict},
+		{"id with a slash", wasmexec.ContextSpec{ContextID: "a/b"}, wasmexec.EInvalid},
+		{"id with a dot", wasmexec.ContextSpec{ContextID: ".."}, wasmexec.EInvalid},
+		{"id with a space", wasmexec.ContextSpec{ContextID: "a b"}, wasmexec.EInvalid},
+		{"id too long", wasmexec.ContextSpec{ContextID: strings.Repeat("a", 65)}, wasmexec.EInvalid},
+		{"id with NUL", wasmexec.ContextSpec{ContextID: "a\x00"}, wasmexec.EInvalid},
+		{"unknown language", wasmexec.ContextSpec{Language: "cobol"}, wasmexec.EInvalid},
+		{"fuel at creation", wasmexec.ContextSpec{Limits: wasmexec.Limits{Fuel: 1000}}, wasmexec.EInvalid},
+		{"memory above max", wasmexec.ContextSpec{Limits: wasmexec.Limits{MemoryBytes: 1 << 40}}, wasmexec.EInvalid},
+		{"memory below the guest minimum", wasmexec.ContextSpec{Limits: wasmexec.Limits{MemoryBytes: 1 << 20}}, wasmexec.EInvalid},
+		{"bad env name", wasmexec.ContextSpec{Env: map[string]string{"A=B": "x"}}, wasmexec.EInvalid},
+		{"NUL in env", wasmexec.ContextSpec{Env: map[string]string{"A": "x\x00"}}, wasmexec.EInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := tc.spec
 			if spec.Language == "" {
-				spec.Language = exec.JavaScript
+				spec.Language = wasmexec.JavaScript
 			}
 			_, err := m.Create(context.Background(), &spec)
 			wantCode(t, err, tc.code)
 		})
 	}
 	// No language: created unpinned (TestPinnedByFirstRun).
-	if _, err := m.Create(context.Background(), &exec.ContextSpec{}); err != nil {
+	if _, err := m.Create(context.Background(), &wasmexec.ContextSpec{}); err != nil {
 		t.Fatal(err)
 	}
 	// Generated ids; the full 64 characters are fine.
-	d := MustCreate(t, m, exec.ContextSpec{})
+	d := MustCreate(t, m, wasmexec.ContextSpec{})
 	if !strings.HasPrefix(d.ContextID, "ctx_") {
 		t.Fatalf("generated id %q", d.ContextID)
 	}
-	MustCreate(t, m, exec.ContextSpec{ContextID: strings.Repeat("A_-9", 16)})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: strings.Repeat("A_-9", 16)})
 	list, _ := m.List(context.Background())
 	if len(list) != 4 {
 		t.Fatalf("list has %d contexts after the failed creates", len(list))
@@ -177,109 +177,109 @@ func TestCreateValidation(t *testing.T) {
 // Env and memory are fixed at creation: runs may repeat them, not change them.
 func TestEnvAndMemoryFixed(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	d := MustCreate(t, m, exec.ContextSpec{ContextID: "e", Env: map[string]string{"GREETING": "hi"}, Limits: exec.Limits{MemoryBytes: 64 << 20}})
+	d := MustCreate(t, m, wasmexec.ContextSpec{ContextID: "e", Env: map[string]string{"GREETING": "hi"}, Limits: wasmexec.Limits{MemoryBytes: 64 << 20}})
 	if d.MemoryBytes != 64<<20 {
 		t.Fatalf("memoryBytes %d", d.MemoryBytes)
 	}
-	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "process.env.GREETING"}), `"hi"`)
-	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "1", Env: map[string]string{"GREETING": "hi"}, Limits: exec.Limits{MemoryBytes: 64 << 20}}), "1")
-	_, err := tryRun(m, "e", exec.Request{Code: "1", Env: map[string]string{"GREETING": "bye"}})
-	wantCode(t, err, exec.EInvalid)
-	_, err = tryRun(m, "e", exec.Request{Code: "1", Limits: exec.Limits{MemoryBytes: 128 << 20}})
-	wantCode(t, err, exec.EInvalid)
+	wantValue(t, MustRun(t, m, "e", wasmexec.Request{Code: "process.env.GREETING"}), `"hi"`)
+	wantValue(t, MustRun(t, m, "e", wasmexec.Request{Code: "1", Env: map[string]string{"GREETING": "hi"}, Limits: wasmexec.Limits{MemoryBytes: 64 << 20}}), "1")
+	_, err := tryRun(m, "e", wasmexec.Request{Code: "1", Env: map[string]string{"GREETING": "bye"}})
+	wantCode(t, err, wasmexec.EInvalid)
+	_, err = tryRun(m, "e", wasmexec.Request{Code: "1", Limits: wasmexec.Limits{MemoryBytes: 128 << 20}})
+	wantCode(t, err, wasmexec.EInvalid)
 	// Per-run limits still apply: fuel, output, timeout.
-	res := MustRun(t, m, "e", exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 200_000_000}})
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeCPULimit || !res.ContextReset {
+	res := MustRun(t, m, "e", wasmexec.Request{Code: "while (true) {}", Limits: wasmexec.Limits{Fuel: 200_000_000}})
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeCPULimit || !res.ContextReset {
 		t.Fatalf("fuel: %s %+v reset=%v", res.Outcome, res.Error, res.ContextReset)
 	}
 	// The fresh guest has the same env.
-	wantValue(t, MustRun(t, m, "e", exec.Request{Code: "process.env.GREETING"}), `"hi"`)
+	wantValue(t, MustRun(t, m, "e", wasmexec.Request{Code: "process.env.GREETING"}), `"hi"`)
 }
 
 // A run stopped by a guard resets the context: the result says so, the
 // next run works in a fresh guest, workspace files stay.
 func TestGuardsResetTheContext(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "g", Limits: exec.Limits{MemoryBytes: 64 << 20}})
-	MustRun(t, m, "g", exec.Request{Code: "fs.writeFileSync('f.txt', 'still here')"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "g", Limits: wasmexec.Limits{MemoryBytes: 64 << 20}})
+	MustRun(t, m, "g", wasmexec.Request{Code: "fs.writeFileSync('f.txt', 'still here')"})
 	for i, tc := range []struct {
 		name    string
-		req     exec.Request
-		outcome exec.Outcome
+		req     wasmexec.Request
+		outcome wasmexec.Outcome
 		code    string
 	}{
-		{"timeout", exec.Request{Code: "while (true) {}", TimeoutMs: 200}, exec.TimedOut, ""},
-		{"sleeping past the timeout", exec.Request{Code: "await new Promise(r => setTimeout(r, 60000))", TimeoutMs: 200}, exec.TimedOut, ""},
-		{"fuel", exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 300_000_000}}, exec.Failed, exec.CodeCPULimit},
-		{"memory", exec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))"}, exec.Failed, exec.CodeMemoryLimit},
-		{"output", exec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: exec.Limits{OutputBytes: 10000}}, exec.Failed, exec.CodeOutputLimit},
+		{"timeout", wasmexec.Request{Code: "while (true) {}", TimeoutMs: 200}, wasmexec.TimedOut, ""},
+		{"sleeping past the timeout", wasmexec.Request{Code: "await new Promise(r => setTimeout(r, 60000))", TimeoutMs: 200}, wasmexec.TimedOut, ""},
+		{"fuel", wasmexec.Request{Code: "while (true) {}", Limits: wasmexec.Limits{Fuel: 300_000_000}}, wasmexec.Failed, wasmexec.CodeCPULimit},
+		{"memory", wasmexec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))"}, wasmexec.Failed, wasmexec.CodeMemoryLimit},
+		{"output", wasmexec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: wasmexec.Limits{OutputBytes: 10000}}, wasmexec.Failed, wasmexec.CodeOutputLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			MustRun(t, m, "g", exec.Request{Code: "x = 1"})
+			MustRun(t, m, "g", wasmexec.Request{Code: "x = 1"})
 			res := MustRun(t, m, "g", tc.req)
 			if res.Outcome != tc.outcome || (tc.code != "" && res.Error.Code != tc.code) || !res.ContextReset {
 				t.Fatalf("got %s %+v contextReset=%v", res.Outcome, res.Error, res.ContextReset)
 			}
-			wantValue(t, MustRun(t, m, "g", exec.Request{Code: "[typeof x, fs.readFileSync('f.txt', 'utf8')]"}), `["undefined","still here"]`)
+			wantValue(t, MustRun(t, m, "g", wasmexec.Request{Code: "[typeof x, fs.readFileSync('f.txt', 'utf8')]"}), `["undefined","still here"]`)
 			d := mustGet(t, m, "g")
-			if d.State != exec.ContextIdle || d.Resets != int64(i+1) {
+			if d.State != wasmexec.ContextIdle || d.Resets != int64(i+1) {
 				t.Fatalf("descriptor: %+v", d)
 			}
 		})
 	}
 	// An exception or a stack overflow the driver catches is not a reset.
-	MustRun(t, m, "g", exec.Request{Code: "x = 1"})
-	res := MustRun(t, m, "g", exec.Request{Code: "function f() { return f() } f()"})
-	if res.Outcome != exec.Failed || res.ContextReset {
+	MustRun(t, m, "g", wasmexec.Request{Code: "x = 1"})
+	res := MustRun(t, m, "g", wasmexec.Request{Code: "function f() { return f() } f()"})
+	if res.Outcome != wasmexec.Failed || res.ContextReset {
 		t.Fatalf("stack overflow: %s reset=%v", res.Outcome, res.ContextReset)
 	}
-	res = MustRun(t, m, "g", exec.Request{Code: "throw new Error('boom')"})
-	if res.Outcome != exec.Failed || res.ContextReset {
+	res = MustRun(t, m, "g", wasmexec.Request{Code: "throw new Error('boom')"})
+	if res.Outcome != wasmexec.Failed || res.ContextReset {
 		t.Fatalf("exception: %s reset=%v", res.Outcome, res.ContextReset)
 	}
-	wantValue(t, MustRun(t, m, "g", exec.Request{Code: "x"}), "1")
+	wantValue(t, MustRun(t, m, "g", wasmexec.Request{Code: "x"}), "1")
 }
 
 // A client cancel mid-run resets the context like a timeout.
 func TestCancelResets(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "c"})
-	MustRun(t, m, "c", exec.Request{Code: "x = 1"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "c"})
+	MustRun(t, m, "c", wasmexec.Request{Code: "x = 1"})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(150*time.Millisecond, cancel)
-	res, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "c", Code: "while (true) {}"})
+	res, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: "c", Code: "while (true) {}"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Cancelled || !res.ContextReset {
+	if res.Outcome != wasmexec.Cancelled || !res.ContextReset {
 		t.Fatalf("got %s reset=%v", res.Outcome, res.ContextReset)
 	}
-	wantValue(t, MustRun(t, m, "c", exec.Request{Code: "typeof x"}), `"undefined"`)
+	wantValue(t, MustRun(t, m, "c", wasmexec.Request{Code: "typeof x"}), `"undefined"`)
 }
 
 // A guest that died by itself puts the context in failed until a reset.
 func TestFailedUntilReset(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "f"})
-	MustRun(t, m, "f", exec.Request{Code: "fs.writeFileSync('a.txt', 'a')"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "f"})
+	MustRun(t, m, "f", wasmexec.Request{Code: "fs.writeFileSync('a.txt', 'a')"})
 	contexts.KillGuest(m, "f")
-	_, err := tryRun(m, "f", exec.Request{Code: "1"})
-	wantCode(t, err, exec.EConflict)
+	_, err := tryRun(m, "f", wasmexec.Request{Code: "1"})
+	wantCode(t, err, wasmexec.EConflict)
 	d := mustGet(t, m, "f")
-	if d.State != exec.ContextFailed || d.Error == nil || d.Error.Code != exec.CodeInternal {
+	if d.State != wasmexec.ContextFailed || d.Error == nil || d.Error.Code != wasmexec.CodeInternal {
 		t.Fatalf("descriptor: %+v", d)
 	}
-	_, err = tryRun(m, "f", exec.Request{Code: "1"})
-	wantCode(t, err, exec.EConflict)
+	_, err = tryRun(m, "f", wasmexec.Request{Code: "1"})
+	wantCode(t, err, wasmexec.EConflict)
 	// The workspace is still there.
 	if b, err := m.ReadFile(context.Background(), "f", "a.txt"); err != nil || string(b) != "a" {
 		t.Fatalf("read in a failed context: %q %v", b, err)
 	}
 	d, err = m.Reset(context.Background(), "f")
-	if err != nil || d.State != exec.ContextIdle || d.Error != nil {
+	if err != nil || d.State != wasmexec.ContextIdle || d.Error != nil {
 		t.Fatalf("reset: %+v %v", d, err)
 	}
-	wantValue(t, MustRun(t, m, "f", exec.Request{Code: "fs.readFileSync('a.txt', 'utf8')"}), `"a"`)
+	wantValue(t, MustRun(t, m, "f", wasmexec.Request{Code: "fs.readFileSync('a.txt', 'utf8')"}), `"a"`)
 }
 
 // Many contexts in parallel, each with its own consistent state.
@@ -290,12 +290,12 @@ func TestManyContextsInParallel(t *testing.T) {
 	for i := range contextsN {
 		wg.Go(func() {
 			id := fmt.Sprintf("p%d", i)
-			MustCreate(t, m, exec.ContextSpec{ContextID: id})
-			MustRun(t, m, id, exec.Request{Code: fmt.Sprintf("n = 0; me = %d", i)})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id})
+			MustRun(t, m, id, wasmexec.Request{Code: fmt.Sprintf("n = 0; me = %d", i)})
 			for range runs {
-				MustRun(t, m, id, exec.Request{Code: "n += 1"})
+				MustRun(t, m, id, wasmexec.Request{Code: "n += 1"})
 			}
-			res := MustRun(t, m, id, exec.Request{Code: "[me, n]"})
+			res := MustRun(t, m, id, wasmexec.Request{Code: "[me, n]"})
 			if want := fmt.Sprintf("[%d,%d]", i, runs); string(res.Value) != want {
 				t.Errorf("context %s: %s, want %s", id, res.Value, want)
 			}
@@ -307,24 +307,24 @@ func TestManyContextsInParallel(t *testing.T) {
 // Requests to one context run one at a time in arrival order.
 func TestOneContextSerializedFIFO(t *testing.T) {
 	m := MustManager(t, contexts.Config{QueueDepth: 32}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "q"})
-	MustRun(t, m, "q", exec.Request{Code: "order = []; active = 0; maxActive = 0"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "q"})
+	MustRun(t, m, "q", wasmexec.Request{Code: "order = []; active = 0; maxActive = 0"})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		MustRun(t, m, "q", exec.Request{Code: "await new Promise(r => setTimeout(r, 300)); order.push(0)"})
+		MustRun(t, m, "q", wasmexec.Request{Code: "await new Promise(r => setTimeout(r, 300)); order.push(0)"})
 	})
-	waitFor(t, 5*time.Second, "the first run", func() bool { return mustGet(t, m, "q").State == exec.ContextRunning })
+	waitFor(t, 5*time.Second, "the first run", func() bool { return mustGet(t, m, "q").State == wasmexec.ContextRunning })
 	const n = 12
 	for i := 1; i <= n; i++ {
 		wg.Go(func() {
 			// Async work inside each run: a second run starting before the
 			// first finished would show as active > 1.
-			MustRun(t, m, "q", exec.Request{Code: fmt.Sprintf("active++; maxActive = Math.max(maxActive, active); await new Promise(r => setTimeout(r, 2)); order.push(%d); active--", i)})
+			MustRun(t, m, "q", wasmexec.Request{Code: fmt.Sprintf("active++; maxActive = Math.max(maxActive, active); await new Promise(r => setTimeout(r, 2)); order.push(%d); active--", i)})
 		})
 		waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "q").Queued == i })
 	}
 	wg.Wait()
-	res := MustRun(t, m, "q", exec.Request{Code: "[order.join(','), maxActive]"})
+	res := MustRun(t, m, "q", wasmexec.Request{Code: "[order.join(','), maxActive]"})
 	want := "0"
 	for i := 1; i <= n; i++ {
 		want += fmt.Sprintf(",%d", i)
@@ -335,53 +335,53 @@ func TestOneContextSerializedFIFO(t *testing.T) {
 // Past QueueDepth waiting requests, a context answers overloaded.
 func TestQueueBound(t *testing.T) {
 	m := MustManager(t, contexts.Config{QueueDepth: 2}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "b"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "b"})
 	var wg sync.WaitGroup
-	wg.Go(func() { MustRun(t, m, "b", exec.Request{Code: "await new Promise(r => setTimeout(r, 400))"}) })
-	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "b").State == exec.ContextRunning })
+	wg.Go(func() { MustRun(t, m, "b", wasmexec.Request{Code: "await new Promise(r => setTimeout(r, 400))"}) })
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "b").State == wasmexec.ContextRunning })
 	for range 2 {
-		wg.Go(func() { MustRun(t, m, "b", exec.Request{Code: "1"}) })
+		wg.Go(func() { MustRun(t, m, "b", wasmexec.Request{Code: "1"}) })
 	}
 	waitFor(t, 5*time.Second, "two queued", func() bool { return mustGet(t, m, "b").Queued == 2 })
-	_, err := tryRun(m, "b", exec.Request{Code: "1"})
-	wantCode(t, err, exec.EOverloaded)
+	_, err := tryRun(m, "b", wasmexec.Request{Code: "1"})
+	wantCode(t, err, wasmexec.EOverloaded)
 	wg.Wait()
-	wantValue(t, MustRun(t, m, "b", exec.Request{Code: "2"}), "2")
+	wantValue(t, MustRun(t, m, "b", wasmexec.Request{Code: "2"}), "2")
 }
 
 // A queued request whose client goes away leaves the queue.
 func TestQueuedRequestCancelled(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "w"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "w"})
 	var wg sync.WaitGroup
-	wg.Go(func() { MustRun(t, m, "w", exec.Request{Code: "await new Promise(r => setTimeout(r, 300)); 1"}) })
-	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "w").State == exec.ContextRunning })
+	wg.Go(func() { MustRun(t, m, "w", wasmexec.Request{Code: "await new Promise(r => setTimeout(r, 300)); 1"}) })
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "w").State == wasmexec.ContextRunning })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		_, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "w", Code: "1"})
+		_, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: "w", Code: "1"})
 		done <- err
 	}()
 	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "w").Queued == 1 })
 	cancel()
-	wantCode(t, <-done, exec.EOverloaded)
+	wantCode(t, <-done, wasmexec.EOverloaded)
 	if q := mustGet(t, m, "w").Queued; q != 0 {
 		t.Fatalf("queued = %d after cancel", q)
 	}
 	wg.Wait()
-	wantValue(t, MustRun(t, m, "w", exec.Request{Code: "3"}), "3")
+	wantValue(t, MustRun(t, m, "w", wasmexec.Request{Code: "3"}), "3")
 }
 
 func TestMaxContexts(t *testing.T) {
 	m := MustManager(t, contexts.Config{MaxContexts: 2}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "a"})
-	MustCreate(t, m, exec.ContextSpec{ContextID: "b"})
-	_, err := m.Create(context.Background(), &exec.ContextSpec{ContextID: "c", Language: exec.JavaScript})
-	wantCode(t, err, exec.EOverloaded)
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "a"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "b"})
+	_, err := m.Create(context.Background(), &wasmexec.ContextSpec{ContextID: "c", Language: wasmexec.JavaScript})
+	wantCode(t, err, wasmexec.EOverloaded)
 	if err := m.Delete(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	MustCreate(t, m, exec.ContextSpec{ContextID: "c"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "c"})
 }
 
 // Delete cancels the running run, waits for it, rejects the queued ones
@@ -390,16 +390,16 @@ func TestDeleteCancelsRunning(t *testing.T) {
 	var deleted []string
 	var mu sync.Mutex
 	m := MustManager(t, contexts.Config{OnDelete: func(id string) { mu.Lock(); deleted = append(deleted, id); mu.Unlock() }}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "d"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "d"})
 	dir, err := m.WorkspaceDir("d")
 	if err != nil {
 		t.Fatal(err)
 	}
-	running := make(chan *exec.Result)
-	go func() { running <- MustRun(t, m, "d", exec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
-	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "d").State == exec.ContextRunning })
+	running := make(chan *wasmexec.Result)
+	go func() { running <- MustRun(t, m, "d", wasmexec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "d").State == wasmexec.ContextRunning })
 	queued := make(chan error)
-	go func() { _, err := tryRun(m, "d", exec.Request{Code: "1"}); queued <- err }()
+	go func() { _, err := tryRun(m, "d", wasmexec.Request{Code: "1"}); queued <- err }()
 	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "d").Queued == 1 })
 	start := time.Now()
 	if err := m.Delete(context.Background(), "d"); err != nil {
@@ -409,15 +409,15 @@ func TestDeleteCancelsRunning(t *testing.T) {
 		t.Fatalf("delete took %v", took)
 	}
 	res := <-running
-	if res.Outcome != exec.Cancelled {
+	if res.Outcome != wasmexec.Cancelled {
 		t.Fatalf("running run: %s", res.Outcome)
 	}
-	wantCode(t, <-queued, exec.EContextNotFound)
+	wantCode(t, <-queued, wasmexec.EContextNotFound)
 	_, err = m.Get(context.Background(), "d")
-	wantCode(t, err, exec.EContextNotFound)
-	wantCode(t, m.Delete(context.Background(), "d"), exec.EContextNotFound)
-	_, err = tryRun(m, "d", exec.Request{Code: "1"})
-	wantCode(t, err, exec.EContextNotFound)
+	wantCode(t, err, wasmexec.EContextNotFound)
+	wantCode(t, m.Delete(context.Background(), "d"), wasmexec.EContextNotFound)
+	_, err = tryRun(m, "d", wasmexec.Request{Code: "1"})
+	wantCode(t, err, wasmexec.EContextNotFound)
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("workspace still there: %v", err)
 	}
@@ -427,26 +427,26 @@ func TestDeleteCancelsRunning(t *testing.T) {
 		t.Fatalf("OnDelete calls: %v", deleted)
 	}
 	// The id is free again.
-	MustCreate(t, m, exec.ContextSpec{ContextID: "d"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "d"})
 }
 
 // Reset cancels a running run; queued runs then use the fresh guest.
 func TestResetCancelsRunning(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "rr"})
-	MustRun(t, m, "rr", exec.Request{Code: "x = 1"})
-	running := make(chan *exec.Result)
-	go func() { running <- MustRun(t, m, "rr", exec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
-	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "rr").State == exec.ContextRunning })
-	queued := make(chan *exec.Result)
-	go func() { queued <- MustRun(t, m, "rr", exec.Request{Code: "typeof x"}) }()
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "rr"})
+	MustRun(t, m, "rr", wasmexec.Request{Code: "x = 1"})
+	running := make(chan *wasmexec.Result)
+	go func() { running <- MustRun(t, m, "rr", wasmexec.Request{Code: "while (true) {}", TimeoutMs: 20000}) }()
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "rr").State == wasmexec.ContextRunning })
+	queued := make(chan *wasmexec.Result)
+	go func() { queued <- MustRun(t, m, "rr", wasmexec.Request{Code: "typeof x"}) }()
 	waitFor(t, 5*time.Second, "queued", func() bool { return mustGet(t, m, "rr").Queued == 1 })
 	d, err := m.Reset(context.Background(), "rr")
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := <-running
-	if res.Outcome != exec.Cancelled || !res.ContextReset {
+	if res.Outcome != wasmexec.Cancelled || !res.ContextReset {
 		t.Fatalf("running run: %s reset=%v", res.Outcome, res.ContextReset)
 	}
 	wantValue(t, <-queued, `"undefined"`)
@@ -464,29 +464,29 @@ func TestIdleExpiry(t *testing.T) {
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
 	advance := func(d time.Duration) { now.Add(int64(d)) }
 	m := MustManager(t, contexts.Config{IdleTTL: time.Minute, SweepInterval: 5 * time.Millisecond, Now: clock}, 0)
-	d := MustCreate(t, m, exec.ContextSpec{ContextID: "old"})
+	d := MustCreate(t, m, wasmexec.ContextSpec{ContextID: "old"})
 	if want := clock().Add(time.Minute).UnixMilli(); d.IdleExpiresAtMs != want {
 		t.Fatalf("idleExpiresAtMs %d, want %d", d.IdleExpiresAtMs, want)
 	}
-	MustCreate(t, m, exec.ContextSpec{ContextID: "used"})
-	MustCreate(t, m, exec.ContextSpec{ContextID: "busy"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "used"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "busy"})
 	dir, _ := m.WorkspaceDir("old")
 
 	advance(40 * time.Second)
 	if n := m.Sweep(); n != 0 {
 		t.Fatalf("swept %d before the TTL", n)
 	}
-	MustRun(t, m, "used", exec.Request{Code: "1"})
-	running := make(chan *exec.Result)
+	MustRun(t, m, "used", wasmexec.Request{Code: "1"})
+	running := make(chan *wasmexec.Result)
 	go func() {
-		running <- MustRun(t, m, "busy", exec.Request{Code: "await new Promise(r => setTimeout(r, 500)); 'done'"})
+		running <- MustRun(t, m, "busy", wasmexec.Request{Code: "await new Promise(r => setTimeout(r, 500)); 'done'"})
 	}()
-	waitFor(t, 5*time.Second, "busy running", func() bool { return mustGet(t, m, "busy").State == exec.ContextRunning })
+	waitFor(t, 5*time.Second, "busy running", func() bool { return mustGet(t, m, "busy").State == wasmexec.ContextRunning })
 
 	advance(30 * time.Second) // old: 70s idle; used: 30s; busy: running
 	waitFor(t, 5*time.Second, "the idle loop to evict old", func() bool {
 		_, err := m.Get(context.Background(), "old")
-		return exec.ErrorCode(err) == exec.EContextNotFound
+		return wasmexec.ErrorCode(err) == wasmexec.EContextNotFound
 	})
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("workspace of an expired context still there: %v", err)
@@ -517,16 +517,16 @@ func TestIdleExpiry(t *testing.T) {
 // Close deletes every context and their workspaces; later calls fail.
 func TestClose(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "a"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "a"})
 	dir, _ := m.WorkspaceDir("a")
-	go tryRun(m, "a", exec.Request{Code: "while (true) {}"})
-	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "a").State == exec.ContextRunning })
+	go tryRun(m, "a", wasmexec.Request{Code: "while (true) {}"})
+	waitFor(t, 5*time.Second, "running", func() bool { return mustGet(t, m, "a").State == wasmexec.ContextRunning })
 	m.Close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("workspace still there: %v", err)
 	}
-	_, err := m.Create(context.Background(), &exec.ContextSpec{Language: exec.JavaScript})
-	wantCode(t, err, exec.EUnavailable)
+	_, err := m.Create(context.Background(), &wasmexec.ContextSpec{Language: wasmexec.JavaScript})
+	wantCode(t, err, wasmexec.EUnavailable)
 }
 
 // Workspaces left behind by a crashed server are removed at start-up.
@@ -562,24 +562,24 @@ func TestMaxContextsConcurrent(t *testing.T) {
 		want  int // made by the burst
 	}{
 		{"creates named", nil, func(m *contexts.Manager, i int) error {
-			_, err := m.Create(context.Background(), &exec.ContextSpec{ContextID: fmt.Sprintf("c%d", i), Language: exec.JavaScript})
+			_, err := m.Create(context.Background(), &wasmexec.ContextSpec{ContextID: fmt.Sprintf("c%d", i), Language: wasmexec.JavaScript})
 			return err
 		}, limit},
 		{"creates with generated ids", nil, func(m *contexts.Manager, i int) error {
-			_, err := m.Create(context.Background(), &exec.ContextSpec{Language: exec.JavaScript})
+			_, err := m.Create(context.Background(), &wasmexec.ContextSpec{Language: wasmexec.JavaScript})
 			return err
 		}, limit},
 		{"forks queued behind a run", func(t *testing.T, m *contexts.Manager) {
-			MustCreate(t, m, exec.ContextSpec{ContextID: "src"})
-			done := make(chan *exec.Result, 1)
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: "src"})
+			done := make(chan *wasmexec.Result, 1)
 			go func() {
-				res, _ := tryRun(m, "src", exec.Request{Code: "const t = Date.now(); while (Date.now() - t < 1000) {}", TimeoutMs: 20000})
+				res, _ := tryRun(m, "src", wasmexec.Request{Code: "const t = Date.now(); while (Date.now() - t < 1000) {}", TimeoutMs: 20000})
 				done <- res
 			}()
 			t.Cleanup(func() { <-done })
-			waitFor(t, 20*time.Second, "the source's run to start", func() bool { return mustGet(t, m, "src").State == exec.ContextRunning })
+			waitFor(t, 20*time.Second, "the source's run to start", func() bool { return mustGet(t, m, "src").State == wasmexec.ContextRunning })
 		}, func(m *contexts.Manager, i int) error {
-			_, err := m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: fmt.Sprintf("f%d", i)})
+			_, err := m.Fork(context.Background(), "src", &wasmexec.ForkSpec{ContextID: fmt.Sprintf("f%d", i)})
 			return err
 		}, limit - 1},
 	} {
@@ -603,7 +603,7 @@ func TestMaxContextsConcurrent(t *testing.T) {
 					switch {
 					case err == nil:
 						made++
-					case exec.ErrorCode(err) == exec.EOverloaded:
+					case wasmexec.ErrorCode(err) == wasmexec.EOverloaded:
 						refused++
 					default:
 						t.Errorf("attempt %d: %v", i, err)
@@ -644,7 +644,7 @@ func TestIdleLoopsWaitForStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "idle"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "idle"})
 	now.Add(int64(time.Hour))
 	// A sweep every millisecond would have deleted it many times over: the
 	// context is still there after 50 of them.

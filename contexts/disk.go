@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // diskEvery is how often the workspaces that may have changed are
@@ -111,7 +111,7 @@ func (m *Manager) measureDisk() {
 	}
 	for _, c := range todo {
 		c.mu.Lock()
-		gone := c.state == exec.ContextDeleting
+		gone := c.state == wasmexec.ContextDeleting
 		c.mu.Unlock()
 		if gone || c.ws == nil {
 			continue
@@ -129,7 +129,7 @@ func (m *Manager) roomOnDisk() error {
 		return nil
 	}
 	if used := m.disk.Total(); used >= m.cfg.MaxDiskBytes {
-		return exec.Errorf(exec.EOverloaded, "the contexts' records and workspaces take %d bytes of the data dir, the most it may hold for them (contexts-max-disk-bytes %d); delete contexts, or retry once idle ones expire", used, m.cfg.MaxDiskBytes)
+		return wasmexec.Errorf(wasmexec.EOverloaded, "the contexts' records and workspaces take %d bytes of the data dir, the most it may hold for them (contexts-max-disk-bytes %d); delete contexts, or retry once idle ones expire", used, m.cfg.MaxDiskBytes)
 	}
 	return nil
 }

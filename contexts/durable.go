@@ -40,7 +40,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 var recordMagic = [8]byte{'W', 'X', 'C', 'T', 'X', 0, 0, 2}
@@ -59,7 +59,7 @@ const (
 // recordMeta is what a record says about its context.
 type recordMeta struct {
 	ID              string            `json:"id"`
-	Language        exec.Language     `json:"language,omitempty"`
+	Language        wasmexec.Language `json:"language,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
 	MemoryBytes     int64             `json:"memoryBytes"`
 	Workspace       string            `json:"workspace"` // directory name under the workspaces root
@@ -120,7 +120,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		// The state starts page-aligned (the metadata is padded with
 		// spaces, which JSON ignores): a large state's raw pages are then
 		// page-aligned in the file and mapped at a restore, not copied
-		// (exec.Runner.RestoreGuestFile). At most one more block of disk.
+		// (wasmexec.Runner.RestoreGuestFile). At most one more block of disk.
 		n := len(recordMagic) + 4 + len(mb) + crcSize
 		mb = append(mb, bytes.Repeat([]byte{' '}, (recordAlign-n%recordAlign)%recordAlign)...)
 	}
@@ -161,7 +161,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 			c.mu.Unlock()
 		}
 	}
-	if err != nil && exec.ErrorCode(err) != exec.EConflict {
+	if err != nil && wasmexec.ErrorCode(err) != wasmexec.EConflict {
 		m.snapshotErrors.Add(1)
 		m.log.Error("write a context snapshot (the context stays live; what was stored before is kept)", "contextId", c.id, "err", err)
 		c.mu.Lock()
@@ -247,7 +247,7 @@ func (m *Manager) removeRecord(id string) {
 // readRecord reads id's record: its metadata (nil when unreadable), its
 // guest state (nil when it has none or it can't be trusted), and why not
 // when something was wrong with it. (A wake restores from the file itself
-// exec.Runner.RestoreGuestFile.)
+// wasmexec.Runner.RestoreGuestFile.)
 func (m *Manager) readRecord(id string) (meta *recordMeta, st []byte, reason string) {
 	f, err := os.Open(m.recordPath(id))
 	if err != nil {
@@ -323,7 +323,7 @@ func (m *Manager) readRecordHead(id string) (*recordMeta, int64, string) {
 }
 
 // openRecordState opens id's record for a restore from the file
-// (exec.Runner.RestoreGuestFile): the open file and where its state starts, or why
+// (wasmexec.Runner.RestoreGuestFile): the open file and where its state starts, or why
 // it has no usable state ("" and a nil file: it has none).
 func (m *Manager) openRecordState(id string) (*os.File, int64, string) {
 	f, err := os.Open(m.recordPath(id))
@@ -413,7 +413,7 @@ func (m *Manager) loadRecords() (map[string]bool, error) {
 func (m *Manager) loadRecord(id string) (*execContext, string) {
 	meta, stateBytes, reason := m.readRecordHead(id)
 	now := m.cfg.Now()
-	c := &execContext{id: id, created: now, lastUsed: now, state: exec.ContextIdle, gone: make(chan struct{})}
+	c := &execContext{id: id, created: now, lastUsed: now, state: wasmexec.ContextIdle, gone: make(chan struct{})}
 	if meta != nil && meta.ID == id {
 		c.language, c.env, c.memory = meta.Language, maps.Clone(meta.Env), meta.MemoryBytes
 		c.created, c.lastUsed = time.UnixMilli(meta.CreatedMs), time.UnixMilli(meta.LastUsedMs)
@@ -440,7 +440,7 @@ func (m *Manager) loadRecord(id string) (*execContext, string) {
 		}
 	}
 	if c.memory <= 0 || c.memory < c.family.MinMemoryBytes {
-		lim, _, err := m.cfg.Runner.Policy().Resolve(exec.Limits{}, 0, c.family.MinMemoryBytes)
+		lim, _, err := m.cfg.Runner.Policy().Resolve(wasmexec.Limits{}, 0, c.family.MinMemoryBytes)
 		if err != nil {
 			return nil, err.Error()
 		}
@@ -513,7 +513,7 @@ func (m *Manager) shutdown(c *execContext) {
 	if c.cancel != nil {
 		c.cancel(errShutdown)
 	}
-	c.failWaiters(exec.Errorf(exec.EUnavailable, "the server is shutting down"))
+	c.failWaiters(wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down"))
 	c.mu.Unlock()
 	c.acquire(context.Background(), 0, asDelete)
 	c.mu.Lock()
@@ -583,11 +583,11 @@ func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack fu
 	}
 	meta, _, reason := parseRecord(record)
 	if meta == nil || meta.ID != id {
-		return exec.Errorf(exec.EInvalid, "the record of context %s can't be used: %s", id, cmp.Or(reason, "it names another context"))
+		return wasmexec.Errorf(wasmexec.EInvalid, "the record of context %s can't be used: %s", id, cmp.Or(reason, "it names another context"))
 	}
 	ws := meta.Workspace
 	if ws != filepath.Base(ws) || !strings.HasPrefix(ws, workspacePrefix+"-"+id+"-") {
-		return exec.Errorf(exec.EInvalid, "the record of context %s names workspace %q", id, ws)
+		return wasmexec.Errorf(wasmexec.EInvalid, "the record of context %s names workspace %q", id, ws)
 	}
 	m.Drop(id)
 	dir := filepath.Join(m.cfg.Workspaces.Root(), ws)
@@ -612,20 +612,20 @@ func (m *Manager) Adopt(ctx context.Context, id string, record []byte, unpack fu
 	if c == nil {
 		m.removeRecord(id)
 		os.RemoveAll(dir)
-		return exec.Errorf(exec.EInvalid, "the record of context %s can't be used: %s", id, reason)
+		return wasmexec.Errorf(wasmexec.EInvalid, "the record of context %s can't be used: %s", id, reason)
 	}
 	c.shared = true
 	m.mu.Lock()
 	var err error
 	switch {
 	case m.closed:
-		err = exec.Errorf(exec.EUnavailable, "the server is shutting down")
+		err = wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down")
 	case len(m.ctxs) >= m.cfg.MaxContexts:
-		err = exec.Errorf(exec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
+		err = wasmexec.Errorf(wasmexec.EOverloaded, "the server already has %d contexts (the maximum); retry later", m.cfg.MaxContexts)
 	case m.ctxs[id] != nil:
 		// Created here meanwhile (its record and workspace are its own).
 		m.mu.Unlock()
-		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		return wasmexec.Errorf(wasmexec.EContextConflict, "context %q already exists", id)
 	default:
 		m.ctxs[id] = c
 	}

@@ -3,7 +3,7 @@ package contexts
 import (
 	"context"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // KillGuest stops a context's guest behind the manager's back, as if it had
@@ -27,7 +27,7 @@ func ResidentOf(m *Manager, id string) (total, private int64) {
 	}
 	c.acquire(context.Background(), 0, atFront)
 	defer c.release()
-	if rm, ok := c.guest.(exec.ResidentMeter); ok {
+	if rm, ok := c.guest.(wasmexec.ResidentMeter); ok {
 		return rm.Resident()
 	}
 	return 0, 0

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -37,7 +37,7 @@ func (m *Manager) withWorkspace(ctx context.Context, id string, fn func(c *execC
 	c.wsMu.Lock()
 	defer c.wsMu.Unlock()
 	c.mu.Lock()
-	deleting := c.state == exec.ContextDeleting
+	deleting := c.state == wasmexec.ContextDeleting
 	c.mu.Unlock()
 	if deleting {
 		return notFound(id)
@@ -71,8 +71,8 @@ func (m *Manager) wakeForFiles(ctx context.Context, c *execContext) {
 // atomically, creating parent directories). Errors: context_not_found,
 // invalid_argument (path), conflict (a directory is in the way),
 // payload_too_large (quota).
-func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*exec.FileEntry, error) {
-	var e exec.FileEntry
+func (m *Manager) WriteFile(ctx context.Context, id, p string, data []byte) (*wasmexec.FileEntry, error) {
+	var e wasmexec.FileEntry
 	err := m.withWorkspace(ctx, id, func(c *execContext) error {
 		if err := c.ws.WriteFile(p, data); err != nil {
 			return err
@@ -122,8 +122,8 @@ func (m *Manager) DeleteFile(ctx context.Context, id, p string) error {
 
 // ListFiles lists the entries directly inside dir ("" is /workspace).
 // Errors: context_not_found, not_found, invalid_argument.
-func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
-	var es []exec.FileEntry
+func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error) {
+	var es []wasmexec.FileEntry
 	err := m.withWorkspace(ctx, id, func(c *execContext) error {
 		var err error
 		es, err = c.ws.List(dir)
@@ -137,12 +137,12 @@ func (m *Manager) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEnt
 // context's workspace, all or nothing, charged once against its limits
 // (vfs.Workspace.Extract). Errors: context_not_found, invalid_argument
 // (format), and Extract's.
-func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+func (m *Manager) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*wasmexec.ArchiveResult, error) {
 	format, err := vfs.ParseArchiveFormat(format)
 	if err != nil {
 		return nil, err
 	}
-	var res *exec.ArchiveResult
+	var res *wasmexec.ArchiveResult
 	err = m.withWorkspace(ctx, id, func(c *execContext) error {
 		var err error
 		res, err = c.ws.Extract(ctx, dir, r, format)
@@ -187,7 +187,7 @@ func (m *Manager) Hold(ctx context.Context, id string) (ws *vfs.Workspace, relea
 		return nil, nil, err
 	}
 	c.mu.Lock()
-	deleting := c.state == exec.ContextDeleting
+	deleting := c.state == wasmexec.ContextDeleting
 	c.mu.Unlock()
 	if deleting || c.ws == nil {
 		c.release()

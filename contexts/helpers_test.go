@@ -14,8 +14,8 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -27,9 +27,9 @@ import (
 // Python image. tsPassthrough stands in for TypeScript (it hands the code
 // to the JS guest as is): it tests the family rule, not transpilation.
 const (
-	otherJS      exec.Language = "otherjs"
-	pythonImage                = python.ImageName
-	otherJSImage               = "js-other"
+	otherJS      wasmexec.Language = "otherjs"
+	pythonImage                    = python.ImageName
+	otherJSImage                   = "js-other"
 )
 
 type passthrough struct {
@@ -37,12 +37,12 @@ type passthrough struct {
 }
 
 func (d passthrough) Image() string { return d.image }
-func (d passthrough) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
-	p := &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}
+func (d passthrough) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
+	p := &wasmexec.Prepared{Control: wasmexec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: d.file}}
 	if strings.HasPrefix(req.Code, "@@fail") {
 		// Like a TypeScript syntax error found while transpiling: the run
 		// fails before any guest sees it.
-		p.Failure = &exec.ErrorData{Code: exec.CodeSyntaxError, Name: "SyntaxError", Message: "found before the guest"}
+		p.Failure = &wasmexec.ErrorData{Code: wasmexec.CodeSyntaxError, Name: "SyntaxError", Message: "found before the guest"}
 	}
 	return p, nil
 }
@@ -58,14 +58,14 @@ func hasPython() bool {
 func MustRunner(tb testing.TB, cfg testenv.RunnerConfig) *pipeline.Pipeline {
 	tb.Helper()
 	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), otherJSImage: testenv.SecondImage(tb, js.ImageName)}
-	cfg.Languages = map[exec.Language]exec.LanguageDriver{
-		exec.JavaScript: js.Driver{},
-		exec.TypeScript: passthrough{js.ImageName, "main.ts"},
-		otherJS:         passthrough{otherJSImage, "other.js"},
+	cfg.Languages = map[wasmexec.Language]wasmexec.LanguageDriver{
+		wasmexec.JavaScript: js.Driver{},
+		wasmexec.TypeScript: passthrough{js.ImageName, "main.ts"},
+		otherJS:             passthrough{otherJSImage, "other.js"},
 	}
 	if hasPython() {
 		cfg.Images[pythonImage] = testenv.Image(tb, pythonImage)
-		cfg.Languages[exec.Python] = python.Driver{}
+		cfg.Languages[wasmexec.Python] = python.Driver{}
 	}
 	return testenv.Runner(tb, cfg)
 }
@@ -91,10 +91,10 @@ func MustManager(tb testing.TB, cfg contexts.Config, quota int64) *contexts.Mana
 }
 
 // MustCreate creates a context.
-func MustCreate(tb testing.TB, m *contexts.Manager, spec exec.ContextSpec) *exec.Context {
+func MustCreate(tb testing.TB, m *contexts.Manager, spec wasmexec.ContextSpec) *wasmexec.Context {
 	tb.Helper()
 	if spec.Language == "" {
-		spec.Language = exec.JavaScript
+		spec.Language = wasmexec.JavaScript
 	}
 	d, err := m.Create(context.Background(), &spec)
 	if err != nil {
@@ -104,7 +104,7 @@ func MustCreate(tb testing.TB, m *contexts.Manager, spec exec.ContextSpec) *exec
 }
 
 // MustRun runs an evaluate request (javascript unless req says) in context id.
-func MustRun(tb testing.TB, m *contexts.Manager, id string, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, m *contexts.Manager, id string, req wasmexec.Request) *wasmexec.Result {
 	tb.Helper()
 	res, err := tryRun(m, id, req)
 	if err != nil {
@@ -113,21 +113,21 @@ func MustRun(tb testing.TB, m *contexts.Manager, id string, req exec.Request) *e
 	return res
 }
 
-func tryRun(m *contexts.Manager, id string, req exec.Request) (*exec.Result, error) {
+func tryRun(m *contexts.Manager, id string, req wasmexec.Request) (*wasmexec.Result, error) {
 	if req.Kind == "" {
-		req.Kind = exec.KindEvaluate
+		req.Kind = wasmexec.KindEvaluate
 	}
 	if req.Language == "" {
-		req.Language = exec.JavaScript
+		req.Language = wasmexec.JavaScript
 	}
 	req.ContextID = id
 	return m.Run(context.Background(), &req)
 }
 
 // wantValue checks a succeeded result's JSON value.
-func wantValue(tb testing.TB, res *exec.Result, want string) {
+func wantValue(tb testing.TB, res *wasmexec.Result, want string) {
 	tb.Helper()
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		tb.Fatalf("outcome %s, want succeeded (error %+v)", res.Outcome, res.Error)
 	}
 	if string(res.Value) != want {
@@ -137,12 +137,12 @@ func wantValue(tb testing.TB, res *exec.Result, want string) {
 
 func wantCode(tb testing.TB, err error, code string) {
 	tb.Helper()
-	if exec.ErrorCode(err) != code || err == nil {
+	if wasmexec.ErrorCode(err) != code || err == nil {
 		tb.Fatalf("err = %v, want code %s", err, code)
 	}
 }
 
-func mustGet(tb testing.TB, m *contexts.Manager, id string) *exec.Context {
+func mustGet(tb testing.TB, m *contexts.Manager, id string) *wasmexec.Context {
 	tb.Helper()
 	d, err := m.Get(context.Background(), id)
 	if err != nil {

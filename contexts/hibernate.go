@@ -3,12 +3,12 @@ package contexts
 // Hibernation, snapshots and forks of contexts (docs/CONTEXTS.md "Context
 // lifecycle", docs/RATIONALE.md "Hibernation").
 //
-// A context's guest is captured between runs (exec.Capturer): its state is
+// A context's guest is captured between runs (wasmexec.Capturer): its state is
 // written into the context's record in Config.StateDir (durable.go) when
 // the context has been idle for SnapshotAfter after a run that changed it,
 // and the guest is dropped from memory (hibernated) when it has been idle
 // for HibernateAfter. The next run wakes it: the runner restores the guest
-// from the state (exec.Runner.RestoreGuestFile), or, when the state is refused
+// from the state (wasmexec.Runner.RestoreGuestFile), or, when the state is refused
 // (corrupt, another image or engine), starts a fresh one in the same
 // workspace and says why in the descriptor's notice. A file call wakes it
 // too (files.go), so that the context is awake for the run that follows.
@@ -22,7 +22,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Lifecycle events the manager reports through Config.OnEvent.
@@ -61,22 +61,22 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
 	r := m.cfg.Runner
-	var restore func() (exec.Guest, error)
+	var restore func() (wasmexec.Guest, error)
 	if state != nil {
-		restore = func() (exec.Guest, error) { return r.RestoreGuest(sctx, spec, state) }
+		restore = func() (wasmexec.Guest, error) { return r.RestoreGuest(sctx, spec, state) }
 	} else if fromRecord {
 		// From the file: a large state's pages are mapped, not read
 		// (records are replaced by rename, never written in place).
 		f, off, reason := m.openRecordState(c.id)
 		if f != nil {
 			defer f.Close() // a mapping holds the file by itself
-			restore = func() (exec.Guest, error) { return r.RestoreGuestFile(sctx, spec, f, off) }
+			restore = func() (wasmexec.Guest, error) { return r.RestoreGuestFile(sctx, spec, f, off) }
 		}
 		if reason != "" {
 			notice = "restored fresh: its snapshot " + reason
 		}
 	}
-	var g exec.Guest
+	var g wasmexec.Guest
 	restored := false
 	if restore != nil {
 		var err error
@@ -123,7 +123,7 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 // there is no state dir, or the file can't be written (the caller captures
 // into memory). Slot held.
 func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, error) {
-	fc, ok := c.guest.(exec.FileCapturer)
+	fc, ok := c.guest.(wasmexec.FileCapturer)
 	if !ok || m.cfg.StateDir == "" {
 		return nil, nil
 	}
@@ -134,7 +134,7 @@ func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, 
 	os.Remove(f.Name()) // unnamed: gone once closed and unmapped
 	if _, err := fc.CaptureTo(ctx, true, f); err != nil {
 		f.Close()
-		if exec.ErrorCode(err) == exec.EConflict || ctx.Err() != nil {
+		if wasmexec.ErrorCode(err) == wasmexec.EConflict || ctx.Err() != nil {
 			return nil, err
 		}
 		m.log.Warn("a fork's state could not be written to a file; it is captured into memory", "contextId", c.id, "err", err)
@@ -144,7 +144,7 @@ func (m *Manager) captureToTemp(ctx context.Context, c *execContext) (*os.File, 
 }
 
 // restoreGuest restores a guest of c from state st.
-func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (exec.Guest, error) {
+func (m *Manager) restoreGuest(ctx context.Context, c *execContext, st []byte) (wasmexec.Guest, error) {
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
 	defer cancel()
 	return m.cfg.Runner.RestoreGuest(sctx, c.guestSpec(), st)
@@ -183,13 +183,13 @@ func (m *Manager) Hibernated() int {
 // next run restores it. Errors: context_not_found, conflict (a run in
 // progress or queued, live processes in its workspace, a guest that can't
 // be captured now), internal.
-func (m *Manager) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+func (m *Manager) Hibernate(ctx context.Context, id string) (*wasmexec.Context, error) {
 	c, err := m.lookup(id)
 	if err != nil {
 		return nil, err
 	}
 	if !c.tryAcquire() {
-		return nil, exec.Errorf(exec.EConflict, "context %s is running; hibernate it once it is idle", id)
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "context %s is running; hibernate it once it is idle", id)
 	}
 	err = m.hibernate(ctx, c)
 	c.release()
@@ -203,7 +203,7 @@ func (m *Manager) Hibernate(ctx context.Context, id string) (*exec.Context, erro
 func (c *execContext) tryAcquire() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.busy || len(c.waiters) > 0 || c.creating || c.state == exec.ContextDeleting {
+	if c.busy || len(c.waiters) > 0 || c.creating || c.state == wasmexec.ContextDeleting {
 		return false
 	}
 	c.busy = true
@@ -228,15 +228,15 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 	if hibernated {
 		return nil
 	}
-	if state != exec.ContextIdle {
-		return exec.Errorf(exec.EConflict, "context %s is %s; only an idle context hibernates", c.id, state)
+	if state != wasmexec.ContextIdle {
+		return wasmexec.Errorf(wasmexec.EConflict, "context %s is %s; only an idle context hibernates", c.id, state)
 	}
 	if c.guest == nil { // unpinned: nothing to capture
-		return exec.Errorf(exec.EConflict, "context %s has no guest yet (it runs nothing until its first run)", c.id)
+		return wasmexec.Errorf(wasmexec.EConflict, "context %s has no guest yet (it runs nothing until its first run)", c.id)
 	}
 	if why := m.capturable(c); why != "" {
 		m.note(c, why)
-		return exec.Errorf(exec.EConflict, "context %s is %s", c.id, why)
+		return wasmexec.Errorf(wasmexec.EConflict, "context %s is %s", c.id, why)
 	}
 	durable := m.cfg.StateDir != ""
 	c.mu.Lock()
@@ -256,26 +256,26 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		m.emit(EventHibernated, c.id)
 		return nil
 	}
-	if fc, ok := c.guest.(exec.FileCapturer); ok && durable {
+	if fc, ok := c.guest.(wasmexec.FileCapturer); ok && durable {
 		// Straight into the record, as a snapshot is written (no copy of a
 		// large state through the heap); the guest is closed once the
 		// record is in place, and stays live if it can't be written.
 		now := m.cfg.Now()
 		size, err := m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
-		if exec.ErrorCode(err) == exec.EConflict {
+		if wasmexec.ErrorCode(err) == wasmexec.EConflict {
 			m.note(c, "not hibernated: "+err.Error())
 			return err
 		}
 		if err != nil {
-			return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			return wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
 		}
 		c.guest.Close()
 		m.hibernated(c, now, size, nil, "")
 		return nil
 	}
-	capt, ok := c.guest.(exec.Capturer)
+	capt, ok := c.guest.(wasmexec.Capturer)
 	if !ok {
-		return exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", c.id)
+		return wasmexec.Errorf(wasmexec.EConflict, "the guest of context %s can't be captured", c.id)
 	}
 	st, err := capt.Capture(ctx, false)
 	if err != nil {
@@ -293,7 +293,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 			if rerr == nil {
 				c.guest = g
 				m.usedGuest(c)
-				return exec.Errorf(exec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+				return wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
 			}
 			m.log.Error("a context whose snapshot could not be written could not be restored either; its state is kept in memory", "contextId", c.id, "err", rerr)
 			durable, notice = false, "hibernated in memory: its snapshot could not be written: "+err.Error()
@@ -350,20 +350,20 @@ func (m *Manager) snapshot(ctx context.Context, c *execContext) error {
 	defer m.trimIdle(c)
 	now := m.cfg.Now()
 	var size int64
-	if fc, ok := c.guest.(exec.FileCapturer); ok {
+	if fc, ok := c.guest.(wasmexec.FileCapturer); ok {
 		// Straight into the record file: the guest stays suspended while
 		// it is written (its slot is held anyway), and a large state is
 		// not copied through the heap on its way.
 		var err error
 		size, err = m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
-		if exec.ErrorCode(err) == exec.EConflict {
+		if wasmexec.ErrorCode(err) == wasmexec.EConflict {
 			m.note(c, "not snapshotted: "+err.Error())
 		}
 		if err != nil {
 			return err
 		}
 	} else {
-		capt, ok := c.guest.(exec.Capturer)
+		capt, ok := c.guest.(wasmexec.Capturer)
 		if !ok {
 			return nil
 		}
@@ -413,7 +413,7 @@ func (m *Manager) IdleWork() int {
 		c.mu.Lock()
 		idle := now.Sub(c.lastUsed)
 		pinned := c.family.Name != ""
-		ok := c.state == exec.ContextIdle && !c.hib.hibernated && !now.Before(c.hib.retryAt)
+		ok := c.state == wasmexec.ContextIdle && !c.hib.hibernated && !now.Before(c.hib.retryAt)
 		hib := ok && pinned && m.cfg.HibernateAfter > 0 && idle >= m.cfg.HibernateAfter
 		snap := ok && !hib && m.cfg.StateDir != "" && m.cfg.SnapshotAfter > 0 && (pinned && c.hib.dirty || c.hib.wsDirty) && idle >= m.cfg.SnapshotAfter
 		c.mu.Unlock()
@@ -443,13 +443,13 @@ func (m *Manager) IdleWork() int {
 // id), context_conflict (it exists), conflict (the source is failed, or
 // its guest can't be captured now), overloaded, payload_too_large (the
 // copy is over the workspace quota), internal.
-func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+func (m *Manager) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) (*wasmexec.Context, error) {
 	src, err := m.lookup(id)
 	if err != nil {
 		return nil, err
 	}
 	if spec == nil {
-		spec = &exec.ForkSpec{}
+		spec = &wasmexec.ForkSpec{}
 	}
 	if err := src.acquire(ctx, m.cfg.QueueDepth, inLine); err != nil {
 		return nil, err
@@ -458,19 +458,19 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 	src.mu.Lock()
 	st, lang := src.state, src.language
 	src.mu.Unlock()
-	if st == exec.ContextFailed {
-		return nil, exec.Errorf(exec.EConflict, "context %s is failed; reset it before forking", id)
+	if st == wasmexec.ContextFailed {
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "context %s is failed; reset it before forking", id)
 	}
-	if st == exec.ContextDeleting {
+	if st == wasmexec.ContextDeleting {
 		return nil, notFound(id)
 	}
 	if err := m.wake(ctx, src); err != nil {
 		return nil, err
 	}
-	var restore func(context.Context, exec.GuestSpec) (exec.Guest, error)
+	var restore func(context.Context, wasmexec.GuestSpec) (wasmexec.Guest, error)
 	if src.guest != nil {
 		if why := m.capturable(src); why != "" {
-			return nil, exec.Errorf(exec.EConflict, "context %s can't be forked now: %s", id, why)
+			return nil, wasmexec.Errorf(wasmexec.EConflict, "context %s can't be forked now: %s", id, why)
 		}
 		f, err := m.captureToTemp(ctx, src)
 		m.usedGuest(src)
@@ -479,31 +479,31 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*ex
 		}
 		if f != nil {
 			defer f.Close() // the fork's mapping holds the file by itself
-			restore = func(ctx context.Context, gs exec.GuestSpec) (exec.Guest, error) {
+			restore = func(ctx context.Context, gs wasmexec.GuestSpec) (wasmexec.Guest, error) {
 				return m.cfg.Runner.RestoreGuestFile(ctx, gs, f, 0)
 			}
 		} else {
-			capt, ok := src.guest.(exec.Capturer)
+			capt, ok := src.guest.(wasmexec.Capturer)
 			if !ok {
-				return nil, exec.Errorf(exec.EConflict, "the guest of context %s can't be captured", id)
+				return nil, wasmexec.Errorf(wasmexec.EConflict, "the guest of context %s can't be captured", id)
 			}
 			state, err := capt.Capture(ctx, true)
 			if err != nil {
 				return nil, err
 			}
-			restore = func(ctx context.Context, gs exec.GuestSpec) (exec.Guest, error) {
+			restore = func(ctx context.Context, gs wasmexec.GuestSpec) (wasmexec.Guest, error) {
 				return m.cfg.Runner.RestoreGuest(ctx, gs, state)
 			}
 		}
 	}
 	if usage, err := src.ws.Check(ctx); err == nil && src.ws.Quota > 0 && usage.Over() {
-		return nil, exec.Errorf(exec.ETooLarge, "the workspace of context %s is over its quota; it can't be copied", id)
+		return nil, wasmexec.Errorf(wasmexec.ETooLarge, "the workspace of context %s is over its quota; it can't be copied", id)
 	}
 	// The fork keeps the source's network and secrets like everything
 	// else: its guest's env holds their placeholders, as the source's did
 	// when its state was captured.
-	cs := &exec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Network: src.network, Secrets: src.secrets, Limits: exec.Limits{MemoryBytes: src.memory}}
-	return m.create(ctx, cs, func(ctx context.Context, c *execContext) (exec.Guest, error) {
+	cs := &wasmexec.ContextSpec{ContextID: spec.ContextID, Language: lang, Env: src.env, Network: src.network, Secrets: src.secrets, Limits: wasmexec.Limits{MemoryBytes: src.memory}}
+	return m.create(ctx, cs, func(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
 		if err := src.ws.CopyTo(c.ws); err != nil {
 			return nil, fmt.Errorf("copy the workspace: %w", err)
 		}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -30,7 +30,7 @@ func newDurableDirs(tb testing.TB) durableDirs {
 
 // openDurable opens a manager over d (not closed at cleanup: the test
 // closes it, as a graceful shutdown does, or leaves it, as a crash does).
-func openDurable(tb testing.TB, r exec.Runner, d durableDirs, cfg contexts.Config) *contexts.Manager {
+func openDurable(tb testing.TB, r wasmexec.Runner, d durableDirs, cfg contexts.Config) *contexts.Manager {
 	tb.Helper()
 	ws, err := vfs.NewManager(d.workspaces, 0)
 	if err != nil {
@@ -44,7 +44,7 @@ func openDurable(tb testing.TB, r exec.Runner, d durableDirs, cfg contexts.Confi
 	return m
 }
 
-func mustHibernate(tb testing.TB, m *contexts.Manager, id string) *exec.Context {
+func mustHibernate(tb testing.TB, m *contexts.Manager, id string) *wasmexec.Context {
 	tb.Helper()
 	d, err := m.Hibernate(context.Background(), id)
 	if err != nil {
@@ -59,18 +59,18 @@ func mustHibernate(tb testing.TB, m *contexts.Manager, id string) *exec.Context 
 func TestHibernateAndRestoreOnNextRun(t *testing.T) {
 	var events []string
 	m := MustManager(t, contexts.Config{OnEvent: func(typ, id string) { events = append(events, typ+" "+id) }}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "h"})
-	MustRun(t, m, "h", exec.Request{Code: "let n = 40; const next = (() => { let k = 0; return () => ++k })(); globalThis.big = 'y'.repeat(1 << 16); 0"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "h"})
+	MustRun(t, m, "h", wasmexec.Request{Code: "let n = 40; const next = (() => { let k = 0; return () => ++k })(); globalThis.big = 'y'.repeat(1 << 16); 0"})
 	if _, err := m.WriteFile(context.Background(), "h", "notes.txt", []byte("kept")); err != nil {
 		t.Fatal(err)
 	}
 	mustHibernate(t, m, "h")
-	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "[++n, next(), big.length]"}), "[41,1,65536]")
+	wantValue(t, MustRun(t, m, "h", wasmexec.Request{Code: "[++n, next(), big.length]"}), "[41,1,65536]")
 	d := mustGet(t, m, "h")
-	if d.Hibernated || d.RestoredAtMs == 0 || d.State != exec.ContextIdle {
+	if d.Hibernated || d.RestoredAtMs == 0 || d.State != wasmexec.ContextIdle {
 		t.Fatalf("after the run: %+v", d)
 	}
-	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "[++n, next()]"}), "[42,2]")
+	wantValue(t, MustRun(t, m, "h", wasmexec.Request{Code: "[++n, next()]"}), "[42,2]")
 	if strings.Join(events, ",") != "context.hibernated h,context.restored h" {
 		t.Fatalf("events: %v", events)
 	}
@@ -80,7 +80,7 @@ func TestHibernateAndRestoreOnNextRun(t *testing.T) {
 	if _, err := m.Reset(context.Background(), "h"); err != nil {
 		t.Fatal(err)
 	}
-	wantValue(t, MustRun(t, m, "h", exec.Request{Code: "typeof n"}), `"undefined"`)
+	wantValue(t, MustRun(t, m, "h", wasmexec.Request{Code: "typeof n"}), `"undefined"`)
 }
 
 // A file call on a hibernated context restores it as a run does: the
@@ -121,8 +121,8 @@ func TestFileCallWakesHibernated(t *testing.T) {
 				} else {
 					m = MustManager(t, cfg, 0)
 				}
-				MustCreate(t, m, exec.ContextSpec{ContextID: "f"})
-				MustRun(t, m, "f", exec.Request{Code: "let n = 40; 0"})
+				MustCreate(t, m, wasmexec.ContextSpec{ContextID: "f"})
+				MustRun(t, m, "f", wasmexec.Request{Code: "let n = 40; 0"})
 				if _, err := m.WriteFile(context.Background(), "f", "notes.txt", []byte("kept")); err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +140,7 @@ func TestFileCallWakesHibernated(t *testing.T) {
 				if got != "context.hibernated,context.restored" {
 					t.Fatalf("events: %s", got)
 				}
-				wantValue(t, MustRun(t, m, "f", exec.Request{Code: "++n"}), "41")
+				wantValue(t, MustRun(t, m, "f", wasmexec.Request{Code: "++n"}), "41")
 			})
 		}
 	}
@@ -149,32 +149,32 @@ func TestFileCallWakesHibernated(t *testing.T) {
 func TestHibernateConflicts(t *testing.T) {
 	live := 0
 	m := MustManager(t, contexts.Config{LiveProcesses: func(string) int { return live }}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "busy"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "busy"})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tryRun(m, "busy", exec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 3000) {}"})
+		tryRun(m, "busy", wasmexec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 3000) {}"})
 	}()
-	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "busy").State == exec.ContextRunning })
+	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "busy").State == wasmexec.ContextRunning })
 	_, err := m.Hibernate(context.Background(), "busy")
-	wantCode(t, err, exec.EConflict)
+	wantCode(t, err, wasmexec.EConflict)
 	<-done
 	live = 1
 	_, err = m.Hibernate(context.Background(), "busy")
-	wantCode(t, err, exec.EConflict)
+	wantCode(t, err, wasmexec.EConflict)
 	if d := mustGet(t, m, "busy"); d.Hibernated || !strings.Contains(d.Notice, "live process") {
 		t.Fatalf("descriptor: %+v", d)
 	}
 	_, err = m.Hibernate(context.Background(), "nope")
-	wantCode(t, err, exec.EContextNotFound)
+	wantCode(t, err, wasmexec.EContextNotFound)
 }
 
 func TestHibernateAfterIdle(t *testing.T) {
 	m := MustManager(t, contexts.Config{HibernateAfter: 50 * time.Millisecond}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "idle"})
-	MustRun(t, m, "idle", exec.Request{Code: "var kept = 'yes'"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "idle"})
+	MustRun(t, m, "idle", wasmexec.Request{Code: "var kept = 'yes'"})
 	waitFor(t, 20*time.Second, "the idle context to hibernate", func() bool { return mustGet(t, m, "idle").Hibernated })
-	wantValue(t, MustRun(t, m, "idle", exec.Request{Code: "kept"}), `"yes"`)
+	wantValue(t, MustRun(t, m, "idle", wasmexec.Request{Code: "kept"}), `"yes"`)
 }
 
 func TestForkDiverges(t *testing.T) {
@@ -189,21 +189,21 @@ func TestForkDiverges(t *testing.T) {
 }
 
 func testForkDiverges(t *testing.T, m *contexts.Manager) {
-	MustCreate(t, m, exec.ContextSpec{ContextID: "src", Env: map[string]string{"WHO": "me"}})
-	MustRun(t, m, "src", exec.Request{Code: "var x = 1; var r0 = Math.random(); 0"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "src", Env: map[string]string{"WHO": "me"}})
+	MustRun(t, m, "src", wasmexec.Request{Code: "var x = 1; var r0 = Math.random(); 0"})
 	if _, err := m.WriteFile(context.Background(), "src", "a.txt", []byte("A")); err != nil {
 		t.Fatal(err)
 	}
 	mustHibernate(t, m, "src") // a fork of a hibernated context wakes it first
-	d, err := m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "fork"})
+	d, err := m.Fork(context.Background(), "src", &wasmexec.ForkSpec{ContextID: "fork"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.ContextID != "fork" || d.Language != exec.JavaScript {
+	if d.ContextID != "fork" || d.Language != wasmexec.JavaScript {
 		t.Fatalf("fork descriptor: %+v", d)
 	}
-	wantValue(t, MustRun(t, m, "fork", exec.Request{Code: "x += 10; [x, process.env.WHO]"}), `[11,"me"]`)
-	wantValue(t, MustRun(t, m, "src", exec.Request{Code: "x"}), "1")
+	wantValue(t, MustRun(t, m, "fork", wasmexec.Request{Code: "x += 10; [x, process.env.WHO]"}), `[11,"me"]`)
+	wantValue(t, MustRun(t, m, "src", wasmexec.Request{Code: "x"}), "1")
 	if b, err := m.ReadFile(context.Background(), "fork", "a.txt"); err != nil || string(b) != "A" {
 		t.Fatalf("the fork's copy of a.txt: %q, %v", b, err)
 	}
@@ -214,22 +214,22 @@ func testForkDiverges(t *testing.T, m *contexts.Manager) {
 		t.Fatalf("a write in the fork reached the source: %q", b)
 	}
 	// Fresh entropy: the fork's next random number is not the source's.
-	a := MustRun(t, m, "src", exec.Request{Code: "Math.random()"})
-	b := MustRun(t, m, "fork", exec.Request{Code: "Math.random()"})
+	a := MustRun(t, m, "src", wasmexec.Request{Code: "Math.random()"})
+	b := MustRun(t, m, "fork", wasmexec.Request{Code: "Math.random()"})
 	if string(a.Value) == string(b.Value) {
 		t.Fatalf("source and fork drew the same random number %s", a.Value)
 	}
-	_, err = m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "fork"})
-	wantCode(t, err, exec.EContextConflict)
-	_, err = m.Fork(context.Background(), "src", &exec.ForkSpec{ContextID: "bad id!"})
-	wantCode(t, err, exec.EInvalid)
+	_, err = m.Fork(context.Background(), "src", &wasmexec.ForkSpec{ContextID: "fork"})
+	wantCode(t, err, wasmexec.EContextConflict)
+	_, err = m.Fork(context.Background(), "src", &wasmexec.ForkSpec{ContextID: "bad id!"})
+	wantCode(t, err, wasmexec.EInvalid)
 	_, err = m.Fork(context.Background(), "missing", nil)
-	wantCode(t, err, exec.EContextNotFound)
+	wantCode(t, err, wasmexec.EContextNotFound)
 	d2, err := m.Fork(context.Background(), "fork", nil)
 	if err != nil || !strings.HasPrefix(d2.ContextID, "ctx_") {
 		t.Fatalf("fork with a generated id: %+v, %v", d2, err)
 	}
-	wantValue(t, MustRun(t, m, d2.ContextID, exec.Request{Code: "x"}), "11")
+	wantValue(t, MustRun(t, m, d2.ContextID, wasmexec.Request{Code: "x"}), "11")
 }
 
 // After a graceful shutdown every context is listed again by the next
@@ -238,15 +238,15 @@ func TestDurableAcrossRestart(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{SnapshotAfter: 20 * time.Millisecond})
-	MustCreate(t, a, exec.ContextSpec{ContextID: "js"})
-	MustRun(t, a, "js", exec.Request{Code: "var saved = [1, 2, 3]; function sum() { return saved.reduce((x, y) => x + y) }"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "js"})
+	MustRun(t, a, "js", wasmexec.Request{Code: "var saved = [1, 2, 3]; function sum() { return saved.reduce((x, y) => x + y) }"})
 	if _, err := a.WriteFile(context.Background(), "js", "w.txt", []byte("workspace")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 20*time.Second, "a snapshot after the run", func() bool { return mustGet(t, a, "js").StateAsOfMs > 0 })
-	MustCreate(t, a, exec.ContextSpec{ContextID: "never-ran"})
-	MustCreate(t, a, exec.ContextSpec{ContextID: "unpinned", Language: ""})
-	MustRun(t, a, "js", exec.Request{Code: "saved.push(4); 0"}) // snapshotted at the shutdown
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "never-ran"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "unpinned", Language: ""})
+	MustRun(t, a, "js", wasmexec.Request{Code: "saved.push(4); 0"}) // snapshotted at the shutdown
 	a.Close()
 
 	b := openDurable(t, r, d, contexts.Config{})
@@ -259,15 +259,15 @@ func TestDurableAcrossRestart(t *testing.T) {
 	if !got.Hibernated || got.StateAsOfMs == 0 || got.Runs != 2 {
 		t.Fatalf("js after the restart: %+v", got)
 	}
-	wantValue(t, MustRun(t, b, "js", exec.Request{Code: "sum()"}), "10")
+	wantValue(t, MustRun(t, b, "js", wasmexec.Request{Code: "sum()"}), "10")
 	if got := mustGet(t, b, "js"); got.RestoredAtMs == 0 || got.Notice != "" {
 		t.Fatalf("js after its first run: %+v", got)
 	}
 	if data, err := b.ReadFile(context.Background(), "js", "w.txt"); err != nil || string(data) != "workspace" {
 		t.Fatalf("workspace file: %q, %v", data, err)
 	}
-	wantValue(t, MustRun(t, b, "never-ran", exec.Request{Code: "1+1"}), "2")
-	wantValue(t, MustRun(t, b, "unpinned", exec.Request{Code: "'pinned now'"}), `"pinned now"`)
+	wantValue(t, MustRun(t, b, "never-ran", wasmexec.Request{Code: "1+1"}), "2")
+	wantValue(t, MustRun(t, b, "unpinned", wasmexec.Request{Code: "'pinned now'"}), `"pinned now"`)
 }
 
 func TestDurablePython(t *testing.T) {
@@ -277,12 +277,12 @@ func TestDurablePython(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
-	MustCreate(t, a, exec.ContextSpec{ContextID: "py", Language: exec.Python})
-	MustRun(t, a, "py", exec.Request{Language: exec.Python, Code: "import statistics\nsamples = [3, 1, 2]\ngen = iter(range(5))\nnext(gen)"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "py", Language: wasmexec.Python})
+	MustRun(t, a, "py", wasmexec.Request{Language: wasmexec.Python, Code: "import statistics\nsamples = [3, 1, 2]\ngen = iter(range(5))\nnext(gen)"})
 	a.Close()
 	b := openDurable(t, r, d, contexts.Config{})
 	defer b.Close()
-	wantValue(t, MustRun(t, b, "py", exec.Request{Language: exec.Python, Code: "[statistics.median(samples), next(gen)]"}), "[2,1]")
+	wantValue(t, MustRun(t, b, "py", wasmexec.Request{Language: wasmexec.Python, Code: "[statistics.median(samples), next(gen)]"}), "[2,1]")
 }
 
 // Corrupt, truncated and foreign records never stop the manager: their
@@ -294,8 +294,8 @@ func TestDurableCorruptRecords(t *testing.T) {
 	a := openDurable(t, r, d, contexts.Config{})
 	ids := []string{"flipped-state", "flipped-meta", "truncated", "truncated-tiny", "good"}
 	for _, id := range ids {
-		MustCreate(t, a, exec.ContextSpec{ContextID: id})
-		MustRun(t, a, id, exec.Request{Code: "var v = " + jsString(id)})
+		MustCreate(t, a, wasmexec.ContextSpec{ContextID: id})
+		MustRun(t, a, id, wasmexec.Request{Code: "var v = " + jsString(id)})
 		if _, err := a.WriteFile(context.Background(), id, "f.txt", []byte(id)); err != nil {
 			t.Fatal(err)
 		}
@@ -321,12 +321,12 @@ func TestDurableCorruptRecords(t *testing.T) {
 
 	b := openDurable(t, r, d, contexts.Config{})
 	defer b.Close()
-	wantValue(t, MustRun(t, b, "good", exec.Request{Code: "v"}), `"good"`)
-	if _, err := b.Get(context.Background(), "foreign"); exec.ErrorCode(err) != exec.EContextNotFound {
+	wantValue(t, MustRun(t, b, "good", wasmexec.Request{Code: "v"}), `"good"`)
+	if _, err := b.Get(context.Background(), "foreign"); wasmexec.ErrorCode(err) != wasmexec.EContextNotFound {
 		t.Fatalf("a foreign file in the state dir became a context: %v", err)
 	}
 	for _, id := range ids[:4] {
-		res := MustRun(t, b, id, exec.Request{Code: "typeof v"})
+		res := MustRun(t, b, id, wasmexec.Request{Code: "typeof v"})
 		wantValue(t, res, `"undefined"`)
 		got := mustGet(t, b, id)
 		if !strings.HasPrefix(got.Notice, "restored fresh") {
@@ -345,8 +345,8 @@ func TestDurableUnwritableStateDir(t *testing.T) {
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
 	defer a.Close()
-	MustCreate(t, a, exec.ContextSpec{ContextID: "w"})
-	MustRun(t, a, "w", exec.Request{Code: "var v = 5"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "w"})
+	MustRun(t, a, "w", wasmexec.Request{Code: "var v = 5"})
 	// The directory becomes a file: every write fails, even as root.
 	if err := os.RemoveAll(d.state); err != nil {
 		t.Fatal(err)
@@ -355,7 +355,7 @@ func TestDurableUnwritableStateDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := a.Hibernate(context.Background(), "w")
-	wantCode(t, err, exec.EInternal)
+	wantCode(t, err, wasmexec.EInternal)
 	if a.SnapshotErrors() == 0 {
 		t.Fatal("the failed write was not counted")
 	}
@@ -363,7 +363,7 @@ func TestDurableUnwritableStateDir(t *testing.T) {
 	if got.Hibernated || !strings.Contains(got.Notice, "snapshot not written") {
 		t.Fatalf("descriptor: %+v", got)
 	}
-	wantValue(t, MustRun(t, a, "w", exec.Request{Code: "v"}), "5")
+	wantValue(t, MustRun(t, a, "w", wasmexec.Request{Code: "v"}), "5")
 }
 
 // Idle expiry counts from the last use, across a restart.
@@ -371,8 +371,8 @@ func TestDurableIdleTTLAcrossRestart(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
-	MustCreate(t, a, exec.ContextSpec{ContextID: "old"})
-	MustRun(t, a, "old", exec.Request{Code: "1"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "old"})
+	MustRun(t, a, "old", wasmexec.Request{Code: "1"})
 	a.Close()
 	later := func() time.Time { return time.Now().Add(2 * time.Hour) }
 	b := openDurable(t, r, d, contexts.Config{IdleTTL: time.Hour, SweepInterval: time.Hour, Now: later})
@@ -395,34 +395,34 @@ func TestHibernateOpenFiles(t *testing.T) {
 		t.Skip("the Python guest image is not built")
 	}
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "files", Language: exec.Python})
-	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f = open('/workspace/held.txt', 'w')\nf.write('x')"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "files", Language: wasmexec.Python})
+	MustRun(t, m, "files", wasmexec.Request{Language: wasmexec.Python, Code: "f = open('/workspace/held.txt', 'w')\nf.write('x')"})
 	_, err := m.Hibernate(context.Background(), "files")
-	wantCode(t, err, exec.EConflict)
+	wantCode(t, err, wasmexec.EConflict)
 	if d := mustGet(t, m, "files"); d.Hibernated || !strings.Contains(d.Notice, "open file") {
 		t.Fatalf("descriptor with a file open: %+v", d)
 	}
-	MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "f.close()"})
+	MustRun(t, m, "files", wasmexec.Request{Language: wasmexec.Python, Code: "f.close()"})
 	mustHibernate(t, m, "files")
-	wantValue(t, MustRun(t, m, "files", exec.Request{Language: exec.Python, Code: "open('/workspace/held.txt').read()"}), `"x"`)
+	wantValue(t, MustRun(t, m, "files", wasmexec.Request{Language: wasmexec.Python, Code: "open('/workspace/held.txt').read()"}), `"x"`)
 }
 
 // A fork waits for the run in progress, like a run queued behind it, and
 // gets the state that run left.
 func TestForkWaitsItsTurn(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "slow"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "slow"})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tryRun(m, "slow", exec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 1500) {} globalThis.finished = true"})
+		tryRun(m, "slow", wasmexec.Request{Code: "const t0 = Date.now(); while (Date.now() - t0 < 1500) {} globalThis.finished = true"})
 	}()
-	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "slow").State == exec.ContextRunning })
-	if _, err := m.Fork(context.Background(), "slow", &exec.ForkSpec{ContextID: "after"}); err != nil {
+	waitFor(t, 10*time.Second, "the run to start", func() bool { return mustGet(t, m, "slow").State == wasmexec.ContextRunning })
+	if _, err := m.Fork(context.Background(), "slow", &wasmexec.ForkSpec{ContextID: "after"}); err != nil {
 		t.Fatal(err)
 	}
 	<-done
-	wantValue(t, MustRun(t, m, "after", exec.Request{Code: "globalThis.finished === true"}), "true")
+	wantValue(t, MustRun(t, m, "after", wasmexec.Request{Code: "globalThis.finished === true"}), "true")
 }
 
 // The tenant that created a context (or forked it) is kept in its record:
@@ -431,14 +431,14 @@ func TestDurableOwners(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	d := newDurableDirs(t)
 	a := openDurable(t, r, d, contexts.Config{})
-	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "acme"})
-	if _, err := a.Create(ctx, &exec.ContextSpec{ContextID: "mine", Language: exec.JavaScript}); err != nil {
+	ctx := wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "acme"})
+	if _, err := a.Create(ctx, &wasmexec.ContextSpec{ContextID: "mine", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Fork(exec.WithTenant(context.Background(), &exec.Tenant{ID: "other"}), "mine", &exec.ForkSpec{ContextID: "theirs"}); err != nil {
+	if _, err := a.Fork(wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "other"}), "mine", &wasmexec.ForkSpec{ContextID: "theirs"}); err != nil {
 		t.Fatal(err)
 	}
-	MustCreate(t, a, exec.ContextSpec{ContextID: "open"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "open"})
 	a.Close()
 	b := openDurable(t, r, d, contexts.Config{})
 	defer b.Close()
@@ -459,8 +459,8 @@ func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
 	m := openDurable(t, MustRunner(t, testenv.RunnerConfig{}), d, contexts.Config{Now: clock, SnapshotAfter: time.Second, HibernateAfter: time.Hour})
 	defer m.Close()
 	for _, id := range []string{"quiet", "used"} {
-		MustCreate(t, m, exec.ContextSpec{ContextID: id})
-		MustRun(t, m, id, exec.Request{Code: "var v = 41"})
+		MustCreate(t, m, wasmexec.ContextSpec{ContextID: id})
+		MustRun(t, m, id, wasmexec.Request{Code: "var v = 41"})
 	}
 	now.Add(int64(2 * time.Second))
 	m.IdleWork() // the idle snapshots
@@ -490,7 +490,7 @@ func TestHibernateAfterSnapshotKeepsTheRecord(t *testing.T) {
 		t.Fatal("the record of a context used since its snapshot was not written again")
 	}
 	for _, id := range []string{"quiet", "used"} {
-		wantValue(t, MustRun(t, m, id, exec.Request{Code: "++v"}), "42")
+		wantValue(t, MustRun(t, m, id, wasmexec.Request{Code: "++v"}), "42")
 	}
 }
 
@@ -503,8 +503,8 @@ func TestLargeStateMappedFromRecord(t *testing.T) {
 	d := newDurableDirs(t)
 	r := MustRunner(t, testenv.RunnerConfig{})
 	m := openDurable(t, r, d, contexts.Config{HibernateAfter: time.Hour})
-	MustCreate(t, m, exec.ContextSpec{ContextID: "big"})
-	first := MustRun(t, m, "big", exec.Request{Code: `globalThis.data = new Uint8Array(4 << 20);
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "big"})
+	first := MustRun(t, m, "big", wasmexec.Request{Code: `globalThis.data = new Uint8Array(4 << 20);
 		globalThis.c = require("crypto");
 		for (let i = 0; i < 64; i++) c.getRandomValues(data.subarray(i << 16, (i + 1) << 16));
 		globalThis.digest = () => c.createHash("sha256").update(data).digest("hex");
@@ -518,7 +518,7 @@ func TestLargeStateMappedFromRecord(t *testing.T) {
 	if n := 8 + 4 + int(binary.LittleEndian.Uint32(b[8:])) + 4; n%4096 != 0 {
 		t.Fatalf("the state starts at offset %d of its record, not on a page", n)
 	}
-	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(first.Value))
+	wantValue(t, MustRun(t, m, "big", wasmexec.Request{Code: "digest()"}), string(first.Value))
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		t.Skipf("no /proc/self/maps: %v", err)
@@ -526,26 +526,26 @@ func TestLargeStateMappedFromRecord(t *testing.T) {
 	if !strings.Contains(string(maps), record) {
 		t.Fatal("the woken guest does not map its record")
 	}
-	second := MustRun(t, m, "big", exec.Request{Code: "data.fill(1, 0, 1 << 20); digest()"})
+	second := MustRun(t, m, "big", wasmexec.Request{Code: "data.fill(1, 0, 1 << 20); digest()"})
 	if string(second.Value) == string(first.Value) {
 		t.Fatal("the write changed nothing")
 	}
 	// A fork is restored from an unnamed file its state was written to,
 	// and maps it too; the two diverge.
-	if _, err := m.Fork(context.Background(), "big", &exec.ForkSpec{ContextID: "fork"}); err != nil {
+	if _, err := m.Fork(context.Background(), "big", &wasmexec.ForkSpec{ContextID: "fork"}); err != nil {
 		t.Fatal(err)
 	}
 	if maps, _ := os.ReadFile("/proc/self/maps"); !strings.Contains(string(maps), ".tmp-fork-") {
 		t.Fatal("the fork does not map its state's file")
 	}
-	wantValue(t, MustRun(t, m, "fork", exec.Request{Code: "digest()"}), string(second.Value))
-	if got := MustRun(t, m, "fork", exec.Request{Code: "data.fill(2); digest()"}); string(got.Value) == string(second.Value) {
+	wantValue(t, MustRun(t, m, "fork", wasmexec.Request{Code: "digest()"}), string(second.Value))
+	if got := MustRun(t, m, "fork", wasmexec.Request{Code: "data.fill(2); digest()"}); string(got.Value) == string(second.Value) {
 		t.Fatal("the fork's write changed nothing")
 	}
 	mustHibernate(t, m, "big") // a new record, renamed over the mapped one
-	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(second.Value))
+	wantValue(t, MustRun(t, m, "big", wasmexec.Request{Code: "digest()"}), string(second.Value))
 	m.Close()
 	m = openDurable(t, r, d, contexts.Config{HibernateAfter: time.Hour})
 	defer m.Close()
-	wantValue(t, MustRun(t, m, "big", exec.Request{Code: "digest()"}), string(second.Value))
+	wantValue(t, MustRun(t, m, "big", wasmexec.Request{Code: "digest()"}), string(second.Value))
 }

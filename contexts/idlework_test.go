@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 )
@@ -40,11 +40,11 @@ func TestIdleWorkWaitsForProcessesAndOpenFiles(t *testing.T) {
 	}
 	t.Cleanup(procs.Close)
 
-	MustCreate(t, m, exec.ContextSpec{ContextID: "proc"})
-	MustCreate(t, m, exec.ContextSpec{ContextID: "file", Language: exec.Python})
-	MustRun(t, m, "proc", exec.Request{Code: "globalThis.v = 'p'"})
-	MustRun(t, m, "file", exec.Request{Language: exec.Python, Code: "held = open('/workspace/held.txt', 'w')\nv = 'f'"})
-	p, err := procs.Spawn(context.Background(), &exec.SpawnRequest{ContextID: "proc", Language: exec.JavaScript, Code: `let l; while ((l = stdin.readLine()) !== null) console.log(l)`})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "proc"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "file", Language: wasmexec.Python})
+	MustRun(t, m, "proc", wasmexec.Request{Code: "globalThis.v = 'p'"})
+	MustRun(t, m, "file", wasmexec.Request{Language: wasmexec.Python, Code: "held = open('/workspace/held.txt', 'w')\nv = 'f'"})
+	p, err := procs.Spawn(context.Background(), &wasmexec.SpawnRequest{ContextID: "proc", Language: wasmexec.JavaScript, Code: `let l; while ((l = stdin.readLine()) !== null) console.log(l)`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +65,10 @@ func TestIdleWorkWaitsForProcessesAndOpenFiles(t *testing.T) {
 	if _, err := procs.CloseStdin(p.PID); err != nil {
 		t.Fatal(err)
 	}
-	if w, err := procs.Wait(context.Background(), p.PID, 30*time.Second); err != nil || w.State != exec.ProcessExited {
+	if w, err := procs.Wait(context.Background(), p.PID, 30*time.Second); err != nil || w.State != wasmexec.ProcessExited {
 		t.Fatalf("the process did not end: %+v, %v", w, err)
 	}
-	MustRun(t, m, "file", exec.Request{Language: exec.Python, Code: "held.close()"})
+	MustRun(t, m, "file", wasmexec.Request{Language: wasmexec.Python, Code: "held.close()"})
 	advance(2 * time.Minute) // past the idle time and the retry delay
 	if n := m.IdleWork(); n != 2 {
 		t.Fatalf("the idle loop hibernated %d context(s) once nothing held them, want 2", n)
@@ -78,6 +78,6 @@ func TestIdleWorkWaitsForProcessesAndOpenFiles(t *testing.T) {
 			t.Fatalf("%s: %+v", id, d)
 		}
 	}
-	wantValue(t, MustRun(t, m, "proc", exec.Request{Code: "v"}), `"p"`)
-	wantValue(t, MustRun(t, m, "file", exec.Request{Language: exec.Python, Code: "v"}), `"f"`)
+	wantValue(t, MustRun(t, m, "proc", wasmexec.Request{Code: "v"}), `"p"`)
+	wantValue(t, MustRun(t, m, "file", wasmexec.Request{Language: wasmexec.Python, Code: "v"}), `"f"`)
 }

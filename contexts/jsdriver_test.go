@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // The JavaScript driver keeps one guest per context, so everything a run
@@ -18,10 +18,10 @@ import (
 // not the previous run's EOF.
 func TestJSStdinIsPerRun(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "in"})
-	run := func(code, stdin string) *exec.Result {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "in"})
+	run := func(code, stdin string) *wasmexec.Result {
 		t.Helper()
-		return MustRun(t, m, "in", exec.Request{Code: code, Stdin: stdin})
+		return MustRun(t, m, "in", wasmexec.Request{Code: code, Stdin: stdin})
 	}
 	wantValue(t, run("stdin.readLine()", "first\nsecret\n"), `"first"`)
 	wantValue(t, run("stdin.readLine()", "second\n"), `"second"`)
@@ -56,20 +56,20 @@ func TestJSOutcomeStaysInItsRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := fmt.Sprintf("o%d", i)
-			MustCreate(t, m, exec.ContextSpec{ContextID: id})
-			res := MustRun(t, m, id, exec.Request{Code: tc.code})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id})
+			res := MustRun(t, m, id, wasmexec.Request{Code: tc.code})
 			if tc.exit != 0 {
-				if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeExit || res.ExitCode != tc.exit {
+				if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeExit || res.ExitCode != tc.exit {
 					t.Fatalf("got %s exit %d %+v value %s, want exit %d", res.Outcome, res.ExitCode, res.Error, res.Value, tc.exit)
 				}
-			} else if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeException || res.Error.Name != tc.errName || res.Error.Message != tc.errMessage {
+			} else if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeException || res.Error.Name != tc.errName || res.Error.Message != tc.errMessage {
 				t.Fatalf("got %s %+v value %s, want exception %s: %s", res.Outcome, res.Error, res.Value, tc.errName, tc.errMessage)
 			}
 			if res.ContextReset {
 				t.Fatalf("the guest was replaced: %+v", res)
 			}
 			for range 2 {
-				wantValue(t, MustRun(t, m, id, exec.Request{Code: "1+1"}), "2")
+				wantValue(t, MustRun(t, m, id, wasmexec.Request{Code: "1+1"}), "2")
 			}
 		})
 	}
@@ -80,8 +80,8 @@ func TestJSOutcomeStaysInItsRun(t *testing.T) {
 // fs global neither sees nor changes what later runs get.
 func TestJSDriverKeepsItsOwnBuiltins(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "b"})
-	MustRun(t, m, "b", exec.Request{Code: `
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "b"})
+	MustRun(t, m, "b", wasmexec.Request{Code: `
 		globalThis.seen = [];
 		JSON.parse = s => { seen.push(s); return {apiKey: 'forged'} };
 		Object.freeze = o => { seen.push(o); return o };
@@ -95,7 +95,7 @@ func TestJSDriverKeepsItsOwnBuiltins(t *testing.T) {
 		fs = {forged: true};
 		1`})
 	inputs := json.RawMessage(`{"apiKey": "k-123", "nested": {"list": [1, {"deep": true}]}}`)
-	wantValue(t, MustRun(t, m, "b", exec.Request{Code: `
+	wantValue(t, MustRun(t, m, "b", wasmexec.Request{Code: `
 		'use strict';
 		const tries = [];
 		for (const f of [() => { inputs.apiKey = 'x' }, () => { inputs.nested.list.push(2) }, () => { inputs.nested.list[1].deep = false }, () => { inputs.added = 1 }]) {
@@ -103,21 +103,21 @@ func TestJSDriverKeepsItsOwnBuiltins(t *testing.T) {
 		}
 		[inputs.apiKey, inputs.nested.list[1].deep, inputs.nested.list.length, tries]`, Inputs: inputs}),
 		`["k-123",true,2,["TypeError","TypeError","TypeError","TypeError"]]`)
-	wantValue(t, MustRun(t, m, "b", exec.Request{Code: "queueMicrotask(() => { globalThis.ran = true }); new Set([1, 2])"}),
+	wantValue(t, MustRun(t, m, "b", wasmexec.Request{Code: "queueMicrotask(() => { globalThis.ran = true }); new Set([1, 2])"}),
 		`{"$type":"Set","entries":[1,2]}`)
-	wantValue(t, MustRun(t, m, "b", exec.Request{Code: "[ran, seen.length, new Map([['k', 1]])]"}),
+	wantValue(t, MustRun(t, m, "b", wasmexec.Request{Code: "[ran, seen.length, new Map([['k', 1]])]"}),
 		`[true,0,{"$type":"Map","entries":[["k",1]]}]`)
-	wantValue(t, MustRun(t, m, "b", exec.Request{Format: "commonjs", Code: "module.exports = [require('fs') === fs, typeof require('fs').existsSync]"}),
+	wantValue(t, MustRun(t, m, "b", wasmexec.Request{Format: "commonjs", Code: "module.exports = [require('fs') === fs, typeof require('fs').existsSync]"}),
 		`[false,"function"]`)
 }
 
 // A run without cwd starts in the workspace, whatever the previous run's was.
 func TestJSCwdIsPerRun(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "cwd"})
-	MustRun(t, m, "cwd", exec.Request{Code: "fs.mkdirSync('sub'); fs.writeFileSync('sub/a.txt', 'in sub'); fs.writeFileSync('a.txt', 'at the root')"})
-	wantValue(t, MustRun(t, m, "cwd", exec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]", Cwd: "sub"}), `["/workspace/sub","in sub"]`)
-	wantValue(t, MustRun(t, m, "cwd", exec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]"}), `["/workspace","at the root"]`)
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "cwd"})
+	MustRun(t, m, "cwd", wasmexec.Request{Code: "fs.mkdirSync('sub'); fs.writeFileSync('sub/a.txt', 'in sub'); fs.writeFileSync('a.txt', 'at the root')"})
+	wantValue(t, MustRun(t, m, "cwd", wasmexec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]", Cwd: "sub"}), `["/workspace/sub","in sub"]`)
+	wantValue(t, MustRun(t, m, "cwd", wasmexec.Request{Code: "[__dirname, fs.readFileSync('a.txt', 'utf8')]"}), `["/workspace","at the root"]`)
 }
 
 // Issue 20: how JavaScript values, syntax errors and top-level await look.
@@ -128,7 +128,7 @@ func TestJSCwdIsPerRun(t *testing.T) {
 // declarations persist in the context.
 func TestJSTopLevelAwaitForms(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "tla"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "tla"})
 	for _, tc := range []struct{ name, code, want string }{
 		{"parenthesized", "(await Promise.resolve({a: 1})).a", "1"},
 		{"parenthesized callee", "const f = () => 5; await (f)()", "5"},
@@ -146,14 +146,14 @@ func TestJSTopLevelAwaitForms(t *testing.T) {
 		{"await as an identifier in a script", "var await = 3; await + 1", "4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantValue(t, MustRun(t, m, "tla", exec.Request{Code: tc.code}), tc.want)
+			wantValue(t, MustRun(t, m, "tla", wasmexec.Request{Code: tc.code}), tc.want)
 		})
 	}
 	// await only inside a function: a script, its declarations persist.
-	wantValue(t, MustRun(t, m, "tla", exec.Request{Code: "async function later() { return await Promise.resolve(9) }; 1"}), "1")
-	wantValue(t, MustRun(t, m, "tla", exec.Request{Code: "later()"}), "9")
-	res := MustRun(t, m, "tla", exec.Request{Code: "function f() { for await (const x of []) {} }"})
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeSyntaxError || !strings.Contains(res.Error.Message, "for await is only valid in async functions") {
+	wantValue(t, MustRun(t, m, "tla", wasmexec.Request{Code: "async function later() { return await Promise.resolve(9) }; 1"}), "1")
+	wantValue(t, MustRun(t, m, "tla", wasmexec.Request{Code: "later()"}), "9")
+	res := MustRun(t, m, "tla", wasmexec.Request{Code: "function f() { for await (const x of []) {} }"})
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeSyntaxError || !strings.Contains(res.Error.Message, "for await is only valid in async functions") {
 		t.Fatalf("for await in a plain function: %s %+v", res.Outcome, res.Error)
 	}
 }
@@ -162,11 +162,11 @@ func TestJSTopLevelAwaitForms(t *testing.T) {
 // clear error (item 17), in evaluate and execute; one a timer settles waits.
 func TestJSUnsettledTopLevelAwait(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "never"})
-	for _, kind := range []exec.Kind{exec.KindEvaluate, exec.KindExecute} {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "never"})
+	for _, kind := range []wasmexec.Kind{wasmexec.KindEvaluate, wasmexec.KindExecute} {
 		for _, code := range []string{"await new Promise(() => {})", "const v = await new Promise(r => { globalThis.never = r }); v"} {
-			res := MustRun(t, m, "never", exec.Request{Kind: kind, Code: code, TimeoutMs: 20000})
-			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeException || !strings.Contains(res.Error.Message, "top-level await never settles") {
+			res := MustRun(t, m, "never", wasmexec.Request{Kind: kind, Code: code, TimeoutMs: 20000})
+			if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeException || !strings.Contains(res.Error.Message, "top-level await never settles") {
 				t.Fatalf("%s %q: %s %+v", kind, code, res.Outcome, res.Error)
 			}
 			if res.DurationMs > 5000 {
@@ -174,11 +174,11 @@ func TestJSUnsettledTopLevelAwait(t *testing.T) {
 			}
 		}
 	}
-	wantValue(t, MustRun(t, m, "never", exec.Request{Code: "await new Promise(r => setTimeout(() => r('late'), 30))"}), `"late"`)
+	wantValue(t, MustRun(t, m, "never", wasmexec.Request{Code: "await new Promise(r => setTimeout(() => r('late'), 30))"}), `"late"`)
 	// A pending promise as a value (no await) is a marker, not a failure.
-	res := MustRun(t, m, "never", exec.Request{Code: "new Promise(() => {})"})
+	res := MustRun(t, m, "never", wasmexec.Request{Code: "new Promise(() => {})"})
 	var marker map[string]string
-	if res.Outcome != exec.Succeeded || json.Unmarshal(res.Value, &marker) != nil || marker["$type"] != "Promise" || marker["$repr"] != "Promise { <pending> }" {
+	if res.Outcome != wasmexec.Succeeded || json.Unmarshal(res.Value, &marker) != nil || marker["$type"] != "Promise" || marker["$repr"] != "Promise { <pending> }" {
 		t.Fatalf("pending promise value: %s %s %+v", res.Outcome, res.Value, res.Error)
 	}
 }
@@ -188,7 +188,7 @@ func TestJSUnsettledTopLevelAwait(t *testing.T) {
 // plain words that modules are not available (item 11).
 func TestJSSyntaxErrors(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "syn"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "syn"})
 	for _, tc := range []struct {
 		name, code, message string
 		line, column        int
@@ -202,9 +202,9 @@ func TestJSSyntaxErrors(t *testing.T) {
 		{"in a cell with exports and top-level await", "export const a = await 1;\n\n  const = 2", "Expected identifier", 3, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, m, "syn", exec.Request{Code: tc.code})
+			res := MustRun(t, m, "syn", wasmexec.Request{Code: tc.code})
 			e := res.Error
-			if res.Outcome != exec.Failed || e == nil || e.Code != exec.CodeSyntaxError || e.Name != "SyntaxError" {
+			if res.Outcome != wasmexec.Failed || e == nil || e.Code != wasmexec.CodeSyntaxError || e.Name != "SyntaxError" {
 				t.Fatalf("got %s %+v", res.Outcome, e)
 			}
 			if !strings.HasPrefix(e.Message, tc.message) || fmt.Sprint(e.Details["line"], ":", e.Details["column"]) != fmt.Sprint(tc.line, ":", tc.column) {
@@ -215,8 +215,8 @@ func TestJSSyntaxErrors(t *testing.T) {
 			}
 		})
 	}
-	res := MustRun(t, m, "syn", exec.Request{Code: "require('left-pad')", Format: "commonjs"})
-	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "Cannot find module 'left-pad'") {
+	res := MustRun(t, m, "syn", wasmexec.Request{Code: "require('left-pad')", Format: "commonjs"})
+	if res.Outcome != wasmexec.Failed || !strings.Contains(res.Error.Message, "Cannot find module 'left-pad'") {
 		t.Fatalf("commonjs require: %s %+v", res.Outcome, res.Error)
 	}
 }
@@ -227,7 +227,7 @@ func TestJSSyntaxErrors(t *testing.T) {
 // markers with their entries.
 func TestJSValueRule(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "stmt"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "stmt"})
 	for _, tc := range []struct{ code, want string }{
 		{"console.log(1)", ""},
 		{"await 1; console.log(1)", ""},
@@ -246,12 +246,12 @@ func TestJSValueRule(t *testing.T) {
 		{"new Set([1, 'a'])", `{"$type":"Set","entries":[1,"a"]}`},
 		{"new Map([['k', new Set([2])]])", `{"$type":"Map","entries":[["k",{"$type":"Set","entries":[2]}]]}`},
 	} {
-		res := MustRun(t, m, "stmt", exec.Request{Code: tc.code})
-		if res.Outcome != exec.Succeeded || string(res.Value) != tc.want {
+		res := MustRun(t, m, "stmt", wasmexec.Request{Code: tc.code})
+		if res.Outcome != wasmexec.Succeeded || string(res.Value) != tc.want {
 			t.Fatalf("%q: %s value %q (error %+v), want %q", tc.code, res.Outcome, res.Value, res.Error, tc.want)
 		}
 	}
-	res := MustRun(t, m, "stmt", exec.Request{Code: "console.log(1)"})
+	res := MustRun(t, m, "stmt", wasmexec.Request{Code: "console.log(1)"})
 	if res.Stdout == nil || *res.Stdout != "1\n" {
 		t.Fatalf("stdout %v", res.Stdout)
 	}
@@ -262,15 +262,15 @@ func TestJSValueRule(t *testing.T) {
 // or toJSON may log too, and its line must not land inside the outer one.
 func TestJSConsoleLines(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "log"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "log"})
 	for _, tc := range []struct{ code, stdout, stderr string }{
 		{`console.log("line", 1, 1.5, true, null, undefined)`, "line 1 1.5 true null undefined\n", ""},
 		{`console.log()`, "\n", ""},
 		{`console.log("a", {get x() { console.log("inner"); return 1 }})`, "inner\na {\"x\":1}\n", ""},
 		{`console.log("a", {toJSON() { console.error("err"); return 2 }}); console.log("b")`, "a 2\nb\n", "err\n"},
 	} {
-		res := MustRun(t, m, "log", exec.Request{Code: tc.code})
-		if res.Outcome != exec.Succeeded || res.Stdout == nil || *res.Stdout != tc.stdout || res.Stderr == nil || *res.Stderr != tc.stderr {
+		res := MustRun(t, m, "log", wasmexec.Request{Code: tc.code})
+		if res.Outcome != wasmexec.Succeeded || res.Stdout == nil || *res.Stdout != tc.stdout || res.Stderr == nil || *res.Stderr != tc.stderr {
 			t.Fatalf("%s: %s stdout %q stderr %q (error %+v), want %q %q", tc.code, res.Outcome, deref(res.Stdout), deref(res.Stderr), res.Error, tc.stdout, tc.stderr)
 		}
 	}
@@ -301,16 +301,16 @@ func TestPythonStdStreams(t *testing.T) {
 		if i == 4 {
 			id = "py3"
 		} else {
-			MustCreate(t, m, exec.ContextSpec{ContextID: id, Language: exec.Python})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id, Language: wasmexec.Python})
 		}
-		res := MustRun(t, m, id, exec.Request{Language: exec.Python, Code: tc.code})
+		res := MustRun(t, m, id, wasmexec.Request{Language: wasmexec.Python, Code: tc.code})
 		if tc.fails != "" {
-			if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, tc.fails) {
+			if res.Outcome != wasmexec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, tc.fails) {
 				t.Fatalf("%s: %s %+v, want failed with %q", tc.code, res.Outcome, res.Error, tc.fails)
 			}
 			continue
 		}
-		if res.Outcome != exec.Succeeded || deref(res.Stdout) != tc.stdout || deref(res.Stderr) != tc.stderr {
+		if res.Outcome != wasmexec.Succeeded || deref(res.Stdout) != tc.stdout || deref(res.Stderr) != tc.stderr {
 			t.Fatalf("%s: %s stdout %q stderr %q (error %+v), want %q %q", tc.code, res.Outcome, deref(res.Stdout), deref(res.Stderr), res.Error, tc.stdout, tc.stderr)
 		}
 	}

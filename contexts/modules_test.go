@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -37,10 +37,10 @@ var project = map[string]string{
 
 func TestJSModules(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "mods"})
-	run := func(code string) *exec.Result {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "mods"})
+	run := func(code string) *wasmexec.Result {
 		t.Helper()
-		return MustRun(t, m, "mods", exec.Request{Code: code, Files: project})
+		return MustRun(t, m, "mods", wasmexec.Request{Code: code, Files: project})
 	}
 	for _, tc := range []struct{ name, code, want string }{
 		{"static ESM import", "import twice, { add } from './lib/math.mjs';\ntwice(add(1, 2))", "6"},
@@ -95,10 +95,10 @@ func TestJSModules(t *testing.T) {
 // visible to later cells, with or without top-level await.
 func TestJSCellsExport(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "cells"})
-	run := func(code string) *exec.Result {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "cells"})
+	run := func(code string) *wasmexec.Result {
 		t.Helper()
-		return MustRun(t, m, "cells", exec.Request{Code: code})
+		return MustRun(t, m, "cells", wasmexec.Request{Code: code})
 	}
 	wantValue(t, run("export const x = 1;\nconst hidden = 2;\nx + hidden"), "3")
 	wantValue(t, run("x + hidden"), "3")
@@ -111,9 +111,9 @@ func TestJSCellsExport(t *testing.T) {
 // A throw in an imported module points at that module's own line.
 func TestJSModuleStackPointsAtTheFile(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "stack"})
-	res := MustRun(t, m, "stack", exec.Request{Code: "import { boom } from './lib/boom.mjs';\nboom()", Files: project})
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Message != "kaboom" {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "stack"})
+	res := MustRun(t, m, "stack", wasmexec.Request{Code: "import { boom } from './lib/boom.mjs';\nboom()", Files: project})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Message != "kaboom" {
 		t.Fatalf("got %s %+v", res.Outcome, res.Error)
 	}
 	if !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
@@ -124,22 +124,22 @@ func TestJSModuleStackPointsAtTheFile(t *testing.T) {
 // Bad imports fail with errors that say what is wrong.
 func TestJSModuleErrors(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "bad"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "bad"})
 	for _, tc := range []struct{ name, code, code2, want string }{
-		{"unsupported built-in", "import cp from 'node:child_process'", exec.CodeException, "node:child_process is not available in wasmexec: wasmexec runs no processes"},
-		{"unsupported without node:", "require('http')", exec.CodeException, "node:http is not available in wasmexec: the sandbox has no network"},
-		{"missing file", "import x from './nope.js'", exec.CodeException, "Cannot find module './nope.js'"},
-		{"missing package", "require('left-pad')", exec.CodeException, "Cannot find module 'left-pad'"},
-		{"syntax error in a cell with exports", "export const = 1", exec.CodeSyntaxError, "Expected identifier"},
+		{"unsupported built-in", "import cp from 'node:child_process'", wasmexec.CodeException, "node:child_process is not available in wasmexec: wasmexec runs no processes"},
+		{"unsupported without node:", "require('http')", wasmexec.CodeException, "node:http is not available in wasmexec: the sandbox has no network"},
+		{"missing file", "import x from './nope.js'", wasmexec.CodeException, "Cannot find module './nope.js'"},
+		{"missing package", "require('left-pad')", wasmexec.CodeException, "Cannot find module 'left-pad'"},
+		{"syntax error in a cell with exports", "export const = 1", wasmexec.CodeSyntaxError, "Expected identifier"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, m, "bad", exec.Request{Code: tc.code})
-			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != tc.code2 || !strings.Contains(res.Error.Message, tc.want) {
+			res := MustRun(t, m, "bad", wasmexec.Request{Code: tc.code})
+			if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != tc.code2 || !strings.Contains(res.Error.Message, tc.want) {
 				t.Fatalf("got %s %+v, want %s containing %q", res.Outcome, res.Error, tc.code2, tc.want)
 			}
 		})
 	}
-	wantValue(t, MustRun(t, m, "bad", exec.Request{Code: "1+1"}), "2")
+	wantValue(t, MustRun(t, m, "bad", wasmexec.Request{Code: "1+1"}), "2")
 }
 
 // filePath runs a workspace file as the entry point: in
@@ -157,36 +157,36 @@ func TestJSFilePath(t *testing.T) {
 		files[k] = v
 	}
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "fp"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "fp"})
 	for _, tc := range []struct{ file, want string }{
 		{"app/main.mjs", "42"},
 		{"app/main.cjs", `"hello file"`},
 		{"app/main.ts", "5"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			wantValue(t, MustRun(t, m, "fp", exec.Request{FilePath: tc.file, Files: files}), tc.want)
+			wantValue(t, MustRun(t, m, "fp", wasmexec.Request{FilePath: tc.file, Files: files}), tc.want)
 		})
 	}
-	res := MustRun(t, m, "fp", exec.Request{FilePath: "app/fail.mjs", Files: files})
-	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+	res := MustRun(t, m, "fp", wasmexec.Request{FilePath: "app/fail.mjs", Files: files})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
 		t.Fatalf("got %s %+v", res.Outcome, res.Error)
 	}
 	for _, bad := range []string{"../x.js", "/workspace/a.js", "a/../b.js", "data.json"} {
-		_, err := tryRun(m, "fp", exec.Request{FilePath: bad})
-		wantCode(t, err, exec.EInvalid)
+		_, err := tryRun(m, "fp", wasmexec.Request{FilePath: bad})
+		wantCode(t, err, wasmexec.EInvalid)
 	}
-	res = MustRun(t, m, "fp", exec.Request{FilePath: "missing.js"})
-	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, "missing.js") {
+	res = MustRun(t, m, "fp", wasmexec.Request{FilePath: "missing.js"})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, "missing.js") {
 		t.Fatalf("missing file: %s %+v", res.Outcome, res.Error)
 	}
 
 	// One-shot, with files.
 	r := MustRunner(t, testenv.RunnerConfig{})
-	one, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, FilePath: "app/main.mjs", Files: files}, exec.RunOptions{})
+	one, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.JavaScript, FilePath: "app/main.mjs", Files: files}, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if one.Outcome != exec.Succeeded || one.Stdout == nil || *one.Stdout != "sum 3\n" {
+	if one.Outcome != wasmexec.Succeeded || one.Stdout == nil || *one.Stdout != "sum 3\n" {
 		t.Fatalf("one-shot: %s %v %+v", one.Outcome, one.Stdout, one.Error)
 	}
 }
@@ -202,19 +202,19 @@ func TestJSTsconfigPath(t *testing.T) {
 		"src/plain/index.ts": "export default 'by baseUrl';\n",
 	}
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "tsc"})
-	wantValue(t, MustRun(t, m, "tsc", exec.Request{FilePath: "src/main.ts", TsconfigPath: "tsconfig.json", Files: files}), `["hi ts","b:bold"]`)
-	wantValue(t, MustRun(t, m, "tsc", exec.Request{Code: "import p from 'src/plain';\np", TsconfigPath: "tsconfig.json"}), `"by baseUrl"`)
-	res := MustRun(t, m, "tsc", exec.Request{Code: "import { greet } from '@lib/greet';\ngreet('x')"})
-	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "Cannot find module '@lib/greet'") {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "tsc"})
+	wantValue(t, MustRun(t, m, "tsc", wasmexec.Request{FilePath: "src/main.ts", TsconfigPath: "tsconfig.json", Files: files}), `["hi ts","b:bold"]`)
+	wantValue(t, MustRun(t, m, "tsc", wasmexec.Request{Code: "import p from 'src/plain';\np", TsconfigPath: "tsconfig.json"}), `"by baseUrl"`)
+	res := MustRun(t, m, "tsc", wasmexec.Request{Code: "import { greet } from '@lib/greet';\ngreet('x')"})
+	if res.Outcome != wasmexec.Failed || !strings.Contains(res.Error.Message, "Cannot find module '@lib/greet'") {
 		t.Fatalf("without tsconfigPath: %s %+v", res.Outcome, res.Error)
 	}
-	res = MustRun(t, m, "tsc", exec.Request{Code: "1", TsconfigPath: "missing.json"})
-	if res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "tsconfigPath") {
+	res = MustRun(t, m, "tsc", wasmexec.Request{Code: "1", TsconfigPath: "missing.json"})
+	if res.Outcome != wasmexec.Failed || !strings.Contains(res.Error.Message, "tsconfigPath") {
 		t.Fatalf("missing tsconfig: %s %+v", res.Outcome, res.Error)
 	}
-	_, err := tryRun(m, "tsc", exec.Request{Code: "1", TsconfigPath: "../tsconfig.json"})
-	wantCode(t, err, exec.EInvalid)
+	_, err := tryRun(m, "tsc", wasmexec.Request{Code: "1", TsconfigPath: "../tsconfig.json"})
+	wantCode(t, err, wasmexec.EInvalid)
 }
 
 // A context converts a cell or module once: running the same ES module
@@ -223,11 +223,11 @@ func TestJSTsconfigPath(t *testing.T) {
 // fraction of the first run's fuel.
 func TestJSConversionsAreCached(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "conv"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "conv"})
 	code := "import { add } from './lib/math.mjs';\nadd(3, 4)"
-	first := MustRun(t, m, "conv", exec.Request{Code: code, Files: project})
+	first := MustRun(t, m, "conv", wasmexec.Request{Code: code, Files: project})
 	wantValue(t, first, "7")
-	again := MustRun(t, m, "conv", exec.Request{Code: code})
+	again := MustRun(t, m, "conv", wasmexec.Request{Code: code})
 	wantValue(t, again, "7")
 	if again.FuelConsumed*4 > first.FuelConsumed {
 		t.Fatalf("the same cell again burned %d fuel against %d the first time: its conversion was not reused", again.FuelConsumed, first.FuelConsumed)
@@ -241,9 +241,9 @@ func TestJSConversionsAreCached(t *testing.T) {
 // in a workspace that isn't the run's own never gets them.
 func TestJSOneShotShippedSources(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
-	oneShot := func(code string, files map[string]string) *exec.Result {
+	oneShot := func(code string, files map[string]string) *wasmexec.Result {
 		t.Helper()
-		res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+		res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: code, Files: files}, wasmexec.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +251,7 @@ func TestJSOneShotShippedSources(t *testing.T) {
 	}
 
 	res := oneShot("import { boom } from './lib/boom.mjs';\nboom()", project)
-	if res.Outcome != exec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
+	if res.Outcome != wasmexec.Failed || res.Error == nil || !strings.Contains(res.Error.Stack, "lib/boom.mjs:4:") {
 		t.Fatalf("stack does not point at lib/boom.mjs line 4: %s %+v", res.Outcome, res.Error)
 	}
 	wantValue(t, oneShot("import { flavour } from 'dual';\nimport p from 'plain';\n[flavour, p.dual]", project), `["esm","cjs"]`)
@@ -276,8 +276,8 @@ func TestJSOneShotShippedSources(t *testing.T) {
 	const want = `[1,1,2,1,"written"]`
 	wantValue(t, oneShot(code, files), want)
 	m := MustManager(t, contexts.Config{Runner: r}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "agree"})
-	wantValue(t, MustRun(t, m, "agree", exec.Request{Code: code, Files: files}), want)
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "agree"})
+	wantValue(t, MustRun(t, m, "agree", wasmexec.Request{Code: code, Files: files}), want)
 
 	// A workspace the caller owns and seeds: the file on disk wins over
 	// the request's copy, which the runner does not ship.
@@ -285,7 +285,7 @@ func TestJSOneShotShippedSources(t *testing.T) {
 	seed := func(context.Context) error {
 		return os.WriteFile(filepath.Join(dir, "m.mjs"), []byte("export const v = 'disk';\n"), 0o644)
 	}
-	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import { v } from './m.mjs';\nv", Files: map[string]string{"m.mjs": "export const v = 'request';\n"}}, exec.RunOptions{Workspace: dir, Seed: seed})
+	res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "import { v } from './m.mjs';\nv", Files: map[string]string{"m.mjs": "export const v = 'request';\n"}}, wasmexec.RunOptions{Workspace: dir, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,12 +308,12 @@ func TestJSModuleInterop(t *testing.T) {
 		"[count, re.count, re.own, Object.keys(re).sort(), px.a, globalThis.traps > 0, hd.hidden, Object.keys(hd).sort(), Object.getOwnPropertyDescriptor(re, 'own').enumerable]"
 	const want = `[2,2,1,["count","inc","own"],1,true,7,["default","shown"],true]`
 	r := MustRunner(t, testenv.RunnerConfig{})
-	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code, Files: files}, exec.RunOptions{})
+	res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: code, Files: files}, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantValue(t, res, want)
 	m := MustManager(t, contexts.Config{Runner: r}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "interop"})
-	wantValue(t, MustRun(t, m, "interop", exec.Request{Code: code, Files: files}), want)
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "interop"})
+	wantValue(t, MustRun(t, m, "interop", wasmexec.Request{Code: code, Files: files}), want)
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -32,23 +32,23 @@ func TestContextNetwork(t *testing.T) {
 	}))
 	defer srv.Close()
 	m := MustNetManager(t)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "n", Network: &exec.Network{Allow: []string{srv.URL}},
-		Secrets: map[string]exec.Secret{"KEY": {Value: "v4lue", Hosts: []string{"http://" + strings.TrimPrefix(srv.URL, "http://")}}}})
-	res := MustRun(t, m, "n", exec.Request{Code: fmt.Sprintf(`const r = await fetch(%q, {headers: {"X-Key": process.env.KEY}}); [await r.text(), process.env.KEY]`, srv.URL)})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "n", Network: &wasmexec.Network{Allow: []string{srv.URL}},
+		Secrets: map[string]wasmexec.Secret{"KEY": {Value: "v4lue", Hosts: []string{"http://" + strings.TrimPrefix(srv.URL, "http://")}}}})
+	res := MustRun(t, m, "n", wasmexec.Request{Code: fmt.Sprintf(`const r = await fetch(%q, {headers: {"X-Key": process.env.KEY}}); [await r.text(), process.env.KEY]`, srv.URL)})
 	wantValue(t, res, `["ok wasmexec-secret-KEY","wasmexec-secret-KEY"]`)
 	if len(res.Network) != 1 || res.Network[0].Secrets[0] != "KEY" {
 		t.Fatalf("record %+v", res.Network)
 	}
 	// A run may narrow the context's network (here: to nothing it reaches).
-	res = MustRun(t, m, "n", exec.Request{Code: fmt.Sprintf(`let e; try { await fetch(%q) } catch (x) { e = x.message } e`, srv.URL), Network: &exec.Network{Allow: []string{"127.0.0.1:1"}}})
+	res = MustRun(t, m, "n", wasmexec.Request{Code: fmt.Sprintf(`let e; try { await fetch(%q) } catch (x) { e = x.message } e`, srv.URL), Network: &wasmexec.Network{Allow: []string{"127.0.0.1:1"}}})
 	if !strings.Contains(string(res.Value), "allow-list") {
 		t.Fatalf("narrowed: %s", res.Value)
 	}
-	if _, err := tryRun(m, "n", exec.Request{Code: "1", Secrets: map[string]exec.Secret{"KEY": {Value: "other", Hosts: []string{"x.test"}}}}); exec.ErrorCode(err) != exec.EInvalid {
+	if _, err := tryRun(m, "n", wasmexec.Request{Code: "1", Secrets: map[string]wasmexec.Secret{"KEY": {Value: "other", Hosts: []string{"x.test"}}}}); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("changed secrets: %v", err)
 	}
-	_, err := m.Create(context.Background(), &exec.ContextSpec{Language: exec.JavaScript, Network: &exec.Network{Allow: []string{"example.com"}}})
-	if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), "example.com") {
+	_, err := m.Create(context.Background(), &wasmexec.ContextSpec{Language: wasmexec.JavaScript, Network: &wasmexec.Network{Allow: []string{"example.com"}}})
+	if wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), "example.com") {
 		t.Fatalf("beyond the ceiling: %v", err)
 	}
 }
@@ -65,7 +65,7 @@ func TestContextResetAbortsFetch(t *testing.T) {
 	for _, op := range []string{"reset", "delete"} {
 		t.Run(op, func(t *testing.T) {
 			id := "f" + op
-			MustCreate(t, m, exec.ContextSpec{ContextID: id, Network: &exec.Network{Allow: []string{srv.URL}}})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id, Network: &wasmexec.Network{Allow: []string{srv.URL}}})
 			go func() {
 				<-arrived
 				if op == "reset" {
@@ -74,11 +74,11 @@ func TestContextResetAbortsFetch(t *testing.T) {
 					m.Delete(context.Background(), id)
 				}
 			}()
-			res, err := tryRun(m, id, exec.Request{Code: fmt.Sprintf(`await fetch(%q)`, srv.URL), TimeoutMs: 20000})
+			res, err := tryRun(m, id, wasmexec.Request{Code: fmt.Sprintf(`await fetch(%q)`, srv.URL), TimeoutMs: 20000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Outcome != exec.Cancelled || len(res.Network) != 1 || !strings.Contains(res.Network[0].Error, "interrupted") {
+			if res.Outcome != wasmexec.Cancelled || len(res.Network) != 1 || !strings.Contains(res.Network[0].Error, "interrupted") {
 				t.Fatalf("%s: %+v %+v", res.Outcome, res.Error, res.Network)
 			}
 		})
@@ -102,31 +102,31 @@ func TestForkKeepsSecrets(t *testing.T) {
 	durable := openDurable(t, r, newDurableDirs(t), contexts.Config{})
 	t.Cleanup(durable.Close)
 	managers["through a file"] = durable
-	network := &exec.Network{Allow: []string{"http://127.0.0.1:9"}}
-	secrets := map[string]exec.Secret{"KEY": {Value: "v4lue", Hosts: []string{"http://127.0.0.1:9"}}}
+	network := &wasmexec.Network{Allow: []string{"http://127.0.0.1:9"}}
+	secrets := map[string]wasmexec.Secret{"KEY": {Value: "v4lue", Hosts: []string{"http://127.0.0.1:9"}}}
 	for _, tc := range []struct {
 		name      string
-		lang      exec.Language
+		lang      wasmexec.Language
 		set, read string
 		hibernate bool
 	}{
-		{"javascript live", exec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", false},
-		{"javascript hibernated", exec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", true},
-		{"python live", exec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", false},
-		{"python hibernated", exec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", true},
+		{"javascript live", wasmexec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", false},
+		{"javascript hibernated", wasmexec.JavaScript, "var x = 1; 0", "[x, process.env.KEY]", true},
+		{"python live", wasmexec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", false},
+		{"python hibernated", wasmexec.Python, "import os\nx = 1", "[x, os.environ['KEY']]", true},
 	} {
 		for where, m := range managers {
 			t.Run(tc.name+" "+where, func(t *testing.T) {
-				if tc.lang == exec.Python && !hasPython() {
+				if tc.lang == wasmexec.Python && !hasPython() {
 					t.Skip("the Python guest image is not built")
 				}
 				src := strings.ReplaceAll(tc.name, " ", "-")
-				MustCreate(t, m, exec.ContextSpec{ContextID: src, Language: tc.lang, Network: network, Secrets: secrets})
-				MustRun(t, m, src, exec.Request{Language: tc.lang, Code: tc.set})
+				MustCreate(t, m, wasmexec.ContextSpec{ContextID: src, Language: tc.lang, Network: network, Secrets: secrets})
+				MustRun(t, m, src, wasmexec.Request{Language: tc.lang, Code: tc.set})
 				if tc.hibernate {
 					mustHibernate(t, m, src)
 				}
-				d, err := m.Fork(context.Background(), src, &exec.ForkSpec{ContextID: src + "-fork"})
+				d, err := m.Fork(context.Background(), src, &wasmexec.ForkSpec{ContextID: src + "-fork"})
 				if err != nil {
 					t.Fatalf("fork: %v", err)
 				}
@@ -134,7 +134,7 @@ func TestForkKeepsSecrets(t *testing.T) {
 					t.Fatalf("the fork's secrets %v, network %+v", d.Secrets, d.Network)
 				}
 				for _, id := range []string{src, src + "-fork"} {
-					wantValue(t, MustRun(t, m, id, exec.Request{Language: tc.lang, Code: tc.read}), `[1,"wasmexec-secret-KEY"]`)
+					wantValue(t, MustRun(t, m, id, wasmexec.Request{Language: tc.lang, Code: tc.read}), `[1,"wasmexec-secret-KEY"]`)
 					if n := mustGet(t, m, id).Notice; n != "" {
 						t.Fatalf("%s came back fresh: %s", id, n)
 					}

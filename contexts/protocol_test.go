@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -34,22 +34,22 @@ func TestProtocolViolationReplacesTheGuest(t *testing.T) {
 		{"sleeping after answering", loopBody(callRecv(), callSend(), callSleep(), []byte{opDrop}), "slept after answering"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lang := exec.Language("violator")
+			lang := wasmexec.Language("violator")
 			img := loadWasmGuest(t, "violator-"+strings.ReplaceAll(tc.name, " ", "-"), tc.body)
 			r := testenv.Runner(t, testenv.RunnerConfig{
 				Images:    map[string]*engine.Image{img.Spec.Name: img},
-				Languages: map[exec.Language]exec.LanguageDriver{lang: passthrough{img.Spec.Name, "v"}},
+				Languages: map[wasmexec.Language]wasmexec.LanguageDriver{lang: passthrough{img.Spec.Name, "v"}},
 			})
 			m := MustManager(t, contexts.Config{Runner: r}, 0)
-			MustCreate(t, m, exec.ContextSpec{ContextID: "v", Language: lang})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: "v", Language: lang})
 			for i := range 2 {
-				res := MustRun(t, m, "v", exec.Request{Language: lang, Code: "x", Limits: exec.Limits{Fuel: 20_000_000}})
-				if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeInternal || res.Error.Name != "ProtocolError" ||
+				res := MustRun(t, m, "v", wasmexec.Request{Language: lang, Code: "x", Limits: wasmexec.Limits{Fuel: 20_000_000}})
+				if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeInternal || res.Error.Name != "ProtocolError" ||
 					!strings.Contains(res.Error.Message, tc.want) || res.Value != nil || !res.ContextReset {
 					t.Fatalf("run %d: %s %+v value %s contextReset=%v", i, res.Outcome, res.Error, res.Value, res.ContextReset)
 				}
 			}
-			if d := mustGet(t, m, "v"); d.State == exec.ContextFailed || d.Resets == 0 {
+			if d := mustGet(t, m, "v"); d.State == wasmexec.ContextFailed || d.Resets == 0 {
 				t.Fatalf("descriptor: %+v", d)
 			}
 		})

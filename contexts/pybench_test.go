@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // BenchmarkPythonIdleContextPrivateMemory is BenchmarkIdleContextMemory for
@@ -25,8 +25,8 @@ func BenchmarkPythonIdleContextPrivateMemory(b *testing.B) {
 	}
 	const n = 16
 	m := MustManager(b, contexts.Config{MaxContexts: n + 1}, 0)
-	warm := MustCreate(b, m, exec.ContextSpec{Language: exec.Python})
-	MustRun(b, m, warm.ContextID, exec.Request{Language: exec.Python, Code: "1"})
+	warm := MustCreate(b, m, wasmexec.ContextSpec{Language: wasmexec.Python})
+	MustRun(b, m, warm.ContextID, wasmexec.Request{Language: wasmexec.Python, Code: "1"})
 	var rss, anon float64
 	for range b.N {
 		runtime.GC()
@@ -34,8 +34,8 @@ func BenchmarkPythonIdleContextPrivateMemory(b *testing.B) {
 		rss0, anon0 := procStatus(b, "VmRSS:"), procStatus(b, "RssAnon:")
 		ids := make([]string, n)
 		for i := range n {
-			ids[i] = MustCreate(b, m, exec.ContextSpec{Language: exec.Python}).ContextID
-			MustRun(b, m, ids[i], exec.Request{Language: exec.Python, Code: "1"})
+			ids[i] = MustCreate(b, m, wasmexec.ContextSpec{Language: wasmexec.Python}).ContextID
+			MustRun(b, m, ids[i], wasmexec.Request{Language: wasmexec.Python, Code: "1"})
 		}
 		runtime.GC()
 		rss = float64(procStatus(b, "VmRSS:")-rss0) / n / (1 << 20)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestPythonExecuteKeepsState(t *testing.T) {
 	testenv.ImageDir(t, pythonImage)
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "px", Language: exec.Python})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "px", Language: wasmexec.Python})
 	for _, tc := range []struct {
 		name, code, check, want string
 	}{
@@ -25,8 +25,8 @@ func TestPythonExecuteKeepsState(t *testing.T) {
 		{"__name__ and __file__", "import sys\nseen = [__name__, __file__, sys.argv]", "seen", `["__main__","main.py",["main.py"]]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, m, "px", exec.Request{Kind: exec.KindExecute, Language: exec.Python, Code: tc.code})
-			if res.Outcome != exec.Succeeded {
+			res := MustRun(t, m, "px", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, Code: tc.code})
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("execute: %s %+v", res.Outcome, res.Error)
 			}
 			wantValue(t, pyRun(t, m, "px", tc.check), tc.want)
@@ -34,8 +34,8 @@ func TestPythonExecuteKeepsState(t *testing.T) {
 	}
 	// And the other way: execute sees what evaluate defined.
 	pyRun(t, m, "px", "from_cell = 7")
-	res := MustRun(t, m, "px", exec.Request{Kind: exec.KindExecute, Language: exec.Python, Code: "print(from_cell * 6)"})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "42\n" {
+	res := MustRun(t, m, "px", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, Code: "print(from_cell * 6)"})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "42\n" {
 		t.Fatalf("execute after evaluate: %s %+v %q", res.Outcome, res.Error, *res.Stdout)
 	}
 }
@@ -45,7 +45,7 @@ func TestPythonExecuteKeepsState(t *testing.T) {
 func TestPythonWorkspaceStartsEmpty(t *testing.T) {
 	testenv.ImageDir(t, pythonImage)
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "pe", Language: exec.Python})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "pe", Language: wasmexec.Python})
 	wantValue(t, pyRun(t, m, "pe", "import os\nos.listdir('/workspace')"), "[]")
 	entries, err := m.ListFiles(context.Background(), "pe", "")
 	if err != nil || len(entries) != 0 {
@@ -65,7 +65,7 @@ func TestPythonWorkspaceStartsEmpty(t *testing.T) {
 func TestPythonFilePathInContext(t *testing.T) {
 	testenv.ImageDir(t, pythonImage)
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "pf", Language: exec.Python})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "pf", Language: wasmexec.Python})
 	ctx := context.Background()
 	for p, src := range map[string]string{
 		"tools/helper.py": "def greet(n):\n    return 'hello ' + n\n",
@@ -76,26 +76,26 @@ func TestPythonFilePathInContext(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := MustRun(t, m, "pf", exec.Request{Kind: exec.KindExecute, Language: exec.Python, FilePath: "tools/main.py", Args: []string{"world"}})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "__main__ /workspace/tools/main.py ['tools/main.py', 'world'] /workspace/tools\nhello world\n" {
+	res := MustRun(t, m, "pf", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, FilePath: "tools/main.py", Args: []string{"world"}})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "__main__ /workspace/tools/main.py ['tools/main.py', 'world'] /workspace/tools\nhello world\n" {
 		t.Fatalf("filePath: %s %+v %q", res.Outcome, res.Error, *res.Stdout)
 	}
 	wantValue(t, pyRun(t, m, "pf", "import sys\n[last_run, sys.path[0]]"), `["world",""]`)
-	res = MustRun(t, m, "pf", exec.Request{Kind: exec.KindExecute, Language: exec.Python, FilePath: "tools/main.py", Args: []string{"x", "3"}})
-	if res.Outcome != exec.Failed || res.ExitCode != 3 {
+	res = MustRun(t, m, "pf", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, FilePath: "tools/main.py", Args: []string{"x", "3"}})
+	if res.Outcome != wasmexec.Failed || res.ExitCode != 3 {
 		t.Fatalf("exit: %s %d %+v", res.Outcome, res.ExitCode, res.Error)
 	}
-	res = MustRun(t, m, "pf", exec.Request{Kind: exec.KindExecute, Language: exec.Python, FilePath: "missing.py"})
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "FileNotFoundError" {
+	res = MustRun(t, m, "pf", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, FilePath: "missing.py"})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != "FileNotFoundError" {
 		t.Fatalf("missing: %s %+v", res.Outcome, res.Error)
 	}
-	res = MustRun(t, m, "pf", exec.Request{Kind: exec.KindExecute, Language: exec.Python, FilePath: "broken.py"})
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeSyntaxError || res.Error.Details["filename"] != "/workspace/broken.py" {
+	res = MustRun(t, m, "pf", wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.Python, FilePath: "broken.py"})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeSyntaxError || res.Error.Details["filename"] != "/workspace/broken.py" {
 		t.Fatalf("syntax error: %s %+v", res.Outcome, res.Error)
 	}
 	// evaluate by filePath: the file as a cell, its last expression's value.
 	if _, err := m.WriteFile(ctx, "pf", "cell.py", []byte("# -*- coding: latin-1 -*-\ns = '\xe9'\nlen(s)\n")); err != nil {
 		t.Fatal(err)
 	}
-	wantValue(t, MustRun(t, m, "pf", exec.Request{Language: exec.Python, FilePath: "cell.py"}), "1")
+	wantValue(t, MustRun(t, m, "pf", wasmexec.Request{Language: wasmexec.Python, FilePath: "cell.py"}), "1")
 }

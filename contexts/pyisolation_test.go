@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -14,9 +14,9 @@ import (
 // hijack or spy on.
 const secret = "sk-SECRET-4711"
 
-func pyRun(tb testing.TB, m *contexts.Manager, id, code string) *exec.Result {
+func pyRun(tb testing.TB, m *contexts.Manager, id, code string) *wasmexec.Result {
 	tb.Helper()
-	return MustRun(tb, m, id, exec.Request{Language: exec.Python, Code: code})
+	return MustRun(tb, m, id, wasmexec.Request{Language: wasmexec.Python, Code: code})
 }
 
 // The control channel and the driver are out of reach of user code:
@@ -25,7 +25,7 @@ func pyRun(tb testing.TB, m *contexts.Manager, id, code string) *exec.Result {
 func TestPythonDriverUnreachable(t *testing.T) {
 	testenv.ImageDir(t, pythonImage)
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "u", Language: exec.Python})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "u", Language: wasmexec.Python})
 	wantValue(t, pyRun(t, m, "u", `
 import sys, traceback
 me = sys._getframe().f_code.co_filename
@@ -172,22 +172,22 @@ traceback.TracebackException.__init__ = spy
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := "h-" + strings.NewReplacer(" ", "-", ",", "").Replace(tc.name)
-			MustCreate(t, m, exec.ContextSpec{ContextID: id, Language: exec.Python})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id, Language: wasmexec.Python})
 			arm := pyRun(t, m, id, "stash = []\n"+tc.arm)
-			if arm.Outcome != exec.Succeeded {
+			if arm.Outcome != wasmexec.Succeeded {
 				t.Fatalf("arming: %s %+v", arm.Outcome, arm.Error)
 			}
 			// The victim: its own code runs and gives its own answer.
 			inputs, _ := json.Marshal(map[string]string{"apiKey": secret})
-			res := MustRun(t, m, id, exec.Request{Language: exec.Python, Inputs: inputs, Stdin: secret + "\n",
+			res := MustRun(t, m, id, wasmexec.Request{Language: wasmexec.Python, Inputs: inputs, Stdin: secret + "\n",
 				Code: "print('victim ran')\ninputs['apiKey'][-4:]"})
 			wantValue(t, res, `"4711"`)
 			if res.Stdout == nil || *res.Stdout != "victim ran\n" {
 				t.Fatalf("victim stdout: %v", res.Stdout)
 			}
 			// A failing victim: its error is formatted after its inputs are gone.
-			res = MustRun(t, m, id, exec.Request{Language: exec.Python, Inputs: inputs, Code: "x = inputs['apiKey']\n1/0"})
-			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "ZeroDivisionError" {
+			res = MustRun(t, m, id, wasmexec.Request{Language: wasmexec.Python, Inputs: inputs, Code: "x = inputs['apiKey']\n1/0"})
+			if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != "ZeroDivisionError" {
 				t.Fatalf("failing victim: %s %+v", res.Outcome, res.Error)
 			}
 			// What the earlier run's code saw.
@@ -212,7 +212,7 @@ seen = _r(stash)
 func TestPythonDeepRecursionThroughC(t *testing.T) {
 	testenv.ImageDir(t, pythonImage)
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "r", Language: exec.Python})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "r", Language: wasmexec.Python})
 	pyRun(t, m, "r", "import sys\nsys.setrecursionlimit(10**6)\nkept = 41")
 	for _, code := range []string{
 		"class A:\n    def __getattr__(self, name):\n        return getattr(self, name + 'x')\nA().foo",
@@ -220,7 +220,7 @@ func TestPythonDeepRecursionThroughC(t *testing.T) {
 		"def f(n):\n    return sorted([n], key=lambda v: f(v + 1))\nf(0)",
 	} {
 		res := pyRun(t, m, "r", code)
-		if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeStackOverflow || res.ContextReset {
+		if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeStackOverflow || res.ContextReset {
 			t.Fatalf("%q: %s %+v contextReset=%v", code, res.Outcome, res.Error, res.ContextReset)
 		}
 		wantValue(t, pyRun(t, m, "r", "kept + 1"), "42")
@@ -238,12 +238,12 @@ func TestPythonDeepRecursionThroughC(t *testing.T) {
 	} {
 		pyRun(t, m, "r", "import sys\nsys.setrecursionlimit(10**6)")
 		res := pyRun(t, m, "r", code)
-		if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeStackOverflow || !res.ContextReset {
+		if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeStackOverflow || !res.ContextReset {
 			t.Fatalf("%q: %s %+v contextReset=%v", code, res.Outcome, res.Error, res.ContextReset)
 		}
 		wantValue(t, pyRun(t, m, "r", "1+1"), "2")
 	}
-	if d := mustGet(t, m, "r"); d.State != exec.ContextIdle || d.Resets != 2 {
+	if d := mustGet(t, m, "r"); d.State != wasmexec.ContextIdle || d.Resets != 2 {
 		t.Fatalf("descriptor: %+v", d)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // A cell's cells run as a console's do: agents resend whole cells, so a
@@ -18,7 +18,7 @@ func TestJSCellsLikeAConsole(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
 	type cell struct {
 		code, format, want string
-		lang               exec.Language
+		lang               wasmexec.Language
 	}
 	for i, tc := range []struct {
 		name  string
@@ -57,7 +57,7 @@ func TestJSCellsLikeAConsole(t *testing.T) {
 		}},
 		{"a typescript cell reads a commonjs cell's binding", []cell{
 			{code: "let retainedAnswer = 41", format: "commonjs", want: ""},
-			{code: "retainedAnswer + 1", lang: exec.TypeScript, want: "42"},
+			{code: "retainedAnswer + 1", lang: wasmexec.TypeScript, want: "42"},
 		}},
 		{"commonjs evaluates to its last expression", []cell{
 			{code: "require('node:path').sep", format: "commonjs", want: `"/"`},
@@ -75,16 +75,16 @@ func TestJSCellsLikeAConsole(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := fmt.Sprintf("repl%d", i)
-			MustCreate(t, m, exec.ContextSpec{ContextID: id})
+			MustCreate(t, m, wasmexec.ContextSpec{ContextID: id})
 			for _, c := range tc.cells {
-				res := MustRun(t, m, id, exec.Request{Code: c.code, Format: c.format, Language: c.lang})
+				res := MustRun(t, m, id, wasmexec.Request{Code: c.code, Format: c.format, Language: c.lang})
 				if name, ok := strings.CutPrefix(c.want, "!"); ok {
-					if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != name {
+					if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != name {
 						t.Fatalf("%q: %s %s %+v, want a %s", c.code, res.Outcome, res.Value, res.Error, name)
 					}
 					continue
 				}
-				if res.Outcome != exec.Succeeded || string(res.Value) != c.want {
+				if res.Outcome != wasmexec.Succeeded || string(res.Value) != c.want {
 					t.Fatalf("%q: %s %s %+v, want %s", c.code, res.Outcome, res.Value, res.Error, c.want)
 				}
 			}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -19,7 +19,7 @@ import (
 // limits.memoryBytes different from the context's), conflict (the context
 // is failed), overloaded (queue full, no run slot), payload_too_large
 // (files over the quota).
-func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+func (m *Manager) Run(ctx context.Context, req *wasmexec.Request) (*wasmexec.Result, error) {
 	c, err := m.lookup(req.ContextID)
 	if err != nil {
 		return nil, err
@@ -32,23 +32,23 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 		return nil, err
 	}
 	if len(req.Env) > 0 && !maps.Equal(req.Env, c.env) {
-		return nil, exec.Errorf(exec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "env is fixed when a context is created; omit it in runs of context %s (or send exactly the same)", c.id)
 	}
 	if len(req.Secrets) > 0 && !maps.EqualFunc(req.Secrets, c.secrets, sameSecret) {
-		return nil, exec.Errorf(exec.EInvalid, "secrets are fixed when a context is created; omit them in runs of context %s", c.id)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "secrets are fixed when a context is created; omit them in runs of context %s", c.id)
 	}
 	req.Secrets = c.secrets
 	if req.Network == nil {
 		req.Network = c.network
 	}
 	if req.Limits.MemoryBytes != 0 && req.Limits.MemoryBytes != c.memory {
-		return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes is fixed when a context is created (%d for context %s); omit it in runs", c.memory, c.id)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "limits.memoryBytes is fixed when a context is created (%d for context %s); omit it in runs", c.memory, c.id)
 	}
 	for p := range req.Files {
 		if clean, err := vfs.Clean(p); err != nil {
 			return nil, err
 		} else if clean == "" {
-			return nil, exec.Errorf(exec.EInvalid, "files: a file path is required")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "files: a file path is required")
 		}
 	}
 	queued := time.Now()
@@ -64,7 +64,7 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 	// slot, off this request's path.
 	m.wg.Go(func() {
 		defer c.release()
-		if err := m.replaceGuest(c); err != nil && exec.ErrorCode(err) != exec.EContextNotFound {
+		if err := m.replaceGuest(c); err != nil && wasmexec.ErrorCode(err) != wasmexec.EContextNotFound {
 			m.log.Error("replace a context guest", "contextId", c.id, "err", err)
 		}
 	})
@@ -74,21 +74,21 @@ func (m *Manager) Run(ctx context.Context, req *exec.Request) (*exec.Result, err
 // run is one run in c, the context's slot held; the run lifecycle takes a
 // global run slot. replace says the guest must be replaced (it is then
 // already discarded and the state is resetting).
-func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, family exec.Family, queued time.Time) (res *exec.Result, replace bool, err error) {
+func (m *Manager) run(ctx context.Context, c *execContext, req *wasmexec.Request, family wasmexec.Family, queued time.Time) (res *wasmexec.Result, replace bool, err error) {
 	c.mu.Lock()
-	if c.state == exec.ContextDeleting { // deleted while this run took its turn
+	if c.state == wasmexec.ContextDeleting { // deleted while this run took its turn
 		c.mu.Unlock()
 		return nil, false, notFound(c.id)
 	}
-	if c.state == exec.ContextFailed {
+	if c.state == wasmexec.ContextFailed {
 		msg := "the guest died"
 		if c.failure != nil {
 			msg = c.failure.Message
 		}
 		c.mu.Unlock()
-		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, msg, c.id)
+		return nil, false, wasmexec.Errorf(wasmexec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, msg, c.id)
 	}
-	if err := c.to(exec.ContextRunning); err != nil {
+	if err := c.to(wasmexec.ContextRunning); err != nil {
 		c.mu.Unlock()
 		return nil, false, err
 	}
@@ -100,7 +100,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	c.mu.Unlock()
 
 	// finish records the end of the run (state, times) in every case.
-	var failed *exec.ErrorData
+	var failed *wasmexec.ErrorData
 	finish := func() {
 		m.usedGuest(c)
 		m.wsChanged(c)
@@ -114,17 +114,17 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 			c.runs++
 			c.lastCompleted = now
 		}
-		if c.state != exec.ContextRunning {
+		if c.state != wasmexec.ContextRunning {
 			return // a reset or delete took over
 		}
 		switch {
 		case failed != nil:
 			c.failure = failed
-			c.to(exec.ContextFailed)
+			c.to(wasmexec.ContextFailed)
 		case replace:
-			c.to(exec.ContextResetting)
+			c.to(wasmexec.ContextResetting)
 		default:
-			c.to(exec.ContextIdle)
+			c.to(wasmexec.ContextIdle)
 		}
 	}
 	defer finish()
@@ -150,8 +150,8 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 			c.guest = nil
 			m.dropped(c)
 		}
-		failed = &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
-		return nil, false, exec.Errorf(exec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failed.Message, c.id)
+		failed = &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "GuestError", Message: "the guest died while idle"}
+		return nil, false, wasmexec.Errorf(wasmexec.EConflict, "context %s is failed (%s); reset it with POST /v1/contexts/%s/reset", c.id, failed.Message, c.id)
 	}
 
 	if _, inFiles := req.Files[req.TsconfigPath]; req.TsconfigPath != "" && !inFiles {
@@ -165,10 +165,10 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 	}
 	var snap *vfs.Snapshot
 	seeded := false
-	res, err = m.cfg.Runner.Run(runCtx, req, exec.RunOptions{
+	res, err = m.cfg.Runner.Run(runCtx, req, wasmexec.RunOptions{
 		Guest:    c.guest,
 		QueuedAt: queued,
-		Log:      exec.LiveOutput(ctx), // a streamed run's
+		Log:      wasmexec.LiveOutput(ctx), // a streamed run's
 
 		Seed: func(ctx context.Context) error {
 			s, err := m.beforeRun(ctx, c, req.Files)
@@ -176,7 +176,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 			return err
 		},
 		Quota: m.runQuota(c),
-		Settle: func(res *exec.Result) {
+		Settle: func(res *wasmexec.Result) {
 			if !c.guest.Alive() {
 				// The host stopping a driver that broke the protocol is a
 				// reason wasmexec caused: replace the guest, don't fail.
@@ -186,7 +186,7 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 				m.dropped(c)
 				preempted := errors.Is(context.Cause(runCtx), errPreempted)
 				switch {
-				case !preempted && !violated && res.Outcome == exec.Failed && res.Error != nil && res.Error.Code == exec.CodeInternal:
+				case !preempted && !violated && res.Outcome == wasmexec.Failed && res.Error != nil && res.Error.Code == wasmexec.CodeInternal:
 					failed = res.Error
 				default:
 					res.ContextReset = true
@@ -203,20 +203,20 @@ func (m *Manager) run(ctx context.Context, c *execContext, req *exec.Request, fa
 
 // sameFamily refuses a language of another guest family than c's
 // (context_language_mismatch); an unpinned context takes any.
-func (c *execContext) sameFamily(lang exec.Language, family exec.Family) error {
+func (c *execContext) sameFamily(lang wasmexec.Language, family wasmexec.Family) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.family.Name == "" || c.family.Name == family.Name {
 		return nil
 	}
-	return exec.Errorf(exec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.family.Name, lang, family.Name)
+	return wasmexec.Errorf(wasmexec.ELanguageMismatch, "context %s runs %s in the %s guest; %s runs in the %s guest: use another context", c.id, c.language, c.family.Name, lang, family.Name)
 }
 
 // pin fixes an unpinned context to the family of its first run's language
 // and starts its guest. Slot held.
-func (m *Manager) pin(ctx context.Context, c *execContext, lang exec.Language, family exec.Family) error {
+func (m *Manager) pin(ctx context.Context, c *execContext, lang wasmexec.Language, family wasmexec.Family) error {
 	if c.memory < family.MinMemoryBytes {
-		return exec.Errorf(exec.EInvalid, "context %s has limits.memoryBytes %d, below the %d bytes the %s guest needs", c.id, c.memory, family.MinMemoryBytes, lang)
+		return wasmexec.Errorf(wasmexec.EInvalid, "context %s has limits.memoryBytes %d, below the %d bytes the %s guest needs", c.id, c.memory, family.MinMemoryBytes, lang)
 	}
 	c.mu.Lock()
 	c.language, c.family = lang, family
@@ -226,7 +226,7 @@ func (m *Manager) pin(ctx context.Context, c *execContext, lang exec.Language, f
 	cancel()
 	if err != nil {
 		c.mu.Lock()
-		c.language, c.family = "", exec.Family{}
+		c.language, c.family = "", wasmexec.Family{}
 		c.mu.Unlock()
 		return fmt.Errorf("start the %s guest of context %s: %w", family.Name, c.id, err)
 	}
@@ -248,7 +248,7 @@ const (
 )
 
 // runQuota is the check a context run's writes are watched with.
-func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
+func (m *Manager) runQuota(c *execContext) wasmexec.QuotaCheck {
 	if c.ws.Quota <= 0 && c.ws.MaxFiles <= 0 {
 		return nil
 	}
@@ -264,7 +264,7 @@ func (m *Manager) runQuota(c *execContext) exec.QuotaCheck {
 // watched with: it is stopped once the workspace is over its quota (its
 // files stay; uploads are refused until the workspace is within it
 // again). Errors: context_not_found.
-func (m *Manager) ProcessQuota(id string) (exec.QuotaCheck, error) {
+func (m *Manager) ProcessQuota(id string) (wasmexec.QuotaCheck, error) {
 	c, err := m.lookup(id)
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func (m *Manager) ProcessQuota(id string) (exec.QuotaCheck, error) {
 	}
 	ws := c.ws
 	watch := ws.Watch("the process")
-	return func() *exec.ErrorData {
+	return func() *wasmexec.ErrorData {
 		ws.GuestWriting() // polled while the process runs: no kept usage meanwhile
 		return watch()
 	}, nil
@@ -314,7 +314,7 @@ func (m *Manager) beforeRun(ctx context.Context, c *execContext, files map[strin
 
 // afterRun enforces the quota: a run that left the workspace over it fails
 // with quota_exceeded and the bytes it added are rolled back.
-func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result) {
+func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *wasmexec.Result) {
 	c.ws.GuestStopped()
 	if snap == nil {
 		return
@@ -343,17 +343,17 @@ func (m *Manager) afterRun(c *execContext, snap *vfs.Snapshot, res *exec.Result)
 	if res.Error != nil {
 		details["runError"] = res.Error
 	}
-	res.Outcome = exec.Failed
+	res.Outcome = wasmexec.Failed
 	res.Value = nil
-	res.Error = &exec.ErrorData{
-		Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: details,
+	res.Error = &wasmexec.ErrorData{
+		Code: wasmexec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: details,
 		Message: "the run left the workspace over its quota; the files it created were removed and the files it grew were cut back",
 	}
-	if res.Kind == exec.KindExecute && res.ExitCode == 0 {
+	if res.Kind == wasmexec.KindExecute && res.ExitCode == 0 {
 		res.ExitCode = 1
 	}
 }
 
-func sameSecret(a, b exec.Secret) bool {
+func sameSecret(a, b wasmexec.Secret) bool {
 	return a.Value == b.Value && slices.Equal(a.Hosts, b.Hosts)
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
@@ -36,7 +36,7 @@ func (s *sharedCopy) Register(_ context.Context, id, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.taken[id] {
-		return exec.Errorf(exec.EContextConflict, "context %q already exists", id)
+		return wasmexec.Errorf(wasmexec.EContextConflict, "context %q already exists", id)
 	}
 	s.taken[id] = true
 	return nil
@@ -90,11 +90,11 @@ func TestSharedAdoptAndDrop(t *testing.T) {
 	b := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
 	defer b.Close()
 
-	MustCreate(t, a, exec.ContextSpec{ContextID: "m"})
-	if _, err := b.Create(context.Background(), &exec.ContextSpec{ContextID: "m", Language: exec.JavaScript}); exec.ErrorCode(err) != exec.EContextConflict {
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "m"})
+	if _, err := b.Create(context.Background(), &wasmexec.ContextSpec{ContextID: "m", Language: wasmexec.JavaScript}); wasmexec.ErrorCode(err) != wasmexec.EContextConflict {
 		t.Fatalf("the same id on the other server: %v", err)
 	}
-	MustRun(t, a, "m", exec.Request{Code: "globalThis.kept = 'state'; 1"})
+	MustRun(t, a, "m", wasmexec.Request{Code: "globalThis.kept = 'state'; 1"})
 	if _, err := a.WriteFile(context.Background(), "m", "f.txt", []byte("file")); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestSharedAdoptAndDrop(t *testing.T) {
 	}
 
 	a.Drop("m")
-	if _, err := tryRun(a, "m", exec.Request{Code: "kept"}); exec.ErrorCode(err) != exec.EContextNotFound {
+	if _, err := tryRun(a, "m", wasmexec.Request{Code: "kept"}); wasmexec.ErrorCode(err) != wasmexec.EContextNotFound {
 		t.Fatalf("a run on the server that dropped it: %v", err)
 	}
 	if len(moved) != 1 || len(shared.forgotten) != 0 {
@@ -121,7 +121,7 @@ func TestSharedAdoptAndDrop(t *testing.T) {
 	if err := shared.adopt(t, b, "m"); err != nil {
 		t.Fatal(err)
 	}
-	wantValue(t, MustRun(t, b, "m", exec.Request{Code: "kept"}), `"state"`)
+	wantValue(t, MustRun(t, b, "m", wasmexec.Request{Code: "kept"}), `"state"`)
 	if data, err := b.ReadFile(context.Background(), "m", "f.txt"); err != nil || string(data) != "file" {
 		t.Fatalf("workspace file after the move: %q, %v", data, err)
 	}
@@ -142,18 +142,18 @@ func TestSharedAdoptRefusesForeignRecords(t *testing.T) {
 	defer a.Close()
 	b := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared})
 	defer b.Close()
-	MustCreate(t, a, exec.ContextSpec{ContextID: "one"})
+	MustCreate(t, a, wasmexec.ContextSpec{ContextID: "one"})
 	shared.mu.Lock()
 	rec := shared.records["one"]
 	shared.mu.Unlock()
 	noop := func(string) error { return nil }
-	if err := b.Adopt(context.Background(), "two", rec, noop); exec.ErrorCode(err) != exec.EInvalid {
+	if err := b.Adopt(context.Background(), "two", rec, noop); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("a record of another context: %v", err)
 	}
-	if err := b.Adopt(context.Background(), "one", []byte("garbage"), noop); exec.ErrorCode(err) != exec.EInvalid {
+	if err := b.Adopt(context.Background(), "one", []byte("garbage"), noop); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("garbage: %v", err)
 	}
-	if err := b.Adopt(context.Background(), "../x", rec, noop); exec.ErrorCode(err) != exec.EInvalid {
+	if err := b.Adopt(context.Background(), "../x", rec, noop); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("a bad id: %v", err)
 	}
 }
@@ -167,7 +167,7 @@ func TestSharedSavesFileChanges(t *testing.T) {
 	shared := newSharedCopy(t)
 	m := openDurable(t, r, newDurableDirs(t), contexts.Config{Shared: shared, SnapshotAfter: 20 * time.Millisecond})
 	defer m.Close()
-	MustCreate(t, m, exec.ContextSpec{ContextID: "files"})
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "files"})
 	data := strings.Repeat("z", 5000)
 	if _, err := m.WriteFile(context.Background(), "files", "notes/a.txt", []byte(data)); err != nil {
 		t.Fatal(err)

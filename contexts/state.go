@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-// The context state machine (exec.ContextState). Legal transitions:
+// The context state machine (wasmexec.ContextState). Legal transitions:
 //
 //	idle      → running    a run takes the guest
 //	idle      → resetting  POST reset
@@ -36,16 +36,16 @@ import (
 //     workspace stays readable and writable.
 //   - deleting: being torn down; a running run is cancelled first, queued
 //     ones get 404. Terminal.
-var transitions = map[exec.ContextState][]exec.ContextState{
-	exec.ContextIdle:      {exec.ContextRunning, exec.ContextResetting, exec.ContextDeleting},
-	exec.ContextRunning:   {exec.ContextIdle, exec.ContextResetting, exec.ContextFailed, exec.ContextDeleting},
-	exec.ContextResetting: {exec.ContextIdle, exec.ContextFailed, exec.ContextDeleting},
-	exec.ContextFailed:    {exec.ContextResetting, exec.ContextDeleting},
-	exec.ContextDeleting:  {},
+var transitions = map[wasmexec.ContextState][]wasmexec.ContextState{
+	wasmexec.ContextIdle:      {wasmexec.ContextRunning, wasmexec.ContextResetting, wasmexec.ContextDeleting},
+	wasmexec.ContextRunning:   {wasmexec.ContextIdle, wasmexec.ContextResetting, wasmexec.ContextFailed, wasmexec.ContextDeleting},
+	wasmexec.ContextResetting: {wasmexec.ContextIdle, wasmexec.ContextFailed, wasmexec.ContextDeleting},
+	wasmexec.ContextFailed:    {wasmexec.ContextResetting, wasmexec.ContextDeleting},
+	wasmexec.ContextDeleting:  {},
 }
 
 // canTransition reports whether from → to is a legal transition.
-func canTransition(from, to exec.ContextState) bool {
+func canTransition(from, to wasmexec.ContextState) bool {
 	return slices.Contains(transitions[from], to)
 }
 
@@ -54,21 +54,21 @@ func canTransition(from, to exec.ContextState) bool {
 // is handed from one holder to the next in FIFO order.
 type execContext struct {
 	id       string
-	language exec.Language
-	family   exec.Family
+	language wasmexec.Language
+	family   wasmexec.Family
 	env      map[string]string
 	memory   int64
-	tenant   string                 // who created it (exec.TenantID), kept in its record
-	network  *exec.Network          // the default of its runs
-	secrets  map[string]exec.Secret // fixed: their placeholders are in the guest's env
+	tenant   string                     // who created it (wasmexec.TenantID), kept in its record
+	network  *wasmexec.Network          // the default of its runs
+	secrets  map[string]wasmexec.Secret // fixed: their placeholders are in the guest's env
 	ws       *vfs.Workspace
 	created  time.Time
 
 	// guest: slot holder only.
-	guest exec.Guest
+	guest wasmexec.Guest
 
 	mu            sync.Mutex
-	state         exec.ContextState
+	state         wasmexec.ContextState
 	creating      bool // not visible until its first guest is up
 	busy          bool // the slot is held
 	waiters       []*waiter
@@ -77,7 +77,7 @@ type execContext struct {
 	lastCompleted time.Time
 	lastUsed      time.Time
 	runs, resets  int64
-	failure       *exec.ErrorData
+	failure       *wasmexec.ErrorData
 	gone          chan struct{} // closed when deleted
 	hib           hibState      // hibernation and snapshots (hibernate.go)
 	shared        bool          // registered in Config.Shared
@@ -95,7 +95,7 @@ type waiter struct{ ch chan error }
 
 // to moves the context to state s; an illegal transition is an error (a
 // bug, or a client asking for something the state forbids). mu held.
-func (c *execContext) to(s exec.ContextState) error {
+func (c *execContext) to(s wasmexec.ContextState) error {
 	if !canTransition(c.state, s) {
 		return fmt.Errorf("context %s: illegal transition %s → %s", c.id, c.state, s)
 	}
@@ -104,7 +104,7 @@ func (c *execContext) to(s exec.ContextState) error {
 }
 
 func notFound(id string) error {
-	return exec.Errorf(exec.EContextNotFound, "no context %q", id)
+	return wasmexec.Errorf(wasmexec.EContextNotFound, "no context %q", id)
 }
 
 // How a caller waits for the context's slot.
@@ -121,7 +121,7 @@ const (
 // (deleted meanwhile), overloaded (queue full, ctx ended while waiting).
 func (c *execContext) acquire(ctx context.Context, depth int, t turn) error {
 	c.mu.Lock()
-	if c.state == exec.ContextDeleting && t != asDelete {
+	if c.state == wasmexec.ContextDeleting && t != asDelete {
 		c.mu.Unlock()
 		return notFound(c.id)
 	}
@@ -136,7 +136,7 @@ func (c *execContext) acquire(ctx context.Context, depth int, t turn) error {
 		c.waiters = append([]*waiter{w}, c.waiters...)
 	case len(c.waiters) >= depth:
 		c.mu.Unlock()
-		return exec.Errorf(exec.EOverloaded, "context %s already has %d requests queued; retry shortly", c.id, depth)
+		return wasmexec.Errorf(wasmexec.EOverloaded, "context %s already has %d requests queued; retry shortly", c.id, depth)
 	default:
 		c.waiters = append(c.waiters, w)
 	}
@@ -149,13 +149,13 @@ func (c *execContext) acquire(ctx context.Context, depth int, t turn) error {
 		if i := slices.Index(c.waiters, w); i >= 0 {
 			c.waiters = slices.Delete(c.waiters, i, i+1)
 			c.mu.Unlock()
-			return exec.Errorf(exec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
+			return wasmexec.Errorf(wasmexec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
 		}
 		c.mu.Unlock()
 		if err := <-w.ch; err == nil {
 			c.release() // granted just now: pass it on
 		}
-		return exec.Errorf(exec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
+		return wasmexec.Errorf(wasmexec.EOverloaded, "gave up waiting for context %s: %v", c.id, ctx.Err())
 	}
 }
 

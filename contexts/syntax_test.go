@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // Syntax goja can't parse or compile (async generators, for await over an
@@ -33,10 +33,10 @@ var lowering = map[string]string{
 
 func TestJSSyntaxLowered(t *testing.T) {
 	m := MustManager(t, contexts.Config{}, 0)
-	MustCreate(t, m, exec.ContextSpec{ContextID: "lower"})
-	run := func(code string) *exec.Result {
+	MustCreate(t, m, wasmexec.ContextSpec{ContextID: "lower"})
+	run := func(code string) *wasmexec.Result {
 		t.Helper()
-		return MustRun(t, m, "lower", exec.Request{Code: code, Files: lowering})
+		return MustRun(t, m, "lower", wasmexec.Request{Code: code, Files: lowering})
 	}
 	for _, tc := range []struct{ name, code, want string }{
 		{"CommonJS package with an async generator", "const a = require('agen');\n[await a.sum(a.range(4)), a.flavour]", `[6,"cjs"]`},
@@ -54,12 +54,12 @@ func TestJSSyntaxLowered(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { wantValue(t, run(tc.code), tc.want) })
 	}
 	t.Run("commonjs format", func(t *testing.T) {
-		res := MustRun(t, m, "lower", exec.Request{Code: "async function* g() { yield 4 }\nmodule.exports = (async () => { for await (const x of g()) return x })()", Format: "commonjs"})
+		res := MustRun(t, m, "lower", wasmexec.Request{Code: "async function* g() { yield 4 }\nmodule.exports = (async () => { for await (const x of g()) return x })()", Format: "commonjs"})
 		wantValue(t, res, "4")
 	})
 	t.Run("errors esbuild can't fix stay goja's", func(t *testing.T) {
-		res := MustRun(t, m, "lower", exec.Request{Code: "async function* g() { yield 1 }\nlet z = ;"})
-		if res.Outcome != exec.Failed || res.Error.Code != exec.CodeSyntaxError || res.Error.Details["line"] != float64(2) && res.Error.Details["line"] != 2 {
+		res := MustRun(t, m, "lower", wasmexec.Request{Code: "async function* g() { yield 1 }\nlet z = ;"})
+		if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeSyntaxError || res.Error.Details["line"] != float64(2) && res.Error.Details["line"] != 2 {
 			t.Fatalf("%s %+v", res.Outcome, res.Error)
 		}
 		if !strings.Contains(res.Error.Stack, "main.js:2:") {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"maps"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -15,10 +15,10 @@ import (
 // out). A template being built is waited for, within the guest's start-up
 // bound. Errors: those of Create, template_not_found, conflict (its
 // build failed).
-func (m *Manager) createFromTemplate(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+func (m *Manager) createFromTemplate(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error) {
 	src := m.cfg.Templates
 	if src == nil {
-		return nil, exec.Errorf(exec.EInvalid, "templates are not enabled on this server")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "templates are not enabled on this server")
 	}
 	t, err := src.Template(ctx, spec.Template)
 	if err != nil {
@@ -34,18 +34,18 @@ func (m *Manager) createFromTemplate(ctx context.Context, spec *exec.ContextSpec
 			return nil, err
 		}
 		if f.Name != tf.Name {
-			return nil, exec.Errorf(exec.ELanguageMismatch, "template %s is a %s template; a %s context can't start from it", t.TemplateID, t.Language, spec.Language)
+			return nil, wasmexec.Errorf(wasmexec.ELanguageMismatch, "template %s is a %s template; a %s context can't start from it", t.TemplateID, t.Language, spec.Language)
 		}
 	}
 	switch {
 	case len(spec.Env) > 0 && !maps.Equal(spec.Env, t.Env):
-		return nil, exec.Errorf(exec.EInvalid, "env is the template's (set when it was built); leave it out or repeat it")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "env is the template's (set when it was built); leave it out or repeat it")
 	case spec.Limits.MemoryBytes != 0 && spec.Limits.MemoryBytes != t.MemoryBytes:
-		return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes is the template's (%d); leave it out or repeat it", t.MemoryBytes)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "limits.memoryBytes is the template's (%d); leave it out or repeat it", t.MemoryBytes)
 	case len(spec.Secrets) > 0:
-		return nil, exec.Errorf(exec.EInvalid, "secrets can't be given to a context made from a template (its guest's environment is the template's)")
-	case t.State == exec.TemplateFailed:
-		return nil, exec.Errorf(exec.EConflict, "template %s failed to build", t.TemplateID)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "secrets can't be given to a context made from a template (its guest's environment is the template's)")
+	case t.State == wasmexec.TemplateFailed:
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "template %s failed to build", t.TemplateID)
 	}
 	cs := *spec
 	cs.Template = ""
@@ -53,7 +53,7 @@ func (m *Manager) createFromTemplate(ctx context.Context, spec *exec.ContextSpec
 		cs.Language = t.Language
 	}
 	cs.Env, cs.Limits.MemoryBytes = maps.Clone(t.Env), t.MemoryBytes
-	return m.create(ctx, &cs, func(ctx context.Context, c *execContext) (exec.Guest, error) {
+	return m.create(ctx, &cs, func(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
 		for attempt := 0; ; attempt++ {
 			ti, err := src.Open(ctx, spec.Template)
 			if err != nil {
@@ -78,12 +78,12 @@ func (m *Manager) createFromTemplate(ctx context.Context, spec *exec.ContextSpec
 
 // fromTemplate fills c's workspace with a copy of the template's and
 // restores its guest from the template's state.
-func (m *Manager) fromTemplate(ctx context.Context, c *execContext, ti *exec.TemplateImage) (exec.Guest, error) {
+func (m *Manager) fromTemplate(ctx context.Context, c *execContext, ti *wasmexec.TemplateImage) (wasmexec.Guest, error) {
 	if err := clearDir(c.ws); err != nil {
 		return nil, err
 	}
 	if err := (&vfs.Workspace{Root: ti.Workspace}).CopyTo(c.ws); err != nil {
-		return nil, exec.Errorf(exec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
+		return nil, wasmexec.Errorf(wasmexec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
 	}
 	return m.cfg.Runner.RestoreGuestFile(ctx, c.guestSpec(), ti.State, ti.StateOffset)
 }

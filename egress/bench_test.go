@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 func BenchmarkSessionDo(b *testing.B) {
@@ -34,7 +34,7 @@ func BenchmarkSessionFirstRequest(b *testing.B) {
 	e := MustEgress(b, egress.Config{Allow: []string{"127.0.0.1:*"}})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, _ := e.NewSession(&exec.Network{Allow: []string{srv.URL}}, nil)
+		s, _ := e.NewSession(&wasmexec.Network{Allow: []string{srv.URL}}, nil)
 		r, _ := s.Do(context.Background(), egress.Request{URL: srv.URL})
 		if r.Error != "" {
 			b.Fatal(r.Error)

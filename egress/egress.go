@@ -58,7 +58,7 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Defaults of Config.
@@ -123,7 +123,7 @@ type Egress struct {
 	sem     chan struct{}
 }
 
-var _ exec.NetworkCeiling = (*Egress)(nil)
+var _ wasmexec.NetworkCeiling = (*Egress)(nil)
 
 // New validates cfg (invalid_argument for a bad pattern or cap).
 func New(cfg Config) (*Egress, error) {
@@ -141,10 +141,10 @@ func New(cfg Config) (*Egress, error) {
 		cfg.MaxConcurrent = DefaultMaxConcurrent
 	}
 	if cfg.MaxRequests < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "--network-max-requests must be positive")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "--network-max-requests must be positive")
 	}
 	if cfg.MaxResponseBytes < 0 || cfg.MaxResponseBytes > MaxResponseBytesLimit {
-		return nil, exec.Errorf(exec.EInvalid, "--network-max-response-bytes must be 1..%d", MaxResponseBytesLimit)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "--network-max-response-bytes must be 1..%d", MaxResponseBytesLimit)
 	}
 	if cfg.Resolver == nil {
 		cfg.Resolver = net.DefaultResolver
@@ -158,15 +158,15 @@ func (e *Egress) Enabled() bool { return e != nil && len(e.ceiling) > 0 }
 // Config returns the settings (defaults filled in).
 func (e *Egress) Config() Config { return e.cfg }
 
-// CheckNetwork implements exec.NetworkCeiling.
-func (e *Egress) CheckNetwork(n *exec.Network, secrets map[string]exec.Secret) error {
+// CheckNetwork implements wasmexec.NetworkCeiling.
+func (e *Egress) CheckNetwork(n *wasmexec.Network, secrets map[string]wasmexec.Secret) error {
 	if n != nil {
 		l, err := ParseList(n.Allow)
 		if err != nil {
 			return err
 		}
 		if !e.Enabled() && len(l) > 0 {
-			return exec.Errorf(exec.EInvalid, "network.allow %q: the network is disabled on this server (--network-allow is empty)", l[0].Raw)
+			return wasmexec.Errorf(wasmexec.EInvalid, "network.allow %q: the network is disabled on this server (--network-allow is empty)", l[0].Raw)
 		}
 		if err := l.Within(e.ceiling); err != nil {
 			return err
@@ -174,7 +174,7 @@ func (e *Egress) CheckNetwork(n *exec.Network, secrets map[string]exec.Secret) e
 	}
 	for name, s := range secrets {
 		if _, err := ParseList(s.Hosts); err != nil {
-			return exec.Errorf(exec.EInvalid, "secrets.%s.hosts: %s", name, exec.ErrorMessage(err))
+			return wasmexec.Errorf(wasmexec.EInvalid, "secrets.%s.hosts: %s", name, wasmexec.ErrorMessage(err))
 		}
 	}
 	return nil
@@ -200,10 +200,10 @@ type Session struct {
 	transport *http.Transport
 	// OnRecord, when set, is told of each request as it completes (the
 	// run's retained output gets a network event).
-	OnRecord func(exec.NetworkRequest)
+	OnRecord func(wasmexec.NetworkRequest)
 
 	mu        sync.Mutex
-	records   []exec.NetworkRequest
+	records   []wasmexec.NetworkRequest
 	requests  int
 	respBytes int64
 
@@ -215,7 +215,7 @@ type Session struct {
 // NewSession starts a run's session; n and secrets were checked by
 // CheckNetwork. A run without network gets a session that refuses every
 // request, saying why.
-func (e *Egress) NewSession(n *exec.Network, secrets map[string]exec.Secret) (*Session, error) {
+func (e *Egress) NewSession(n *wasmexec.Network, secrets map[string]wasmexec.Secret) (*Session, error) {
 	s := &Session{e: e}
 	if n != nil {
 		l, err := ParseList(n.Allow)
@@ -240,7 +240,7 @@ func (e *Egress) NewSession(n *exec.Network, secrets map[string]exec.Secret) (*S
 				hosts[i].scheme = "https" // never in clear text unless the pattern says http://
 			}
 		}
-		s.secrets = append(s.secrets, secret{name: name, value: sec.Value, placeholder: exec.SecretPlaceholder(name), hosts: hosts})
+		s.secrets = append(s.secrets, secret{name: name, value: sec.Value, placeholder: wasmexec.SecretPlaceholder(name), hosts: hosts})
 	}
 	if e != nil && len(s.allow) > 0 {
 		s.transport = e.newTransport(s.allow)
@@ -256,7 +256,7 @@ func (s *Session) Close() {
 }
 
 // Records returns the requests made so far.
-func (s *Session) Records() []exec.NetworkRequest {
+func (s *Session) Records() []wasmexec.NetworkRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.records)
@@ -547,7 +547,7 @@ func (s *Session) hop(ctx context.Context, method string, u *url.URL, header htt
 	s.mu.Unlock()
 
 	start := time.Now()
-	rec := exec.NetworkRequest{Method: method, URL: s.recordURL(u)}
+	rec := wasmexec.NetworkRequest{Method: method, URL: s.recordURL(u)}
 	finish := func(r *Response) *Response {
 		// A refusal may name the host or scheme of a server's Location.
 		r.Error = s.scrub(r.Error)
@@ -748,7 +748,7 @@ func isRedirect(code int) bool {
 	return false
 }
 
-func (s *Session) record(r exec.NetworkRequest) {
+func (s *Session) record(r wasmexec.NetworkRequest) {
 	s.mu.Lock()
 	s.records = append(s.records, r)
 	on := s.OnRecord

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // fakeDNS is the resolver seam: names resolve to the addresses the test
@@ -47,12 +47,12 @@ func MustEgress(tb testing.TB, cfg egress.Config) *egress.Egress {
 	return e
 }
 
-func MustSession(tb testing.TB, e *egress.Egress, allow []string, secrets map[string]exec.Secret) *egress.Session {
+func MustSession(tb testing.TB, e *egress.Egress, allow []string, secrets map[string]wasmexec.Secret) *egress.Session {
 	tb.Helper()
-	if err := e.CheckNetwork(&exec.Network{Allow: allow}, secrets); err != nil {
+	if err := e.CheckNetwork(&wasmexec.Network{Allow: allow}, secrets); err != nil {
 		tb.Fatal(err)
 	}
-	s, err := e.NewSession(&exec.Network{Allow: allow}, secrets)
+	s, err := e.NewSession(&wasmexec.Network{Allow: allow}, secrets)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPatterns(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "ftp://x", "x:0", "x:99999", "x/path", "user@x", "*.", "a..b", "10.0.0.0/33"} {
-		if _, err := egress.ParsePattern(bad); exec.ErrorCode(err) != exec.EInvalid {
+		if _, err := egress.ParsePattern(bad); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 			t.Errorf("ParsePattern(%q) = %v, want invalid_argument", bad, err)
 		}
 	}
@@ -134,20 +134,20 @@ func TestCeiling(t *testing.T) {
 		{"everything", []string{"*"}, `"*"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := e.CheckNetwork(&exec.Network{Allow: tc.allow}, nil)
+			err := e.CheckNetwork(&wasmexec.Network{Allow: tc.allow}, nil)
 			if tc.refused == "" {
 				if err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), tc.refused) {
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), tc.refused) {
 				t.Fatalf("err = %v, want invalid_argument naming %s", err, tc.refused)
 			}
 		})
 	}
 	off := MustEgress(t, egress.Config{})
-	if err := off.CheckNetwork(&exec.Network{Allow: []string{"example.com"}}, nil); exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), "disabled") {
+	if err := off.CheckNetwork(&wasmexec.Network{Allow: []string{"example.com"}}, nil); wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), "disabled") {
 		t.Fatalf("no ceiling: %v", err)
 	}
 }
@@ -296,7 +296,7 @@ func TestWildcardCeilingSSRF(t *testing.T) {
 
 	for _, allow := range []string{"127.0.0.1:*", "127.1:" + port, "2130706433:" + port, "[::1]:*", "[::ffff:127.0.0.1]:*",
 		"0.0.0.0/0:*", "::/0:*", "169.254.169.254", "10.0.0.0/8:*", "8.8.8.8"} {
-		if err := internet.CheckNetwork(&exec.Network{Allow: []string{allow}}, nil); exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), allow) {
+		if err := internet.CheckNetwork(&wasmexec.Network{Allow: []string{allow}}, nil); wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), allow) {
 			t.Errorf("network.allow %q under *:*: %v, want invalid_argument naming it", allow, err)
 		}
 	}
@@ -337,7 +337,7 @@ func TestWildcardCeilingSSRF(t *testing.T) {
 				s = MustSession(t, tc.e, tc.allow, nil)
 			} else {
 				var err error
-				if s, err = tc.e.NewSession(&exec.Network{Allow: tc.allow}, nil); err != nil {
+				if s, err = tc.e.NewSession(&wasmexec.Network{Allow: tc.allow}, nil); err != nil {
 					t.Fatal(err)
 				}
 				defer s.Close()
@@ -412,9 +412,9 @@ func TestSecrets(t *testing.T) {
 	// httptest's certificate is for example.com (and 127.0.0.1): the name
 	// resolves to the test server, which the list names by address.
 	e := MustEgress(t, egress.Config{Allow: []string{"example.com:*", "127.0.0.1:*"}, RootCAs: roots, Resolver: fakeDNS{"example.com": loopback}})
-	secrets := map[string]exec.Secret{"API_TOKEN": {Value: value, Hosts: []string{"example.com:" + apiPort}}}
+	secrets := map[string]wasmexec.Secret{"API_TOKEN": {Value: value, Hosts: []string{"example.com:" + apiPort}}}
 	s := MustSession(t, e, []string{"example.com:" + apiPort, elsewhere.URL, "127.0.0.1:" + apiPort}, secrets)
-	ph := exec.SecretPlaceholder("API_TOKEN")
+	ph := wasmexec.SecretPlaceholder("API_TOKEN")
 
 	r := MustDo(t, s, egress.Request{URL: "https://example.com:" + apiPort + "/?key=" + ph, Headers: [][2]string{{"Authorization", "Bearer " + ph}}})
 	if r.Error != "" || r.Status != 200 {

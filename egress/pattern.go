@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Pattern is one allow-list entry:
@@ -46,7 +46,7 @@ type Pattern struct {
 // ParsePattern parses one allow-list pattern (invalid_argument naming it).
 func ParsePattern(raw string) (Pattern, error) {
 	bad := func(why string) (Pattern, error) {
-		return Pattern{}, exec.Errorf(exec.EInvalid, "network pattern %q: %s", raw, why)
+		return Pattern{}, wasmexec.Errorf(wasmexec.EInvalid, "network pattern %q: %s", raw, why)
 	}
 	if raw == "" || len(raw) > 300 {
 		return bad("must be 1-300 characters")
@@ -353,7 +353,7 @@ func (l List) NamesAddr(addr netip.Addr, port int) bool {
 func (l List) Within(ceiling List) error {
 	for _, q := range l {
 		if !slices.ContainsFunc(ceiling, func(p Pattern) bool { return p.Covers(q) }) {
-			return exec.Errorf(exec.EInvalid, "network.allow %q is beyond what this server allows (--network-allow)", q.Raw)
+			return wasmexec.Errorf(wasmexec.EInvalid, "network.allow %q is beyond what this server allows (--network-allow)", q.Raw)
 		}
 	}
 	return nil

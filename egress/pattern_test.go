@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // ssrfCeilings are operators' ceilings: the natural "internet" ones and
@@ -74,7 +74,7 @@ func TestSSRFCeiling(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%q under %q: %v, want accepted", tc.request, c, err)
 					}
-				} else if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), tc.request) {
+				} else if wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), tc.request) {
 					t.Fatalf("%q under %q: %v, want invalid_argument naming it", tc.request, c, err)
 				}
 			})
@@ -113,7 +113,7 @@ func TestPatternIPv4Forms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParsePattern(tc.pattern)
 			if tc.want == "" {
-				if exec.ErrorCode(err) != exec.EInvalid {
+				if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 					t.Fatalf("ParsePattern(%q) = %+v, %v; want invalid_argument", tc.pattern, p, err)
 				}
 				return
@@ -185,7 +185,7 @@ func FuzzParsePattern(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		p, err := ParsePattern(raw)
 		if err != nil {
-			if exec.ErrorCode(err) != exec.EInvalid {
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("ParsePattern(%q): %v, want invalid_argument", raw, err)
 			}
 			return

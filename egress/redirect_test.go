@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // A redirect to a host the secret is not allowed for is refused when its
@@ -120,8 +120,8 @@ func TestRedirectToHostHoldingSecret(t *testing.T) {
 			if tc.allow != "" {
 				allow = append(allow, tc.allow)
 			}
-			s := MustSession(t, e, allow, map[string]exec.Secret{"TOKEN": {Value: value, Hosts: []string{srv.URL}}})
-			r := MustDo(t, s, egress.Request{URL: srv.URL + "/?k=" + exec.SecretPlaceholder("TOKEN")})
+			s := MustSession(t, e, allow, map[string]wasmexec.Secret{"TOKEN": {Value: value, Hosts: []string{srv.URL}}})
+			r := MustDo(t, s, egress.Request{URL: srv.URL + "/?k=" + wasmexec.SecretPlaceholder("TOKEN")})
 			wantRefused(t, r, tc.want)
 			if l := leaked(visible(r, s), []string{value}); l != "" {
 				t.Fatalf("the secret came back: %s", l)

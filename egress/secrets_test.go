@@ -16,8 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // The secret of these tests: '/', '+', '=', a space, quotes, '<', '>'
@@ -215,8 +215,8 @@ func needles(e encoding, v string) []string {
 func secretSession(t *testing.T, base string, allow ...string) (*egress.Session, string) {
 	t.Helper()
 	e := MustEgress(t, egress.Config{Allow: []string{"127.0.0.1:*"}})
-	secrets := map[string]exec.Secret{"TOKEN": {Value: leaky, Hosts: []string{base}}}
-	return MustSession(t, e, append([]string{base}, allow...), secrets), exec.SecretPlaceholder("TOKEN")
+	secrets := map[string]wasmexec.Secret{"TOKEN": {Value: leaky, Hosts: []string{base}}}
+	return MustSession(t, e, append([]string{base}, allow...), secrets), wasmexec.SecretPlaceholder("TOKEN")
 }
 
 // A host the secret is allowed for hands it back in each encoding servers
@@ -276,7 +276,7 @@ func allocated(f func()) uint64 {
 // back or refused stays within a small multiple of the input.
 func TestScrubMemoryBounded(t *testing.T) {
 	long := strings.Repeat("N", 120)
-	secrets := map[string]exec.Secret{"A" + long: {Value: "ab", Hosts: []string{"x.test"}}, "B" + long: {Value: "cd", Hosts: []string{"x.test"}}}
+	secrets := map[string]wasmexec.Secret{"A" + long: {Value: "ab", Hosts: []string{"x.test"}}, "B" + long: {Value: "cd", Hosts: []string{"x.test"}}}
 	filler := func(n int) string { return strings.Repeat("abcd", n/4) }
 
 	var body, header string
@@ -332,7 +332,7 @@ func TestScrubMemoryBounded(t *testing.T) {
 		body, header = "ab cd", ""
 		s := MustSession(t, e, []string{srv.URL}, secrets)
 		r := MustDo(t, s, egress.Request{URL: srv.URL})
-		if want := exec.SecretPlaceholder("A"+long) + " " + exec.SecretPlaceholder("B"+long); r.Error != "" || string(r.Body) != want {
+		if want := wasmexec.SecretPlaceholder("A"+long) + " " + wasmexec.SecretPlaceholder("B"+long); r.Error != "" || string(r.Body) != want {
 			t.Fatalf("%+v %q", r, r.Body)
 		}
 	})

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -21,24 +21,24 @@ func TestGuestClocks(t *testing.T) {
 			js.ImageName:     testenv.Image(t, js.ImageName),
 			python.ImageName: testenv.Image(t, python.ImageName),
 		},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.Python: python.Driver{}},
 		PoolSize:  -1,
 	})
 	for _, tt := range []struct {
 		name string
-		lang exec.Language
+		lang wasmexec.Language
 		code string
 	}{
-		{"js", exec.JavaScript, `const t0 = Date.now(); await new Promise(r => setTimeout(r, 30));
+		{"js", wasmexec.JavaScript, `const t0 = Date.now(); await new Promise(r => setTimeout(r, 30));
 [t0 > 1.7e12, Date.now() - t0 >= 29]`},
-		{"python", exec.Python, `import time
+		{"python", wasmexec.Python, `import time
 t0, m0, p0 = time.time(), time.monotonic(), time.process_time()
 time.sleep(0.03)
 [t0 > 1.7e9, time.monotonic() - m0 >= 0.029, time.process_time() >= p0, time.perf_counter() > 0]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Language: tt.lang, Code: tt.code})
-			if res.Outcome != exec.Succeeded {
+			res := MustRun(t, r, wasmexec.Request{Language: tt.lang, Code: tt.code})
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
 			}
 			var got []bool

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/pipeline"
 )
 
@@ -27,7 +27,7 @@ const (
 // DriverConfig wires a Driver. Zero fields take the Default* values.
 type DriverConfig struct {
 	Images     map[string]*Image
-	Workspaces exec.WorkspaceFactory
+	Workspaces wasmexec.WorkspaceFactory
 	// PoolSize is the number of pre-started guests kept per image; 0 takes
 	// the default, negative turns pools off.
 	PoolSize int
@@ -67,7 +67,7 @@ func NewDriver(cfg DriverConfig) *Driver {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if cfg.PoolMemoryBytes == 0 {
-		cfg.PoolMemoryBytes = exec.DefaultPolicy().Default.MemoryBytes
+		cfg.PoolMemoryBytes = wasmexec.DefaultPolicy().Default.MemoryBytes
 	}
 	d := &Driver{cfg: cfg, log: cfg.Logger, images: map[string]*Image{}, pools: map[string]*pool{}, closing: make(chan struct{})}
 	for name, img := range cfg.Images {
@@ -114,12 +114,12 @@ func (d *Driver) Close() {
 }
 
 // Image describes image name (unavailable when it isn't loaded).
-func (d *Driver) Image(name string) (exec.Family, error) {
+func (d *Driver) Image(name string) (wasmexec.Family, error) {
 	img, err := d.image(name)
 	if err != nil {
-		return exec.Family{}, err
+		return wasmexec.Family{}, err
 	}
-	return exec.Family{Name: name, MinMemoryBytes: img.Spec.MinMemoryBytes}, nil
+	return wasmexec.Family{Name: name, MinMemoryBytes: img.Spec.MinMemoryBytes}, nil
 }
 
 func (d *Driver) image(name string) (*Image, error) {
@@ -132,7 +132,7 @@ func (d *Driver) image(name string) (*Image, error) {
 				return nil, err
 			}
 		}
-		return nil, exec.Errorf(exec.EUnavailable, "the %s guest image is not loaded", name)
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the %s guest image is not loaded", name)
 	}
 	return img, nil
 }
@@ -141,7 +141,7 @@ func (d *Driver) image(name string) (*Image, error) {
 // one (the pool's memory, no env, its own throwaway workspace), else a
 // fresh instance. Its Call runs the driver on the caller's goroutine
 // (RunOnce), and its Close discards it.
-func (d *Driver) Guest(ctx context.Context, spec pipeline.GuestSpec) (exec.Guest, error) {
+func (d *Driver) Guest(ctx context.Context, spec pipeline.GuestSpec) (wasmexec.Guest, error) {
 	img, err := d.image(spec.Image)
 	if err != nil {
 		return nil, err
@@ -173,7 +173,7 @@ type runGuest struct {
 	background bool
 }
 
-func (g runGuest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
+func (g runGuest) Call(ctx context.Context, in wasmexec.CallInput) wasmexec.CallResult {
 	return g.Guest.RunOnce(ctx, in)
 }
 
@@ -187,20 +187,20 @@ func (g runGuest) Close() {
 
 // StartGuest starts a guest kept across runs (a context's) in spec's
 // workspace; its owner closes it.
-func (d *Driver) StartGuest(ctx context.Context, spec pipeline.GuestSpec) (exec.Guest, error) {
+func (d *Driver) StartGuest(ctx context.Context, spec pipeline.GuestSpec) (wasmexec.Guest, error) {
 	img, err := d.image(spec.Image)
 	if err != nil {
 		return nil, err
 	}
 	if spec.Workspace == "" {
-		return nil, exec.Errorf(exec.EInternal, "a kept guest needs a workspace")
+		return nil, wasmexec.Errorf(wasmexec.EInternal, "a kept guest needs a workspace")
 	}
 	return guestOrNil(d.newGuest(ctx, img, spec.Env, spec.MemoryBytes, spec.Workspace, true))
 }
 
 // RestoreGuest starts a kept guest from a state Capture returned. A state
 // that doesn't fit is a *StateRefusedError.
-func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, state []byte) (exec.Guest, error) {
+func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, state []byte) (wasmexec.Guest, error) {
 	img, err := d.image(spec.Image)
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, stat
 // RestoreGuestFile is RestoreGuest of the state stored in f from offset
 // off to its end (see Image.RestoreFile: f must not be written in place
 // afterwards).
-func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, f *os.File, off int64) (exec.Guest, error) {
+func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, f *os.File, off int64) (wasmexec.Guest, error) {
 	img, err := d.image(spec.Image)
 	if err != nil {
 		return nil, err
@@ -219,9 +219,9 @@ func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, 
 	return guestOrNil(img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace, StateChecked: spec.StateChecked}))
 }
 
-// guestOrNil is g as an exec.Guest: a nil interface when g is nil, never
+// guestOrNil is g as an wasmexec.Guest: a nil interface when g is nil, never
 // an interface holding a nil *Guest (which callers would take for a guest).
-func guestOrNil(g *Guest, err error) (exec.Guest, error) {
+func guestOrNil(g *Guest, err error) (wasmexec.Guest, error) {
 	if g == nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func (p *pool) fill() {
 var warmUpRequest = []byte(`{"op":"evaluate","code":"0","filename":"<warm-up>"}`)
 
 func warmUp(ctx context.Context, g *Guest) error {
-	res := g.Call(ctx, exec.CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
+	res := g.Call(ctx, wasmexec.CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: wasmexec.NewOutput(wasmexec.CaptureNone, 1<<10, nil)})
 	if res.Response == nil {
 		return fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
 	}

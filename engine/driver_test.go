@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
@@ -15,7 +15,7 @@ import (
 // An image added after the driver started is served like the others, with
 // its pool; before, the driver's Missing says why it isn't there.
 func TestDriverAddImage(t *testing.T) {
-	building := exec.Errorf(exec.EUnavailable, "still being built")
+	building := wasmexec.Errorf(wasmexec.EUnavailable, "still being built")
 	for _, tc := range []struct {
 		name    string
 		missing func(string) error
@@ -28,7 +28,7 @@ func TestDriverAddImage(t *testing.T) {
 			d := engine.NewDriver(engine.DriverConfig{Workspaces: testenv.Workspaces(t), PoolSize: 1, Missing: tc.missing})
 			defer d.Close()
 			_, err := d.Image(js.ImageName)
-			if exec.ErrorCode(err) != exec.EUnavailable || tc.want != nil && !errors.Is(err, tc.want) {
+			if wasmexec.ErrorCode(err) != wasmexec.EUnavailable || tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("before: %v, want unavailable (%v)", err, tc.want)
 			}
 			img := testenv.Image(t, js.ImageName)
@@ -38,7 +38,7 @@ func TestDriverAddImage(t *testing.T) {
 			if f, err := d.Image(js.ImageName); err != nil || f.Name != js.ImageName {
 				t.Fatalf("after: %+v %v", f, err)
 			}
-			g, err := d.Guest(context.Background(), pipeline.GuestSpec{Image: js.ImageName, MemoryBytes: exec.DefaultPolicy().Default.MemoryBytes})
+			g, err := d.Guest(context.Background(), pipeline.GuestSpec{Image: js.ImageName, MemoryBytes: wasmexec.DefaultPolicy().Default.MemoryBytes})
 			if err != nil {
 				t.Fatal(err)
 			}

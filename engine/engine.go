@@ -17,7 +17,7 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // wasmtimeVersion is part of every compiled-module cache key: serialized
@@ -294,7 +294,7 @@ func (img *Image) learnHotPages(ctx context.Context) ([]pageRun, error) {
 		return nil, err
 	}
 	defer g.Close()
-	res := g.RunOnce(ctx, exec.CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: exec.NewOutput(exec.CaptureNone, 1<<10, nil)})
+	res := g.RunOnce(ctx, wasmexec.CallInput{Payload: warmUpRequest, Fuel: initFuel, Output: wasmexec.NewOutput(wasmexec.CaptureNone, 1<<10, nil)})
 	if res.Response == nil {
 		return nil, fmt.Errorf("warm-up request failed: %s %+v", res.Outcome, res.Error)
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
@@ -33,7 +33,7 @@ func MustNetRunner(tb testing.TB, cfg egress.Config) *pipeline.Pipeline {
 	}
 	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 		PoolSize:  -1,
 		Network:   e,
 	})
@@ -64,8 +64,8 @@ const ab = await (await fetch(%q + "/big")).arrayBuffer();
 let err = "";
 try { await fetch("http://127.0.0.2:1/") } catch (e) { err = e.name + ": " + e.message }
 [r.status, r.ok, r.headers.get("content-type"), j.method, j.body, JSON.parse(t).type, ab.byteLength, err]`, srv.URL, srv.URL, srv.URL)
-	res := MustRun(t, r, exec.Request{Code: code, Network: &exec.Network{Allow: []string{srv.URL}}, Output: exec.OutputOptions{RetainEvents: true}})
-	if res.Outcome != exec.Succeeded {
+	res := MustRun(t, r, wasmexec.Request{Code: code, Network: &wasmexec.Network{Allow: []string{srv.URL}}, Output: wasmexec.OutputOptions{RetainEvents: true}})
+	if res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("%s: %+v", res.Outcome, res.Error)
 	}
 	var v []any
@@ -99,8 +99,8 @@ const ok = await (await fetch(u, {signal: AbortSignal.timeout(5000)})).json();
 const blob = await (await fetch(u, {method: "POST", body: new Blob(["b"], {type: "text/x"})})).json();
 const form = await (await fetch(u, {method: "POST", body: new URLSearchParams({a: "1"})})).json();
 [before, after, body, ok.method, blob.body, blob.type, form.body, form.type]`, srv.URL)
-	res := MustRun(t, r, exec.Request{Code: code, Network: &exec.Network{Allow: []string{srv.URL}}})
-	if res.Outcome != exec.Succeeded {
+	res := MustRun(t, r, wasmexec.Request{Code: code, Network: &wasmexec.Network{Allow: []string{srv.URL}}})
+	if res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("%s: %+v", res.Outcome, res.Error)
 	}
 	if want := `["AbortError","stop","AbortError","GET","b","text/x","a=1","application/x-www-form-urlencoded;charset=UTF-8"]`; string(res.Value) != want {
@@ -116,12 +116,12 @@ const form = await (await fetch(u, {method: "POST", body: new URLSearchParams({a
 func TestGuestFetchDenied(t *testing.T) {
 	srv := echoServer(t)
 	r := MustNetRunner(t, egress.Config{})
-	res := MustRun(t, r, exec.Request{Code: fmt.Sprintf(`let m; try { await fetch(%q) } catch (e) { m = e instanceof TypeError && e.message } m`, srv.URL)})
+	res := MustRun(t, r, wasmexec.Request{Code: fmt.Sprintf(`let m; try { await fetch(%q) } catch (e) { m = e instanceof TypeError && e.message } m`, srv.URL)})
 	if !strings.Contains(string(res.Value), "not enabled for this run") {
 		t.Fatalf("value %s (%+v)", res.Value, res.Error)
 	}
-	_, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Network: &exec.Network{Allow: []string{"example.com"}}}, exec.RunOptions{})
-	if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), `"example.com"`) {
+	_, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "1", Network: &wasmexec.Network{Allow: []string{"example.com"}}}, wasmexec.RunOptions{})
+	if wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), `"example.com"`) {
 		t.Fatalf("beyond the ceiling: %v", err)
 	}
 }
@@ -140,13 +140,13 @@ func TestGuestSecret(t *testing.T) {
 	port := api.URL[strings.LastIndex(api.URL, ":")+1:]
 	roots := api.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
 	r := MustNetRunner(t, egress.Config{Allow: []string{"example.com:*", "127.0.0.1:*"}, RootCAs: roots, Resolver: fixedDNS{"example.com": "127.0.0.1"}})
-	res := MustRun(t, r, exec.Request{
+	res := MustRun(t, r, wasmexec.Request{
 		Code:    fmt.Sprintf(`const r = await fetch("https://example.com:%s/", {headers: {Authorization: "Bearer " + process.env.API_TOKEN}}); [r.status, await r.text(), process.env.API_TOKEN]`, port),
-		Network: &exec.Network{Allow: []string{"example.com:" + port, "127.0.0.1:" + port}},
-		Secrets: map[string]exec.Secret{"API_TOKEN": {Value: value, Hosts: []string{"example.com:" + port}}},
-		Output:  exec.OutputOptions{RetainEvents: true},
+		Network: &wasmexec.Network{Allow: []string{"example.com:" + port, "127.0.0.1:" + port}},
+		Secrets: map[string]wasmexec.Secret{"API_TOKEN": {Value: value, Hosts: []string{"example.com:" + port}}},
+		Output:  wasmexec.OutputOptions{RetainEvents: true},
 	})
-	ph := exec.SecretPlaceholder("API_TOKEN")
+	ph := wasmexec.SecretPlaceholder("API_TOKEN")
 	if want := fmt.Sprintf(`[200,"you sent Bearer %s","%s"]`, ph, ph); string(res.Value) != want {
 		t.Fatalf("value %s, want %s (%+v)", res.Value, want, res.Error)
 	}
@@ -177,9 +177,9 @@ func TestGuestFetchInterrupted(t *testing.T) {
 	}))
 	defer slow.Close()
 	r := MustNetRunner(t, egress.Config{})
-	req := exec.Request{Code: fmt.Sprintf(`await (await fetch(%q)).text()`, slow.URL), Network: &exec.Network{Allow: []string{slow.URL}}, TimeoutMs: 500}
+	req := wasmexec.Request{Code: fmt.Sprintf(`await (await fetch(%q)).text()`, slow.URL), Network: &wasmexec.Network{Allow: []string{slow.URL}}, TimeoutMs: 500}
 	res := MustRun(t, r, req)
-	wantFailure(t, res, exec.TimedOut, "")
+	wantFailure(t, res, wasmexec.TimedOut, "")
 	if len(res.Network) != 1 || !strings.Contains(res.Network[0].Error, "interrupted") {
 		t.Fatalf("record %+v", res.Network)
 	}
@@ -191,12 +191,12 @@ func TestGuestFetchInterrupted(t *testing.T) {
 		cancel()
 	}()
 	req.TimeoutMs = 20000
-	req.Kind, req.Language = exec.KindEvaluate, exec.JavaScript
-	res, err := r.Run(ctx, &req, exec.RunOptions{})
+	req.Kind, req.Language = wasmexec.KindEvaluate, wasmexec.JavaScript
+	res, err := r.Run(ctx, &req, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFailure(t, res, exec.Cancelled, "")
+	wantFailure(t, res, wasmexec.Cancelled, "")
 }
 
 // fixedDNS is egress's resolver seam: a name resolves to the test's address.

@@ -11,7 +11,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/pipeline"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -21,27 +21,27 @@ func MustRunner(tb testing.TB, poolSize int) *pipeline.Pipeline {
 	tb.Helper()
 	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 		PoolSize:  poolSize,
 	})
 }
 
-func MustRun(tb testing.TB, r *pipeline.Pipeline, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *pipeline.Pipeline, req wasmexec.Request) *wasmexec.Result {
 	tb.Helper()
 	if req.Kind == "" {
-		req.Kind = exec.KindEvaluate
+		req.Kind = wasmexec.KindEvaluate
 	}
 	if req.Language == "" {
-		req.Language = exec.JavaScript
+		req.Language = wasmexec.JavaScript
 	}
-	res, err := r.Run(context.Background(), &req, exec.RunOptions{})
+	res, err := r.Run(context.Background(), &req, wasmexec.RunOptions{})
 	if err != nil {
 		tb.Fatalf("run %q: %v", req.Code, err)
 	}
 	return res
 }
 
-func wantFailure(tb testing.TB, res *exec.Result, outcome exec.Outcome, code string) {
+func wantFailure(tb testing.TB, res *wasmexec.Result, outcome wasmexec.Outcome, code string) {
 	tb.Helper()
 	if res.Outcome != outcome {
 		tb.Fatalf("outcome = %s, want %s (error %+v)", res.Outcome, outcome, res.Error)
@@ -71,8 +71,8 @@ func TestEvaluateValue(t *testing.T) {
 		{"inputs read-only", "'use strict'; let e = ''; try { inputs.a = 2 } catch (x) { e = x.name } [inputs.a, e, Object.isFrozen(inputs)]", `[1,"TypeError",true]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: tc.code, Inputs: json.RawMessage(`{"a":1}`)})
-			if res.Outcome != exec.Succeeded {
+			res := MustRun(t, r, wasmexec.Request{Code: tc.code, Inputs: json.RawMessage(`{"a":1}`)})
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
 			}
 			if string(res.Value) != tc.want {
@@ -81,8 +81,8 @@ func TestEvaluateValue(t *testing.T) {
 		})
 	}
 	t.Run("undefined has no value", func(t *testing.T) {
-		res := MustRun(t, r, exec.Request{Code: "let x = 1"})
-		if res.Outcome != exec.Succeeded || res.Value != nil {
+		res := MustRun(t, r, wasmexec.Request{Code: "let x = 1"})
+		if res.Outcome != wasmexec.Succeeded || res.Value != nil {
 			t.Fatalf("got %s %s", res.Outcome, res.Value)
 		}
 	})
@@ -90,22 +90,22 @@ func TestEvaluateValue(t *testing.T) {
 
 func TestConsoleAndExecute(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "console.log('out', 1, {a: 2}); console.error('err'); console.warn('w'); console.info(process.argv.slice(2).join(','))", Args: []string{"x", "y"}})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "out 1 {\"a\":2}\nx,y\n" || *res.Stderr != "err\nw\n" {
+	res := MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "console.log('out', 1, {a: 2}); console.error('err'); console.warn('w'); console.info(process.argv.slice(2).join(','))", Args: []string{"x", "y"}})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "out 1 {\"a\":2}\nx,y\n" || *res.Stderr != "err\nw\n" {
 		t.Fatalf("got %s stdout %q stderr %q", res.Outcome, *res.Stdout, *res.Stderr)
 	}
 	if res.Value != nil {
 		t.Fatalf("execute returned a value: %s", res.Value)
 	}
-	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "console.log('bye'); process.exit(3); console.log('never')"})
-	if res.Outcome != exec.Failed || res.ExitCode != 3 || res.Error.Code != exec.CodeExit || *res.Stdout != "bye\n" {
+	res = MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "console.log('bye'); process.exit(3); console.log('never')"})
+	if res.Outcome != wasmexec.Failed || res.ExitCode != 3 || res.Error.Code != wasmexec.CodeExit || *res.Stdout != "bye\n" {
 		t.Fatalf("exit: got %s %d %+v %q", res.Outcome, res.ExitCode, res.Error, *res.Stdout)
 	}
-	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "throw new Error('x')"})
-	if res.Outcome != exec.Failed || res.ExitCode != 1 {
+	res = MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "throw new Error('x')"})
+	if res.Outcome != wasmexec.Failed || res.ExitCode != 1 {
 		t.Fatalf("uncaught exception in execute: %s exit %d", res.Outcome, res.ExitCode)
 	}
-	res = MustRun(t, r, exec.Request{Code: "console.log('quiet'); console.error('loud'); 1", Output: exec.OutputOptions{Capture: exec.CaptureStderr}})
+	res = MustRun(t, r, wasmexec.Request{Code: "console.log('quiet'); console.error('loud'); 1", Output: wasmexec.OutputOptions{Capture: wasmexec.CaptureStderr}})
 	if res.Stdout != nil || res.Stderr == nil || *res.Stderr != "loud\n" {
 		t.Fatalf("capture=stderr: stdout %v stderr %v", res.Stdout, res.Stderr)
 	}
@@ -114,8 +114,8 @@ func TestConsoleAndExecute(t *testing.T) {
 // A runaway loop is stopped by fuel: failed/cpu_limit.
 func TestGuardFuel(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "while (true) {}", Limits: exec.Limits{Fuel: 500_000_000}})
-	wantFailure(t, res, exec.Failed, exec.CodeCPULimit)
+	res := MustRun(t, r, wasmexec.Request{Code: "while (true) {}", Limits: wasmexec.Limits{Fuel: 500_000_000}})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeCPULimit)
 	if res.FuelConsumed < 500_000_000 {
 		t.Fatalf("fuelConsumed %d below the budget", res.FuelConsumed)
 	}
@@ -125,20 +125,20 @@ func TestGuardFuel(t *testing.T) {
 func TestGuardDeadline(t *testing.T) {
 	r := MustRunner(t, 0)
 	t.Run("sleep loop", func(t *testing.T) {
-		res := MustRun(t, r, exec.Request{Code: "const s = ms => new Promise(r => setTimeout(r, ms)); while (true) await s(20)", TimeoutMs: 300})
-		wantFailure(t, res, exec.TimedOut, "")
+		res := MustRun(t, r, wasmexec.Request{Code: "const s = ms => new Promise(r => setTimeout(r, ms)); while (true) await s(20)", TimeoutMs: 300})
+		wantFailure(t, res, wasmexec.TimedOut, "")
 	})
 	t.Run("one long sleep", func(t *testing.T) {
 		start := time.Now()
-		res := MustRun(t, r, exec.Request{Code: "setTimeout(() => {}, 3600e3)", TimeoutMs: 300})
-		wantFailure(t, res, exec.TimedOut, "")
+		res := MustRun(t, r, wasmexec.Request{Code: "setTimeout(() => {}, 3600e3)", TimeoutMs: 300})
+		wantFailure(t, res, wasmexec.TimedOut, "")
 		if time.Since(start) > 20*time.Second {
 			t.Fatalf("an hour-long sleep was not interrupted")
 		}
 	})
 	t.Run("busy loop with plenty of fuel", func(t *testing.T) {
-		res := MustRun(t, r, exec.Request{Code: "while (true) {}", TimeoutMs: 300})
-		wantFailure(t, res, exec.TimedOut, "")
+		res := MustRun(t, r, wasmexec.Request{Code: "while (true) {}", TimeoutMs: 300})
+		wantFailure(t, res, wasmexec.TimedOut, "")
 	})
 }
 
@@ -147,23 +147,23 @@ func TestGuardCancel(t *testing.T) {
 	r := MustRunner(t, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "while (true) {}"}, exec.RunOptions{})
+	res, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "while (true) {}"}, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFailure(t, res, exec.Cancelled, "")
+	wantFailure(t, res, wasmexec.Cancelled, "")
 }
 
 // A memory bomb hits the limiter: failed/memory_limit; the host is fine and
 // the next run works.
 func TestGuardMemory(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))", Limits: exec.Limits{MemoryBytes: 64 << 20}})
-	wantFailure(t, res, exec.Failed, exec.CodeMemoryLimit)
-	res = MustRun(t, r, exec.Request{Code: "new Array(1e9).fill(0).length", Limits: exec.Limits{MemoryBytes: 64 << 20}})
-	wantFailure(t, res, exec.Failed, exec.CodeMemoryLimit)
-	res = MustRun(t, r, exec.Request{Code: "1+1"})
-	if res.Outcome != exec.Succeeded || string(res.Value) != "2" {
+	res := MustRun(t, r, wasmexec.Request{Code: "const a = []; while (true) a.push(new Array(1e6).fill(1.5))", Limits: wasmexec.Limits{MemoryBytes: 64 << 20}})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeMemoryLimit)
+	res = MustRun(t, r, wasmexec.Request{Code: "new Array(1e9).fill(0).length", Limits: wasmexec.Limits{MemoryBytes: 64 << 20}})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeMemoryLimit)
+	res = MustRun(t, r, wasmexec.Request{Code: "1+1"})
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != "2" {
 		t.Fatalf("run after memory bomb: %s %s", res.Outcome, res.Value)
 	}
 }
@@ -173,8 +173,8 @@ func TestGuardMemory(t *testing.T) {
 func TestGuardOutputFlood(t *testing.T) {
 	r := MustRunner(t, 0)
 	const limit = 64 << 10
-	res := MustRun(t, r, exec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: exec.Limits{OutputBytes: limit}})
-	wantFailure(t, res, exec.Failed, exec.CodeOutputLimit)
+	res := MustRun(t, r, wasmexec.Request{Code: "while (true) console.log('x'.repeat(1000))", Limits: wasmexec.Limits{OutputBytes: limit}})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeOutputLimit)
 	if !res.StdoutTruncated || len(*res.Stdout) != limit {
 		t.Fatalf("stdoutTruncated=%v len=%d, want true %d", res.StdoutTruncated, len(*res.Stdout), limit)
 	}
@@ -183,8 +183,8 @@ func TestGuardOutputFlood(t *testing.T) {
 // Runaway recursion is a catchable-by-the-host stack_overflow, not a crash.
 func TestGuardRecursion(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "function f(n) { return f(n + 1) + 1 } f(0)"})
-	wantFailure(t, res, exec.Failed, exec.CodeStackOverflow)
+	res := MustRun(t, r, wasmexec.Request{Code: "function f(n) { return f(n + 1) + 1 } f(0)"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeStackOverflow)
 	if strings.Count(res.Error.Stack, "\n") > 40 {
 		t.Fatalf("stack not capped: %d lines", strings.Count(res.Error.Stack, "\n"))
 	}
@@ -192,20 +192,20 @@ func TestGuardRecursion(t *testing.T) {
 
 func TestException(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "function thrower() {\n  throw new RangeError('bad range')\n}\nthrower()"})
-	wantFailure(t, res, exec.Failed, exec.CodeException)
+	res := MustRun(t, r, wasmexec.Request{Code: "function thrower() {\n  throw new RangeError('bad range')\n}\nthrower()"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeException)
 	if res.Error.Name != "RangeError" || res.Error.Message != "bad range" || !strings.Contains(res.Error.Stack, "main.js:2:") {
 		t.Fatalf("error = %+v", res.Error)
 	}
-	res = MustRun(t, r, exec.Request{Code: "throw 'plain string'"})
-	wantFailure(t, res, exec.Failed, exec.CodeException)
+	res = MustRun(t, r, wasmexec.Request{Code: "throw 'plain string'"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeException)
 	if res.Error.Message != "plain string" {
 		t.Fatalf("thrown string: %+v", res.Error)
 	}
-	res = MustRun(t, r, exec.Request{Code: "let = ;"})
-	wantFailure(t, res, exec.Failed, exec.CodeSyntaxError)
-	res = MustRun(t, r, exec.Request{Code: "await Promise.reject(new TypeError('nope'))"})
-	wantFailure(t, res, exec.Failed, exec.CodeException)
+	res = MustRun(t, r, wasmexec.Request{Code: "let = ;"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeSyntaxError)
+	res = MustRun(t, r, wasmexec.Request{Code: "await Promise.reject(new TypeError('nope'))"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeException)
 	if res.Error.Name != "TypeError" {
 		t.Fatalf("rejected await: %+v", res.Error)
 	}
@@ -213,7 +213,7 @@ func TestException(t *testing.T) {
 
 func TestStdin(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "const a = stdin.readLine(); const b = stdin.readLine(); [a, b, stdin.read(), stdin.readLine()]", Stdin: "first\nsecond\nrest of it"})
+	res := MustRun(t, r, wasmexec.Request{Code: "const a = stdin.readLine(); const b = stdin.readLine(); [a, b, stdin.read(), stdin.readLine()]", Stdin: "first\nsecond\nrest of it"})
 	if want := `["first","second","rest of it",null]`; string(res.Value) != want {
 		t.Fatalf("value = %s, want %s", res.Value, want)
 	}
@@ -223,7 +223,7 @@ func TestStdin(t *testing.T) {
 func TestEnvIsolation(t *testing.T) {
 	t.Setenv("WASMEXEC_TEST_SECRET", "host-secret")
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "JSON.stringify(process.env)", Env: map[string]string{"GREETING": "hi"}})
+	res := MustRun(t, r, wasmexec.Request{Code: "JSON.stringify(process.env)", Env: map[string]string{"GREETING": "hi"}})
 	var env map[string]string
 	if err := json.Unmarshal([]byte(mustString(t, res.Value)), &env); err != nil {
 		t.Fatal(err)
@@ -243,18 +243,18 @@ func TestEnvIsolation(t *testing.T) {
 func TestFileSystemIsolation(t *testing.T) {
 	r := MustRunner(t, 0)
 	for _, p := range []string{"/etc/passwd", "../../../../etc/passwd", "/proc/self/environ", "/", "/workspace/../etc/hostname", testenv.RepoRoot() + "/go.mod"} {
-		res := MustRun(t, r, exec.Request{Code: "fs.readFileSync(" + jsString(p) + ", 'utf8')"})
-		if res.Outcome != exec.Failed || res.Error.Code != exec.CodeException {
+		res := MustRun(t, r, wasmexec.Request{Code: "fs.readFileSync(" + jsString(p) + ", 'utf8')"})
+		if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeException {
 			t.Errorf("read %s: %s %s", p, res.Outcome, res.Value)
 		}
 	}
-	res := MustRun(t, r, exec.Request{Code: "fs.readFileSync('data/in.txt', 'utf8') + fs.readdirSync('/workspace').join(',')", Files: map[string]string{"data/in.txt": "seeded "}})
+	res := MustRun(t, r, wasmexec.Request{Code: "fs.readFileSync('data/in.txt', 'utf8') + fs.readdirSync('/workspace').join(',')", Files: map[string]string{"data/in.txt": "seeded "}})
 	if string(res.Value) != `"seeded data"` {
 		t.Fatalf("workspace file: %s %+v", res.Value, res.Error)
 	}
 	// Each one-shot run gets a fresh workspace.
-	MustRun(t, r, exec.Request{Code: "fs.writeFileSync('left.txt', 'x')"})
-	res = MustRun(t, r, exec.Request{Code: "fs.existsSync('left.txt')"})
+	MustRun(t, r, wasmexec.Request{Code: "fs.writeFileSync('left.txt', 'x')"})
+	res = MustRun(t, r, wasmexec.Request{Code: "fs.existsSync('left.txt')"})
 	if string(res.Value) != "false" {
 		t.Fatalf("a file from an earlier run is visible")
 	}
@@ -269,7 +269,7 @@ func TestPoolIsolationAndConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			res := MustRun(t, r, exec.Request{Code: "globalThis.seen = (globalThis.seen || 0) + 1; seen + inputs.i", Inputs: json.RawMessage(`{"i":` + itoa(i) + `}`)})
+			res := MustRun(t, r, wasmexec.Request{Code: "globalThis.seen = (globalThis.seen || 0) + 1; seen + inputs.i", Inputs: json.RawMessage(`{"i":` + itoa(i) + `}`)})
 			if string(res.Value) != itoa(i+1) {
 				errs <- "run " + itoa(i) + " got " + string(res.Value)
 			}
@@ -286,25 +286,25 @@ func TestLimitsValidation(t *testing.T) {
 	r := MustRunner(t, 0)
 	for _, tc := range []struct {
 		name string
-		req  exec.Request
+		req  wasmexec.Request
 	}{
-		{"memory above max", exec.Request{Limits: exec.Limits{MemoryBytes: 1 << 40}}},
-		{"memory below guest minimum", exec.Request{Limits: exec.Limits{MemoryBytes: 1 << 20}}},
-		{"fuel above max", exec.Request{Limits: exec.Limits{Fuel: 1 << 62}}},
-		{"timeout above max", exec.Request{TimeoutMs: 10 * 60 * 1000}},
-		{"bad env name", exec.Request{Env: map[string]string{"A=B": "x"}}},
-		{"unknown language", exec.Request{Language: "cobol"}},
-		{"inputs not an object", exec.Request{Inputs: json.RawMessage(`[1]`)}},
-		{"bad capture", exec.Request{Output: exec.OutputOptions{Capture: "some"}}},
+		{"memory above max", wasmexec.Request{Limits: wasmexec.Limits{MemoryBytes: 1 << 40}}},
+		{"memory below guest minimum", wasmexec.Request{Limits: wasmexec.Limits{MemoryBytes: 1 << 20}}},
+		{"fuel above max", wasmexec.Request{Limits: wasmexec.Limits{Fuel: 1 << 62}}},
+		{"timeout above max", wasmexec.Request{TimeoutMs: 10 * 60 * 1000}},
+		{"bad env name", wasmexec.Request{Env: map[string]string{"A=B": "x"}}},
+		{"unknown language", wasmexec.Request{Language: "cobol"}},
+		{"inputs not an object", wasmexec.Request{Inputs: json.RawMessage(`[1]`)}},
+		{"bad capture", wasmexec.Request{Output: wasmexec.OutputOptions{Capture: "some"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := tc.req
-			req.Kind, req.Code = exec.KindEvaluate, "1"
+			req.Kind, req.Code = wasmexec.KindEvaluate, "1"
 			if req.Language == "" {
-				req.Language = exec.JavaScript
+				req.Language = wasmexec.JavaScript
 			}
-			_, err := r.Run(context.Background(), &req, exec.RunOptions{})
-			if exec.ErrorCode(err) != exec.EInvalid {
+			_, err := r.Run(context.Background(), &req, wasmexec.RunOptions{})
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("err = %v, want invalid_argument", err)
 			}
 		})
@@ -330,7 +330,7 @@ func TestSnapshotGuestsAreIndependent(t *testing.T) {
 	r := MustRunner(t, 0)
 	seen := map[string]bool{}
 	for i := 0; i < 5; i++ {
-		res := MustRun(t, r, exec.Request{Code: "[Math.random(), process.env.N]", Env: map[string]string{"N": itoa(i)}})
+		res := MustRun(t, r, wasmexec.Request{Code: "[Math.random(), process.env.N]", Env: map[string]string{"N": itoa(i)}})
 		var v []any
 		if err := json.Unmarshal(res.Value, &v); err != nil || len(v) != 2 {
 			t.Fatalf("value %s: %v", res.Value, err)
@@ -347,18 +347,18 @@ func TestSnapshotGuestsAreIndependent(t *testing.T) {
 
 func TestFormatAndCwd(t *testing.T) {
 	r := MustRunner(t, 0)
-	res := MustRun(t, r, exec.Request{Code: "const helper = 2; exports.a = 1; module.exports.b = helper * 21; module.exports", Format: "commonjs"})
+	res := MustRun(t, r, wasmexec.Request{Code: "const helper = 2; exports.a = 1; module.exports.b = helper * 21; module.exports", Format: "commonjs"})
 	if string(res.Value) != `{"a":1,"b":42}` {
 		t.Fatalf("commonjs: %s %+v", res.Value, res.Error)
 	}
-	res = MustRun(t, r, exec.Request{Code: "require('left-pad')", Format: "commonjs"})
-	wantFailure(t, res, exec.Failed, exec.CodeException)
-	res = MustRun(t, r, exec.Request{Code: "[__dirname, fs.readFileSync('b.txt', 'utf8')]", Cwd: "sub", Files: map[string]string{"sub/b.txt": "in sub"}})
+	res = MustRun(t, r, wasmexec.Request{Code: "require('left-pad')", Format: "commonjs"})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeException)
+	res = MustRun(t, r, wasmexec.Request{Code: "[__dirname, fs.readFileSync('b.txt', 'utf8')]", Cwd: "sub", Files: map[string]string{"sub/b.txt": "in sub"}})
 	if string(res.Value) != `["/workspace/sub","in sub"]` {
 		t.Fatalf("cwd: %s %+v", res.Value, res.Error)
 	}
 	for _, cwd := range []string{"/etc", "../x", "/workspace/../etc"} {
-		if _, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Cwd: cwd}, exec.RunOptions{}); exec.ErrorCode(err) != exec.EInvalid {
+		if _, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "1", Cwd: cwd}, wasmexec.RunOptions{}); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 			t.Errorf("cwd %q: %v", cwd, err)
 		}
 	}
@@ -374,12 +374,12 @@ func TestGuardWorkspaceQuota(t *testing.T) {
 	}
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:     map[string]*engine.Image{js.ImageName: img},
-		Languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages:  map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 		Workspaces: ws,
 	})
-	res := MustRun(t, r, exec.Request{Code: "const chunk = 'x'.repeat(64 << 10); for (let i = 0; ; i++) fs.writeFileSync('f' + i, chunk)", TimeoutMs: 20000})
-	wantFailure(t, res, exec.Failed, exec.CodeQuotaExceeded)
-	res = MustRun(t, r, exec.Request{Code: "fs.writeFileSync('small', 'ok'); fs.readFileSync('small', 'utf8')"})
+	res := MustRun(t, r, wasmexec.Request{Code: "const chunk = 'x'.repeat(64 << 10); for (let i = 0; ; i++) fs.writeFileSync('f' + i, chunk)", TimeoutMs: 20000})
+	wantFailure(t, res, wasmexec.Failed, wasmexec.CodeQuotaExceeded)
+	res = MustRun(t, r, wasmexec.Request{Code: "fs.writeFileSync('small', 'ok'); fs.readFileSync('small', 'utf8')"})
 	if string(res.Value) != `"ok"` {
 		t.Fatalf("a run within the quota: %s %+v", res.Value, res.Error)
 	}

@@ -3,7 +3,7 @@ package engine
 import (
 	"encoding/json"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 
 	"context"
 	"encoding/binary"
@@ -101,8 +101,8 @@ type call struct {
 	ctx      context.Context
 	payload  []byte
 	fuel     uint64
-	stdin    *exec.Stdin
-	out      *exec.Output
+	stdin    *wasmexec.Stdin
+	out      *wasmexec.Output
 	replied  chan struct{} // closed by the driver's send
 	parked   chan struct{} // closed by the driver's next recv
 	response []byte
@@ -140,7 +140,7 @@ func (img *Image) Start(ctx context.Context, opts GuestOptions) (*Guest, error) 
 func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 	e := img.engine
 	if opts.MemoryBytes <= 0 {
-		opts.MemoryBytes = exec.DefaultLimits().MemoryBytes
+		opts.MemoryBytes = wasmexec.DefaultLimits().MemoryBytes
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 10 * time.Second
@@ -211,7 +211,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 		g.watch.free()
 		store.Close()
 		if isMemoryLimitError(err) {
-			return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "limits.memoryBytes %d is too small to start the %s guest", opts.MemoryBytes, img.Spec.Name)
 		}
 		return nil, fmt.Errorf("instantiate %s: %w", img.Spec.Name, err)
 	}
@@ -414,7 +414,7 @@ const (
 // Call runs one request in the guest. The ctx's deadline is the run's
 // wall-clock deadline; cancelling ctx cancels the run. A guest failure is a
 // result; Call never returns an error.
-func (g *Guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
+func (g *Guest) Call(ctx context.Context, in wasmexec.CallInput) wasmexec.CallResult {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	start := time.Now()
@@ -427,14 +427,14 @@ func (g *Guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
 	select {
 	case g.calls <- c:
 	case <-g.done:
-		ed := &exec.ErrorData{Code: exec.CodeInternal, Message: "guest is not running"}
+		ed := &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "guest is not running"}
 		if v := g.violation.Load(); v != nil {
 			ed = violationError(*v)
 		}
-		return exec.CallResult{Outcome: exec.Failed, Died: true, Error: ed, Duration: time.Since(start)}
+		return wasmexec.CallResult{Outcome: wasmexec.Failed, Died: true, Error: ed, Duration: time.Since(start)}
 	case <-ctx.Done():
-		o, ed := exec.ContextOutcome(ctx)
-		return exec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+		o, ed := wasmexec.ContextOutcome(ctx)
+		return wasmexec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	}
 	// The call is complete when the driver has answered and is back in
 	// recv for the next request.
@@ -457,7 +457,7 @@ func (g *Guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
 // ours and watches them); what RunOnce can't do is abandon a guest stuck
 // elsewhere, since the caller is the guest's thread. On a guest already
 // started, RunOnce is Call.
-func (g *Guest) RunOnce(ctx context.Context, in exec.CallInput) exec.CallResult {
+func (g *Guest) RunOnce(ctx context.Context, in wasmexec.CallInput) wasmexec.CallResult {
 	g.mu.Lock()
 	if g.started {
 		g.mu.Unlock()
@@ -466,8 +466,8 @@ func (g *Guest) RunOnce(ctx context.Context, in exec.CallInput) exec.CallResult 
 	defer g.mu.Unlock()
 	start := time.Now()
 	if ctx.Err() != nil {
-		o, ed := exec.ContextOutcome(ctx)
-		return exec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+		o, ed := wasmexec.ContextOutcome(ctx)
+		return wasmexec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	}
 	g.started = true
 	c := newCall(ctx, in)
@@ -486,12 +486,12 @@ func (g *Guest) RunOnce(ctx context.Context, in exec.CallInput) exec.CallResult 
 // callIDs numbers calls for the epoch callback.
 var callIDs atomic.Int64
 
-func newCall(ctx context.Context, in exec.CallInput) *call {
+func newCall(ctx context.Context, in wasmexec.CallInput) *call {
 	if in.Stdin == nil {
-		in.Stdin = exec.StdinFrom(nil)
+		in.Stdin = wasmexec.StdinFrom(nil)
 	}
 	if in.MaxReply <= 0 {
-		in.MaxReply = exec.ReplyEnvelopeBytes
+		in.MaxReply = wasmexec.ReplyEnvelopeBytes
 		if in.Output != nil {
 			in.MaxReply += in.Output.Limit()
 		}
@@ -501,21 +501,21 @@ func newCall(ctx context.Context, in exec.CallInput) *call {
 }
 
 // result reports how call c ended: its reply, or why the guest died.
-func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) exec.CallResult {
-	res := exec.CallResult{Duration: time.Since(start)}
+func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned bool) wasmexec.CallResult {
+	res := wasmexec.CallResult{Duration: time.Since(start)}
 	if g.watch.lost() {
 		// It read zero pages in place of lost ones: whatever it answered
 		// can't be trusted, and the guest is replaced.
 		g.violate(lostMemory)
 		g.stop()
 		res.Died = true
-		res.Outcome, res.Error = exec.Failed, violationError(lostMemory)
+		res.Outcome, res.Error = wasmexec.Failed, violationError(lostMemory)
 		return res
 	}
 	if closed(c.parked) {
 		res.Response = c.response
 		res.FuelConsumed = c.fuel - min(c.fuel, c.fuelLeft)
-		res.Outcome = exec.Succeeded
+		res.Outcome = wasmexec.Succeeded
 		return res
 	}
 	// The guest died (or is stuck): classify.
@@ -527,14 +527,14 @@ func (g *Guest) result(ctx context.Context, c *call, start time.Time, abandoned 
 		// It answered, then did not come back for the next request (it
 		// ran on, slept, or died): the answer can't be trusted either.
 		g.violate("the driver did not come back for the next request after answering")
-		res.Outcome, res.Error = exec.Failed, violationError(g.ProtocolViolation())
+		res.Outcome, res.Error = wasmexec.Failed, violationError(g.ProtocolViolation())
 		if left, ok := getFuel(g.store); ok && !abandoned {
 			res.FuelConsumed = c.fuel - min(c.fuel, left)
 		}
 		return res
 	}
 	if abandoned {
-		res.Outcome, res.Error = exec.ContextOutcome(ctx)
+		res.Outcome, res.Error = wasmexec.ContextOutcome(ctx)
 		return res
 	}
 	if left, ok := getFuel(g.store); ok {
@@ -588,11 +588,11 @@ func (g *Guest) violate(what string) *wasmtime.Trap {
 	return wasmtime.NewTrap("wasmexec: protocol violation: " + what)
 }
 
-func violationError(what string) *exec.ErrorData {
+func violationError(what string) *wasmexec.ErrorData {
 	if what == lostMemory {
-		return &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestStateLost", Message: "the guest was stopped: " + lostMemory}
+		return &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "GuestStateLost", Message: "the guest was stopped: " + lostMemory}
 	}
-	return &exec.ErrorData{Code: exec.CodeInternal, Name: "ProtocolError", Message: "the guest's driver broke the control protocol (" + what + "); the guest was stopped"}
+	return &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "ProtocolError", Message: "the guest's driver broke the control protocol (" + what + "); the guest was stopped"}
 }
 
 // lostMemory is the "violation" of a guest that read pages of its memory
@@ -621,37 +621,37 @@ func stackFault(err error) bool {
 }
 
 // classify explains why the guest died during call c.
-func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.ErrorData, int) {
+func (g *Guest) classify(ctx context.Context, c *call) (wasmexec.Outcome, *wasmexec.ErrorData, int) {
 	err := g.exitErr
 	if v := g.violation.Load(); v != nil {
-		return exec.Failed, violationError(*v), 0
+		return wasmexec.Failed, violationError(*v), 0
 	}
-	if r, _ := c.reason.Load().(string); r == exec.CodeOutputLimit {
-		return exec.Failed, &exec.ErrorData{Code: exec.CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.Limit())}, 0
+	if r, _ := c.reason.Load().(string); r == wasmexec.CodeOutputLimit {
+		return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeOutputLimit, Name: "OutputLimitError", Message: fmt.Sprintf("output exceeded limits.outputBytes (%d bytes per stream)", c.out.Limit())}, 0
 	}
-	if r, _ := c.reason.Load().(string); r == exec.CodeInternal && err != nil { // a host function panicked (hostabi.go)
-		return exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: "the guest was stopped: " + trapCause(err)}, 0
+	if r, _ := c.reason.Load().(string); r == wasmexec.CodeInternal && err != nil { // a host function panicked (hostabi.go)
+		return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "GuestError", Message: "the guest was stopped: " + trapCause(err)}, 0
 	}
 	var trap *wasmtime.Trap
 	if errors.As(err, &trap) {
 		if code := trap.Code(); code != nil {
 			switch *code {
 			case wasmtime.OutOfFuel:
-				return exec.Failed, &exec.ErrorData{Code: exec.CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
+				return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeCPULimit, Name: "CPULimitError", Message: fmt.Sprintf("the run used up its fuel (%d units)", c.fuel)}, 0
 			case wasmtime.StackOverflow:
-				return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
+				return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeStackOverflow, Name: "StackOverflowError", Message: "wasm call stack exhausted"}, 0
 			case wasmtime.MemoryOutOfBounds:
 				if stackFault(err) {
-					return exec.Failed, &exec.ErrorData{Code: exec.CodeStackOverflow, Name: "StackOverflowError", Message: "the guest's stack (in linear memory) overflowed"}, 0
+					return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeStackOverflow, Name: "StackOverflowError", Message: "the guest's stack (in linear memory) overflowed"}, 0
 				}
 			}
 		}
 	}
 	if ctx.Err() != nil || g.quitted.Load() {
 		if ctx.Err() == nil {
-			return exec.Cancelled, &exec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
+			return wasmexec.Cancelled, &wasmexec.ErrorData{Code: "cancelled", Name: "CancelledError", Message: "the guest was stopped"}, 0
 		}
-		o, ed := exec.ContextOutcome(ctx)
+		o, ed := wasmexec.ContextOutcome(ctx)
 		return o, ed, 0
 	}
 	exitCode, exited := 0, false
@@ -669,19 +669,19 @@ func (g *Guest) classify(ctx context.Context, c *call) (exec.Outcome, *exec.Erro
 	heavy := memBytes*oomHeavyDivisor >= g.opts.MemoryBytes
 	oomExit := exited && g.img.Spec.OOMExitCode != 0 && exitCode == g.img.Spec.OOMExitCode
 	if oomExit || (heavy && (!exited || exitCode != 0)) {
-		return exec.Failed, &exec.ErrorData{Code: exec.CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
+		return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeMemoryLimit, Name: "MemoryLimitError", Message: fmt.Sprintf("the guest ran out of memory (limit %d bytes, %d in use)", g.opts.MemoryBytes, memBytes)}, 0
 	}
 	if exited {
 		if exitCode == 0 {
-			return exec.Succeeded, nil, 0
+			return wasmexec.Succeeded, nil, 0
 		}
-		return exec.Failed, &exec.ErrorData{Code: exec.CodeExit, Name: "ExitError", Message: fmt.Sprintf("the guest exited with status %d", exitCode)}, exitCode
+		return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeExit, Name: "ExitError", Message: fmt.Sprintf("the guest exited with status %d", exitCode)}, exitCode
 	}
 	msg := "the guest died"
 	if err != nil {
 		msg = "the guest trapped: " + trapCause(err)
 	}
-	return exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
+	return wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Name: "GuestError", Message: msg, Details: map[string]any{"memoryBytes": memBytes}}, 0
 }
 
 func firstLine(s string) string {
@@ -917,9 +917,9 @@ func (g *Guest) hostSend(caller *wasmtime.Caller, ptr, n int32) *wasmtime.Trap {
 
 // replyTooLarge is the reply the host puts in place of one over its cap.
 func replyTooLarge(n int, limit int64) []byte {
-	b, _ := json.Marshal(map[string]any{"status": "error", "error": exec.ErrorData{
-		Code: exec.CodeOutputLimit, Name: "OutputLimitError",
-		Message: fmt.Sprintf("the driver's reply is %d bytes; replies are bounded by limits.outputBytes plus %d bytes (%d here)", n, exec.ReplyEnvelopeBytes, limit),
+	b, _ := json.Marshal(map[string]any{"status": "error", "error": wasmexec.ErrorData{
+		Code: wasmexec.CodeOutputLimit, Name: "OutputLimitError",
+		Message: fmt.Sprintf("the driver's reply is %d bytes; replies are bounded by limits.outputBytes plus %d bytes (%d here)", n, wasmexec.ReplyEnvelopeBytes, limit),
 	}})
 	return b
 }
@@ -938,11 +938,11 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 	if c == nil {
 		return n, nil // output outside a request (driver start-up) is dropped
 	}
-	ch := exec.Stdout
+	ch := wasmexec.Stdout
 	switch fd {
 	case 1:
 	case 2:
-		ch = exec.Stderr
+		ch = wasmexec.Stderr
 	default:
 		return -1, nil
 	}
@@ -951,7 +951,7 @@ func (g *Guest) hostWrite(caller *wasmtime.Caller, fd, ptr, n int32) (int32, *wa
 		return 0, wasmtime.NewTrap("wasmexec: write buffer out of bounds")
 	}
 	if !c.out.Write(ch, src) {
-		c.reason.Store(exec.CodeOutputLimit)
+		c.reason.Store(wasmexec.CodeOutputLimit)
 		return 0, wasmtime.NewTrap("wasmexec: output limit exceeded")
 	}
 	return n, nil

@@ -33,7 +33,7 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // recvSuspend is what recv returns to tell a driver to return from its
@@ -110,7 +110,7 @@ func (g *Guest) Capture(ctx context.Context, keep bool) ([]byte, error) {
 // guest's memory to w without a copy in the heap (a record file: a 20 MiB
 // state is not allocated, zeroed and copied on its way). A write error is
 // an internal error, and the guest goes on as after a failed capture.
-// (exec.FileCapturer)
+// (wasmexec.FileCapturer)
 func (g *Guest) CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64, error) {
 	var n int64
 	err := g.capture(ctx, keep, func(p *statePlan) error {
@@ -120,7 +120,7 @@ func (g *Guest) CaptureTo(ctx context.Context, keep bool, w io.WriterAt) (int64,
 	return n, err
 }
 
-// CaptureTemplateTo is CaptureTo for a template (exec.TemplateCapturer):
+// CaptureTemplateTo is CaptureTo for a template (wasmexec.TemplateCapturer):
 // a state every run from it maps rather than decodes. Its pages are
 // stored raw, uncompressed, and as one span, from the first page that
 // differs from the image's snapshot to the last (the unchanged pages in
@@ -146,13 +146,13 @@ func (g *Guest) captureWith(ctx context.Context, keep bool, kind planKind, out f
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.img.Suspendable() {
-		return exec.Errorf(exec.EConflict, "the %s guest image can't be captured (it does not suspend, or has no snapshot)", g.img.Spec.Name)
+		return wasmexec.Errorf(wasmexec.EConflict, "the %s guest image can't be captured (it does not suspend, or has no snapshot)", g.img.Spec.Name)
 	}
 	if !g.Alive() {
-		return exec.Errorf(exec.EConflict, "the guest is not running")
+		return wasmexec.Errorf(wasmexec.EConflict, "the guest is not running")
 	}
 	if n := len(g.shim.open); n > 0 {
-		return exec.Errorf(exec.EConflict, "the guest holds %d open file(s) besides its preopens; it is captured once it closes them", n)
+		return wasmexec.Errorf(wasmexec.EConflict, "the guest holds %d open file(s) besides its preopens; it is captured once it closes them", n)
 	}
 	g.hib.requested.Store(true)
 	t := time.NewTimer(suspendWait)
@@ -161,13 +161,13 @@ func (g *Guest) captureWith(ctx context.Context, keep bool, kind planKind, out f
 	case g.hib.req <- struct{}{}:
 	case <-g.done:
 		g.hib.requested.Store(false)
-		return exec.Errorf(exec.EConflict, "the guest is not running")
+		return wasmexec.Errorf(wasmexec.EConflict, "the guest is not running")
 	case <-ctx.Done():
 		g.hib.requested.Store(false)
 		return ctx.Err()
 	case <-t.C:
 		g.hib.requested.Store(false)
-		return exec.Errorf(exec.EConflict, "the guest is not parked between runs")
+		return wasmexec.Errorf(wasmexec.EConflict, "the guest is not parked between runs")
 	}
 	select {
 	case <-g.hib.parked:

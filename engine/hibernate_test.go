@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -22,15 +22,15 @@ import (
 )
 
 // hibRunner runs the languages given (JavaScript, Python).
-func hibRunner(tb testing.TB, langs ...exec.Language) *pipeline.Pipeline {
+func hibRunner(tb testing.TB, langs ...wasmexec.Language) *pipeline.Pipeline {
 	tb.Helper()
-	cfg := testenv.RunnerConfig{Images: map[string]*engine.Image{}, Languages: map[exec.Language]exec.LanguageDriver{}}
+	cfg := testenv.RunnerConfig{Images: map[string]*engine.Image{}, Languages: map[wasmexec.Language]wasmexec.LanguageDriver{}}
 	for _, l := range langs {
 		switch l {
-		case exec.JavaScript:
+		case wasmexec.JavaScript:
 			cfg.Images[js.ImageName] = testenv.Image(tb, js.ImageName)
 			cfg.Languages[l] = js.Driver{}
-		case exec.Python:
+		case wasmexec.Python:
 			cfg.Images[python.ImageName] = testenv.Image(tb, python.ImageName)
 			cfg.Languages[l] = python.Driver{}
 		}
@@ -38,10 +38,10 @@ func hibRunner(tb testing.TB, langs ...exec.Language) *pipeline.Pipeline {
 	return testenv.Runner(tb, cfg)
 }
 
-func keptGuest(tb testing.TB, r *pipeline.Pipeline, lang exec.Language) (*engine.Guest, string) {
+func keptGuest(tb testing.TB, r *pipeline.Pipeline, lang wasmexec.Language) (*engine.Guest, string) {
 	tb.Helper()
 	ws := tb.TempDir()
-	g, err := r.StartGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: ws})
+	g, err := r.StartGuest(context.Background(), wasmexec.GuestSpec{Language: lang, Workspace: ws})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -49,9 +49,9 @@ func keptGuest(tb testing.TB, r *pipeline.Pipeline, lang exec.Language) (*engine
 	return g.(*engine.Guest), ws
 }
 
-func restored(tb testing.TB, r *pipeline.Pipeline, lang exec.Language, state []byte) *engine.Guest {
+func restored(tb testing.TB, r *pipeline.Pipeline, lang wasmexec.Language, state []byte) *engine.Guest {
 	tb.Helper()
-	g, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: lang, Workspace: tb.TempDir()}, state)
+	g, err := r.RestoreGuest(context.Background(), wasmexec.GuestSpec{Language: lang, Workspace: tb.TempDir()}, state)
 	if err != nil {
 		tb.Fatalf("restore: %v", err)
 	}
@@ -60,13 +60,13 @@ func restored(tb testing.TB, r *pipeline.Pipeline, lang exec.Language, state []b
 }
 
 // evalIn evaluates code in a kept guest and returns its value as JSON.
-func evalIn(tb testing.TB, r *pipeline.Pipeline, g exec.Guest, lang exec.Language, code string) string {
+func evalIn(tb testing.TB, r *pipeline.Pipeline, g wasmexec.Guest, lang wasmexec.Language, code string) string {
 	tb.Helper()
-	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: lang, Code: code}, exec.RunOptions{Guest: g})
+	res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: lang, Code: code}, wasmexec.RunOptions{Guest: g})
 	if err != nil {
 		tb.Fatalf("run %q: %v", code, err)
 	}
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		tb.Fatalf("run %q: %s %+v", code, res.Outcome, res.Error)
 	}
 	return string(res.Value)
@@ -75,14 +75,14 @@ func evalIn(tb testing.TB, r *pipeline.Pipeline, g exec.Guest, lang exec.Languag
 func TestCaptureRestoreState(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		lang  exec.Language
+		lang  wasmexec.Language
 		setup string
 		step  string // changes the state, returns a value that shows it
 		want  []string
 	}{
 		{
 			name: "javascript bindings, closures and globals",
-			lang: exec.JavaScript,
+			lang: wasmexec.JavaScript,
 			setup: `let n = 40; const counter = (() => { let k = 0; return () => ++k })();
 				globalThis.tag = "t"; var big = "x".repeat(1 << 20); 1`,
 			step: `n++; [n, counter(), tag, big.length].join(",")`,
@@ -90,7 +90,7 @@ func TestCaptureRestoreState(t *testing.T) {
 		},
 		{
 			name: "python globals, imported modules and open generators",
-			lang: exec.Python,
+			lang: wasmexec.Python,
 			setup: `import json, collections
 n = 40
 gen = (i * i for i in range(100))
@@ -149,11 +149,11 @@ json.dumps([n, next(gen), counts["a"]])`,
 // produce the same random numbers.
 func TestRestoreFreshEntropy(t *testing.T) {
 	for _, tc := range []struct {
-		lang exec.Language
+		lang wasmexec.Language
 		code string
 	}{
-		{exec.JavaScript, `String(Math.random())`},
-		{exec.Python, "import random, os\nstr(random.random()) + os.urandom(8).hex()"},
+		{wasmexec.JavaScript, `String(Math.random())`},
+		{wasmexec.Python, "import random, os\nstr(random.random()) + os.urandom(8).hex()"},
 	} {
 		t.Run(string(tc.lang), func(t *testing.T) {
 			r := hibRunner(t, tc.lang)
@@ -175,14 +175,14 @@ func TestRestoreFreshEntropy(t *testing.T) {
 // A corrupt, truncated or foreign state is refused with a reason, never a
 // crash, and the guest it came from is unaffected.
 func TestRestoreRefusesBadStates(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript, exec.Python)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, "globalThis.v = 7")
+	r := hibRunner(t, wasmexec.JavaScript, wasmexec.Python)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, "globalThis.v = 7")
 	state, err := g.Capture(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	py, _ := keptGuest(t, r, exec.Python)
+	py, _ := keptGuest(t, r, wasmexec.Python)
 	pyState, err := py.Capture(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
@@ -219,18 +219,18 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 		{"an older format", func() []byte { b := append([]byte(nil), state...); binary.LittleEndian.PutUint32(b[8:], 1); return b }()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, tc.state)
+			_, err := r.RestoreGuest(context.Background(), wasmexec.GuestSpec{Language: wasmexec.JavaScript, Workspace: t.TempDir()}, tc.state)
 			if !engine.IsStateRefused(err) {
 				t.Fatalf("err = %v, want a refused state", err)
 			}
 			t.Log(err)
 		})
 	}
-	if got := evalIn(t, r, g, exec.JavaScript, "v"); got != "7" {
+	if got := evalIn(t, r, g, wasmexec.JavaScript, "v"); got != "7" {
 		t.Fatalf("the captured guest: v = %s", got)
 	}
 	var v any
-	if err := json.Unmarshal([]byte(evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "v")), &v); err != nil || v != float64(7) {
+	if err := json.Unmarshal([]byte(evalIn(t, r, restored(t, r, wasmexec.JavaScript, state), wasmexec.JavaScript, "v")), &v); err != nil || v != float64(7) {
 		t.Fatalf("the good state: v = %v (%v)", v, err)
 	}
 }
@@ -244,15 +244,15 @@ func BenchmarkHibernate(b *testing.B) {
 			const crypto = require("crypto"); for (let i = 0; i < 320; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); data.length`
 	for _, tc := range []struct {
 		name    string
-		lang    exec.Language
+		lang    wasmexec.Language
 		setup   string
 		workers int // goroutines per state; 0: the default
 	}{
-		{"js-20MiB", exec.JavaScript, js20, 0},
+		{"js-20MiB", wasmexec.JavaScript, js20, 0},
 		// The same on one goroutine: what the parallel frames buy, and cost
 		// in CPU, on this machine.
-		{"js-20MiB-1worker", exec.JavaScript, js20, 1},
-		{"python", exec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)", 0},
+		{"js-20MiB-1worker", wasmexec.JavaScript, js20, 1},
+		{"python", wasmexec.Python, "import json, re, collections\nstate = {i: str(i) for i in range(1000)}\nlen(state)", 0},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			if tc.workers > 0 {
@@ -282,7 +282,7 @@ func BenchmarkHibernate(b *testing.B) {
 				}
 				snapshot = append(snapshot, ms(t0))
 				t0 = time.Now()
-				back, err := r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: ws}, rf, 0)
+				back, err := r.RestoreGuestFile(context.Background(), wasmexec.GuestSpec{Language: tc.lang, Workspace: ws}, rf, 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -298,7 +298,7 @@ func BenchmarkHibernate(b *testing.B) {
 				}
 				capture = append(capture, ms(t0))
 				t0 = time.Now()
-				back, err = r.RestoreGuest(context.Background(), exec.GuestSpec{Language: tc.lang, Workspace: ws}, st)
+				back, err = r.RestoreGuest(context.Background(), wasmexec.GuestSpec{Language: tc.lang, Workspace: ws}, st)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -321,9 +321,9 @@ func BenchmarkHibernate(b *testing.B) {
 // tables to them (new entries null), and a state whose table layout
 // doesn't fit the image is refused with a reason.
 func TestRestoreTableSizes(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, "globalThis.v = 7")
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, "globalThis.v = 7")
 	state, err := g.Capture(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
@@ -341,8 +341,8 @@ func TestRestoreTableSizes(t *testing.T) {
 	}
 	// A state whose table had grown (by a grow with null entries): the
 	// restored guest's table has that size, runs, and captures it again.
-	grown := restored(t, r, exec.JavaScript, withTables(size+10))
-	if got := evalIn(t, r, grown, exec.JavaScript, "v + 1"); got != "8" {
+	grown := restored(t, r, wasmexec.JavaScript, withTables(size+10))
+	if got := evalIn(t, r, grown, wasmexec.JavaScript, "v + 1"); got != "8" {
 		t.Fatalf("the guest restored with a grown table: v + 1 = %s", got)
 	}
 	again, err := grown.Capture(context.Background(), true)
@@ -363,7 +363,7 @@ func TestRestoreTableSizes(t *testing.T) {
 		{"grown past any guest", withTables(size + 1<<24), "more than a guest's table grows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, tc.state)
+			_, err := r.RestoreGuest(context.Background(), wasmexec.GuestSpec{Language: wasmexec.JavaScript, Workspace: t.TempDir()}, tc.state)
 			if !engine.IsStateRefused(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want a refused state saying %q", err, tc.want)
 			}
@@ -374,12 +374,12 @@ func TestRestoreTableSizes(t *testing.T) {
 // A state over the size worked on in parallel (4 MiB), of random data that
 // is stored raw, comes back byte for byte.
 func TestCaptureRestoreLargeRandomState(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, `globalThis.data = new Uint8Array(6 << 20);
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, `globalThis.data = new Uint8Array(6 << 20);
 		const crypto = require("crypto"); for (let i = 0; i < 96; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16));
 		globalThis.digest = () => { let h = 0; for (let i = 0; i < data.length; i += 509) h = (h * 31 + data[i]) >>> 0; return h + ":" + data.length }; 0`)
-	want := evalIn(t, r, g, exec.JavaScript, "digest()")
+	want := evalIn(t, r, g, wasmexec.JavaScript, "digest()")
 	state, err := g.Capture(context.Background(), false)
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +391,7 @@ func TestCaptureRestoreLargeRandomState(t *testing.T) {
 	if raw := info.Frames - info.Compressed; raw*16*4096 < 6<<20 {
 		t.Fatalf("%d of %d frames stored raw: random data should not be compressed", raw, info.Frames)
 	}
-	if got := evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "digest()"); got != want {
+	if got := evalIn(t, r, restored(t, r, wasmexec.JavaScript, state), wasmexec.JavaScript, "digest()"); got != want {
 		t.Fatalf("restored data digest %s, want %s", got, want)
 	}
 	t.Logf("%d bytes of state, %d frames (%d compressed)", len(state), info.Frames, info.Compressed)
@@ -400,9 +400,9 @@ func TestCaptureRestoreLargeRandomState(t *testing.T) {
 // CaptureTo writes a state straight into a file, at an offset: it restores
 // like one Capture returns.
 func TestCaptureToFile(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, `globalThis.data = new Uint8Array(6 << 20);
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, `globalThis.data = new Uint8Array(6 << 20);
 		const crypto = require("crypto"); for (let i = 0; i < 96; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16));
 		globalThis.n = 1; 0`)
 	f, err := os.Create(filepath.Join(t.TempDir(), "state"))
@@ -427,8 +427,8 @@ func TestCaptureToFile(t *testing.T) {
 	if err != nil || info.Frames == 0 || info.Frames == info.Compressed {
 		t.Fatalf("the state in the file: %+v, %v", info, err)
 	}
-	evalIn(t, r, g, exec.JavaScript, "n = 2")
-	if got := evalIn(t, r, restored(t, r, exec.JavaScript, state), exec.JavaScript, "[n, data.length].join()"); got != `"1,6291456"` {
+	evalIn(t, r, g, wasmexec.JavaScript, "n = 2")
+	if got := evalIn(t, r, restored(t, r, wasmexec.JavaScript, state), wasmexec.JavaScript, "[n, data.length].join()"); got != `"1,6291456"` {
 		t.Fatalf("restored from the file: %s", got)
 	}
 }
@@ -440,26 +440,26 @@ func TestOutputTickAfterRestore(t *testing.T) {
 	chunks := make(chan int, 4)
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
-		Store: testenv.StoreFunc(func(_ context.Context, r *exec.Result, events []exec.Event, _ bool) error {
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
+		Store: testenv.StoreFunc(func(_ context.Context, r *wasmexec.Result, events []wasmexec.Event, _ bool) error {
 			if r.EventsRetained {
 				chunks <- len(events)
 			}
 			return nil
 		}),
 	})
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, "1") // no events retained: no chunks sent
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, "1") // no events retained: no chunks sent
 	state, err := g.Capture(context.Background(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := restored(t, r, exec.JavaScript, state)
+	back := restored(t, r, wasmexec.JavaScript, state)
 	code := `function spin(ms) { const t = Date.now(); while (Date.now() - t < ms) {} }
 console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); console.log('d')`
-	res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindExecute, Language: exec.JavaScript, Code: code,
-		Output: exec.OutputOptions{RetainEvents: true}}, exec.RunOptions{Guest: back})
-	if err != nil || res.Outcome != exec.Succeeded || res.Stdout == nil || *res.Stdout != "a\nb\nc\nd\n" {
+	res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.JavaScript, Code: code,
+		Output: wasmexec.OutputOptions{RetainEvents: true}}, wasmexec.RunOptions{Guest: back})
+	if err != nil || res.Outcome != wasmexec.Succeeded || res.Stdout == nil || *res.Stdout != "a\nb\nc\nd\n" {
 		t.Fatalf("run: %v %+v", err, res)
 	}
 	if n := <-chunks; n < 2 {
@@ -467,25 +467,25 @@ console.log('a'); spin(40); console.log('b'); spin(40); console.log('c'); consol
 	}
 }
 
-// A refused state is an error and no guest: never an exec.Guest holding a
+// A refused state is an error and no guest: never an wasmexec.Guest holding a
 // nil *Guest, which a context would take for a live guest and call.
 func TestRefusedRestoreIsNoGuest(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
+	r := hibRunner(t, wasmexec.JavaScript)
 	for _, tc := range []struct {
 		name    string
-		restore func() (exec.Guest, error)
+		restore func() (wasmexec.Guest, error)
 	}{
-		{"from memory", func() (exec.Guest, error) {
-			return r.RestoreGuest(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, []byte("not a state"))
+		{"from memory", func() (wasmexec.Guest, error) {
+			return r.RestoreGuest(context.Background(), wasmexec.GuestSpec{Language: wasmexec.JavaScript, Workspace: t.TempDir()}, []byte("not a state"))
 		}},
-		{"from a file", func() (exec.Guest, error) {
+		{"from a file", func() (wasmexec.Guest, error) {
 			f, err := os.CreateTemp(t.TempDir(), "state")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
 			f.WriteString("not a state either")
-			return r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, f, 0)
+			return r.RestoreGuestFile(context.Background(), wasmexec.GuestSpec{Language: wasmexec.JavaScript, Workspace: t.TempDir()}, f, 0)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,7 +58,7 @@ import (
 	"github.com/bytecodealliance/wasmtime-go/v25"
 	"github.com/klauspost/compress/s2"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // stateFormat is the version of the encoded guest state; a state of
@@ -256,7 +256,7 @@ func (g *Guest) captureTables(b *imageBase) ([]uint32, error) {
 				return nil, err
 			}
 			if !nullRef(v) {
-				return nil, exec.Errorf(exec.EConflict, "the guest's table %d grew to %d entries and holds a reference at %d, which a state can't name", i, sizes[i], k)
+				return nil, wasmexec.Errorf(wasmexec.EConflict, "the guest's table %d grew to %d entries and holds a reference at %d, which a state can't name", i, sizes[i], k)
 			}
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // The host ABI's hardening: how host functions read guest pointers, and
@@ -37,7 +37,7 @@ func (g *Guest) hostPanicked(name string, trap **wasmtime.Trap) {
 		return
 	}
 	if c := g.cur.Load(); c != nil {
-		c.reason.CompareAndSwap(nil, exec.CodeInternal)
+		c.reason.CompareAndSwap(nil, wasmexec.CodeInternal)
 	}
 	g.img.engine.log.Error("host function panicked; the guest is stopped", "func", name, "image", g.img.Spec.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	*trap = wasmtime.NewTrap("wasmexec: internal error in host function " + name)
@@ -83,7 +83,7 @@ func (g *Guest) callEntry(fn *wasmtime.Func) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if c := g.cur.Load(); c != nil {
-				c.reason.CompareAndSwap(nil, exec.CodeInternal)
+				c.reason.CompareAndSwap(nil, wasmexec.CodeInternal)
 			}
 			g.img.engine.log.Error("guest call panicked; the guest is stopped", "image", g.img.Spec.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			err = fmt.Errorf("wasmexec: internal error in a host call: %v", r)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // --- a hand-written hostile guest (testdata/hostile.wat) --------------------
@@ -123,12 +123,12 @@ func request(op uint32, args []uint32, data []byte) []byte {
 const dataAddr = 0x1000 + 32
 
 // call runs one request, with stdin and an output that records stdout.
-func (h *hostile) call(stdin string, op uint32, args []uint32, data []byte) (exec.CallResult, *exec.Output) {
+func (h *hostile) call(stdin string, op uint32, args []uint32, data []byte) (wasmexec.CallResult, *wasmexec.Output) {
 	h.tb.Helper()
-	out := exec.NewOutput(exec.CaptureAll, 1<<20, nil)
+	out := wasmexec.NewOutput(wasmexec.CaptureAll, 1<<20, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res := h.g.Call(ctx, exec.CallInput{Payload: request(op, args, data), Fuel: 1 << 32, Stdin: exec.StdinFrom([]byte(stdin)), Output: out})
+	res := h.g.Call(ctx, wasmexec.CallInput{Payload: request(op, args, data), Fuel: 1 << 32, Stdin: wasmexec.StdinFrom([]byte(stdin)), Output: out})
 	return res, out
 }
 
@@ -176,9 +176,9 @@ const (
 
 // wantTrap checks that res is the guest dying of a trap whose message
 // contains msg, reported as an internal failure.
-func wantTrap(tb testing.TB, res exec.CallResult, msg string) {
+func wantTrap(tb testing.TB, res wasmexec.CallResult, msg string) {
 	tb.Helper()
-	if !res.Died || res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeInternal || !strings.Contains(res.Error.Message, msg) {
+	if !res.Died || res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeInternal || !strings.Contains(res.Error.Message, msg) {
 		tb.Fatalf("want the guest trapped with %q (internal), got died=%v outcome=%s error=%+v", msg, res.Died, res.Outcome, res.Error)
 	}
 }
@@ -320,7 +320,7 @@ func TestHostABIAbove2GiB(t *testing.T) {
 	}
 	e, _ := MustTestEngine(t)
 	img := MustWatImage(t, e, "hostile", nil, nil)
-	h := MustStartHostile(t, img, GuestOptions{MemoryBytes: exec.MaxMemoryBytes})
+	h := MustStartHostile(t, img, GuestOptions{MemoryBytes: wasmexec.MaxMemoryBytes})
 	if old, _ := h.result(opGrow, 32768); old != 1 {
 		t.Fatalf("memory.grow = %d, want 1 (old size in pages)", old)
 	}
@@ -378,7 +378,7 @@ func TestHostPanicFailsTheRunNotTheServer(t *testing.T) {
 	h := MustStartHostile(t, img, GuestOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res := h.g.Call(ctx, exec.CallInput{Payload: request(opWrite, []uint32{1, 0, 4}, nil), Fuel: 1 << 32})
+	res := h.g.Call(ctx, wasmexec.CallInput{Payload: request(opWrite, []uint32{1, 0, 4}, nil), Fuel: 1 << 32})
 	wantTrap(t, res, "internal error in host function write")
 	if !strings.Contains(logs.String(), "host function panicked") || !strings.Contains(logs.String(), "hostWrite") {
 		t.Fatalf("the panic was not logged with its stack:\n%s", logs.String())
@@ -427,8 +427,8 @@ func TestHostGuardsRecover(t *testing.T) {
 			if trap == nil || !strings.Contains(trap.Message(), "internal error in host function "+tc.name) {
 				t.Fatalf("trap = %v", trap)
 			}
-			if r, _ := c.reason.Load().(string); r != exec.CodeInternal {
-				t.Fatalf("reason = %q, want %q", r, exec.CodeInternal)
+			if r, _ := c.reason.Load().(string); r != wasmexec.CodeInternal {
+				t.Fatalf("reason = %q, want %q", r, wasmexec.CodeInternal)
 			}
 		})
 	}

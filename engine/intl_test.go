@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	wexec "github.com/wasmexec/wasmexec/exec"
+	wexec "github.com/wasmexec/wasmexec"
 )
 
 // intlCases is a table of Intl calls, run alike in the guest and in node

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Node built-ins popular packages use, in the JavaScript guest: each value
@@ -59,8 +59,8 @@ func TestJSNodeBuiltins(t *testing.T) {
 		{"unavailable built-ins say why (wasmexec)", "['child_process', 'readline', 'async_hooks', 'stream/web'].map(m => { try { require(m) } catch (e) { return e.message } })", `["node:child_process is not available in wasmexec: wasmexec runs no processes from JavaScript","node:readline is not available in wasmexec: not implemented (read input with the stdin global: stdin.readLine(), stdin.read())","node:async_hooks is not available in wasmexec: not implemented: goja tracks no asynchronous context","node:stream/web is not available in wasmexec: the guest has no web streams (ReadableStream, WritableStream)"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: tc.code, TimeoutMs: 20000})
-			if res.Outcome != exec.Succeeded {
+			res := MustRun(t, r, wasmexec.Request{Code: tc.code, TimeoutMs: 20000})
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
 			}
 			if got := string(res.Value); got != tc.want {

@@ -3,7 +3,7 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Unicode property escapes with the u flag (goja is patched for them:
@@ -21,8 +21,8 @@ func TestJSRegExpUnicodeProperties(t *testing.T) {
 		{"Segmenter's word-likeness", `[...new Intl.Segmenter('en', {granularity: 'word'}).segment('Hi, you 42')].filter(s => s.isWordLike).map(s => s.segment)`, `["Hi","you","42"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: tc.code, TimeoutMs: 20000})
-			if res.Outcome != exec.Succeeded {
+			res := MustRun(t, r, wasmexec.Request{Code: tc.code, TimeoutMs: 20000})
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
 			}
 			if string(res.Value) != tc.want {

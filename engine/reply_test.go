@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Values are bounded by limits.outputBytes: a larger one is
@@ -20,8 +20,8 @@ func TestValueAndReplyBounds(t *testing.T) {
 		{"reply over the limit and envelope", "the driver's reply is", 200_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: "'v'.repeat(" + itoa(tc.n) + ")", Limits: exec.Limits{OutputBytes: 1000}})
-			if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeOutputLimit || res.Value != nil {
+			res := MustRun(t, r, wasmexec.Request{Code: "'v'.repeat(" + itoa(tc.n) + ")", Limits: wasmexec.Limits{OutputBytes: 1000}})
+			if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeOutputLimit || res.Value != nil {
 				t.Fatalf("%s %+v value %d bytes", res.Outcome, res.Error, len(res.Value))
 			}
 			if !strings.Contains(res.Error.Message, tc.msg) {
@@ -29,8 +29,8 @@ func TestValueAndReplyBounds(t *testing.T) {
 			}
 		})
 	}
-	res := MustRun(t, r, exec.Request{Code: "'v'.repeat(900)", Limits: exec.Limits{OutputBytes: 1000}})
-	if res.Outcome != exec.Succeeded || len(res.Value) != 902 {
+	res := MustRun(t, r, wasmexec.Request{Code: "'v'.repeat(900)", Limits: wasmexec.Limits{OutputBytes: 1000}})
+	if res.Outcome != wasmexec.Succeeded || len(res.Value) != 902 {
 		t.Fatalf("within the limit: %s %+v", res.Outcome, res.Error)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // A guest's resident bytes count the pages it maps, not its grown size;
@@ -14,15 +14,15 @@ import (
 func TestResidentTrimAndCaptureKeepState(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		lang  exec.Language
+		lang  wasmexec.Language
 		setup string
 		check string
 		want  string
 	}{
-		{name: "javascript", lang: exec.JavaScript,
+		{name: "javascript", lang: wasmexec.JavaScript,
 			setup: "globalThis.big = new Uint8Array(6 << 20); for (let i = 0; i < big.length; i += 4096) big[i] = (i >> 12) & 255; globalThis.s = 'kept'; 0",
 			check: "(() => { let sum = 0; for (let i = 0; i < big.length; i += 4096) sum += big[i]; return s + sum })()", want: `"kept195840"`},
-		{name: "python", lang: exec.Python,
+		{name: "python", lang: wasmexec.Python,
 			setup: "big = bytearray(6 << 20)\nfor i in range(0, len(big), 4096): big[i] = (i >> 12) & 255\ns = 'kept'\n0",
 			check: "s + str(sum(big[i] for i in range(0, len(big), 4096)))", want: `"kept195840"`},
 	} {

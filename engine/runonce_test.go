@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -24,7 +24,7 @@ func TestRunOnceStartupBelongsToTheRun(t *testing.T) {
 	defer g.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: exec.DefaultLimits().Fuel, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
+	res := g.RunOnce(ctx, wasmexec.CallInput{Payload: onePlusOne, Fuel: wasmexec.DefaultLimits().Fuel, Output: wasmexec.NewOutput(wasmexec.CaptureAll, 1<<10, nil)})
 	if res.Response == nil {
 		t.Fatalf("no reply: %s %+v", res.Outcome, res.Error)
 	}
@@ -32,7 +32,7 @@ func TestRunOnceStartupBelongsToTheRun(t *testing.T) {
 		t.Fatal("a guest is dead after RunOnce")
 	}
 	// A second request finds the guest gone.
-	if res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)}); res.Response != nil || !res.Died {
+	if res := g.RunOnce(ctx, wasmexec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: wasmexec.NewOutput(wasmexec.CaptureAll, 1<<10, nil)}); res.Response != nil || !res.Died {
 		t.Fatalf("second RunOnce = %+v, want a dead guest", res)
 	}
 }
@@ -47,8 +47,8 @@ func TestRunOnceCancelledBeforeStart(t *testing.T) {
 	defer g.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := g.RunOnce(ctx, exec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: exec.NewOutput(exec.CaptureAll, 1<<10, nil)})
-	if res.Outcome != exec.Cancelled {
+	res := g.RunOnce(ctx, wasmexec.CallInput{Payload: onePlusOne, Fuel: 1e9, Output: wasmexec.NewOutput(wasmexec.CaptureAll, 1<<10, nil)})
+	if res.Outcome != wasmexec.Cancelled {
 		t.Fatalf("outcome %s, want cancelled", res.Outcome)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -34,21 +34,21 @@ func BenchmarkGuestStart(b *testing.B) {
 }
 
 func BenchmarkRunParallel(b *testing.B) {
-	for _, lang := range []exec.Language{exec.JavaScript, exec.Python} {
+	for _, lang := range []wasmexec.Language{wasmexec.JavaScript, wasmexec.Python} {
 		b.Run(string(lang), func(b *testing.B) {
 			r := testenv.Runner(b, testenv.RunnerConfig{
 				Images: map[string]*engine.Image{
 					js.ImageName:     testenv.Image(b, js.ImageName),
 					python.ImageName: testenv.Image(b, python.ImageName),
 				},
-				Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
+				Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.Python: python.Driver{}},
 				PoolSize:  2,
 			})
 			b.SetParallelism(2)
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					MustRun(b, r, exec.Request{Language: lang, Code: "1+1"})
+					MustRun(b, r, wasmexec.Request{Language: lang, Code: "1+1"})
 				}
 			})
 		})

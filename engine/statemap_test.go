@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/pipeline"
 )
 
@@ -42,7 +42,7 @@ func captureFile(t *testing.T, g *engine.Guest, off int64) *os.File {
 
 func restoreFile(t *testing.T, r *pipeline.Pipeline, f *os.File, off int64) (*engine.Guest, error) {
 	t.Helper()
-	g, err := r.RestoreGuestFile(context.Background(), exec.GuestSpec{Language: exec.JavaScript, Workspace: t.TempDir()}, f, off)
+	g, err := r.RestoreGuestFile(context.Background(), wasmexec.GuestSpec{Language: wasmexec.JavaScript, Workspace: t.TempDir()}, f, off)
 	if err != nil {
 		return nil, err
 	}
@@ -65,9 +65,9 @@ func mapsFile(t *testing.T, path string) bool {
 // it see the captured bytes), and closing the guests unmaps the file and
 // gives their mappings back to the budget.
 func TestRestoreFileMapsPages(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	want := evalIn(t, r, g, exec.JavaScript, bigJS)
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	want := evalIn(t, r, g, wasmexec.JavaScript, bigJS)
 	f := captureFile(t, g, 4096)
 	before, err := os.ReadFile(f.Name())
 	if err != nil {
@@ -82,10 +82,10 @@ func TestRestoreFileMapsPages(t *testing.T) {
 	if !mapsFile(t, f.Name()) || engine.MappedRanges() <= budget {
 		t.Fatalf("the restored guest does not map its state's file (mapped ranges %d, before %d)", engine.MappedRanges(), budget)
 	}
-	if got := evalIn(t, r, a, exec.JavaScript, "digest()"); got != want {
+	if got := evalIn(t, r, a, wasmexec.JavaScript, "digest()"); got != want {
 		t.Fatalf("restored from the file: digest %s, want %s", got, want)
 	}
-	if got := evalIn(t, r, a, exec.JavaScript, "data.fill(7); digest()"); got == want {
+	if got := evalIn(t, r, a, wasmexec.JavaScript, "data.fill(7); digest()"); got == want {
 		t.Fatal("the guest's write changed nothing")
 	}
 	after, err := os.ReadFile(f.Name())
@@ -99,10 +99,10 @@ func TestRestoreFileMapsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := evalIn(t, r, b, exec.JavaScript, "digest()"); got != want {
+	if got := evalIn(t, r, b, wasmexec.JavaScript, "digest()"); got != want {
 		t.Fatalf("a second guest from the file: digest %s, want %s (the first guest's writes leaked)", got, want)
 	}
-	if got := evalIn(t, r, a, exec.JavaScript, "digest()"); got == want {
+	if got := evalIn(t, r, a, wasmexec.JavaScript, "digest()"); got == want {
 		t.Fatal("the first guest lost its own writes")
 	}
 	a.Close()
@@ -115,9 +115,9 @@ func TestRestoreFileMapsPages(t *testing.T) {
 // A state at an offset that is not page-aligned can't be mapped: it is
 // copied, and comes back the same.
 func TestRestoreFileUnaligned(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	want := evalIn(t, r, g, exec.JavaScript, bigJS)
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	want := evalIn(t, r, g, wasmexec.JavaScript, bigJS)
 	f := captureFile(t, g, 100)
 	a, err := restoreFile(t, r, f, 100)
 	if err != nil {
@@ -127,7 +127,7 @@ func TestRestoreFileUnaligned(t *testing.T) {
 	if mapsFile(t, f.Name()) {
 		t.Fatal("an unaligned state was mapped")
 	}
-	if got := evalIn(t, r, a, exec.JavaScript, "digest()"); got != want {
+	if got := evalIn(t, r, a, wasmexec.JavaScript, "digest()"); got != want {
 		t.Fatalf("digest %s, want %s", got, want)
 	}
 }
@@ -135,9 +135,9 @@ func TestRestoreFileUnaligned(t *testing.T) {
 // A flipped byte in a mapped page, or a file cut short, is refused like
 // any corrupt state, and leaves no mapping behind.
 func TestRestoreFileCorrupt(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, bigJS)
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, bigJS)
 	budget := engine.MappedRanges()
 	for _, tc := range []struct {
 		name string
@@ -193,16 +193,16 @@ func TestRestoreFileCorrupt(t *testing.T) {
 // (GuestStateLost, the guest stopped), and so does a capture of it; other
 // guests go on.
 func TestMappedFileCutShort(t *testing.T) {
-	r := hibRunner(t, exec.JavaScript)
-	g, _ := keptGuest(t, r, exec.JavaScript)
-	evalIn(t, r, g, exec.JavaScript, bigJS)
+	r := hibRunner(t, wasmexec.JavaScript)
+	g, _ := keptGuest(t, r, wasmexec.JavaScript)
+	evalIn(t, r, g, wasmexec.JavaScript, bigJS)
 	for _, tc := range []struct {
 		name  string
 		touch func(t *testing.T, a *engine.Guest)
 	}{
 		{"a run reads it", func(t *testing.T, a *engine.Guest) {
-			res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "digest()"}, exec.RunOptions{Guest: a})
-			if err != nil || res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != "GuestStateLost" {
+			res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "digest()"}, wasmexec.RunOptions{Guest: a})
+			if err != nil || res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != "GuestStateLost" {
 				t.Fatalf("a run over lost pages: %v %+v", err, res)
 			}
 			if a.Alive() {
@@ -226,7 +226,7 @@ func TestMappedFileCutShort(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.touch(t, a)
-			if got := evalIn(t, r, g, exec.JavaScript, "1 + 1"); got != "2" {
+			if got := evalIn(t, r, g, wasmexec.JavaScript, "1 + 1"); got != "2" {
 				t.Fatalf("another guest after the fault: %s", got)
 			}
 		})

@@ -13,7 +13,7 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Tests for the mitigations of wasmtime 25.0.0's advisories (docs/SECURITY.md).
@@ -142,7 +142,7 @@ func TestTailCallsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	g.Call(context.Background(), exec.CallInput{Payload: []byte("x"), Fuel: 1 << 30, Output: exec.NewOutput(exec.CaptureAll, 1024, nil)})
+	g.Call(context.Background(), wasmexec.CallInput{Payload: []byte("x"), Fuel: 1 << 30, Output: wasmexec.NewOutput(wasmexec.CaptureAll, 1024, nil)})
 	t.Fatal("a module with tail calls was accepted")
 }
 

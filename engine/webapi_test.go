@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // The web platform's common globals in the JavaScript guest (the WinterTC
@@ -74,14 +74,14 @@ func TestJSWebGlobals(t *testing.T) {
 		{"timeout refresh and args", "const o = []; const t = setTimeout((a, b) => o.push(a + b), 10, 1, 2); setTimeout(() => t.refresh(), 5); await new Promise(r => setTimeout(r, 40)); o", "[3]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: tc.code, TimeoutMs: 20000})
+			res := MustRun(t, r, wasmexec.Request{Code: tc.code, TimeoutMs: 20000})
 			if want, ok := strings.CutPrefix(tc.want, "!"); ok {
-				if res.Outcome != exec.Failed || res.Error == nil || res.Error.Name != want {
+				if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Name != want {
 					t.Fatalf("outcome %s %+v, want a %s", res.Outcome, res.Error, want)
 				}
 				return
 			}
-			if res.Outcome != exec.Succeeded {
+			if res.Outcome != wasmexec.Succeeded {
 				t.Fatalf("outcome %s: %+v", res.Outcome, res.Error)
 			}
 			if string(res.Value) != tc.want {

@@ -3,7 +3,7 @@
 // context.deleted, context.hibernated, context.restored, execution.started, execution.completed,
 // process.spawned, process.exited) that readers follow from a cursor.
 //
-// Each event has a sequence number, its cursor (exec.EncodeCursor), and
+// Each event has a sequence number, its cursor (wasmexec.EncodeCursor), and
 // the tenant it belongs to. The window keeps the newest Window events; a
 // reader whose cursor fell out of it is told how many it missed
 // (truncated) and continues from the oldest kept. Publishing never waits

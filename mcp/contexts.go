@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -39,13 +39,13 @@ type ContextOutput struct {
 	Resets      int64  `json:"resets"`
 }
 
-func contextOutput(c *exec.Context) ContextOutput {
+func contextOutput(c *wasmexec.Context) ContextOutput {
 	return ContextOutput{ContextID: c.ContextID, Language: string(c.Language), State: string(c.State), CreatedAtMs: c.CreatedAtMs, MemoryBytes: c.MemoryBytes, Runs: c.Runs, Resets: c.Resets}
 }
 
 func (t *tools) contexts() (server.Contexts, error) {
 	if t.cfg.Contexts == nil {
-		return nil, exec.Errorf("not_implemented", "execution contexts are not enabled on this server")
+		return nil, wasmexec.Errorf("not_implemented", "execution contexts are not enabled on this server")
 	}
 	return t.cfg.Contexts, nil
 }
@@ -55,7 +55,7 @@ func (t *tools) createContext(ctx context.Context, _ *sdk.CallToolRequest, in Cr
 	if err != nil {
 		return nil, ContextOutput{}, err
 	}
-	c, err := cs.Create(ctx, &exec.ContextSpec{ContextID: in.ContextID, Language: exec.Language(in.Language), Env: in.Env, Limits: exec.Limits{MemoryBytes: in.MemoryBytes}, Template: in.Template})
+	c, err := cs.Create(ctx, &wasmexec.ContextSpec{ContextID: in.ContextID, Language: wasmexec.Language(in.Language), Env: in.Env, Limits: wasmexec.Limits{MemoryBytes: in.MemoryBytes}, Template: in.Template})
 	if err != nil {
 		return nil, ContextOutput{}, toolError(err)
 	}
@@ -102,7 +102,7 @@ func (t *tools) forkContext(ctx context.Context, _ *sdk.CallToolRequest, in Fork
 	if err != nil {
 		return nil, ContextOutput{}, err
 	}
-	c, err := cs.Fork(ctx, in.ContextID, &exec.ForkSpec{ContextID: in.NewID})
+	c, err := cs.Fork(ctx, in.ContextID, &wasmexec.ForkSpec{ContextID: in.NewID})
 	if err != nil {
 		return nil, ContextOutput{}, toolError(err)
 	}
@@ -164,16 +164,16 @@ type CheckOutput struct {
 
 func (t *tools) typescriptCheck(ctx context.Context, _ *sdk.CallToolRequest, in CheckInput) (*sdk.CallToolResult, CheckOutput, error) {
 	if t.cfg.Checker == nil {
-		return nil, CheckOutput{}, exec.Errorf("not_implemented", "the TypeScript checker is not enabled on this server")
+		return nil, CheckOutput{}, wasmexec.Errorf("not_implemented", "the TypeScript checker is not enabled on this server")
 	}
 	if (in.Code == "") == (len(in.Files) == 0) {
-		return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "give code or files (one of them)")
+		return nil, CheckOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "give code or files (one of them)")
 	}
 	req := &server.CheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs, TypeScriptVersion: in.TypeScriptVersion}
 	if len(in.CompilerOptions) > 0 {
 		b, err := json.Marshal(in.CompilerOptions)
 		if err != nil {
-			return nil, CheckOutput{}, exec.Errorf(exec.EInvalid, "compilerOptions: %v", err)
+			return nil, CheckOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions: %v", err)
 		}
 		req.CompilerOptions = b
 	}
@@ -256,10 +256,10 @@ func (t *tools) writeFile(ctx context.Context, _ *sdk.CallToolRequest, in WriteF
 	case "", "utf8", "utf-8":
 	case "base64":
 		if data, err = base64.StdEncoding.DecodeString(in.Content); err != nil {
-			return nil, FileEntry{}, exec.Errorf(exec.EInvalid, "content is not valid base64: %v", err)
+			return nil, FileEntry{}, wasmexec.Errorf(wasmexec.EInvalid, "content is not valid base64: %v", err)
 		}
 	default:
-		return nil, FileEntry{}, exec.Errorf(exec.EInvalid, "encoding must be utf8 or base64, not %q", in.Encoding)
+		return nil, FileEntry{}, wasmexec.Errorf(wasmexec.EInvalid, "encoding must be utf8 or base64, not %q", in.Encoding)
 	}
 	e, err := cs.WriteFile(ctx, in.ContextID, in.Path, data)
 	if err != nil {
@@ -324,5 +324,5 @@ func text(s string) *sdk.CallToolResult {
 // toolError is a service error as a tool error: "<code>: <message>" (the
 // cause of an internal error is not shown).
 func toolError(err error) error {
-	return fmt.Errorf("%s: %s", exec.ErrorCode(err), exec.ErrorMessage(err))
+	return fmt.Errorf("%s: %s", wasmexec.ErrorCode(err), wasmexec.ErrorMessage(err))
 }

@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // ListExecutionsInput filters the history.
@@ -29,12 +29,12 @@ type ExecutionPage struct {
 
 func (t *tools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, in ListExecutionsInput) (*sdk.CallToolResult, ExecutionPage, error) {
 	if in.Limit < 0 {
-		return nil, ExecutionPage{}, exec.Errorf(exec.EInvalid, "limit must be positive")
+		return nil, ExecutionPage{}, wasmexec.Errorf(wasmexec.EInvalid, "limit must be positive")
 	}
 	if in.Limit == 0 {
 		in.Limit = 20
 	}
-	page, err := t.cfg.History.List(ctx, exec.HistoryFilter{ContextID: in.ContextID, Language: in.Language, Outcome: in.Outcome, Kind: in.Kind, After: in.After, Limit: in.Limit})
+	page, err := t.cfg.History.List(ctx, wasmexec.HistoryFilter{ContextID: in.ContextID, Language: in.Language, Outcome: in.Outcome, Kind: in.Kind, After: in.After, Limit: in.Limit})
 	if err != nil {
 		return nil, ExecutionPage{}, toolError(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // NPMInstallInput installs packages into a context.
@@ -20,19 +20,19 @@ type NPMInstallInput struct {
 
 // InstallOutput is a completed install (npm or pip) with its packages.
 type InstallOutput[P any] struct {
-	ExecutionID string          `json:"executionId"`
-	Outcome     exec.Outcome    `json:"outcome"`
-	Installed   []P             `json:"installed"`
-	Stdout      string          `json:"stdout,omitempty"`
-	Error       *exec.ErrorData `json:"error,omitempty"`
+	ExecutionID string              `json:"executionId"`
+	Outcome     wasmexec.Outcome    `json:"outcome"`
+	Installed   []P                 `json:"installed"`
+	Stdout      string              `json:"stdout,omitempty"`
+	Error       *wasmexec.ErrorData `json:"error,omitempty"`
 }
 
 // NPMInstallOutput is the completed npm install.
-type NPMInstallOutput = InstallOutput[exec.NPMPackage]
+type NPMInstallOutput = InstallOutput[wasmexec.NPMPackage]
 
 // installAnswer is the tool result of an install: a line for the model
 // and the record.
-func installAnswer[P any](tool, contextID string, res *exec.Result, installed []P) (*sdk.CallToolResult, InstallOutput[P]) {
+func installAnswer[P any](tool, contextID string, res *wasmexec.Result, installed []P) (*sdk.CallToolResult, InstallOutput[P]) {
 	out := InstallOutput[P]{Installed: installed}
 	if out.Installed == nil {
 		out.Installed = []P{}
@@ -48,7 +48,7 @@ func installAnswer[P any](tool, contextID string, res *exec.Result, installed []
 		msg += ": " + out.Error.Message
 	}
 	r := text(msg)
-	r.IsError = out.Outcome != exec.Succeeded
+	r.IsError = out.Outcome != wasmexec.Succeeded
 	return r, out
 }
 
@@ -62,9 +62,9 @@ func (t *tools) npmInstall(ctx context.Context, call *sdk.CallToolRequest, in NP
 		return nil, NPMInstallOutput{}, toolError(err)
 	}
 	if p := newProgress(call); p != nil {
-		ctx = exec.WithInstallProgress(ctx, p.line(ctx))
+		ctx = wasmexec.WithInstallProgress(ctx, p.line(ctx))
 	}
-	res, err := t.cfg.NPM.Install(ctx, in.ContextID, &exec.NPMInstallRequest{Packages: in.Packages, Dev: in.Dev, Frozen: in.Frozen, TimeoutMs: in.TimeoutMs})
+	res, err := t.cfg.NPM.Install(ctx, in.ContextID, &wasmexec.NPMInstallRequest{Packages: in.Packages, Dev: in.Dev, Frozen: in.Frozen, TimeoutMs: in.TimeoutMs})
 	if err != nil {
 		return nil, NPMInstallOutput{}, toolError(err)
 	}
@@ -82,7 +82,7 @@ type PipInstallInput struct {
 }
 
 // PipInstallOutput is the completed pip install.
-type PipInstallOutput = InstallOutput[exec.PipPackage]
+type PipInstallOutput = InstallOutput[wasmexec.PipPackage]
 
 func (t *tools) pipInstall(ctx context.Context, call *sdk.CallToolRequest, in PipInstallInput) (*sdk.CallToolResult, PipInstallOutput, error) {
 	cs, err := t.contexts()
@@ -94,13 +94,13 @@ func (t *tools) pipInstall(ctx context.Context, call *sdk.CallToolRequest, in Pi
 	if err != nil {
 		return nil, PipInstallOutput{}, toolError(err)
 	}
-	if d.Language != "" && d.Language != exec.Python {
-		return nil, PipInstallOutput{}, toolError(exec.Errorf(exec.ELanguageMismatch, "context %q is a %s context; pip_install is for python contexts", in.ContextID, d.Language))
+	if d.Language != "" && d.Language != wasmexec.Python {
+		return nil, PipInstallOutput{}, toolError(wasmexec.Errorf(wasmexec.ELanguageMismatch, "context %q is a %s context; pip_install is for python contexts", in.ContextID, d.Language))
 	}
 	if p := newProgress(call); p != nil {
-		ctx = exec.WithInstallProgress(ctx, p.line(ctx))
+		ctx = wasmexec.WithInstallProgress(ctx, p.line(ctx))
 	}
-	res, err := t.cfg.Pip.Install(ctx, in.ContextID, &exec.PipInstallRequest{Packages: in.Packages, RequirementsFile: in.RequirementsFile, Upgrade: in.Upgrade, TimeoutMs: in.TimeoutMs})
+	res, err := t.cfg.Pip.Install(ctx, in.ContextID, &wasmexec.PipInstallRequest{Packages: in.Packages, RequirementsFile: in.RequirementsFile, Upgrade: in.Upgrade, TimeoutMs: in.TimeoutMs})
 	if err != nil {
 		return nil, PipInstallOutput{}, toolError(err)
 	}

@@ -15,10 +15,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -67,7 +67,7 @@ func mustMCPServerWith(tb testing.TB, o mcpServerOpts) string {
 	tb.Cleanup(func() { st.Close() })
 	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}, exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.TypeScript: ts.Driver{}, wasmexec.Python: python.Driver{}},
 		Store:     st,
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), 1<<20)
@@ -394,7 +394,7 @@ func TestMCPTenants(t *testing.T) {
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Tenants:   tenants,
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
 	if err != nil {
@@ -474,7 +474,7 @@ func TestMCPBatchCreateContextQuota(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := testenv.Runner(t, testenv.RunnerConfig{
 				Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-				Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+				Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 			})
 			ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 1<<20)
 			if err != nil {

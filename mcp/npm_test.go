@@ -5,19 +5,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // recordingNPM answers installs as the npm service would (it is tested
 // against a local registry in npm/) and records what it was asked.
 type recordingNPM struct{ got []string }
 
-func (n *recordingNPM) Install(_ context.Context, id string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+func (n *recordingNPM) Install(_ context.Context, id string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
 	n.got = append(n.got, id+":"+strings.Join(req.Packages, ","))
 	out := "added left-pad@1.3.0\n"
-	return &exec.NPMInstallResult{
-		Result:    &exec.Result{ExecutionID: "exe_npm", Kind: exec.KindNPMInstall, Outcome: exec.Succeeded, Stdout: &out},
-		Installed: []exec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}},
+	return &wasmexec.NPMInstallResult{
+		Result:    &wasmexec.Result{ExecutionID: "exe_npm", Kind: wasmexec.KindNPMInstall, Outcome: wasmexec.Succeeded, Stdout: &out},
+		Installed: []wasmexec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}},
 	}, nil
 }
 

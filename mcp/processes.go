@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // SpawnInput is the input of spawn_process.
@@ -28,11 +28,11 @@ type SpawnInput struct {
 
 // ProcessExit is how a process ended.
 type ProcessExit struct {
-	Outcome    string          `json:"outcome" jsonschema:"exited, signalled or timed_out"`
-	ExitCode   *int            `json:"exitCode,omitempty" jsonschema:"exited only"`
-	Signal     string          `json:"signal,omitempty" jsonschema:"signalled only"`
-	Error      *exec.ErrorData `json:"error,omitempty"`
-	DurationMs float64         `json:"durationMs"`
+	Outcome    string              `json:"outcome" jsonschema:"exited, signalled or timed_out"`
+	ExitCode   *int                `json:"exitCode,omitempty" jsonschema:"exited only"`
+	Signal     string              `json:"signal,omitempty" jsonschema:"signalled only"`
+	Error      *wasmexec.ErrorData `json:"error,omitempty"`
+	DurationMs float64             `json:"durationMs"`
 }
 
 // ProcessOutput is a process descriptor.
@@ -48,7 +48,7 @@ type ProcessOutput struct {
 	Exit        *ProcessExit `json:"exit,omitempty"`
 }
 
-func processOutput(d *exec.Process) ProcessOutput {
+func processOutput(d *wasmexec.Process) ProcessOutput {
 	out := ProcessOutput{PID: d.PID, ExecutionID: d.ExecutionID, State: string(d.State), Language: string(d.Language), Command: d.Command, ContextID: d.ContextID, StartedAtMs: d.StartedAtMs, StdinClosed: d.StdinClosed}
 	if d.Exit != nil {
 		out.Exit = exitOutput(d.Exit)
@@ -56,7 +56,7 @@ func processOutput(d *exec.Process) ProcessOutput {
 	return out
 }
 
-func exitOutput(x *exec.ProcessExit) *ProcessExit {
+func exitOutput(x *wasmexec.ProcessExit) *ProcessExit {
 	return &ProcessExit{Outcome: string(x.Outcome), ExitCode: x.ExitCode, Signal: string(x.Signal), Error: x.Error, DurationMs: x.DurationMs}
 }
 
@@ -79,12 +79,12 @@ func processText(d ProcessOutput) string {
 }
 
 func (t *tools) spawnProcess(ctx context.Context, _ *sdk.CallToolRequest, in SpawnInput) (*sdk.CallToolResult, ProcessOutput, error) {
-	req := &exec.SpawnRequest{Language: exec.Language(in.Language), Code: in.Code, File: in.File, ContextID: in.ContextID, Args: in.Args, Env: in.Env, TimeoutMs: in.TimeoutMs}
+	req := &wasmexec.SpawnRequest{Language: wasmexec.Language(in.Language), Code: in.Code, File: in.File, ContextID: in.ContextID, Args: in.Args, Env: in.Env, TimeoutMs: in.TimeoutMs}
 	if in.Limits != nil {
-		req.Limits = exec.Limits{Fuel: in.Limits.Fuel, MemoryBytes: in.Limits.MemoryBytes, OutputBytes: in.Limits.OutputBytes}
+		req.Limits = wasmexec.Limits{Fuel: in.Limits.Fuel, MemoryBytes: in.Limits.MemoryBytes, OutputBytes: in.Limits.OutputBytes}
 	}
 	if len(in.Network) > 0 {
-		req.Network = &exec.Network{Allow: in.Network}
+		req.Network = &wasmexec.Network{Allow: in.Network}
 	}
 	d, err := t.cfg.Processes.Spawn(ctx, req)
 	if err != nil {
@@ -121,10 +121,10 @@ func (t *tools) writeStdin(ctx context.Context, _ *sdk.CallToolRequest, in Stdin
 	case "base64":
 		var err error
 		if data, err = base64.StdEncoding.DecodeString(in.Data); err != nil {
-			return nil, StdinOutput{}, exec.Errorf(exec.EInvalid, "data is not valid base64: %v", err)
+			return nil, StdinOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "data is not valid base64: %v", err)
 		}
 	default:
-		return nil, StdinOutput{}, exec.Errorf(exec.EInvalid, "encoding must be utf8 or base64, not %q", in.Encoding)
+		return nil, StdinOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "encoding must be utf8 or base64, not %q", in.Encoding)
 	}
 	out := StdinOutput{PID: in.PID, Written: len(data)}
 	if len(data) > 0 || !in.Close {
@@ -152,7 +152,7 @@ type SignalInput struct {
 }
 
 func (t *tools) signalProcess(ctx context.Context, _ *sdk.CallToolRequest, in SignalInput) (*sdk.CallToolResult, ProcessOutput, error) {
-	d, err := t.cfg.Processes.Signal(ctx, in.PID, exec.Signal(in.Signal))
+	d, err := t.cfg.Processes.Signal(ctx, in.PID, wasmexec.Signal(in.Signal))
 	if err != nil {
 		return nil, ProcessOutput{}, toolError(err)
 	}
@@ -180,7 +180,7 @@ func (t *tools) waitProcess(ctx context.Context, _ *sdk.CallToolRequest, in Wait
 		ms = *in.TimeoutMs
 	}
 	if ms < 0 || ms > 600_000 {
-		return nil, WaitOutput{}, exec.Errorf(exec.EInvalid, "timeoutMs must be in 0..600000, not %d", ms)
+		return nil, WaitOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be in 0..600000, not %d", ms)
 	}
 	w, err := t.cfg.Processes.Wait(ctx, in.PID, time.Duration(ms)*time.Millisecond)
 	if err != nil {
@@ -221,7 +221,7 @@ type OutputPage struct {
 
 func (t *tools) readProcessOutput(ctx context.Context, _ *sdk.CallToolRequest, in OutputInput) (*sdk.CallToolResult, OutputPage, error) {
 	if in.Limit < 0 {
-		return nil, OutputPage{}, exec.Errorf(exec.EInvalid, "limit must be positive")
+		return nil, OutputPage{}, wasmexec.Errorf(wasmexec.EInvalid, "limit must be positive")
 	}
 	r, err := t.cfg.Processes.Output(ctx, in.PID, in.After, in.Limit)
 	if err != nil {
@@ -242,7 +242,7 @@ func (t *tools) readProcessOutput(ctx context.Context, _ *sdk.CallToolRequest, i
 			e.Chunk, e.Encoding = base64.StdEncoding.EncodeToString(ev.Chunk), "base64"
 		}
 		out.Events = append(out.Events, e)
-		if e.Channel == string(exec.Stdout) && e.Encoding == "" {
+		if e.Channel == string(wasmexec.Stdout) && e.Encoding == "" {
 			b.WriteString("\n" + strings.TrimSuffix(e.Chunk, "\n"))
 		} else {
 			fmt.Fprintf(&b, "\n[%s%s] %s", e.Channel, map[bool]string{true: ", base64"}[e.Encoding != ""], strings.TrimSuffix(e.Chunk, "\n"))

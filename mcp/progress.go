@@ -12,7 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // byProgress sends a POST whose message asks for progress (a request with
@@ -104,7 +104,7 @@ func (p *progress) line(ctx context.Context) func(string) {
 // follow sends the events of log as notifications as they are written,
 // until the log is closed and read to its end; the returned function
 // waits for that. A chunk that is not UTF-8 is sent as base64, marked.
-func (p *progress) follow(ctx context.Context, log *exec.OutputLog) (wait func()) {
+func (p *progress) follow(ctx context.Context, log *wasmexec.OutputLog) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -114,13 +114,13 @@ func (p *progress) follow(ctx context.Context, log *exec.OutputLog) (wait func()
 			r := log.Read(after, 256)
 			for _, ev := range r.Events {
 				after = ev.Sequence
-				if ev.Channel == exec.NetworkChannel {
+				if ev.Channel == wasmexec.NetworkChannel {
 					continue
 				}
 				msg := string(ev.Chunk)
 				if !utf8.Valid(ev.Chunk) {
 					msg = "(" + string(ev.Channel) + ", base64) " + base64.StdEncoding.EncodeToString(ev.Chunk)
-				} else if ev.Channel == exec.Stderr {
+				} else if ev.Channel == wasmexec.Stderr {
 					msg = "(stderr) " + msg
 				}
 				p.send(ctx, msg)

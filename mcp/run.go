@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // RunCodeInput is the input of run_code.
@@ -29,7 +29,7 @@ type RunCodeInput struct {
 	Template  string            `json:"template,omitempty" jsonschema:"start the fresh sandbox from this template (create_template): its imports and files are there already"`
 }
 
-// LimitsInput bounds one run (exec.Limits).
+// LimitsInput bounds one run (wasmexec.Limits).
 type LimitsInput struct {
 	Fuel        uint64 `json:"fuel,omitempty" jsonschema:"wasm instruction budget"`
 	MemoryBytes int64  `json:"memoryBytes,omitempty" jsonschema:"linear memory cap in bytes (in a context: fixed when it was created)"`
@@ -40,24 +40,24 @@ type LimitsInput struct {
 // record less its bookkeeping. Stdout and stderr that are not UTF-8 are
 // base64, with stdoutEncoding or stderrEncoding base64.
 type Record struct {
-	ExecutionID     string          `json:"executionId"`
-	Kind            string          `json:"kind,omitempty" jsonschema:"evaluate, execute, process, typescript_check, npm_install or pip_install"`
-	Language        string          `json:"language,omitempty"`
-	Outcome         string          `json:"outcome" jsonschema:"succeeded, failed, cancelled or timed_out"`
-	Value           any             `json:"value,omitempty" jsonschema:"evaluate: the completion value of the last expression"`
-	Error           *exec.ErrorData `json:"error,omitempty"`
-	ExitCode        int             `json:"exitCode"`
-	Stdout          string          `json:"stdout"`
-	StdoutEncoding  string          `json:"stdoutEncoding,omitempty" jsonschema:"base64 when stdout is not UTF-8 text"`
-	Stderr          string          `json:"stderr"`
-	StderrEncoding  string          `json:"stderrEncoding,omitempty" jsonschema:"base64 when stderr is not UTF-8 text"`
-	StdoutTruncated bool            `json:"stdoutTruncated,omitempty"`
-	StderrTruncated bool            `json:"stderrTruncated,omitempty"`
-	DurationMs      float64         `json:"durationMs"`
-	StartedAtMs     int64           `json:"startedAtMs,omitempty"`
-	ContextID       string          `json:"contextId,omitempty"`
-	PID             int64           `json:"pid,omitempty"`
-	ContextReset    bool            `json:"contextReset,omitempty" jsonschema:"the context's sandbox was replaced after this run: its globals are gone, its files kept"`
+	ExecutionID     string              `json:"executionId"`
+	Kind            string              `json:"kind,omitempty" jsonschema:"evaluate, execute, process, typescript_check, npm_install or pip_install"`
+	Language        string              `json:"language,omitempty"`
+	Outcome         string              `json:"outcome" jsonschema:"succeeded, failed, cancelled or timed_out"`
+	Value           any                 `json:"value,omitempty" jsonschema:"evaluate: the completion value of the last expression"`
+	Error           *wasmexec.ErrorData `json:"error,omitempty"`
+	ExitCode        int                 `json:"exitCode"`
+	Stdout          string              `json:"stdout"`
+	StdoutEncoding  string              `json:"stdoutEncoding,omitempty" jsonschema:"base64 when stdout is not UTF-8 text"`
+	Stderr          string              `json:"stderr"`
+	StderrEncoding  string              `json:"stderrEncoding,omitempty" jsonschema:"base64 when stderr is not UTF-8 text"`
+	StdoutTruncated bool                `json:"stdoutTruncated,omitempty"`
+	StderrTruncated bool                `json:"stderrTruncated,omitempty"`
+	DurationMs      float64             `json:"durationMs"`
+	StartedAtMs     int64               `json:"startedAtMs,omitempty"`
+	ContextID       string              `json:"contextId,omitempty"`
+	PID             int64               `json:"pid,omitempty"`
+	ContextReset    bool                `json:"contextReset,omitempty" jsonschema:"the context's sandbox was replaced after this run: its globals are gone, its files kept"`
 }
 
 // RunCodeOutput is the structured result of run_code.
@@ -65,7 +65,7 @@ type RunCodeOutput = Record
 
 // record converts a result by its JSON, so stdout and stderr follow the
 // HTTP API's rule (text, or base64 with an encoding field).
-func record(res *exec.Result) (Record, error) {
+func record(res *wasmexec.Result) (Record, error) {
 	b, err := json.Marshal(res)
 	if err != nil {
 		return Record{}, err
@@ -82,17 +82,17 @@ func (t *tools) runCode(ctx context.Context, call *sdk.CallToolRequest, in RunCo
 	if err != nil {
 		return nil, Record{}, err
 	}
-	var opts exec.RunOptions
+	var opts wasmexec.RunOptions
 	var wait func()
 	if p := newProgress(call); p != nil {
-		opts.Log = exec.NewOutputLog(0, 4<<20)
-		ctx = exec.WithLiveOutput(ctx, opts.Log)
+		opts.Log = wasmexec.NewOutputLog(0, 4<<20)
+		ctx = wasmexec.WithLiveOutput(ctx, opts.Log)
 		wait = p.follow(ctx, opts.Log)
 	}
-	var res *exec.Result
+	var res *wasmexec.Result
 	switch {
 	case req.ContextID != "" && t.cfg.Contexts == nil:
-		err = exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
+		err = wasmexec.Errorf(wasmexec.EInvalid, "execution contexts are not enabled on this server")
 	case req.ContextID != "":
 		res, err = t.cfg.Contexts.Run(ctx, req)
 	default:
@@ -110,38 +110,38 @@ func (t *tools) runCode(ctx context.Context, call *sdk.CallToolRequest, in RunCo
 		return nil, Record{}, err
 	}
 	r := text(runText(&out, res.Value))
-	r.IsError = out.Outcome != string(exec.Succeeded)
+	r.IsError = out.Outcome != string(wasmexec.Succeeded)
 	return r, out, nil
 }
 
 // runRequest builds the run's request from the tool's input.
-func runRequest(in RunCodeInput) (*exec.Request, error) {
-	req := &exec.Request{
-		Kind: exec.KindEvaluate, Language: exec.Language(in.Language), Code: in.Code, ContextID: in.ContextID, Template: in.Template,
+func runRequest(in RunCodeInput) (*wasmexec.Request, error) {
+	req := &wasmexec.Request{
+		Kind: wasmexec.KindEvaluate, Language: wasmexec.Language(in.Language), Code: in.Code, ContextID: in.ContextID, Template: in.Template,
 		Files: in.Files, Stdin: in.Stdin, Args: in.Args, Env: in.Env, Packages: in.Packages, TimeoutMs: in.TimeoutMs,
 	}
 	if in.Limits != nil {
-		req.Limits = exec.Limits{Fuel: in.Limits.Fuel, MemoryBytes: in.Limits.MemoryBytes, OutputBytes: in.Limits.OutputBytes}
+		req.Limits = wasmexec.Limits{Fuel: in.Limits.Fuel, MemoryBytes: in.Limits.MemoryBytes, OutputBytes: in.Limits.OutputBytes}
 	}
 	if len(in.Network) > 0 {
-		req.Network = &exec.Network{Allow: in.Network}
+		req.Network = &wasmexec.Network{Allow: in.Network}
 	}
 	switch in.Mode {
 	case "", "evaluate":
 	case "execute":
-		req.Kind = exec.KindExecute
+		req.Kind = wasmexec.KindExecute
 	default:
-		return nil, exec.Errorf(exec.EInvalid, "mode must be evaluate or execute, not %q", in.Mode)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "mode must be evaluate or execute, not %q", in.Mode)
 	}
 	if in.Inputs != nil {
 		b, err := json.Marshal(in.Inputs)
 		if err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "inputs: %v", err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "inputs: %v", err)
 		}
 		req.Inputs = b
 	}
 	if req.Language == "" || req.Code == "" {
-		return nil, exec.Errorf(exec.EInvalid, "language and code are required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "language and code are required")
 	}
 	return req, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // CreateTemplateInput is the input of create_template.
@@ -23,23 +23,23 @@ type CreateTemplateInput struct {
 
 // TemplateOutput is a template descriptor (as GET /v1/templates/:id).
 type TemplateOutput struct {
-	TemplateID     string                 `json:"templateId"`
-	Language       string                 `json:"language"`
-	State          string                 `json:"state" jsonschema:"building, ready or failed"`
-	Implicit       bool                   `json:"implicit,omitempty"`
-	Packages       []exec.TemplatePackage `json:"packages"`
-	StateBytes     int64                  `json:"stateBytes"`
-	WorkspaceBytes int64                  `json:"workspaceBytes"`
-	Error          *exec.ErrorData        `json:"error,omitempty"`
+	TemplateID     string                     `json:"templateId"`
+	Language       string                     `json:"language"`
+	State          string                     `json:"state" jsonschema:"building, ready or failed"`
+	Implicit       bool                       `json:"implicit,omitempty"`
+	Packages       []wasmexec.TemplatePackage `json:"packages"`
+	StateBytes     int64                      `json:"stateBytes"`
+	WorkspaceBytes int64                      `json:"workspaceBytes"`
+	Error          *wasmexec.ErrorData        `json:"error,omitempty"`
 }
 
-func templateOutput(d *exec.Template) TemplateOutput {
+func templateOutput(d *wasmexec.Template) TemplateOutput {
 	return TemplateOutput{TemplateID: d.TemplateID, Language: string(d.Language), State: string(d.State), Implicit: d.Implicit, Packages: d.Packages,
 		StateBytes: d.StateBytes, WorkspaceBytes: d.WorkspaceBytes, Error: d.Error}
 }
 
 func (t *tools) createTemplate(ctx context.Context, _ *sdk.CallToolRequest, in CreateTemplateInput) (*sdk.CallToolResult, TemplateOutput, error) {
-	d, err := t.cfg.Templates.Create(ctx, &exec.TemplateSpec{TemplateID: in.TemplateID, Language: exec.Language(in.Language), Packages: in.Packages, Files: in.Files, SetupCode: in.SetupCode, Env: in.Env, TimeoutMs: in.TimeoutMs})
+	d, err := t.cfg.Templates.Create(ctx, &wasmexec.TemplateSpec{TemplateID: in.TemplateID, Language: wasmexec.Language(in.Language), Packages: in.Packages, Files: in.Files, SetupCode: in.SetupCode, Env: in.Env, TimeoutMs: in.TimeoutMs})
 	if err != nil {
 		return nil, TemplateOutput{}, toolError(err)
 	}

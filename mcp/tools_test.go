@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
@@ -73,9 +73,9 @@ func TestRunCodeOptions(t *testing.T) {
 // slowNPM reports progress lines over ~600 ms, as a long install would.
 type slowNPM struct{}
 
-func (slowNPM) Install(ctx context.Context, id string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+func (slowNPM) Install(ctx context.Context, id string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
 	var out strings.Builder
-	progress := exec.ProgressLog(ctx, &out)
+	progress := wasmexec.ProgressLog(ctx, &out)
 	for _, line := range []string{"resolving left-pad", "fetching left-pad@1.3.0", "installed 1 package"} {
 		progress(line)
 		select { // the install's own pace, not a wait for a state
@@ -85,9 +85,9 @@ func (slowNPM) Install(ctx context.Context, id string, req *exec.NPMInstallReque
 		}
 	}
 	s := out.String()
-	return &exec.NPMInstallResult{
-		Result:    &exec.Result{ExecutionID: exec.NewID("exe"), Kind: exec.KindNPMInstall, Language: exec.JavaScript, ContextID: id, Outcome: exec.Succeeded, Stdout: &s},
-		Installed: []exec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}},
+	return &wasmexec.NPMInstallResult{
+		Result:    &wasmexec.Result{ExecutionID: wasmexec.NewID("exe"), Kind: wasmexec.KindNPMInstall, Language: wasmexec.JavaScript, ContextID: id, Outcome: wasmexec.Succeeded, Stdout: &s},
+		Installed: []wasmexec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}},
 	}, nil
 }
 

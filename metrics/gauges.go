@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // The parts of a server whose state /metrics reads at each scrape. Each
@@ -27,7 +27,7 @@ type (
 		Count() int
 		Hibernated() int
 		SnapshotErrors() int64
-		Memory() exec.ContextsMemory
+		Memory() wasmexec.ContextsMemory
 		DiskBytes() (used, limit int64)
 	}
 	// Processes is the processes manager (processes.Manager).
@@ -109,7 +109,7 @@ func (m *Metrics) Watch(parts func() Parts) {
 		}
 		return float64(p.Contexts.Count())
 	})
-	mem := func(f func(exec.ContextsMemory) float64) func(Parts) float64 {
+	mem := func(f func(wasmexec.ContextsMemory) float64) func(Parts) float64 {
 		return func(p Parts) float64 {
 			if p.Contexts == nil {
 				return 0
@@ -117,14 +117,14 @@ func (m *Metrics) Watch(parts func() Parts) {
 			return f(p.Contexts.Memory())
 		}
 	}
-	gauge("wasmexec_contexts_live", "Execution contexts whose guest is in memory.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Live) }))
-	gauge("wasmexec_contexts_memory_budget_bytes", "The memory budget of live contexts (--contexts-memory-bytes): the server's RSS is kept under it by hibernating least recently used idle contexts.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Budget) }))
-	gauge("wasmexec_contexts_memory_used_bytes", "What the budget is compared with: live contexts' guests and the server's other memory.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Used) }))
-	gauge("wasmexec_contexts_live_bytes", "Resident bytes of live contexts' guests (what RSS counts for them) with their per-guest overhead.", mem(func(s exec.ContextsMemory) float64 { return float64(s.LiveBytes) }))
-	gauge("wasmexec_contexts_live_private_bytes", "Private bytes of live contexts' guests (pages they wrote), as last measured.", mem(func(s exec.ContextsMemory) float64 { return float64(s.PrivateBytes) }))
-	counter("wasmexec_contexts_evictions_total", "Contexts hibernated to keep within the memory budget.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Evictions) }))
-	counter("wasmexec_contexts_eviction_failures_total", "Hibernations for the memory budget that failed (capture or record write): the context stayed live, its notice says why.", mem(func(s exec.ContextsMemory) float64 { return float64(s.Failures) }))
-	counter("wasmexec_contexts_trimmed_bytes_total", "Bytes of read-only image pages unmapped from idle live guests (shared in the page cache; mapped again when read).", mem(func(s exec.ContextsMemory) float64 { return float64(s.TrimmedBytes) }))
+	gauge("wasmexec_contexts_live", "Execution contexts whose guest is in memory.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.Live) }))
+	gauge("wasmexec_contexts_memory_budget_bytes", "The memory budget of live contexts (--contexts-memory-bytes): the server's RSS is kept under it by hibernating least recently used idle contexts.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.Budget) }))
+	gauge("wasmexec_contexts_memory_used_bytes", "What the budget is compared with: live contexts' guests and the server's other memory.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.Used) }))
+	gauge("wasmexec_contexts_live_bytes", "Resident bytes of live contexts' guests (what RSS counts for them) with their per-guest overhead.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.LiveBytes) }))
+	gauge("wasmexec_contexts_live_private_bytes", "Private bytes of live contexts' guests (pages they wrote), as last measured.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.PrivateBytes) }))
+	counter("wasmexec_contexts_evictions_total", "Contexts hibernated to keep within the memory budget.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.Evictions) }))
+	counter("wasmexec_contexts_eviction_failures_total", "Hibernations for the memory budget that failed (capture or record write): the context stayed live, its notice says why.", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.Failures) }))
+	counter("wasmexec_contexts_trimmed_bytes_total", "Bytes of read-only image pages unmapped from idle live guests (shared in the page cache; mapped again when read).", mem(func(s wasmexec.ContextsMemory) float64 { return float64(s.TrimmedBytes) }))
 	gauge("wasmexec_contexts_disk_bytes", "Bytes of the contexts' records and workspaces in the data dir, as last measured.", func(p Parts) float64 {
 		if p.Contexts == nil {
 			return 0

@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Metrics holds the collectors of one server.
@@ -75,7 +75,7 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // ObserveRun records a completed run; tenant "" (an open server) is not
 // counted per tenant.
-func (m *Metrics) ObserveRun(r *exec.Result, tenant string) {
+func (m *Metrics) ObserveRun(r *wasmexec.Result, tenant string) {
 	m.runDuration.WithLabelValues(string(r.Language), string(r.Kind), string(r.Outcome)).Observe(r.DurationMs / 1000)
 	m.fuel.WithLabelValues(string(r.Language)).Observe(float64(r.FuelConsumed))
 	if tenant != "" {
@@ -84,7 +84,7 @@ func (m *Metrics) ObserveRun(r *exec.Result, tenant string) {
 }
 
 // ObserveQueueWait records how long a run waited before it started.
-func (m *Metrics) ObserveQueueWait(r *exec.Result, d time.Duration) {
+func (m *Metrics) ObserveQueueWait(r *wasmexec.Result, d time.Duration) {
 	m.queueWait.WithLabelValues(string(r.Language), string(r.Kind), string(r.Outcome)).Observe(d.Seconds())
 }
 

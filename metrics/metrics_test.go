@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/metrics"
 )
 
@@ -17,9 +17,9 @@ import (
 // carry their labels.
 func TestExposition(t *testing.T) {
 	m := metrics.New()
-	m.ObserveRun(&exec.Result{Language: exec.JavaScript, Kind: exec.KindEvaluate, Outcome: exec.Succeeded, DurationMs: 3, FuelConsumed: 1e6}, "acme")
-	m.ObserveRun(&exec.Result{Language: exec.Python, Kind: exec.KindExecute, Outcome: exec.Failed, DurationMs: 30}, "")
-	m.ObserveQueueWait(&exec.Result{Language: exec.JavaScript, Kind: exec.KindEvaluate, Outcome: exec.Succeeded}, time.Millisecond)
+	m.ObserveRun(&wasmexec.Result{Language: wasmexec.JavaScript, Kind: wasmexec.KindEvaluate, Outcome: wasmexec.Succeeded, DurationMs: 3, FuelConsumed: 1e6}, "acme")
+	m.ObserveRun(&wasmexec.Result{Language: wasmexec.Python, Kind: wasmexec.KindExecute, Outcome: wasmexec.Failed, DurationMs: 30}, "")
+	m.ObserveQueueWait(&wasmexec.Result{Language: wasmexec.JavaScript, Kind: wasmexec.KindEvaluate, Outcome: wasmexec.Succeeded}, time.Millisecond)
 	m.ObserveStoreWrite(time.Millisecond)
 	m.ObserveHTTP("/v1/evaluate", "POST", 200, time.Millisecond)
 	m.ObserveHTTP("", "GET", 404, time.Millisecond)

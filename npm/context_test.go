@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/slottest"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -43,7 +43,7 @@ func mustContextsQuota(t *testing.T, quota int64) *contexts.Manager {
 	t.Helper()
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), quota)
 	if err != nil {
@@ -69,28 +69,28 @@ func TestInstallIntoAContext(t *testing.T) {
 	reg.Add(t, Pkg{Name: "tampered", Version: "1.0.0", BadIntegrity: true})
 	m := mustContexts(t)
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "npm", Language: exec.JavaScript}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "npm", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
-	var saved []*exec.Result
+	var saved []*wasmexec.Result
 	svc := &npm.Service{
 		Client:  &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()},
 		Hold:    hold(m),
-		Persist: func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil },
+		Persist: func(_ context.Context, r *wasmexec.Result) error { saved = append(saved, r); return nil },
 	}
-	res, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
+	res, err := svc.Install(ctx, "npm", &wasmexec.NPMInstallRequest{Packages: []string{"app-lib", "esm-only"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Succeeded || len(res.Installed) != 3 || res.Kind != exec.KindNPMInstall || !strings.Contains(*res.Stdout, "added esm-only@1.0.0") {
+	if res.Outcome != wasmexec.Succeeded || len(res.Installed) != 3 || res.Kind != wasmexec.KindNPMInstall || !strings.Contains(*res.Stdout, "added esm-only@1.0.0") {
 		t.Fatalf("install: %+v %+v", res.Result, res.Installed)
 	}
 	if len(saved) != 1 || saved[0].ExecutionID != res.ExecutionID || !strings.Contains(string(saved[0].Extra), `"installed"`) {
 		t.Fatalf("persisted %+v", saved)
 	}
-	run := func(code string) *exec.Result {
+	run := func(code string) *wasmexec.Result {
 		t.Helper()
-		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "npm", Code: code})
+		r, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: "npm", Code: code})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,34 +101,34 @@ func TestInstallIntoAContext(t *testing.T) {
 		"import seven, { both } from 'esm-only';\n[seven, both()]": `[7,"esm+left 1.2.0"]`,
 		"(await import('esm-only')).default":                       "7",
 	} {
-		if r := run(code); r.Outcome != exec.Succeeded || string(r.Value) != want {
+		if r := run(code); r.Outcome != wasmexec.Succeeded || string(r.Value) != want {
 			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
 		}
 	}
 
-	bad, err := svc.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"tampered"}})
+	bad, err := svc.Install(ctx, "npm", &wasmexec.NPMInstallRequest{Packages: []string{"tampered"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad.Outcome != exec.Failed || bad.Error.Code != "npm_install_failed" || !strings.Contains(bad.Error.Message, "tampered@1.0.0: integrity mismatch") {
+	if bad.Outcome != wasmexec.Failed || bad.Error.Code != "npm_install_failed" || !strings.Contains(bad.Error.Message, "tampered@1.0.0: integrity mismatch") {
 		t.Fatalf("bad install: %+v", bad.Result)
 	}
-	if r := run("require('app-lib')"); r.Outcome != exec.Succeeded {
+	if r := run("require('app-lib')"); r.Outcome != wasmexec.Succeeded {
 		t.Fatalf("after a failed install: %+v", r.Error)
 	}
 
-	if _, err := svc.Install(ctx, "nope", &exec.NPMInstallRequest{}); err == nil {
+	if _, err := svc.Install(ctx, "nope", &wasmexec.NPMInstallRequest{}); err == nil {
 		t.Fatal("install into an unknown context succeeded")
 	}
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	t.Cleanup(hang.Close)
 	slow := &npm.Service{Client: &npm.Client{Registry: hang.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
 	start := time.Now()
-	to, err := slow.Install(ctx, "npm", &exec.NPMInstallRequest{Packages: []string{"x"}, TimeoutMs: 200})
+	to, err := slow.Install(ctx, "npm", &wasmexec.NPMInstallRequest{Packages: []string{"x"}, TimeoutMs: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if to.Outcome != exec.TimedOut || time.Since(start) > 10*time.Second {
+	if to.Outcome != wasmexec.TimedOut || time.Since(start) > 10*time.Second {
 		t.Fatalf("timeout: %+v after %v", to.Result, time.Since(start))
 	}
 }
@@ -142,19 +142,19 @@ func TestOneShotPackages(t *testing.T) {
 	client := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: client}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{Packages: client}},
 	})
 	ctx := context.Background()
-	run := func(pkgs ...string) *exec.Result {
+	run := func(pkgs ...string) *wasmexec.Result {
 		t.Helper()
-		res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "import lib from 'app-lib';\nimport left from 'left';\n[lib, left]", Packages: pkgs}, exec.RunOptions{})
+		res, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "import lib from 'app-lib';\nimport left from 'left';\n[lib, left]", Packages: pkgs}, wasmexec.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
 	for range 2 {
-		if res := run("app-lib@3", "left@2.0.0"); res.Outcome != exec.Succeeded || string(res.Value) != `["left 1.2.0","left 2.0.0"]` {
+		if res := run("app-lib@3", "left@2.0.0"); res.Outcome != wasmexec.Succeeded || string(res.Value) != `["left 1.2.0","left 2.0.0"]` {
 			t.Fatalf("got %s %s %+v", res.Outcome, res.Value, res.Error)
 		}
 	}
@@ -162,10 +162,10 @@ func TestOneShotPackages(t *testing.T) {
 		t.Fatalf("%d tarball downloads for two runs of one set, want 3 (the first run's)", n)
 	}
 	res := run("tampered")
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != "npm_install_failed" || !strings.Contains(res.Error.Message, "tampered@1.0.0") {
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != "npm_install_failed" || !strings.Contains(res.Error.Message, "tampered@1.0.0") {
 		t.Fatalf("bad package: %s %+v", res.Outcome, res.Error)
 	}
-	_, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "1", Packages: []string{"../evil"}}, exec.RunOptions{})
+	_, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "1", Packages: []string{"../evil"}}, wasmexec.RunOptions{})
 	if err == nil {
 		t.Fatal("a bad package name was accepted")
 	}
@@ -186,15 +186,15 @@ func TestRealPackagesInAContext(t *testing.T) {
 		resp.Body.Close()
 	}
 	m := mustContexts(t)
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "real", Language: exec.JavaScript}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "real", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	svc := &npm.Service{Client: &npm.Client{CacheDir: t.TempDir()}, Hold: hold(m)}
-	res, err := svc.Install(ctx, "real", &exec.NPMInstallRequest{Packages: []string{"lodash@4.17.21", "zod@3.23.8", "dayjs@1.11.13"}})
+	res, err := svc.Install(ctx, "real", &wasmexec.NPMInstallRequest{Packages: []string{"lodash@4.17.21", "zod@3.23.8", "dayjs@1.11.13"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("install: %+v", res.Error)
 	}
 	for code, want := range map[string]string{
@@ -204,11 +204,11 @@ func TestRealPackagesInAContext(t *testing.T) {
 		"import dayjs from 'dayjs';\ndayjs('2024-02-28').add(1, 'day').format('YYYY-MM-DD')":  `"2024-02-29"`,
 		"const _ = require('lodash'); _.sum([1, 2, 3])":                                       `6`,
 	} {
-		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "real", Code: code})
+		r, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: "real", Code: code})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Outcome != exec.Succeeded || string(r.Value) != want {
+		if r.Outcome != wasmexec.Succeeded || string(r.Value) != want {
 			t.Fatalf("%s: %s %s %+v, want %s", code, r.Outcome, r.Value, r.Error, want)
 		}
 	}
@@ -222,23 +222,23 @@ func TestInstallCountsAgainstTheQuota(t *testing.T) {
 	reg.Add(t, Pkg{Name: "big", Version: "1.0.0", Files: map[string]string{"blob.js": strings.Repeat("x", 300<<10)}})
 	m := mustContextsQuota(t, 256<<10)
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "q", Language: exec.JavaScript}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "q", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	svc := &npm.Service{Client: &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
-	res, err := svc.Install(ctx, "q", &exec.NPMInstallRequest{Packages: []string{"left", "big@1.0.0"}})
+	res, err := svc.Install(ctx, "q", &wasmexec.NPMInstallRequest{Packages: []string{"left", "big@1.0.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeQuotaExceeded || res.Error.Details["package"] != "big@1.0.0" || !strings.Contains(res.Error.Message, "big@1.0.0") {
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeQuotaExceeded || res.Error.Details["package"] != "big@1.0.0" || !strings.Contains(res.Error.Message, "big@1.0.0") {
 		t.Fatalf("over the quota: %s %+v", res.Outcome, res.Error)
 	}
 	dir, _ := m.WorkspaceDir("q")
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("the workspace changed: %v", entries)
 	}
-	res, err = svc.Install(ctx, "q", &exec.NPMInstallRequest{Packages: []string{"left"}})
-	if err != nil || res.Outcome != exec.Succeeded {
+	res, err = svc.Install(ctx, "q", &wasmexec.NPMInstallRequest{Packages: []string{"left"}})
+	if err != nil || res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("a small install: %v %+v", err, res)
 	}
 }
@@ -251,15 +251,15 @@ func TestInstallHoldsTheRunSlot(t *testing.T) {
 	reg.Gate = make(chan struct{})
 	m := mustContexts(t)
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "s", Language: exec.JavaScript}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "s", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	svc := &npm.Service{Client: &npm.Client{Registry: reg.URL, CacheDir: t.TempDir()}, Hold: hold(m)}
 	slottest.InstallHoldsTheRunSlot(t, m,
-		&exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: "s", Code: "require('app-lib')"},
+		&wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: "s", Code: "require('app-lib')"},
 		func() bool { return reg.Held.Load() > 0 }, func() { close(reg.Gate) },
-		func() (exec.Outcome, error) {
-			res, err := svc.Install(ctx, "s", &exec.NPMInstallRequest{Packages: []string{"app-lib"}})
+		func() (wasmexec.Outcome, error) {
+			res, err := svc.Install(ctx, "s", &wasmexec.NPMInstallRequest{Packages: []string{"app-lib"}})
 			if err != nil {
 				return "", err
 			}

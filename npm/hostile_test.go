@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -251,7 +251,7 @@ func TestInstallStopsAtTheRoom(t *testing.T) {
 					return npm.Room(r), err
 				}})
 			var e *npm.Error
-			if !errors.As(err, &e) || e.CodeOf() != exec.CodeQuotaExceeded || e.Package != tc.at || e.Details["package"] != tc.at {
+			if !errors.As(err, &e) || e.CodeOf() != wasmexec.CodeQuotaExceeded || e.Package != tc.at || e.Details["package"] != tc.at {
 				t.Fatalf("err = %v (%+v), want quota_exceeded at %s", err, e, tc.at)
 			}
 			if w1, _ := wchar(t); ok {
@@ -309,7 +309,7 @@ func TestStagePackagesStopsAtTheRoom(t *testing.T) {
 	c := &npm.Client{Registry: reg.URL, CacheDir: t.TempDir(), StageRoom: npm.Room{Bytes: quota, Files: 10_000, EntryBytes: 4096}}
 	w0, ok := wchar(t)
 	seed, failure, err := c.StagePackages(context.Background(), []string{"zeros-a", "zeros-b"})
-	if err != nil || seed != nil || failure == nil || failure.Code != exec.CodeQuotaExceeded {
+	if err != nil || seed != nil || failure == nil || failure.Code != wasmexec.CodeQuotaExceeded {
 		t.Fatalf("StagePackages: seed %v, failure %+v, err %v; want a quota_exceeded failure", seed != nil, failure, err)
 	}
 	if w1, _ := wchar(t); ok && w1-w0 > 512<<10 {

@@ -48,7 +48,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 	"github.com/wasmexec/wasmexec/internal/safepath"
 )
@@ -164,12 +164,12 @@ func (in *installer) overRoom(what string) error {
 	if in.room.Files != math.MaxInt {
 		details["roomFiles"] = in.room.Files
 	}
-	return &Error{Code: exec.CodeQuotaExceeded, Package: what, Details: details,
+	return &Error{Code: wasmexec.CodeQuotaExceeded, Package: what, Details: details,
 		Reason: fmt.Sprintf("the install would take the workspace over its limits: the rest of the workspace leaves it room for %s, and this does not fit in what is left of it", in.room.describe())}
 }
 
 // Installed is one package put into node_modules.
-type Installed = exec.NPMPackage
+type Installed = wasmexec.NPMPackage
 
 // Error is an install that failed for a reason of its input or registry.
 type Error struct {
@@ -1077,7 +1077,7 @@ func (in *installer) commit(ctx context.Context, dir string, pj, lock []byte) er
 				details = map[string]any{}
 			}
 			details["package"], details["reason"] = biggest, "over the workspace quota"
-			return &Error{Code: exec.CodeQuotaExceeded, Package: biggest, Details: details,
+			return &Error{Code: wasmexec.CodeQuotaExceeded, Package: biggest, Details: details,
 				Reason: fmt.Sprintf("the install would take the workspace over its limits (%s); the largest package is %s (%d bytes)", desc, biggest, biggestBytes)}
 		}
 	}

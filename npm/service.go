@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Service installs into execution contexts' workspaces.
@@ -16,11 +16,11 @@ type Service struct {
 	// Hold takes a context's workspace for an install: the context's run
 	// slot, so no run sees node_modules half swapped and a run that
 	// arrives meanwhile waits its turn (contexts.Manager.Hold); release
-	// gives it back. Errors: exec.EContextNotFound for an unknown context,
-	// exec.EOverloaded when its queue is full.
+	// gives it back. Errors: wasmexec.EContextNotFound for an unknown context,
+	// wasmexec.EOverloaded when its queue is full.
 	Hold func(ctx context.Context, contextID string) (ws Workspace, release func(), err error)
 	// Persist, when set, stores the completed record (history).
-	Persist func(ctx context.Context, r *exec.Result) error
+	Persist func(ctx context.Context, r *wasmexec.Result) error
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
 	// MaxTimeout caps timeoutMs (default 10 min).
 	DefaultTimeout, MaxTimeout time.Duration
@@ -39,22 +39,22 @@ type Workspace struct {
 // Install runs one install into contextID's workspace. An install that
 // fails (unknown package, bad integrity, registry down, deadline) is a
 // completed record with outcome failed (code npm_install_failed) or
-// timed_out, never an error; errors are exec.EInvalid (a malformed
-// request), exec.ENotFound (no such context) or service failures.
+// timed_out, never an error; errors are wasmexec.EInvalid (a malformed
+// request), wasmexec.ENotFound (no such context) or service failures.
 // An install holds the context's run slot (Hold): installs and runs in one
 // context take turns, in the order they arrived.
-func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
-	timeout, err := exec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
+func (s *Service) Install(ctx context.Context, contextID string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
+	timeout, err := wasmexec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range req.Packages {
 		if name, _ := splitSpec(p); !validName(name) {
-			return nil, exec.Errorf(exec.EInvalid, "%q is not a package name", p)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "%q is not a package name", p)
 		}
 	}
 	if req.Frozen && len(req.Packages) > 0 {
-		return nil, exec.Errorf(exec.EInvalid, "frozen installs the project as locked: it takes no packages")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "frozen installs the project as locked: it takes no packages")
 	}
 	started := time.Now()
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -67,13 +67,13 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 	var out strings.Builder
 	installed, ierr := s.Client.Install(runCtx, ws.Dir, Options{
 		Packages: req.Packages, Dev: req.Dev, Frozen: req.Frozen,
-		Progress: exec.ProgressLog(ctx, &out),
+		Progress: wasmexec.ProgressLog(ctx, &out),
 		Measure:  ws.Measure,
 		Room:     ws.Room,
 	})
-	in := exec.Install{Kind: exec.KindNPMInstall, Language: exec.JavaScript, ContextID: contextID,
+	in := wasmexec.Install{Kind: wasmexec.KindNPMInstall, Language: wasmexec.JavaScript, ContextID: contextID,
 		Tool: "npm install", Unchanged: "the workspace is unchanged", Timeout: timeout, Started: started}
-	rec, installed, err := exec.InstallRecord(ctx, in, ierr, func(err error) *exec.ErrorData {
+	rec, installed, err := wasmexec.InstallRecord(ctx, in, ierr, func(err error) *wasmexec.ErrorData {
 		var npmErr *Error
 		if !errors.As(err, &npmErr) {
 			return nil
@@ -82,7 +82,7 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 		if details == nil {
 			details = map[string]any{"package": npmErr.Package, "reason": npmErr.Reason}
 		}
-		return &exec.ErrorData{Code: npmErr.CodeOf(), Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: details}
+		return &wasmexec.ErrorData{Code: npmErr.CodeOf(), Name: "NpmInstallError", Message: npmErr.Error() + "; the workspace is unchanged", Details: details}
 	}, out.String(), req, installed)
 	if err != nil {
 		return nil, err
@@ -92,5 +92,5 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.NPMIn
 			return nil, err
 		}
 	}
-	return &exec.NPMInstallResult{Result: rec, Installed: installed}, nil
+	return &wasmexec.NPMInstallResult{Result: rec, Installed: installed}, nil
 }

@@ -10,22 +10,22 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
-// StagePackages implements exec.PackageStager for one-shot runs: the set
+// StagePackages implements wasmexec.PackageStager for one-shot runs: the set
 // of packages is installed once into a staging project in the cache
 // (keyed by the set as written, so "lodash" resolves once per cache: pin
 // versions for a fixed set), and the seed copies its node_modules into
 // each run's workspace. Failures of the packages are code
 // npm_install_failed.
-func (c *Client) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+func (c *Client) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *wasmexec.ErrorData, error) {
 	set := append([]string(nil), packages...)
 	sort.Strings(set)
 	for _, p := range set {
 		if name, _ := splitSpec(p); !validName(name) {
-			return nil, nil, exec.Errorf(exec.EInvalid, "packages: %q is not a package name", p)
+			return nil, nil, wasmexec.Errorf(wasmexec.EInvalid, "packages: %q is not a package name", p)
 		}
 	}
 	sum := sha256.Sum256([]byte(strings.Join(set, "\n")))
@@ -48,7 +48,7 @@ func (c *Client) StagePackages(ctx context.Context, packages []string) (func(con
 		if _, err := c.Install(ctx, tmp, opts); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
-				return nil, &exec.ErrorData{Code: e.CodeOf(), Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil
+				return nil, &wasmexec.ErrorData{Code: e.CodeOf(), Name: "NpmInstallError", Message: "packages: " + e.Error(), Details: map[string]any{"package": e.Package, "reason": e.Reason}}, nil
 			}
 			return nil, nil, err
 		}

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // FuzzClassify: whatever a (compromised) driver sends as its reply,
@@ -25,19 +25,19 @@ func FuzzClassify(f *testing.F) {
 		f.Add([]byte(seed), uint8(1))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, kind uint8) {
-		k := exec.KindEvaluate
+		k := wasmexec.KindEvaluate
 		if kind%2 == 1 {
-			k = exec.KindExecute
+			k = wasmexec.KindExecute
 		}
 		const limit = 64
-		res := &exec.Result{}
+		res := &wasmexec.Result{}
 		classify(res, k, raw, limit)
 		switch res.Outcome {
-		case exec.Succeeded:
+		case wasmexec.Succeeded:
 			if res.Error != nil {
 				t.Fatalf("succeeded with an error: %+v", res.Error)
 			}
-		case exec.Failed:
+		case wasmexec.Failed:
 			if res.Error == nil || res.Error.Code == "" {
 				t.Fatalf("failed without an error code: %+v", res)
 			}
@@ -47,7 +47,7 @@ func FuzzClassify(f *testing.F) {
 		if len(res.Value) > limit {
 			t.Fatalf("a %d-byte value passed the %d-byte limit", len(res.Value), limit)
 		}
-		if k == exec.KindExecute && res.Value != nil {
+		if k == wasmexec.KindExecute && res.Value != nil {
 			t.Fatalf("execute got a value")
 		}
 	})

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Driver is what the pipeline needs of an engine, as database/sql/driver
@@ -14,16 +14,16 @@ import (
 // around the guest.
 type Driver interface {
 	// Image describes guest image name: unavailable when it isn't loaded.
-	Image(name string) (exec.Family, error)
+	Image(name string) (wasmexec.Family, error)
 	// Guest returns a guest for one run: it serves one Call, and Close
 	// discards it with the workspace it made (when spec.Workspace is "").
-	Guest(ctx context.Context, spec GuestSpec) (exec.Guest, error)
+	Guest(ctx context.Context, spec GuestSpec) (wasmexec.Guest, error)
 	// StartGuest starts a guest kept across runs in spec.Workspace.
-	StartGuest(ctx context.Context, spec GuestSpec) (exec.Guest, error)
+	StartGuest(ctx context.Context, spec GuestSpec) (wasmexec.Guest, error)
 	// RestoreGuest and RestoreGuestFile start a kept guest from a
-	// captured state (see exec.Runner).
-	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (exec.Guest, error)
-	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (exec.Guest, error)
+	// captured state (see wasmexec.Runner).
+	RestoreGuest(ctx context.Context, spec GuestSpec, state []byte) (wasmexec.Guest, error)
+	RestoreGuestFile(ctx context.Context, spec GuestSpec, f *os.File, off int64) (wasmexec.Guest, error)
 	// StateRefused reports whether err is a restore's refusal of a state.
 	StateRefused(err error) bool
 }

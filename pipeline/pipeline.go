@@ -41,9 +41,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // Defaults of Config; cmd/wasmexec's flags default to the same values.
@@ -68,9 +68,9 @@ type Tenants interface {
 // steps' own parts (Ready, Recorder, Tenants, Events) are each optional.
 type Config struct {
 	Driver     Driver
-	Languages  map[exec.Language]exec.LanguageDriver
-	Policy     exec.Policy
-	Workspaces exec.WorkspaceFactory
+	Languages  map[wasmexec.Language]wasmexec.LanguageDriver
+	Policy     wasmexec.Policy
+	Workspaces wasmexec.WorkspaceFactory
 	// Network makes guests' HTTP requests; nil: no network. It is also
 	// the Policy's network ceiling unless that is set.
 	Network *egress.Egress
@@ -99,13 +99,13 @@ type Config struct {
 	// one-shot and context runs (a process's are its spawner's).
 	Events events.Log
 	// Templates, when set, are what runs naming a template start from
-	// (templates.Manager); when it is also an exec.ImplicitTemplates, a
+	// (templates.Manager); when it is also an wasmexec.ImplicitTemplates, a
 	// one-shot run with packages starts from the server's template of its
 	// set once there is one. nil: runs naming a template are refused.
-	Templates exec.TemplateSource
+	Templates wasmexec.TemplateSource
 }
 
-// Pipeline is the run lifecycle (exec.Runner).
+// Pipeline is the run lifecycle (wasmexec.Runner).
 type Pipeline struct {
 	cfg    Config
 	log    *slog.Logger
@@ -117,9 +117,9 @@ type Pipeline struct {
 	tpls atomic.Pointer[templateSource]
 }
 
-type templateSource struct{ exec.TemplateSource }
+type templateSource struct{ wasmexec.TemplateSource }
 
-var _ exec.Runner = (*Pipeline)(nil)
+var _ wasmexec.Runner = (*Pipeline)(nil)
 
 // New validates cfg.
 func New(cfg Config) (*Pipeline, error) {
@@ -154,7 +154,7 @@ func New(cfg Config) (*Pipeline, error) {
 
 // SetTemplates sets Config.Templates: the templates' manager runs its
 // builds through the pipeline, so it is made after it.
-func (p *Pipeline) SetTemplates(t exec.TemplateSource) {
+func (p *Pipeline) SetTemplates(t wasmexec.TemplateSource) {
 	if t == nil {
 		p.tpls.Store(nil)
 		return
@@ -163,7 +163,7 @@ func (p *Pipeline) SetTemplates(t exec.TemplateSource) {
 }
 
 // templates returns the template source (nil: none).
-func (p *Pipeline) templates() exec.TemplateSource {
+func (p *Pipeline) templates() wasmexec.TemplateSource {
 	if t := p.tpls.Load(); t != nil {
 		return t.TemplateSource
 	}
@@ -171,7 +171,7 @@ func (p *Pipeline) templates() exec.TemplateSource {
 }
 
 // Policy returns the limits policy.
-func (p *Pipeline) Policy() exec.Policy { return p.cfg.Policy }
+func (p *Pipeline) Policy() wasmexec.Policy { return p.cfg.Policy }
 
 // Live returns the number of runs holding a slot.
 func (p *Pipeline) Live() int64 { return p.live.Load() }
@@ -184,14 +184,14 @@ func (p *Pipeline) Recorder() *Recorder { return p.cfg.Recorder }
 
 // Family returns the guest image lang runs in: invalid_argument for an
 // unknown language, unavailable when its image isn't loaded.
-func (p *Pipeline) Family(lang exec.Language) (exec.Family, error) {
+func (p *Pipeline) Family(lang wasmexec.Language) (wasmexec.Family, error) {
 	_, f, err := p.image(lang)
 	return f, err
 }
 
-func (p *Pipeline) image(lang exec.Language) (exec.LanguageDriver, exec.Family, error) {
+func (p *Pipeline) image(lang wasmexec.Language) (wasmexec.LanguageDriver, wasmexec.Family, error) {
 	if lang == "" {
-		return nil, exec.Family{}, exec.Errorf(exec.EInvalid, "language is required")
+		return nil, wasmexec.Family{}, wasmexec.Errorf(wasmexec.EInvalid, "language is required")
 	}
 	drv, ok := p.cfg.Languages[lang]
 	if !ok {
@@ -199,7 +199,7 @@ func (p *Pipeline) image(lang exec.Language) (exec.LanguageDriver, exec.Family, 
 		for l := range p.cfg.Languages {
 			names = append(names, string(l))
 		}
-		return nil, exec.Family{}, exec.Errorf(exec.EInvalid, "unsupported language %q (supported: %s)", lang, strings.Join(names, ", "))
+		return nil, wasmexec.Family{}, wasmexec.Errorf(wasmexec.EInvalid, "unsupported language %q (supported: %s)", lang, strings.Join(names, ", "))
 	}
 	f, err := p.cfg.Driver.Image(drv.Image())
 	return drv, f, err
@@ -207,7 +207,7 @@ func (p *Pipeline) image(lang exec.Language) (exec.LanguageDriver, exec.Family, 
 
 // StartGuest starts a guest kept across runs (a context's) in spec's
 // workspace; its owner closes it.
-func (p *Pipeline) StartGuest(ctx context.Context, spec exec.GuestSpec) (exec.Guest, error) {
+func (p *Pipeline) StartGuest(ctx context.Context, spec wasmexec.GuestSpec) (wasmexec.Guest, error) {
 	gs, err := p.keptSpec(spec)
 	if err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func (p *Pipeline) StartGuest(ctx context.Context, spec exec.GuestSpec) (exec.Gu
 }
 
 // RestoreGuest starts a kept guest from a captured state.
-func (p *Pipeline) RestoreGuest(ctx context.Context, spec exec.GuestSpec, state []byte) (exec.Guest, error) {
+func (p *Pipeline) RestoreGuest(ctx context.Context, spec wasmexec.GuestSpec, state []byte) (wasmexec.Guest, error) {
 	gs, err := p.keptSpec(spec)
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (p *Pipeline) RestoreGuest(ctx context.Context, spec exec.GuestSpec, state 
 }
 
 // RestoreGuestFile starts a kept guest from the state stored in f from off.
-func (p *Pipeline) RestoreGuestFile(ctx context.Context, spec exec.GuestSpec, f *os.File, off int64) (exec.Guest, error) {
+func (p *Pipeline) RestoreGuestFile(ctx context.Context, spec wasmexec.GuestSpec, f *os.File, off int64) (wasmexec.Guest, error) {
 	gs, err := p.keptSpec(spec)
 	if err != nil {
 		return nil, err
@@ -236,30 +236,30 @@ func (p *Pipeline) RestoreGuestFile(ctx context.Context, spec exec.GuestSpec, f 
 // StateRefused reports whether err is a restore's refusal of a state.
 func (p *Pipeline) StateRefused(err error) bool { return p.cfg.Driver.StateRefused(err) }
 
-func (p *Pipeline) keptSpec(spec exec.GuestSpec) (GuestSpec, error) {
+func (p *Pipeline) keptSpec(spec wasmexec.GuestSpec) (GuestSpec, error) {
 	drv, _, err := p.image(spec.Language)
 	if err != nil {
 		return GuestSpec{}, err
 	}
 	if spec.Workspace == "" {
-		return GuestSpec{}, exec.Errorf(exec.EInternal, "a kept guest needs a workspace")
+		return GuestSpec{}, wasmexec.Errorf(wasmexec.EInternal, "a kept guest needs a workspace")
 	}
 	return GuestSpec{Image: drv.Image(), Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace}, nil
 }
 
 // job is a validated request bound to its language, image and limits.
 type job struct {
-	req     *exec.Request
-	opts    exec.RunOptions
-	lang    exec.LanguageDriver
-	family  exec.Family
-	limits  exec.Limits
+	req     *wasmexec.Request
+	opts    wasmexec.RunOptions
+	lang    wasmexec.LanguageDriver
+	family  wasmexec.Family
+	limits  wasmexec.Limits
 	timeout time.Duration
 	queued  time.Time // when the run began waiting for its turn
 	started time.Time // when the run took its slot: its duration counts from here
 	// underwayAt is when it left every queue (its queue wait ends).
 	underwayAt time.Time
-	prep       *exec.Prepared // set once the language prepared it
+	prep       *wasmexec.Prepared // set once the language prepared it
 	// private: the guest's workspace is the run's own, fresh, seeded with
 	// the request's files and written by nothing else while the run lasts
 	// (what a driver's shipped Sources rely on).
@@ -267,16 +267,16 @@ type job struct {
 	// template is the template the run starts from (validated), nil
 	// without one; packaged says the run's guest came from its packages'
 	// implicit template, whose workspace holds them already.
-	template *exec.Template
+	template *wasmexec.Template
 	packaged bool
 }
 
 // process reports whether the job is a process's run: its spawner
 // publishes its events and reports its exit even when its record is lost.
-func (j *job) process() bool { return j.opts.Kind == exec.KindProcess }
+func (j *job) process() bool { return j.opts.Kind == wasmexec.KindProcess }
 
 // Run runs req through the steps of the package comment.
-func (p *Pipeline) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (res *exec.Result, err error) {
+func (p *Pipeline) Run(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (res *wasmexec.Result, err error) {
 	underway := false
 	defer func() {
 		if opts.Started != nil && !underway {
@@ -336,31 +336,31 @@ func (p *Pipeline) Run(ctx context.Context, req *exec.Request, opts exec.RunOpti
 // validate checks req (invalid_argument, payload_too_large, unavailable,
 // template_not_found) and resolves its limits. It is cheap: nothing waits
 // or runs.
-func (p *Pipeline) validate(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*job, error) {
-	if req.Kind != exec.KindEvaluate && req.Kind != exec.KindExecute {
-		return nil, exec.Errorf(exec.EInvalid, "unknown kind %q", req.Kind)
+func (p *Pipeline) validate(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*job, error) {
+	if req.Kind != wasmexec.KindEvaluate && req.Kind != wasmexec.KindExecute {
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "unknown kind %q", req.Kind)
 	}
 	lang, family, err := p.image(req.Language)
 	if err != nil {
 		return nil, err
 	}
 	if !req.Output.Capture.Valid() {
-		return nil, exec.Errorf(exec.EInvalid, "output.capture must be one of all, stderr, none")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "output.capture must be one of all, stderr, none")
 	}
-	if err := exec.ValidateEnv(req.Env); err != nil {
+	if err := wasmexec.ValidateEnv(req.Env); err != nil {
 		return nil, err
 	}
 	if err := p.cfg.Policy.CheckNetwork(req.Network, req.Secrets, req.Env); err != nil {
 		return nil, err
 	}
 	if int64(len(req.Stdin)) > p.cfg.Policy.MaxStdinBytes {
-		return nil, exec.Errorf(exec.ETooLarge, "stdin is %d bytes; the limit is %d", len(req.Stdin), p.cfg.Policy.MaxStdinBytes)
+		return nil, wasmexec.Errorf(wasmexec.ETooLarge, "stdin is %d bytes; the limit is %d", len(req.Stdin), p.cfg.Policy.MaxStdinBytes)
 	}
 	if req.TimeoutMs < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be positive")
 	}
 	if req.Cwd != "" {
-		cwd, err := exec.WorkspacePath(req.Cwd)
+		cwd, err := wasmexec.WorkspacePath(req.Cwd)
 		if err != nil {
 			return nil, err
 		}
@@ -381,11 +381,11 @@ func (p *Pipeline) validate(ctx context.Context, req *exec.Request, opts exec.Ru
 	if len(req.Inputs) > 0 {
 		var obj map[string]json.RawMessage
 		if string(req.Inputs) != "null" && json.Unmarshal(req.Inputs, &obj) != nil {
-			return nil, exec.Errorf(exec.EInvalid, "inputs must be a JSON object")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "inputs must be a JSON object")
 		}
 	}
 	if opts.ExecutionID == "" {
-		opts.ExecutionID = exec.NewID("exe")
+		opts.ExecutionID = wasmexec.NewID("exe")
 	}
 	queued := opts.QueuedAt
 	if queued.IsZero() {
@@ -421,7 +421,7 @@ func (p *Pipeline) acquire(ctx context.Context, maxWait time.Duration) (release 
 	default:
 		if p.queued.Add(1) > int64(p.cfg.MaxQueued) {
 			p.queued.Add(-1)
-			return nil, exec.Errorf(exec.EOverloaded, "all %d run slots are busy and %d requests are already waiting; retry shortly", cap(p.slots), p.cfg.MaxQueued)
+			return nil, wasmexec.Errorf(wasmexec.EOverloaded, "all %d run slots are busy and %d requests are already waiting; retry shortly", cap(p.slots), p.cfg.MaxQueued)
 		}
 		defer p.queued.Add(-1)
 		t := time.NewTimer(min(p.cfg.QueueTimeout, maxWait))
@@ -429,9 +429,9 @@ func (p *Pipeline) acquire(ctx context.Context, maxWait time.Duration) (release 
 		select {
 		case p.slots <- struct{}{}:
 		case <-t.C:
-			return nil, exec.Errorf(exec.EOverloaded, "all %d run slots are busy; retry shortly", cap(p.slots))
+			return nil, wasmexec.Errorf(wasmexec.EOverloaded, "all %d run slots are busy; retry shortly", cap(p.slots))
 		case <-ctx.Done():
-			return nil, exec.Errorf(exec.EOverloaded, "gave up waiting for a run slot: %v", ctx.Err())
+			return nil, wasmexec.Errorf(wasmexec.EOverloaded, "gave up waiting for a run slot: %v", ctx.Err())
 		}
 	}
 	n := p.live.Add(1)
@@ -449,13 +449,13 @@ func (p *Pipeline) acquire(ctx context.Context, maxWait time.Duration) (release 
 // prepare builds the control request within the run's deadline. A
 // syntax error found here, or the deadline while preparing, ends the run
 // with its result (stopped); an error is a client or service error.
-func (p *Pipeline) prepare(ctx, runCtx context.Context, j *job) (stopped *exec.Result, err error) {
+func (p *Pipeline) prepare(ctx, runCtx context.Context, j *job) (stopped *wasmexec.Result, err error) {
 	prep, err := j.lang.Prepare(runCtx, j.req)
 	switch {
 	case err != nil && runCtx.Err() == nil:
 		return nil, err
 	case err != nil:
-		outcome, failure := exec.ContextOutcome(runCtx)
+		outcome, failure := wasmexec.ContextOutcome(runCtx)
 		if len(j.req.Packages) > 0 && failure != nil {
 			// The run's own time went to staging its packages: say so.
 			failure.Message += " while its packages were resolved and downloaded (" + strings.Join(j.req.Packages, ", ") + ")"
@@ -463,7 +463,7 @@ func (p *Pipeline) prepare(ctx, runCtx context.Context, j *job) (stopped *exec.R
 		return p.failedBeforeGuest(ctx, j, outcome, failure)
 	case prep.Failure != nil:
 		j.prep = prep
-		return p.failedBeforeGuest(ctx, j, exec.Failed, prep.Failure)
+		return p.failedBeforeGuest(ctx, j, wasmexec.Failed, prep.Failure)
 	}
 	j.prep = prep
 	return nil, nil
@@ -471,7 +471,7 @@ func (p *Pipeline) prepare(ctx, runCtx context.Context, j *job) (stopped *exec.R
 
 // guest returns the guest a job runs in: the caller's kept guest, else one
 // of the driver's for this run. owned says the run closes it.
-func (p *Pipeline) guest(ctx context.Context, j *job) (g exec.Guest, owned bool, err error) {
+func (p *Pipeline) guest(ctx context.Context, j *job) (g wasmexec.Guest, owned bool, err error) {
 	if j.opts.Guest != nil {
 		return j.opts.Guest, false, nil
 	}
@@ -484,7 +484,7 @@ func (p *Pipeline) guest(ctx context.Context, j *job) (g exec.Guest, owned bool,
 	}
 	g, err = p.cfg.Driver.Guest(ctx, GuestSpec{
 		Image:       j.lang.Image(),
-		Env:         exec.SecretEnv(j.req.Env, j.req.Secrets), // secrets' placeholders
+		Env:         wasmexec.SecretEnv(j.req.Env, j.req.Secrets), // secrets' placeholders
 		MemoryBytes: j.limits.MemoryBytes,
 		Workspace:   j.opts.Workspace,
 	})
@@ -493,14 +493,14 @@ func (p *Pipeline) guest(ctx context.Context, j *job) (g exec.Guest, owned bool,
 
 // seed writes the request's files (and a prepared run's packages) into
 // the workspace before the guest runs.
-func (p *Pipeline) seed(ctx context.Context, j *job, g exec.Guest) error {
+func (p *Pipeline) seed(ctx context.Context, j *job, g wasmexec.Guest) error {
 	if j.opts.Seed != nil {
 		return j.opts.Seed(ctx)
 	}
 	ws := g.Workspace()
 	if j.prep != nil && j.prep.Seed != nil && !j.packaged {
 		if ws == "" {
-			return exec.Errorf(exec.EInvalid, "packages need a workspace")
+			return wasmexec.Errorf(wasmexec.EInvalid, "packages need a workspace")
 		}
 		if err := j.prep.Seed(ctx, ws); err != nil {
 			return err
@@ -510,14 +510,14 @@ func (p *Pipeline) seed(ctx context.Context, j *job, g exec.Guest) error {
 		return nil
 	}
 	if p.cfg.Workspaces == nil || ws == "" {
-		return exec.Errorf(exec.EInvalid, "files need a workspace")
+		return wasmexec.Errorf(wasmexec.EInvalid, "files need a workspace")
 	}
 	return p.cfg.Workspaces.SeedWorkspace(ctx, ws, j.req.Files)
 }
 
 // scratchQuota checks a throwaway workspace against the factory's quota.
-func (p *Pipeline) scratchQuota(dir string) exec.QuotaCheck {
-	q, ok := p.cfg.Workspaces.(exec.WorkspaceQuota)
+func (p *Pipeline) scratchQuota(dir string) wasmexec.QuotaCheck {
+	q, ok := p.cfg.Workspaces.(wasmexec.WorkspaceQuota)
 	if !ok || dir == "" {
 		return nil
 	}
@@ -539,8 +539,8 @@ func (p *Pipeline) underway(ctx context.Context, j *job) {
 // execute sends the job to guest g, watching the workspace quota, and
 // classifies the reply into the result. The ctx carries the run's
 // deadline. The guest may be dead afterwards (g.Alive says).
-func (p *Pipeline) execute(ctx context.Context, j *job, g exec.Guest, quota exec.QuotaCheck) (*exec.Result, *exec.OutputLog) {
-	var over atomic.Pointer[exec.ErrorData]
+func (p *Pipeline) execute(ctx context.Context, j *job, g wasmexec.Guest, quota wasmexec.QuotaCheck) (*wasmexec.Result, *wasmexec.OutputLog) {
+	var over atomic.Pointer[wasmexec.ErrorData]
 	if quota != nil {
 		watchCtx, stop := context.WithCancel(ctx)
 		defer stop()
@@ -550,21 +550,21 @@ func (p *Pipeline) execute(ctx context.Context, j *job, g exec.Guest, quota exec
 	res := p.newResult(j)
 	log := j.opts.Log
 	if log == nil && j.req.Output.RetainEvents {
-		log = exec.NewOutputLog(j.opts.PID, p.cfg.RetainBytes)
+		log = wasmexec.NewOutputLog(j.opts.PID, p.cfg.RetainBytes)
 	}
-	out := exec.NewOutput(j.req.Output.Capture, j.limits.OutputBytes, log)
+	out := wasmexec.NewOutput(j.req.Output.Capture, j.limits.OutputBytes, log)
 	out.Enforce = !j.opts.NoOutputLimit
 	stdin := j.opts.Stdin
 	if stdin == nil {
-		stdin = exec.StdinFrom([]byte(j.req.Stdin))
+		stdin = wasmexec.StdinFrom([]byte(j.req.Stdin))
 	}
 	sess := p.session(j, log)
 	defer sess.Close()
 	payload, err := controlPayload(j)
 	if err != nil {
-		res.Outcome, res.Error = exec.Failed, &exec.ErrorData{Code: exec.CodeInternal, Message: "encode request: " + err.Error()}
+		res.Outcome, res.Error = wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "encode request: " + err.Error()}
 	} else {
-		cr := g.Call(egress.NewContext(ctx, sess), exec.CallInput{Payload: payload, Fuel: j.limits.Fuel, Stdin: stdin, Output: out})
+		cr := g.Call(egress.NewContext(ctx, sess), wasmexec.CallInput{Payload: payload, Fuel: j.limits.Fuel, Stdin: stdin, Output: out})
 		res.FuelConsumed = cr.FuelConsumed
 		res.Outcome, res.Error, res.ExitCode = cr.Outcome, cr.Error, cr.ExitCode
 		if cr.Response != nil {
@@ -584,8 +584,8 @@ func (p *Pipeline) execute(ctx context.Context, j *job, g exec.Guest, quota exec
 			failure = quota() // the last writes, after the last poll
 		}
 		if failure != nil {
-			res.Outcome, res.Error, res.Value = exec.Failed, failure, nil
-			if res.Kind == exec.KindExecute && res.ExitCode == 0 {
+			res.Outcome, res.Error, res.Value = wasmexec.Failed, failure, nil
+			if res.Kind == wasmexec.KindExecute && res.ExitCode == 0 {
 				res.ExitCode = 1
 			}
 		}
@@ -595,7 +595,7 @@ func (p *Pipeline) execute(ctx context.Context, j *job, g exec.Guest, quota exec
 }
 
 // watchQuota stops a run (cancel) whose workspace goes over its bounds.
-func watchQuota(ctx context.Context, cancel context.CancelFunc, check exec.QuotaCheck, over *atomic.Pointer[exec.ErrorData]) {
+func watchQuota(ctx context.Context, cancel context.CancelFunc, check wasmexec.QuotaCheck, over *atomic.Pointer[wasmexec.ErrorData]) {
 	t := time.NewTicker(quotaCheckEvery)
 	defer t.Stop()
 	for {
@@ -615,13 +615,13 @@ func watchQuota(ctx context.Context, cancel context.CancelFunc, check exec.Quota
 // failedBeforeGuest is the one result of a run that ended before any
 // guest ran: a syntax error found while preparing, or the deadline or a
 // cancel while preparing or starting the guest.
-func (p *Pipeline) failedBeforeGuest(ctx context.Context, j *job, outcome exec.Outcome, failure *exec.ErrorData) (*exec.Result, error) {
+func (p *Pipeline) failedBeforeGuest(ctx context.Context, j *job, outcome wasmexec.Outcome, failure *wasmexec.ErrorData) (*wasmexec.Result, error) {
 	res := p.newResult(j)
 	res.Outcome, res.Error = outcome, failure
 	// The streams the request captures are there, empty, as in a run
 	// whose guest failed: a client reads the same fields either way.
-	exec.NewOutput(j.req.Output.Capture, j.limits.OutputBytes, nil).Fill(res)
-	if j.req.Kind == exec.KindExecute || j.process() {
+	wasmexec.NewOutput(j.req.Output.Capture, j.limits.OutputBytes, nil).Fill(res)
+	if j.req.Kind == wasmexec.KindExecute || j.process() {
 		res.ExitCode = 1
 	}
 	if j.opts.Log != nil {
@@ -633,8 +633,8 @@ func (p *Pipeline) failedBeforeGuest(ctx context.Context, j *job, outcome exec.O
 
 // stoppedBeforeGuest is failedBeforeGuest for a run whose deadline passed
 // or that was cancelled before its guest ran.
-func (p *Pipeline) stoppedBeforeGuest(ctx context.Context, j *job, runCtx context.Context) (*exec.Result, error) {
-	outcome, failure := exec.ContextOutcome(runCtx)
+func (p *Pipeline) stoppedBeforeGuest(ctx context.Context, j *job, runCtx context.Context) (*wasmexec.Result, error) {
+	outcome, failure := wasmexec.ContextOutcome(runCtx)
 	return p.failedBeforeGuest(ctx, j, outcome, failure)
 }
 
@@ -643,7 +643,7 @@ func (p *Pipeline) stoppedBeforeGuest(ctx context.Context, j *job, runCtx contex
 // before the result is reported: its failure is the run's error, but for
 // a process, whose exit must be reported to release its waiters), and
 // publish.
-func (p *Pipeline) finish(ctx context.Context, j *job, res *exec.Result, log *exec.OutputLog) (*exec.Result, error) {
+func (p *Pipeline) finish(ctx context.Context, j *job, res *wasmexec.Result, log *wasmexec.OutputLog) (*wasmexec.Result, error) {
 	if j.prep != nil && j.prep.Finish != nil {
 		j.prep.Finish(res)
 	}
@@ -672,26 +672,26 @@ func (p *Pipeline) publish(ctx context.Context, e events.Event) {
 	if p.cfg.Events == nil {
 		return
 	}
-	e.Tenant = exec.TenantID(ctx)
-	e.RequestID = exec.RequestIDFrom(ctx)
+	e.Tenant = wasmexec.TenantID(ctx)
+	e.RequestID = wasmexec.RequestIDFrom(ctx)
 	p.cfg.Events.Publish(e)
 }
 
-func stamp(res *exec.Result, started time.Time) {
+func stamp(res *wasmexec.Result, started time.Time) {
 	done := time.Now()
-	res.CompletedAtMs = exec.Millis(done)
+	res.CompletedAtMs = wasmexec.Millis(done)
 	res.DurationMs = float64(done.Sub(started).Microseconds()) / 1000
 }
 
-func (p *Pipeline) newResult(j *job) *exec.Result {
+func (p *Pipeline) newResult(j *job) *wasmexec.Result {
 	sum := sha256.Sum256([]byte(j.req.Code))
-	res := &exec.Result{
+	res := &wasmexec.Result{
 		ExecutionID: j.opts.ExecutionID,
 		Kind:        j.req.Kind,
 		Language:    j.req.Language,
 		ContextID:   j.req.ContextID,
 		PID:         j.opts.PID,
-		StartedAtMs: exec.Millis(j.started),
+		StartedAtMs: wasmexec.Millis(j.started),
 		CodeSHA256:  hex.EncodeToString(sum[:]),
 		Code:        j.req.Code,
 	}
@@ -703,15 +703,15 @@ func (p *Pipeline) newResult(j *job) *exec.Result {
 
 // session is the run's network session (egress; the engine's host
 // function makes the requests).
-func (p *Pipeline) session(j *job, log *exec.OutputLog) *egress.Session {
+func (p *Pipeline) session(j *job, log *wasmexec.OutputLog) *egress.Session {
 	s, err := p.cfg.Network.NewSession(j.req.Network, j.req.Secrets)
 	if err != nil { // checked by validate
 		s, _ = (*egress.Egress)(nil).NewSession(nil, nil)
 	}
 	if log != nil {
-		s.OnRecord = func(n exec.NetworkRequest) {
+		s.OnRecord = func(n wasmexec.NetworkRequest) {
 			b, _ := json.Marshal(n)
-			log.Append(exec.NetworkChannel, b)
+			log.Append(wasmexec.NetworkChannel, b)
 		}
 	}
 	return s

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
@@ -22,12 +22,12 @@ import (
 // fakeStore records saves and fails them with err when set.
 type fakeStore struct {
 	mu    sync.Mutex
-	saved []*exec.Result
+	saved []*wasmexec.Result
 	err   error
 	pings int
 }
 
-func (s *fakeStore) Save(_ context.Context, r *exec.Result, _ []exec.Event, _ bool) error {
+func (s *fakeStore) Save(_ context.Context, r *wasmexec.Result, _ []wasmexec.Event, _ bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -54,7 +54,7 @@ func (f *fakeTenants) StartRun(context.Context) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.running >= f.max {
-		return nil, exec.Errorf(exec.EQuota, "quota maxConcurrentRuns (%d) reached", f.max)
+		return nil, wasmexec.Errorf(wasmexec.EQuota, "quota maxConcurrentRuns (%d) reached", f.max)
 	}
 	f.running++
 	return func() { f.mu.Lock(); f.running--; f.mu.Unlock() }, nil
@@ -65,8 +65,8 @@ func newPipeline(t *testing.T, cfg pipeline.Config) *pipeline.Pipeline {
 	if cfg.Driver == nil {
 		cfg.Driver = &pipelinetest.Driver{}
 	}
-	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: fakeLang{}}
-	cfg.Policy = exec.DefaultPolicy()
+	cfg.Languages = map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: fakeLang{}}
+	cfg.Policy = wasmexec.DefaultPolicy()
 	p, err := pipeline.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -78,17 +78,17 @@ func newPipeline(t *testing.T, cfg pipeline.Config) *pipeline.Pipeline {
 type fakeLang struct{}
 
 func (fakeLang) Image() string { return pipelinetest.Image }
-func (fakeLang) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
+func (fakeLang) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
 	return js.Driver{}.Prepare(ctx, req)
 }
 
 // run runs code and says how often opts.Started was called; a call with
 // an error other than the one Run returns counts as -1.
-func run(p *pipeline.Pipeline, ctx context.Context, code string, opts exec.RunOptions) (*exec.Result, error, int) {
+func run(p *pipeline.Pipeline, ctx context.Context, code string, opts wasmexec.RunOptions) (*wasmexec.Result, error, int) {
 	calls := 0
 	var startedErr error
 	opts.Started = func(err error) { calls++; startedErr = err }
-	res, err := p.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: code}, opts)
+	res, err := p.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: code}, opts)
 	if startedErr != nil && startedErr != err {
 		calls = -1
 	}
@@ -101,7 +101,7 @@ func TestStepsInOrder(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		cfg      func(*pipeline.Config, *fakeStore)
-		opts     exec.RunOptions
+		opts     wasmexec.RunOptions
 		code     string
 		wantCode string // the run's error code, "" for a result
 		saved    int
@@ -109,20 +109,20 @@ func TestStepsInOrder(t *testing.T) {
 		{name: "a result is saved before it is returned", code: "42", saved: 1},
 		{name: "a guest failure is a result", code: "throw boom", saved: 1},
 		{name: "not ready: unavailable, nothing runs", cfg: func(c *pipeline.Config, _ *fakeStore) {
-			c.Ready = func() error { return exec.Errorf(exec.EUnavailable, "loading") }
-		}, code: "1", wantCode: exec.EUnavailable},
+			c.Ready = func() error { return wasmexec.Errorf(wasmexec.EUnavailable, "loading") }
+		}, code: "1", wantCode: wasmexec.EUnavailable},
 		{name: "the tenant's quota: refused before a slot", cfg: func(c *pipeline.Config, _ *fakeStore) {
 			c.Tenants = &fakeTenants{max: 0}
-		}, code: "1", wantCode: exec.EQuota},
+		}, code: "1", wantCode: wasmexec.EQuota},
 		{name: "a record that could not be stored is the run's error", cfg: func(_ *pipeline.Config, s *fakeStore) {
 			s.err = down
-		}, code: "1", wantCode: exec.EInternal},
+		}, code: "1", wantCode: wasmexec.EInternal},
 		{name: "a store that can't be reached is unavailable", cfg: func(_ *pipeline.Config, s *fakeStore) {
-			s.err = exec.Errorf(exec.EUnavailable, "no connection")
-		}, code: "1", wantCode: exec.EUnavailable},
+			s.err = wasmexec.Errorf(wasmexec.EUnavailable, "no connection")
+		}, code: "1", wantCode: wasmexec.EUnavailable},
 		{name: "a process's exit is reported even when its record is lost", cfg: func(_ *pipeline.Config, s *fakeStore) {
 			s.err = down
-		}, opts: exec.RunOptions{Kind: exec.KindProcess}, code: "1"},
+		}, opts: wasmexec.RunOptions{Kind: wasmexec.KindProcess}, code: "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &fakeStore{}
@@ -137,7 +137,7 @@ func TestStepsInOrder(t *testing.T) {
 				t.Fatalf("Started was called %d times (want exactly once, and with the error when Run fails)", started)
 			}
 			if tc.wantCode != "" {
-				if exec.ErrorCode(err) != tc.wantCode || res != nil {
+				if wasmexec.ErrorCode(err) != tc.wantCode || res != nil {
 					t.Fatalf("got %v %+v, want error %s", err, res, tc.wantCode)
 				}
 			} else if err != nil || res == nil {
@@ -153,14 +153,14 @@ func TestStepsInOrder(t *testing.T) {
 // After a record could not be stored because the store is unreachable,
 // new runs are refused at once until a ping gets through.
 func TestStoreDownRefusesRuns(t *testing.T) {
-	st := &fakeStore{err: exec.Errorf(exec.EUnavailable, "no connection")}
+	st := &fakeStore{err: wasmexec.Errorf(wasmexec.EUnavailable, "no connection")}
 	d := &pipelinetest.Driver{}
 	p := newPipeline(t, pipeline.Config{Driver: d, Recorder: pipeline.NewRecorder(st, nil)})
-	if _, err, _ := run(p, context.Background(), "1", exec.RunOptions{}); exec.ErrorCode(err) != exec.EUnavailable {
+	if _, err, _ := run(p, context.Background(), "1", wasmexec.RunOptions{}); wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 		t.Fatalf("first run: %v", err)
 	}
 	calls := d.Calls.Load()
-	if _, err, _ := run(p, context.Background(), "1", exec.RunOptions{}); exec.ErrorCode(err) != exec.EUnavailable {
+	if _, err, _ := run(p, context.Background(), "1", wasmexec.RunOptions{}); wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 		t.Fatalf("second run: %v", err)
 	}
 	if d.Calls.Load() != calls {
@@ -174,16 +174,16 @@ func TestStoreDownRefusesRuns(t *testing.T) {
 func TestRunEvents(t *testing.T) {
 	hub := events.New(0)
 	p := newPipeline(t, pipeline.Config{Events: hub})
-	ctx := exec.WithRequestID(context.Background(), "req-1")
-	if _, err, _ := run(p, ctx, "7", exec.RunOptions{}); err != nil {
+	ctx := wasmexec.WithRequestID(context.Background(), "req-1")
+	if _, err, _ := run(p, ctx, "7", wasmexec.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err, _ := run(p, ctx, "7", exec.RunOptions{Kind: exec.KindProcess}); err != nil {
+	if _, err, _ := run(p, ctx, "7", wasmexec.RunOptions{Kind: wasmexec.KindProcess}); err != nil {
 		t.Fatal(err)
 	}
 	page := hub.Read(ctx, 0, 10, func(*events.Event) bool { return true })
 	if len(page.Events) != 2 || page.Events[0].Type != events.ExecutionStarted || page.Events[1].Type != events.ExecutionCompleted ||
-		page.Events[1].Outcome != string(exec.Succeeded) || page.Events[0].RequestID != "req-1" {
+		page.Events[1].Outcome != string(wasmexec.Succeeded) || page.Events[0].RequestID != "req-1" {
 		t.Fatalf("events: %+v", page.Events)
 	}
 }
@@ -192,16 +192,16 @@ func TestRunEvents(t *testing.T) {
 // overloaded; its deadline ends it as timed_out, a result.
 func TestSlotsAndDeadline(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{MaxConcurrent: 1, MaxQueued: 1, QueueTimeout: 10 * time.Millisecond})
-	done := make(chan *exec.Result)
+	done := make(chan *wasmexec.Result)
 	go func() {
-		res, _ := p.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Code: "block", TimeoutMs: 2000}, exec.RunOptions{})
+		res, _ := p.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "block", TimeoutMs: 2000}, wasmexec.RunOptions{})
 		done <- res
 	}()
 	poll.Until(t, time.Minute, "the first run to take its slot", func() bool { return p.Live() == 1 })
-	if _, err, _ := run(p, context.Background(), "1", exec.RunOptions{}); exec.ErrorCode(err) != exec.EOverloaded {
+	if _, err, _ := run(p, context.Background(), "1", wasmexec.RunOptions{}); wasmexec.ErrorCode(err) != wasmexec.EOverloaded {
 		t.Fatalf("second run: %v", err)
 	}
-	if res := <-done; res.Outcome != exec.TimedOut {
+	if res := <-done; res.Outcome != wasmexec.TimedOut {
 		t.Fatalf("blocked run: %+v", res)
 	}
 }

@@ -6,19 +6,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Store keeps completed executions (store.Store).
 type Store interface {
-	Save(ctx context.Context, r *exec.Result, events []exec.Event, truncated bool) error
+	Save(ctx context.Context, r *wasmexec.Result, events []wasmexec.Event, truncated bool) error
 	Ping(ctx context.Context) error
 }
 
 // Metrics observes runs (metrics.Metrics).
 type Metrics interface {
-	ObserveRun(r *exec.Result, tenant string)
-	ObserveQueueWait(r *exec.Result, d time.Duration)
+	ObserveRun(r *wasmexec.Result, tenant string)
+	ObserveQueueWait(r *wasmexec.Result, d time.Duration)
 	ObserveStoreWrite(d time.Duration)
 }
 
@@ -54,23 +54,23 @@ func NewRecorder(st Store, m Metrics) *Recorder {
 
 // Record stamps r with the caller's request id and tenant (the store
 // scopes reads by it), observes it, and saves it with log's events.
-func (rc *Recorder) Record(ctx context.Context, r *exec.Result, log *exec.OutputLog) error {
+func (rc *Recorder) Record(ctx context.Context, r *wasmexec.Result, log *wasmexec.OutputLog) error {
 	if rc == nil {
 		return nil
 	}
 	if r.RequestID == "" {
-		r.RequestID = exec.RequestIDFrom(ctx)
+		r.RequestID = wasmexec.RequestIDFrom(ctx)
 	}
 	if r.Tenant == "" {
-		r.Tenant = exec.TenantID(ctx)
+		r.Tenant = wasmexec.TenantID(ctx)
 	}
 	if rc.metrics != nil {
-		rc.metrics.ObserveRun(r, exec.TenantID(ctx))
+		rc.metrics.ObserveRun(r, wasmexec.TenantID(ctx))
 	}
 	if rc.store == nil {
 		return nil
 	}
-	var events []exec.Event
+	var events []wasmexec.Event
 	var truncated bool
 	if log != nil {
 		events, truncated = log.Snapshot()
@@ -83,11 +83,11 @@ func (rc *Recorder) Record(ctx context.Context, r *exec.Result, log *exec.Output
 	if err == nil {
 		return nil
 	}
-	if exec.ErrorCode(err) == exec.EUnavailable {
+	if wasmexec.ErrorCode(err) == wasmexec.EUnavailable {
 		rc.mu.Lock()
 		rc.down, rc.checkedAt = err, time.Now()
 		rc.mu.Unlock()
-		return &exec.Error{Code: exec.EUnavailable, Message: fmt.Sprintf("execution %s completed but its record could not be stored, so its result is not reported: %s", r.ExecutionID, exec.ErrorMessage(err)), Err: err}
+		return &wasmexec.Error{Code: wasmexec.EUnavailable, Message: fmt.Sprintf("execution %s completed but its record could not be stored, so its result is not reported: %s", r.ExecutionID, wasmexec.ErrorMessage(err)), Err: err}
 	}
 	return fmt.Errorf("execution %s completed but its record could not be stored: %w", r.ExecutionID, err)
 }
@@ -114,11 +114,11 @@ func (rc *Recorder) Check(ctx context.Context) error {
 		}
 		rc.down = err
 	}
-	return &exec.Error{Code: exec.EUnavailable, Message: "the execution store is unavailable; runs are refused until it is back: " + exec.ErrorMessage(rc.down), Err: rc.down}
+	return &wasmexec.Error{Code: wasmexec.EUnavailable, Message: "the execution store is unavailable; runs are refused until it is back: " + wasmexec.ErrorMessage(rc.down), Err: rc.down}
 }
 
 // ObserveQueueWait observes a run's wait before it was under way.
-func (rc *Recorder) observeQueueWait(r *exec.Result, d time.Duration) {
+func (rc *Recorder) observeQueueWait(r *wasmexec.Result, d time.Duration) {
 	if rc != nil && rc.metrics != nil {
 		rc.metrics.ObserveQueueWait(r, d)
 	}

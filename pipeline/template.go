@@ -10,7 +10,7 @@ import (
 	"context"
 	"maps"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
@@ -18,20 +18,20 @@ import (
 // run names none). The guest's settings are the template's: the run may
 // repeat its env and memoryBytes or leave them out (limits takes the
 // template's memory), as a context's run may.
-func (p *Pipeline) template(ctx context.Context, req *exec.Request, opts exec.RunOptions, family exec.Family, limits *exec.Limits) (*exec.Template, error) {
+func (p *Pipeline) template(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions, family wasmexec.Family, limits *wasmexec.Limits) (*wasmexec.Template, error) {
 	if req.Template == "" {
 		return nil, nil
 	}
 	src := p.templates()
 	switch {
 	case src == nil:
-		return nil, exec.Errorf(exec.EInvalid, "templates are not enabled on this server")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "templates are not enabled on this server")
 	case req.ContextID != "" || opts.Guest != nil || opts.Workspace != "":
-		return nil, exec.Errorf(exec.EInvalid, "a run in a context runs in the context's guest; create the context from the template instead")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "a run in a context runs in the context's guest; create the context from the template instead")
 	case len(req.Packages) > 0:
-		return nil, exec.Errorf(exec.EInvalid, "packages come with the template; build a template with them instead")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "packages come with the template; build a template with them instead")
 	case len(req.Secrets) > 0:
-		return nil, exec.Errorf(exec.EInvalid, "secrets can't be given to a run from a template (its guest's environment is the template's)")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "secrets can't be given to a run from a template (its guest's environment is the template's)")
 	}
 	t, err := src.Template(ctx, req.Template)
 	if err != nil {
@@ -43,19 +43,19 @@ func (p *Pipeline) template(ctx context.Context, req *exec.Request, opts exec.Ru
 	}
 	switch {
 	case tf.Name != family.Name:
-		return nil, exec.Errorf(exec.EInvalid, "template %s is a %s template; a %s run can't start from it", t.TemplateID, t.Language, req.Language)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "template %s is a %s template; a %s run can't start from it", t.TemplateID, t.Language, req.Language)
 	case len(req.Env) > 0 && !maps.Equal(req.Env, t.Env):
-		return nil, exec.Errorf(exec.EInvalid, "env is the template's (set when it was built); leave it out or repeat it")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "env is the template's (set when it was built); leave it out or repeat it")
 	case limits.MemoryBytes != 0 && limits.MemoryBytes != t.MemoryBytes:
-		return nil, exec.Errorf(exec.EInvalid, "limits.memoryBytes is the template's (%d); leave it out or repeat it", t.MemoryBytes)
-	case t.State == exec.TemplateFailed:
-		return nil, exec.Errorf(exec.EConflict, "template %s failed to build: %s", t.TemplateID, failureOf(t))
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "limits.memoryBytes is the template's (%d); leave it out or repeat it", t.MemoryBytes)
+	case t.State == wasmexec.TemplateFailed:
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "template %s failed to build: %s", t.TemplateID, failureOf(t))
 	}
 	limits.MemoryBytes = t.MemoryBytes
 	return t, nil
 }
 
-func failureOf(t *exec.Template) string {
+func failureOf(t *wasmexec.Template) string {
 	if t.Error == nil {
 		return "no reason given"
 	}
@@ -66,7 +66,7 @@ func failureOf(t *exec.Template) string {
 // template being built. A state the engine refuses (made for another
 // image or engine) is reported to the template's owner, which rebuilds
 // it from its recipe, and the run waits for that once.
-func (p *Pipeline) templateGuest(ctx context.Context, j *job) (exec.Guest, error) {
+func (p *Pipeline) templateGuest(ctx context.Context, j *job) (wasmexec.Guest, error) {
 	for attempt := 0; ; attempt++ {
 		ti, err := p.templates().Open(ctx, j.req.Template)
 		if err != nil {
@@ -85,8 +85,8 @@ func (p *Pipeline) templateGuest(ctx context.Context, j *job) (exec.Guest, error
 // packagedGuest returns a guest of the implicit template of a one-shot
 // run's packages, or nil: the run then seeds its packages as usual (and
 // the template is built in the background for the runs after it).
-func (p *Pipeline) packagedGuest(ctx context.Context, j *job) exec.Guest {
-	it, ok := p.templates().(exec.ImplicitTemplates)
+func (p *Pipeline) packagedGuest(ctx context.Context, j *job) wasmexec.Guest {
+	it, ok := p.templates().(wasmexec.ImplicitTemplates)
 	if !ok || len(j.req.Packages) == 0 || j.opts.Workspace != "" || len(j.req.Env) > 0 || len(j.req.Secrets) > 0 {
 		return nil
 	}
@@ -110,9 +110,9 @@ func (p *Pipeline) packagedGuest(ctx context.Context, j *job) exec.Guest {
 
 // fromTemplate restores template ti into a fresh guest with a fresh copy
 // of its workspace, both the run's own.
-func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *exec.TemplateImage) (exec.Guest, error) {
+func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *wasmexec.TemplateImage) (wasmexec.Guest, error) {
 	if p.cfg.Workspaces == nil {
-		return nil, exec.Errorf(exec.EInternal, "a run from a template needs a workspace factory")
+		return nil, wasmexec.Errorf(wasmexec.EInternal, "a run from a template needs a workspace factory")
 	}
 	dir := ""
 	if ti.Spare != nil {
@@ -125,7 +125,7 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *exec.TemplateIm
 		}
 		if _, err := copytree.CopyTimes(ti.Workspace, dir); err != nil {
 			p.cfg.Workspaces.RemoveWorkspace(dir)
-			return nil, exec.Errorf(exec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
+			return nil, wasmexec.Errorf(wasmexec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
 		}
 	}
 	g, err := p.cfg.Driver.RestoreGuestFile(ctx, GuestSpec{Image: j.lang.Image(), Env: ti.Env, MemoryBytes: ti.MemoryBytes, Workspace: dir, StateChecked: ti.Checked}, ti.State, ti.StateOffset)
@@ -142,7 +142,7 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *exec.TemplateIm
 // ownGuest is a restored guest that serves one run in a workspace of its
 // own: Close discards both, off the request's path.
 type ownGuest struct {
-	exec.Guest
+	wasmexec.Guest
 	remove func()
 }
 

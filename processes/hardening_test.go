@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/processes"
 )
 
@@ -23,7 +23,7 @@ func TestSpawnFileSparseTiB(t *testing.T) {
 		t.Skipf("this file system can't hold a 1 TiB sparse file: %v", err)
 	}
 	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) { return dir, nil }}})
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"huge.bin","contextId":"c"}`, 413, exec.ETooLarge)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"huge.bin","contextId":"c"}`, 413, wasmexec.ETooLarge)
 	e.spawn(t, jsReq(echoJS)) // and the server goes on
 }
 
@@ -34,7 +34,7 @@ func TestOutputAfterTheLargestCursor(t *testing.T) {
 	p := e.spawn(t, jsReq(`console.log('a'); for (;;) {}`))
 	s := e.openStream(t, p.PID, "", "")
 	outputOf(t, s.mustNext(t)) // an event exists
-	var r exec.Replay
+	var r wasmexec.Replay
 	call(t, "GET", e.procURL(p.PID, "/output?after=c3w5e11264sgsf"), "", "", &r)
 	if r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != "c3w5e11264sgsf" {
 		t.Fatalf("%+v", r)
@@ -63,13 +63,13 @@ func TestMaxProcessesConcurrent(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					<-start
-					_, err := e.m.Spawn(context.Background(), &exec.SpawnRequest{Language: exec.JavaScript, Code: "stdin.read()"})
+					_, err := e.m.Spawn(context.Background(), &wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: "stdin.read()"})
 					mu.Lock()
 					defer mu.Unlock()
 					switch {
 					case err == nil:
 						started++
-					case exec.ErrorCode(err) == exec.EOverloaded:
+					case wasmexec.ErrorCode(err) == wasmexec.EOverloaded:
 						refused++
 					default:
 						t.Errorf("spawn: %v", err)
@@ -80,7 +80,7 @@ func TestMaxProcessesConcurrent(t *testing.T) {
 			wg.Wait()
 			running := 0
 			for _, p := range e.m.List() {
-				if p.State == exec.ProcessRunning {
+				if p.State == wasmexec.ProcessRunning {
 					running++
 				}
 			}

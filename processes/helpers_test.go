@@ -17,7 +17,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/pipeline"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -33,11 +33,11 @@ var _ server.LiveOutput = (*processes.Manager)(nil)
 // store's view).
 type completions struct {
 	mu  sync.Mutex
-	res map[string]*exec.Result
-	evs map[string][]exec.Event
+	res map[string]*wasmexec.Result
+	evs map[string][]wasmexec.Event
 }
 
-func (c *completions) save(_ context.Context, r *exec.Result, events []exec.Event, _ bool) error {
+func (c *completions) save(_ context.Context, r *wasmexec.Result, events []wasmexec.Event, _ bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.res[r.ExecutionID] = r
@@ -47,7 +47,7 @@ func (c *completions) save(_ context.Context, r *exec.Result, events []exec.Even
 	return nil
 }
 
-func (c *completions) get(id string) *exec.Result {
+func (c *completions) get(id string) *wasmexec.Result {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.res[id]
@@ -72,18 +72,18 @@ type envOpts struct {
 func MustEnv(tb testing.TB, o envOpts) *env {
 	tb.Helper()
 	images := map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
-	langs := map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
+	langs := map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}}
 	if o.python {
 		images[python.ImageName] = testenv.Image(tb, python.ImageName)
-		langs[exec.Python] = python.Driver{}
+		langs[wasmexec.Python] = python.Driver{}
 	}
 	wm, err := vfs.NewManager(testenv.ScratchDir(tb), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	done := &completions{res: map[string]*exec.Result{}, evs: map[string][]exec.Event{}}
+	done := &completions{res: map[string]*wasmexec.Result{}, evs: map[string][]wasmexec.Event{}}
 	r := testenv.Runner(tb, testenv.RunnerConfig{
-		Images: images, Languages: langs, Policy: exec.DefaultPolicy(),
+		Images: images, Languages: langs, Policy: wasmexec.DefaultPolicy(),
 		Workspaces: wm, Store: testenv.StoreFunc(done.save), Network: o.network,
 	})
 	cfg := o.cfg
@@ -137,9 +137,9 @@ func wantStatus(tb testing.TB, method, url, contentType, body string, status int
 	}
 }
 
-func (e *env) spawn(tb testing.TB, body string) exec.Process {
+func (e *env) spawn(tb testing.TB, body string) wasmexec.Process {
 	tb.Helper()
-	var p exec.Process
+	var p wasmexec.Process
 	resp := call(tb, "POST", e.url+"/v1/processes", "application/json", body, &p)
 	if resp.StatusCode != http.StatusCreated || p.PID <= 0 {
 		tb.Fatalf("spawn: %d %+v", resp.StatusCode, p)
@@ -263,16 +263,16 @@ func (s *stream) mustNext(tb testing.TB) sseEvent {
 }
 
 // outputOf decodes an output event.
-func outputOf(tb testing.TB, ev sseEvent) exec.Event {
+func outputOf(tb testing.TB, ev sseEvent) wasmexec.Event {
 	tb.Helper()
 	if ev.Event != "output" {
 		tb.Fatalf("event %q, want output: %s", ev.Event, ev.Data)
 	}
-	var e exec.Event
+	var e wasmexec.Event
 	if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
 		tb.Fatalf("output data: %v: %s", err, ev.Data)
 	}
-	if ev.ID != exec.EncodeCursor(e.Sequence) {
+	if ev.ID != wasmexec.EncodeCursor(e.Sequence) {
 		tb.Fatalf("id %q does not match sequence %d", ev.ID, e.Sequence)
 	}
 	return e
@@ -280,7 +280,7 @@ func outputOf(tb testing.TB, ev sseEvent) exec.Event {
 
 // drain reads the stream to its end: the output events, the truncated
 // notices, and the exit.
-func (s *stream) drain(tb testing.TB) (events []exec.Event, notices []map[string]any, exit map[string]any) {
+func (s *stream) drain(tb testing.TB) (events []wasmexec.Event, notices []map[string]any, exit map[string]any) {
 	tb.Helper()
 	for {
 		ev, ok, err := s.next()

@@ -8,8 +8,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // A process opened to a host fetches from it; its record and its live
@@ -22,7 +22,7 @@ func TestProcessNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := MustEnv(t, envOpts{network: eg})
-	body, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Network: &exec.Network{Allow: []string{srv.URL}},
+	body, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Network: &wasmexec.Network{Allow: []string{srv.URL}},
 		Code: fmt.Sprintf(`console.log(await (await fetch(%q)).text())`, srv.URL)})
 	p := e.spawn(t, string(body))
 	if w := e.waitExit(t, p.PID); w["outcome"] != "exited" || w["exitCode"] != float64(0) {
@@ -33,7 +33,7 @@ func TestProcessNetwork(t *testing.T) {
 		t.Fatalf("record %+v", res)
 	}
 	evs := e.done.evs[p.ExecutionID]
-	if len(evs) != 2 || evs[0].Channel != exec.NetworkChannel || evs[1].Channel != exec.Stdout {
+	if len(evs) != 2 || evs[0].Channel != wasmexec.NetworkChannel || evs[1].Channel != wasmexec.Stdout {
 		t.Fatalf("events %+v", evs)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // lastPIDFile keeps, in Config.StateDir, the largest pid given out before
@@ -17,7 +17,7 @@ const lastPIDFile = "last-pid"
 // PIDHistory lists completed executions (the store): the pids of earlier
 // processes are read from it at start.
 type PIDHistory interface {
-	List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error)
+	List(ctx context.Context, f wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error)
 }
 
 // firstPID is one past the largest pid of this server's range that its
@@ -26,9 +26,9 @@ type PIDHistory interface {
 // restarts (a crash leaves no last-pid, the history still has them).
 func (m *Manager) firstPID(ctx context.Context) int64 {
 	base := max(m.cfg.PIDBase, 1)
-	// In a cluster a pid carries its server's number above exec.PIDShift:
+	// In a cluster a pid carries its server's number above wasmexec.PIDShift:
 	// only the pids of this server's range count.
-	mine := func(pid int64) bool { return pid>>exec.PIDShift == base>>exec.PIDShift }
+	mine := func(pid int64) bool { return pid>>wasmexec.PIDShift == base>>wasmexec.PIDShift }
 	last := base - 1
 	if m.cfg.StateDir != "" {
 		if b, err := os.ReadFile(filepath.Join(m.cfg.StateDir, lastPIDFile)); err == nil {
@@ -40,7 +40,7 @@ func (m *Manager) firstPID(ctx context.Context) int64 {
 	if m.cfg.History == nil {
 		return last + 1
 	}
-	f := exec.HistoryFilter{Kind: string(exec.KindProcess), Limit: 1000}
+	f := wasmexec.HistoryFilter{Kind: string(wasmexec.KindProcess), Limit: 1000}
 	for {
 		page, err := m.cfg.History.List(ctx, f)
 		if err != nil {

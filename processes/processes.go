@@ -3,11 +3,11 @@
 // or as a live stream (server/processes.go serves it over HTTP).
 //
 // A process is one `execute` request in a guest of its own, with a live
-// exec.Stdin (bounded), a retained exec.OutputLog (a bounded window of its
+// wasmexec.Stdin (bounded), a retained wasmexec.OutputLog (a bounded window of its
 // output events) and no output limit: output past limits.outputBytes is no
 // longer captured in the result but still flows through the event log.
 //
-// States (exec.ProcessState): running → exited. A process is running from
+// States (wasmexec.ProcessState): running → exited. A process is running from
 // the moment Spawn returns until its guest has stopped and its record was
 // completed (handed to Runner.Complete, i.e. persisted); then it is exited,
 // and Wait, Get and Output still answer for it for a while (Config.KeepExited,
@@ -16,7 +16,7 @@
 //
 // Signals: SIGTERM and SIGINT close the process's stdin at once (a guest
 // blocked reading stdin sees EOF and may finish normally; a guest that asks
-// learns the signal there, exec.Stdin.CloseBySignal, and the Python guest
+// learns the signal there, wasmexec.Stdin.CloseBySignal, and the Python guest
 // then runs its handler or ends as the signal's default action would) and
 // kill the guest after Config.SignalGrace if it is still running; SIGKILL
 // kills it at once. A process that finishes by itself within the grace
@@ -42,14 +42,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // Config wires a Manager.
 type Config struct {
 	// Runner prepares jobs, starts guests and completes (persists) runs.
-	Runner exec.Runner
+	Runner wasmexec.Runner
 	// MaxProcesses caps running processes (default 32); more get
 	// overloaded (429).
 	MaxProcesses int
@@ -77,9 +77,9 @@ type Config struct {
 	// Quota, when set, returns the check a process in a context's
 	// workspace is watched with (it is stopped, quota_exceeded, once the
 	// check fails).
-	Quota func(contextID string) (exec.QuotaCheck, error)
+	Quota func(contextID string) (wasmexec.QuotaCheck, error)
 	// PIDBase is the first pid of this server's range (default 1; in a
-	// cluster, the server's number above exec.PIDShift). The first process
+	// cluster, the server's number above wasmexec.PIDShift). The first process
 	// gets one past the largest pid of the range that StateDir and History
 	// have seen, so pids stay unique across restarts.
 	PIDBase int64
@@ -155,42 +155,42 @@ type proc struct {
 	m           *Manager
 	pid         int64
 	executionID string
-	language    exec.Language
+	language    wasmexec.Language
 	command     string
 	contextID   string
 	started     time.Time
-	stdin       *exec.Stdin
-	log         *exec.OutputLog
+	stdin       *wasmexec.Stdin
+	log         *wasmexec.OutputLog
 	kill        context.CancelFunc
 	done        chan struct{} // closed once exit is set (or the spawn failed)
 
 	mu          sync.Mutex
 	visible     bool // false while the guest starts
 	stdinClosed bool
-	signal      exec.Signal // last signal sent
-	killedBy    exec.Signal // the signal that cancelled the run
-	shutdown    bool        // stopped by the server's shutdown (Close, Shutdown)
+	signal      wasmexec.Signal // last signal sent
+	killedBy    wasmexec.Signal // the signal that cancelled the run
+	shutdown    bool            // stopped by the server's shutdown (Close, Shutdown)
 	grace       *time.Timer
-	exit        *exec.ProcessExit
+	exit        *wasmexec.ProcessExit
 	exitedAt    time.Time
 }
 
-func (p *proc) describe() *exec.Process {
+func (p *proc) describe() *wasmexec.Process {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d := &exec.Process{
-		PID: p.pid, ExecutionID: p.executionID, State: exec.ProcessRunning, Language: p.language,
-		Command: p.command, ContextID: p.contextID, StartedAtMs: exec.Millis(p.started),
+	d := &wasmexec.Process{
+		PID: p.pid, ExecutionID: p.executionID, State: wasmexec.ProcessRunning, Language: p.language,
+		Command: p.command, ContextID: p.contextID, StartedAtMs: wasmexec.Millis(p.started),
 		StdinClosed: p.stdinClosed, Signal: p.signal,
 	}
 	if p.exit != nil {
-		d.State, d.Exit, d.StdinClosed = exec.ProcessExited, p.exit, true
+		d.State, d.Exit, d.StdinClosed = wasmexec.ProcessExited, p.exit, true
 	}
 	return d
 }
 
 // killWith cancels the run, recording sig as the cause unless one is set.
-func (p *proc) killWith(sig exec.Signal) {
+func (p *proc) killWith(sig wasmexec.Signal) {
 	p.mu.Lock()
 	if p.exit == nil && p.killedBy == "" {
 		p.killedBy = sig
@@ -201,7 +201,7 @@ func (p *proc) killWith(sig exec.Signal) {
 
 // killForShutdown is killWith for the server's shutdown: the record says
 // the shutdown stopped the process.
-func (p *proc) killForShutdown(sig exec.Signal) {
+func (p *proc) killForShutdown(sig wasmexec.Signal) {
 	p.mu.Lock()
 	if p.exit == nil && p.killedBy == "" {
 		p.killedBy, p.shutdown = sig, true
@@ -214,28 +214,28 @@ func (p *proc) killForShutdown(sig exec.Signal) {
 // the program runs. Errors: invalid_argument, context_not_found (from the
 // Workspace hook), not_found (file), overloaded (maxProcesses),
 // unavailable (shutting down, image not loaded).
-func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
+func (m *Manager) Spawn(ctx context.Context, req *wasmexec.SpawnRequest) (*wasmexec.Process, error) {
 	if req.Language == "" {
-		return nil, exec.Errorf(exec.EInvalid, "language is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "language is required")
 	}
 	switch {
 	case req.Code == "" && req.File == "":
-		return nil, exec.Errorf(exec.EInvalid, "code or file is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "code or file is required")
 	case req.Code != "" && req.File != "":
-		return nil, exec.Errorf(exec.EInvalid, "give code or file, not both")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "give code or file, not both")
 	case req.File != "" && req.ContextID == "":
-		return nil, exec.Errorf(exec.EInvalid, "file names a file in a context's workspace: contextId is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "file names a file in a context's workspace: contextId is required")
 	case req.ContextID != "" && m.cfg.Workspace == nil:
-		return nil, exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "execution contexts are not enabled on this server")
 	}
 	timeout := time.Duration(req.TimeoutMs) * time.Millisecond
 	switch {
 	case req.TimeoutMs < 0:
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be positive")
 	case timeout == 0:
 		timeout = m.cfg.DefaultTimeout
 	case timeout > m.cfg.MaxTimeout:
-		return nil, exec.Errorf(exec.EInvalid, "timeoutMs %d is above the maximum %d for processes", req.TimeoutMs, m.cfg.MaxTimeout.Milliseconds())
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs %d is above the maximum %d for processes", req.TimeoutMs, m.cfg.MaxTimeout.Milliseconds())
 	}
 
 	// Reserve a slot and register the process (hidden) before touching the
@@ -244,23 +244,23 @@ func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Proc
 	// id): the record it leaves belongs to the caller's tenant.
 	runCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
 	p := &proc{
-		m: m, executionID: exec.NewID("exe"), language: req.Language, contextID: req.ContextID,
-		started: time.Now(), stdin: exec.NewStdin(m.cfg.StdinBufferBytes), kill: kill, done: make(chan struct{}),
+		m: m, executionID: wasmexec.NewID("exe"), language: req.Language, contextID: req.ContextID,
+		started: time.Now(), stdin: wasmexec.NewStdin(m.cfg.StdinBufferBytes), kill: kill, done: make(chan struct{}),
 	}
 	m.mu.Lock()
 	switch {
 	case m.closed:
 		m.mu.Unlock()
 		kill()
-		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down")
 	case m.running >= m.cfg.MaxProcesses:
 		n := m.running
 		m.mu.Unlock()
 		kill()
-		return nil, exec.Errorf(exec.EOverloaded, "%d processes are running, the maximum (maxProcesses %d); wait for one to exit or signal one", n, m.cfg.MaxProcesses)
+		return nil, wasmexec.Errorf(wasmexec.EOverloaded, "%d processes are running, the maximum (maxProcesses %d); wait for one to exit or signal one", n, m.cfg.MaxProcesses)
 	}
 	p.pid = m.nextPID.Add(1)
-	p.log = exec.NewOutputLog(p.pid, m.cfg.RetainBytes)
+	p.log = wasmexec.NewOutputLog(p.pid, m.cfg.RetainBytes)
 	m.running++
 	m.procs[p.pid] = p
 	m.byExec[p.executionID] = p
@@ -303,7 +303,7 @@ func (m *Manager) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Proc
 
 // request resolves the workspace file a process runs, if any, into the
 // run's request.
-func (m *Manager) request(p *proc, req *exec.SpawnRequest) (*exec.Request, error) {
+func (m *Manager) request(p *proc, req *wasmexec.SpawnRequest) (*wasmexec.Request, error) {
 	code, filename := req.Code, ""
 	if req.File != "" {
 		dir, err := m.cfg.Workspace(req.ContextID)
@@ -315,33 +315,33 @@ func (m *Manager) request(p *proc, req *exec.SpawnRequest) (*exec.Request, error
 			return nil, err
 		}
 		if clean == "" {
-			return nil, exec.Errorf(exec.EInvalid, "file must name a file, not the workspace")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "file must name a file, not the workspace")
 		}
 		b, err := (&vfs.Workspace{Root: dir}).ReadFile(clean)
 		if err != nil {
 			return nil, err
 		}
 		if len(b) == 0 {
-			return nil, exec.Errorf(exec.EInvalid, "file %q is empty", clean)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "file %q is empty", clean)
 		}
 		code, filename = string(b), clean
 	}
 	p.command = command(req.Language, filename, req.Args)
-	return &exec.Request{
-		Kind: exec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID, Filename: filename,
+	return &wasmexec.Request{
+		Kind: wasmexec.KindExecute, Language: req.Language, Code: code, ContextID: req.ContextID, Filename: filename,
 		Env: req.Env, Args: req.Args, Cwd: req.Cwd, Limits: req.Limits, Format: req.Format,
 		Network: req.Network, Secrets: req.Secrets, Template: req.Template,
-		Output: exec.OutputOptions{Capture: exec.CaptureAll, RetainEvents: true},
+		Output: wasmexec.OutputOptions{Capture: wasmexec.CaptureAll, RetainEvents: true},
 	}, nil
 }
 
 // run runs the process through the run lifecycle (without a global run
 // slot: processes have their own maximum) and completes it. started is
 // called once the guest runs, or with the error that stopped the spawn.
-func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout time.Duration, started func(error)) {
-	opts := exec.RunOptions{
+func (m *Manager) run(ctx context.Context, p *proc, req *wasmexec.Request, timeout time.Duration, started func(error)) {
+	opts := wasmexec.RunOptions{
 		Unslotted: true, Timeout: timeout, Stdin: p.stdin, Log: p.log, NoOutputLimit: true,
-		Kind: exec.KindProcess, ExecutionID: p.executionID, PID: p.pid,
+		Kind: wasmexec.KindProcess, ExecutionID: p.executionID, PID: p.pid,
 		Started: started,
 	}
 	if p.contextID != "" {
@@ -360,8 +360,8 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 			opts.Quota = q
 		}
 	}
-	var exit *exec.ProcessExit
-	opts.Settle = func(res *exec.Result) {
+	var exit *wasmexec.ProcessExit
+	opts.Settle = func(res *wasmexec.Result) {
 		p.stdin.Close()
 		p.mu.Lock()
 		killedBy, shutdown, sent := p.killedBy, p.shutdown, p.signal
@@ -370,8 +370,8 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 		}
 		p.mu.Unlock()
 		exit = exitOf(p, res, killedBy, sent, m.cfg.SignalGrace)
-		if shutdown && res.Outcome == exec.Cancelled {
-			res.Error = &exec.ErrorData{Code: "cancelled", Name: "ShutdownError",
+		if shutdown && res.Outcome == wasmexec.Cancelled {
+			res.Error = &wasmexec.ErrorData{Code: "cancelled", Name: "ShutdownError",
 				Message: "the process was stopped by the server's shutdown",
 				Details: map[string]any{"signal": string(killedBy), "reason": "shutdown"}}
 			exit.Error = res.Error
@@ -411,34 +411,34 @@ func (m *Manager) run(ctx context.Context, p *proc, req *exec.Request, timeout t
 // its default action, exiting with status 128+n (a guest that handled the
 // signal exits as it chooses). A signalled exit has exit code 128+n, as a
 // Linux shell reports it.
-func exitOf(p *proc, res *exec.Result, killedBy, sent exec.Signal, grace time.Duration) *exec.ProcessExit {
-	e := &exec.ProcessExit{PID: p.pid, ExecutionID: p.executionID, Error: res.Error, ExitedAtMs: res.CompletedAtMs, DurationMs: res.DurationMs}
+func exitOf(p *proc, res *wasmexec.Result, killedBy, sent wasmexec.Signal, grace time.Duration) *wasmexec.ProcessExit {
+	e := &wasmexec.ProcessExit{PID: p.pid, ExecutionID: p.executionID, Error: res.Error, ExitedAtMs: res.CompletedAtMs, DurationMs: res.DurationMs}
 	switch res.Outcome {
-	case exec.TimedOut:
-		e.Outcome = exec.ExitTimedOut
-	case exec.Cancelled:
+	case wasmexec.TimedOut:
+		e.Outcome = wasmexec.ExitTimedOut
+	case wasmexec.Cancelled:
 		if killedBy == "" {
-			killedBy = exec.SIGKILL
+			killedBy = wasmexec.SIGKILL
 		}
-		e.Outcome, e.Signal = exec.ExitSignalled, killedBy
+		e.Outcome, e.Signal = wasmexec.ExitSignalled, killedBy
 		msg := "the process was killed by " + string(killedBy)
-		if killedBy != exec.SIGKILL {
+		if killedBy != wasmexec.SIGKILL {
 			msg += fmt.Sprintf(" after the %s grace period (stdin was closed at once)", grace)
 		}
-		res.Error = &exec.ErrorData{Code: "cancelled", Name: "SignalError", Message: msg, Details: map[string]any{"signal": string(killedBy)}}
+		res.Error = &wasmexec.ErrorData{Code: "cancelled", Name: "SignalError", Message: msg, Details: map[string]any{"signal": string(killedBy)}}
 		e.Error = res.Error
 		code := 128 + killedBy.Number()
 		e.ExitCode = &code
-	case exec.Failed:
+	case wasmexec.Failed:
 		// The guest ends itself as the signal's default action with
-		// exec.SignalExitStatus (after learning it from its stdin), or
+		// wasmexec.SignalExitStatus (after learning it from its stdin), or
 		// exits 128+n as Python does after an uncaught KeyboardInterrupt.
 		n := sent.Number()
-		byDefault := res.ExitCode == exec.SignalExitStatus && p.stdin.SignalTaken()
-		if n != 0 && sent != exec.SIGKILL && res.Error != nil && res.Error.Code == exec.CodeExit && (byDefault || res.ExitCode == 128+n) {
+		byDefault := res.ExitCode == wasmexec.SignalExitStatus && p.stdin.SignalTaken()
+		if n != 0 && sent != wasmexec.SIGKILL && res.Error != nil && res.Error.Code == wasmexec.CodeExit && (byDefault || res.ExitCode == 128+n) {
 			code := 128 + n
-			e.Outcome, e.Signal, e.ExitCode = exec.ExitSignalled, sent, &code
-			res.Error = &exec.ErrorData{Code: exec.CodeExit, Name: "SignalError", Message: "the process was terminated by " + string(sent),
+			e.Outcome, e.Signal, e.ExitCode = wasmexec.ExitSignalled, sent, &code
+			res.Error = &wasmexec.ErrorData{Code: wasmexec.CodeExit, Name: "SignalError", Message: "the process was terminated by " + string(sent),
 				Details: map[string]any{"signal": string(sent)}}
 			e.Error = res.Error
 			break
@@ -446,10 +446,10 @@ func exitOf(p *proc, res *exec.Result, killedBy, sent exec.Signal, grace time.Du
 		fallthrough
 	default:
 		code := res.ExitCode
-		if res.Outcome != exec.Succeeded && code == 0 {
+		if res.Outcome != wasmexec.Succeeded && code == 0 {
 			code = 1
 		}
-		e.Outcome, e.ExitCode = exec.ExitExited, &code
+		e.Outcome, e.ExitCode = wasmexec.ExitExited, &code
 	}
 	return e
 }
@@ -481,11 +481,11 @@ func (m *Manager) get(pid int64) (*proc, error) {
 			return p, nil
 		}
 	}
-	return nil, exec.Errorf(exec.ENotFound, "no process %d (exited processes are kept for %s, at most %d of them; completed runs stay in /v1/executions)", pid, m.cfg.ExitedTTL, m.cfg.KeepExited)
+	return nil, wasmexec.Errorf(wasmexec.ENotFound, "no process %d (exited processes are kept for %s, at most %d of them; completed runs stay in /v1/executions)", pid, m.cfg.ExitedTTL, m.cfg.KeepExited)
 }
 
 // Get returns the descriptor of pid (not_found).
-func (m *Manager) Get(pid int64) (*exec.Process, error) {
+func (m *Manager) Get(pid int64) (*wasmexec.Process, error) {
 	p, err := m.get(pid)
 	if err != nil {
 		return nil, err
@@ -494,7 +494,7 @@ func (m *Manager) Get(pid int64) (*exec.Process, error) {
 }
 
 // List returns running and recently exited processes by pid.
-func (m *Manager) List() []*exec.Process {
+func (m *Manager) List() []*wasmexec.Process {
 	m.mu.Lock()
 	m.evictLocked(time.Now())
 	ps := make([]*proc, 0, len(m.procs))
@@ -503,7 +503,7 @@ func (m *Manager) List() []*exec.Process {
 	}
 	m.mu.Unlock()
 	sort.Slice(ps, func(i, j int) bool { return ps[i].pid < ps[j].pid })
-	out := make([]*exec.Process, 0, len(ps))
+	out := make([]*wasmexec.Process, 0, len(ps))
 	for _, p := range ps {
 		p.mu.Lock()
 		vis := p.visible
@@ -550,23 +550,23 @@ func (m *Manager) WriteStdin(pid int64, data []byte) error {
 		return err
 	}
 	if int64(len(data)) > m.cfg.StdinBufferBytes {
-		return exec.Errorf(exec.ETooLarge, "a stdin write of %d bytes is larger than the stdin buffer of %d bytes; send it in smaller pieces", len(data), m.cfg.StdinBufferBytes)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "a stdin write of %d bytes is larger than the stdin buffer of %d bytes; send it in smaller pieces", len(data), m.cfg.StdinBufferBytes)
 	}
 	p.mu.Lock()
 	exited, closed := p.exit != nil, p.stdinClosed
 	p.mu.Unlock()
 	switch {
 	case exited:
-		return exec.Errorf(exec.EConflict, "process %d has exited", pid)
+		return wasmexec.Errorf(wasmexec.EConflict, "process %d has exited", pid)
 	case closed:
-		return exec.Errorf(exec.EConflict, "the stdin of process %d is closed", pid)
+		return wasmexec.Errorf(wasmexec.EConflict, "the stdin of process %d is closed", pid)
 	}
 	if err := p.stdin.Write(data); err != nil {
-		switch exec.ErrorCode(err) {
-		case exec.ETooLarge:
-			return exec.Errorf(exec.EOverloaded, "process %d has not read its stdin yet: %s; retry once it has", pid, exec.ErrorMessage(err))
-		case exec.EConflict:
-			return exec.Errorf(exec.EConflict, "the stdin of process %d is closed", pid)
+		switch wasmexec.ErrorCode(err) {
+		case wasmexec.ETooLarge:
+			return wasmexec.Errorf(wasmexec.EOverloaded, "process %d has not read its stdin yet: %s; retry once it has", pid, wasmexec.ErrorMessage(err))
+		case wasmexec.EConflict:
+			return wasmexec.Errorf(wasmexec.EConflict, "the stdin of process %d is closed", pid)
 		}
 		return err
 	}
@@ -575,7 +575,7 @@ func (m *Manager) WriteStdin(pid int64, data []byte) error {
 
 // CloseStdin marks EOF on pid's stdin (idempotent). The guest reads what is
 // buffered, then EOF.
-func (m *Manager) CloseStdin(pid int64) (*exec.Process, error) {
+func (m *Manager) CloseStdin(pid int64) (*wasmexec.Process, error) {
 	p, err := m.get(pid)
 	if err != nil {
 		return nil, err
@@ -589,25 +589,25 @@ func (m *Manager) CloseStdin(pid int64) (*exec.Process, error) {
 
 // ParseSignal accepts SIGTERM, SIGINT and SIGKILL, with or without the SIG
 // prefix, any case; "" means SIGTERM (as kill(1) does).
-func ParseSignal(s string) (exec.Signal, error) {
+func ParseSignal(s string) (wasmexec.Signal, error) {
 	n := strings.ToUpper(strings.TrimSpace(s))
 	if n == "" {
-		return exec.SIGTERM, nil
+		return wasmexec.SIGTERM, nil
 	}
 	if !strings.HasPrefix(n, "SIG") {
 		n = "SIG" + n
 	}
-	switch sig := exec.Signal(n); sig {
-	case exec.SIGTERM, exec.SIGINT, exec.SIGKILL:
+	switch sig := wasmexec.Signal(n); sig {
+	case wasmexec.SIGTERM, wasmexec.SIGINT, wasmexec.SIGKILL:
 		return sig, nil
 	}
-	return "", exec.Errorf(exec.EInvalid, "unsupported signal %q (supported: SIGTERM, SIGINT, SIGKILL)", s)
+	return "", wasmexec.Errorf(wasmexec.EInvalid, "unsupported signal %q (supported: SIGTERM, SIGINT, SIGKILL)", s)
 }
 
 // Signal sends sig to pid: SIGTERM/SIGINT close its stdin now and kill it
 // after the grace period if it still runs; SIGKILL kills it now. Errors:
 // not_found, conflict (already exited), invalid_argument.
-func (m *Manager) Signal(pid int64, sig exec.Signal) (*exec.Process, error) {
+func (m *Manager) Signal(pid int64, sig wasmexec.Signal) (*wasmexec.Process, error) {
 	sig, err := ParseSignal(string(sig))
 	if err != nil {
 		return nil, err
@@ -619,12 +619,12 @@ func (m *Manager) Signal(pid int64, sig exec.Signal) (*exec.Process, error) {
 	p.mu.Lock()
 	if p.exit != nil {
 		p.mu.Unlock()
-		return nil, exec.Errorf(exec.EConflict, "process %d has already exited", pid)
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "process %d has already exited", pid)
 	}
 	p.signal = sig
-	if sig == exec.SIGKILL {
+	if sig == wasmexec.SIGKILL {
 		p.mu.Unlock()
-		p.killWith(exec.SIGKILL)
+		p.killWith(wasmexec.SIGKILL)
 		return p.describe(), nil
 	}
 	p.stdinClosed = true
@@ -638,7 +638,7 @@ func (m *Manager) Signal(pid int64, sig exec.Signal) (*exec.Process, error) {
 
 // Wait waits up to timeout for pid to exit. The answer has State running
 // when it did not (timeout 0 only looks). Errors: not_found.
-func (m *Manager) Wait(ctx context.Context, pid int64, timeout time.Duration) (*exec.ProcessWait, error) {
+func (m *Manager) Wait(ctx context.Context, pid int64, timeout time.Duration) (*wasmexec.ProcessWait, error) {
 	p, err := m.get(pid)
 	if err != nil {
 		return nil, err
@@ -656,16 +656,16 @@ func (m *Manager) Wait(ctx context.Context, pid int64, timeout time.Duration) (*
 	case <-p.done:
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		return &exec.ProcessWait{PID: pid, State: exec.ProcessExited, Exit: p.exit}, nil
+		return &wasmexec.ProcessWait{PID: pid, State: wasmexec.ProcessExited, Exit: p.exit}, nil
 	default:
-		return &exec.ProcessWait{PID: pid, State: exec.ProcessRunning}, nil
+		return &wasmexec.ProcessWait{PID: pid, State: wasmexec.ProcessRunning}, nil
 	}
 }
 
 // Output returns up to limit events of pid after the cursor. Errors:
 // not_found, invalid_argument (a malformed cursor).
-func (m *Manager) Output(pid int64, after string, limit int) (*exec.Replay, error) {
-	seq, err := exec.ParseCursor(after)
+func (m *Manager) Output(pid int64, after string, limit int) (*wasmexec.Replay, error) {
+	seq, err := wasmexec.ParseCursor(after)
 	if err != nil {
 		return nil, err
 	}
@@ -680,7 +680,7 @@ func (m *Manager) Output(pid int64, after string, limit int) (*exec.Replay, erro
 // Follow returns pid's live output log (for streams: Read after a cursor,
 // Wait for more; it is closed when the run ends) and a channel closed once
 // the process has exited (Wait then answers at once). Errors: not_found.
-func (m *Manager) Follow(pid int64) (*exec.OutputLog, <-chan struct{}, error) {
+func (m *Manager) Follow(pid int64) (*wasmexec.OutputLog, <-chan struct{}, error) {
 	p, err := m.get(pid)
 	if err != nil {
 		return nil, nil, err
@@ -690,7 +690,7 @@ func (m *Manager) Follow(pid int64) (*exec.OutputLog, <-chan struct{}, error) {
 
 // ExecutionOutput serves /v1/executions/:id/output for processes this
 // manager still holds (server.LiveOutput); ok is false for other ids.
-func (m *Manager) ExecutionOutput(id, after string, limit int) (*exec.Replay, bool, error) {
+func (m *Manager) ExecutionOutput(id, after string, limit int) (*wasmexec.Replay, bool, error) {
 	m.mu.Lock()
 	p := m.byExec[id]
 	m.mu.Unlock()
@@ -703,7 +703,7 @@ func (m *Manager) ExecutionOutput(id, after string, limit int) (*exec.Replay, bo
 	if !vis {
 		return nil, false, nil
 	}
-	seq, err := exec.ParseCursor(after)
+	seq, err := wasmexec.ParseCursor(after)
 	if err != nil {
 		return nil, true, err
 	}
@@ -731,7 +731,7 @@ func (m *Manager) KillContext(contextID string) int {
 		default:
 		}
 		n++
-		p.killWith(exec.SIGKILL)
+		p.killWith(wasmexec.SIGKILL)
 	}
 	for _, p := range victims {
 		<-p.done
@@ -744,7 +744,7 @@ func (m *Manager) KillContext(contextID string) int {
 // (see Shutdown).
 func (m *Manager) Close() {
 	for _, p := range m.closeAndList() {
-		p.killForShutdown(exec.SIGKILL)
+		p.killForShutdown(wasmexec.SIGKILL)
 	}
 	m.wg.Wait()
 	m.keepLastPID()
@@ -773,7 +773,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	case <-ctx.Done():
 	}
 	for _, p := range ps {
-		p.killForShutdown(exec.SIGTERM)
+		p.killForShutdown(wasmexec.SIGTERM)
 	}
 	<-done
 }
@@ -792,10 +792,10 @@ func (m *Manager) closeAndList() []*proc {
 
 // defaultFilenames are the names the language drivers give code that is
 // not a workspace file.
-var defaultFilenames = map[exec.Language]string{exec.JavaScript: "main.js", exec.TypeScript: "main.ts", exec.Python: "main.py"}
+var defaultFilenames = map[wasmexec.Language]string{wasmexec.JavaScript: "main.js", wasmexec.TypeScript: "main.ts", wasmexec.Python: "main.py"}
 
 // command renders a process's command line, ps-style.
-func command(lang exec.Language, filename string, args []string) string {
+func command(lang wasmexec.Language, filename string, args []string) string {
 	if filename == "" {
 		filename = defaultFilenames[lang]
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/processes"
 	"github.com/wasmexec/wasmexec/server"
@@ -24,7 +24,7 @@ import (
 const echoJS = `let l; while ((l = stdin.readLine()) !== null) console.log('echo: ' + l)`
 
 func jsReq(code string) string {
-	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: code})
+	b, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: code})
 	return string(b)
 }
 
@@ -33,14 +33,14 @@ func jsReq(code string) string {
 func TestInteractiveEcho(t *testing.T) {
 	e := MustEnv(t, envOpts{})
 	p := e.spawn(t, jsReq(echoJS))
-	if p.State != exec.ProcessRunning || !strings.HasPrefix(p.ExecutionID, "exe_") || p.Language != exec.JavaScript || p.Command != "javascript main.js" || p.StartedAtMs == 0 {
+	if p.State != wasmexec.ProcessRunning || !strings.HasPrefix(p.ExecutionID, "exe_") || p.Language != wasmexec.JavaScript || p.Command != "javascript main.js" || p.StartedAtMs == 0 {
 		t.Fatalf("descriptor %+v", p)
 	}
 	s := e.openStream(t, p.PID, "", "")
 	for _, line := range []string{"hello", "wörld"} {
 		e.stdin(t, p.PID, line+"\n")
 		ev := outputOf(t, s.mustNext(t))
-		if string(ev.Chunk) != "echo: "+line+"\n" || ev.Channel != exec.Stdout || ev.PID != p.PID {
+		if string(ev.Chunk) != "echo: "+line+"\n" || ev.Channel != wasmexec.Stdout || ev.PID != p.PID {
 			t.Fatalf("reply %+v (%q)", ev, ev.Chunk)
 		}
 	}
@@ -52,7 +52,7 @@ func TestInteractiveEcho(t *testing.T) {
 	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "echo: base64\n" {
 		t.Fatalf("reply %q", ev.Chunk)
 	}
-	var d exec.Process
+	var d wasmexec.Process
 	if resp := call(t, "POST", e.procURL(p.PID, "/stdin/close"), "", "", &d); resp.StatusCode != 200 || !d.StdinClosed {
 		t.Fatalf("close: %d %+v", resp.StatusCode, d)
 	}
@@ -67,13 +67,13 @@ func TestInteractiveEcho(t *testing.T) {
 	if w["outcome"] != "exited" || w["exitCode"] != float64(0) || w["signal"] != nil {
 		t.Fatalf("wait %v", w)
 	}
-	if resp := call(t, "GET", e.procURL(p.PID, ""), "", "", &d); resp.StatusCode != 200 || d.State != exec.ProcessExited || d.Exit == nil {
+	if resp := call(t, "GET", e.procURL(p.PID, ""), "", "", &d); resp.StatusCode != 200 || d.State != wasmexec.ProcessExited || d.Exit == nil {
 		t.Fatalf("get after exit: %+v", d)
 	}
 	// The completed record: kind process, pid set, same execution id,
 	// with its events.
 	res := e.done.get(p.ExecutionID)
-	if res == nil || res.Kind != exec.KindProcess || res.PID != p.PID || res.Outcome != exec.Succeeded || !res.EventsRetained {
+	if res == nil || res.Kind != wasmexec.KindProcess || res.PID != p.PID || res.Outcome != wasmexec.Succeeded || !res.EventsRetained {
 		t.Fatalf("record %+v", res)
 	}
 	if *res.Stdout != "echo: hello\necho: wörld\necho: base64\n" {
@@ -83,7 +83,7 @@ func TestInteractiveEcho(t *testing.T) {
 		t.Fatalf("record has %d events", n)
 	}
 	// A write after exit is a conflict.
-	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "late\n", 409, exec.EConflict)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "late\n", 409, wasmexec.EConflict)
 }
 
 // Replay by cursor pages (and /v1/executions/:id/output) give exactly what
@@ -100,10 +100,10 @@ func TestReplayEqualsStream(t *testing.T) {
 		t.Fatalf("streamed %d events", len(streamed))
 	}
 	for _, base := range []string{e.procURL(p.PID, "/output"), e.url + "/v1/executions/" + p.ExecutionID + "/output"} {
-		var replayed []exec.Event
+		var replayed []wasmexec.Event
 		cursor := ""
 		for pages := 0; ; pages++ {
-			var r exec.Replay
+			var r wasmexec.Replay
 			resp := call(t, "GET", base+"?limit=37&after="+cursor, "", "", &r)
 			if resp.StatusCode != 200 || r.Truncated {
 				t.Fatalf("%s: %d %+v", base, resp.StatusCode, r)
@@ -122,15 +122,15 @@ func TestReplayEqualsStream(t *testing.T) {
 		}
 	}
 	// goja strings are UTF-16: a lone surrogate reaches stdout as U+FFFD.
-	if last := streamed[len(streamed)-1]; string(last.Chunk) != "\uFFFD lone" || last.Channel != exec.Stdout {
+	if last := streamed[len(streamed)-1]; string(last.Chunk) != "\uFFFD lone" || last.Channel != wasmexec.Stdout {
 		t.Fatalf("last chunk %q", last.Chunk)
 	}
-	if streamed[0].Channel != exec.Stderr || string(streamed[0].Chunk) != "err 0\n" {
+	if streamed[0].Channel != wasmexec.Stderr || string(streamed[0].Chunk) != "err 0\n" {
 		t.Fatalf("first event %+v", streamed[0])
 	}
 	for _, c := range []string{"nope", "c", "x1"} {
-		wantStatus(t, "GET", e.procURL(p.PID, "/output?after="+c), "", "", 400, exec.EInvalid)
-		wantStatus(t, "GET", e.procURL(p.PID, "/output/stream?after="+c), "", "", 400, exec.EInvalid)
+		wantStatus(t, "GET", e.procURL(p.PID, "/output?after="+c), "", "", 400, wasmexec.EInvalid)
+		wantStatus(t, "GET", e.procURL(p.PID, "/output/stream?after="+c), "", "", 400, wasmexec.EInvalid)
 	}
 }
 
@@ -172,7 +172,7 @@ func TestResumeFromTheMiddle(t *testing.T) {
 		})
 	}
 	e.stdin(t, p.PID, "go\n")
-	s := e.openStream(t, p.PID, exec.EncodeCursor(120), "")
+	s := e.openStream(t, p.PID, wasmexec.EncodeCursor(120), "")
 	events, _, exit := s.drain(t)
 	if len(events) != 30 || string(events[0].Chunk) != "121\n" || exit["outcome"] != "exited" {
 		t.Fatalf("%d events, first %q, exit %v", len(events), events[0].Chunk, exit)
@@ -195,7 +195,7 @@ func TestFloodTruncates(t *testing.T) {
 	// The guest can outrun even the stream's first read (4 MB in a few ms
 	// into a 64 KiB window): then a truncated notice comes first.
 	var early []map[string]any
-	var first exec.Event
+	var first wasmexec.Event
 	for {
 		ev := slow.mustNext(t)
 		if ev.Event == "truncated" {
@@ -233,7 +233,7 @@ func TestFloodTruncates(t *testing.T) {
 		t.Fatalf("last %d, %d gaps, %d+%d notices", prev, gaps, len(early), len(notices))
 	}
 	// From the start: the window holds ~64 events, so replay is truncated.
-	var r exec.Replay
+	var r wasmexec.Replay
 	call(t, "GET", e.procURL(p.PID, "/output"), "", "", &r)
 	if !r.Truncated || len(r.Events) == 0 || r.Events[0].Sequence == 1 || r.HasMore || r.Events[len(r.Events)-1].Sequence != 4000 {
 		t.Fatalf("replay truncated=%v n=%d first=%d", r.Truncated, len(r.Events), r.Events[0].Sequence)
@@ -250,7 +250,7 @@ func TestFloodTruncates(t *testing.T) {
 		t.Fatalf("first event %q %s", ev.Event, ev.Data)
 	}
 	events, _, _ = s.drain(t)
-	if note["resumeAfter"] != exec.EncodeCursor(events[0].Sequence-1) || events[len(events)-1].Sequence != 4000 {
+	if note["resumeAfter"] != wasmexec.EncodeCursor(events[0].Sequence-1) || events[len(events)-1].Sequence != 4000 {
 		t.Fatalf("notice %v, first %d", note, events[0].Sequence)
 	}
 	res := e.done.get(p.ExecutionID)
@@ -264,15 +264,15 @@ func TestFloodTruncates(t *testing.T) {
 func TestSIGTERM(t *testing.T) {
 	e := MustEnv(t, envOpts{cfg: processes.Config{SignalGrace: 200 * time.Millisecond}})
 	p := e.spawn(t, jsReq(`while (stdin.readLine() !== null) {} console.log('got EOF'); process.exit(3)`))
-	var d exec.Process
-	if resp := call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGTERM"}`, &d); resp.StatusCode != 200 || d.Signal != exec.SIGTERM || !d.StdinClosed {
+	var d wasmexec.Process
+	if resp := call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGTERM"}`, &d); resp.StatusCode != 200 || d.Signal != wasmexec.SIGTERM || !d.StdinClosed {
 		t.Fatalf("signal: %d %+v", resp.StatusCode, d)
 	}
 	w := e.waitExit(t, p.PID)
 	if w["outcome"] != "exited" || w["exitCode"] != float64(3) || w["signal"] != nil {
 		t.Fatalf("wait %v", w)
 	}
-	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, 409, exec.EConflict)
+	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, 409, wasmexec.EConflict)
 
 	for _, sig := range []string{"SIGINT", "TERM"} {
 		p := e.spawn(t, jsReq(`while (stdin.readLine() !== null) {} for (;;) {}`))
@@ -282,7 +282,7 @@ func TestSIGTERM(t *testing.T) {
 		if w["outcome"] != "signalled" || w["signal"] != string(want) || w["exitCode"] != float64(128+want.Number()) {
 			t.Fatalf("%s: wait %v", sig, w)
 		}
-		if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != exec.Cancelled || res.Error == nil || !strings.Contains(res.Error.Message, string(want)) {
+		if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != wasmexec.Cancelled || res.Error == nil || !strings.Contains(res.Error.Message, string(want)) {
 			t.Fatalf("record %+v", res)
 		}
 	}
@@ -302,11 +302,11 @@ func TestSIGKILLBusyLoop(t *testing.T) {
 		t.Fatalf("exit %v", exit)
 	}
 	res := e.done.get(p.ExecutionID)
-	if res == nil || res.Outcome != exec.Cancelled || res.Kind != exec.KindProcess {
+	if res == nil || res.Outcome != wasmexec.Cancelled || res.Kind != wasmexec.KindProcess {
 		t.Fatalf("record %+v", res)
 	}
-	var extra exec.ProcessExit
-	if err := json.Unmarshal(res.Extra, &extra); err != nil || extra.Signal != exec.SIGKILL {
+	var extra wasmexec.ProcessExit
+	if err := json.Unmarshal(res.Extra, &extra); err != nil || extra.Signal != wasmexec.SIGKILL {
 		t.Fatalf("extra %s", res.Extra)
 	}
 }
@@ -323,19 +323,19 @@ func TestWaitTimeouts(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"?timeoutMs=-1", "?timeoutMs=soon", "?timeoutMs=999999999"} {
-		wantStatus(t, "GET", e.procURL(p.PID, "/wait"+q), "", "", 400, exec.EInvalid)
+		wantStatus(t, "GET", e.procURL(p.PID, "/wait"+q), "", "", 400, wasmexec.EInvalid)
 	}
 	call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"KILL"}`, nil)
 	if w := e.waitExit(t, p.PID); w["outcome"] != "signalled" {
 		t.Fatalf("wait %v", w)
 	}
 
-	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: echoJS, TimeoutMs: 200})
+	b, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: echoJS, TimeoutMs: 200})
 	p = e.spawn(t, string(b))
 	if w := e.waitExit(t, p.PID); w["outcome"] != "timed_out" || w["exitCode"] != nil {
 		t.Fatalf("wait %v", w)
 	}
-	if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != exec.TimedOut {
+	if res := e.done.get(p.ExecutionID); res == nil || res.Outcome != wasmexec.TimedOut {
 		t.Fatalf("record %+v", res)
 	}
 }
@@ -347,7 +347,7 @@ func TestMaxProcesses(t *testing.T) {
 	e.spawn(t, jsReq(echoJS))
 	var body struct{ Code, Message string }
 	resp := call(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), &body)
-	if resp.StatusCode != 429 || body.Code != exec.EOverloaded || !strings.Contains(body.Message, "maxProcesses 2") || resp.Header.Get("Retry-After") == "" {
+	if resp.StatusCode != 429 || body.Code != wasmexec.EOverloaded || !strings.Contains(body.Message, "maxProcesses 2") || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("third spawn: %d %+v", resp.StatusCode, body)
 	}
 	call(t, "POST", e.procURL(a.PID, "/stdin/close"), "", "", nil)
@@ -356,9 +356,9 @@ func TestMaxProcesses(t *testing.T) {
 	if c.PID <= a.PID+1 {
 		t.Fatalf("pids must not be reused: %d after %d", c.PID, a.PID)
 	}
-	var list struct{ Processes []exec.Process }
+	var list struct{ Processes []wasmexec.Process }
 	call(t, "GET", e.url+"/v1/processes", "", "", &list)
-	if len(list.Processes) != 3 || list.Processes[0].PID != a.PID || list.Processes[0].State != exec.ProcessExited || list.Processes[2].State != exec.ProcessRunning {
+	if len(list.Processes) != 3 || list.Processes[0].PID != a.PID || list.Processes[0].State != wasmexec.ProcessExited || list.Processes[2].State != wasmexec.ProcessRunning {
 		t.Fatalf("list %+v", list.Processes)
 	}
 }
@@ -369,15 +369,15 @@ func TestStdinCap(t *testing.T) {
 	e := MustEnv(t, envOpts{cfg: processes.Config{StdinBufferBytes: 1024}})
 	p := e.spawn(t, jsReq(`await new Promise(r => setTimeout(r, 60000))`))
 	e.stdin(t, p.PID, strings.Repeat("a", 600))
-	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("b", 600), 429, exec.EOverloaded)
-	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("c", 2000), 413, exec.ETooLarge)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("b", 600), 429, wasmexec.EOverloaded)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", strings.Repeat("c", 2000), 413, wasmexec.ETooLarge)
 	e.stdin(t, p.PID, strings.Repeat("d", 424))
-	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "e", 429, exec.EOverloaded)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "e", 429, wasmexec.EOverloaded)
 	for _, body := range []string{`{"data":"!!","encoding":"base64"}`, `{"data":"x","encoding":"hex"}`, `{"encoding":"utf8"}`, `{"data":1}`} {
-		wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "application/json", body, 400, exec.EInvalid)
+		wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "application/json", body, 400, wasmexec.EInvalid)
 	}
 	call(t, "POST", e.procURL(p.PID, "/stdin/close"), "", "", nil)
-	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "f", 409, exec.EConflict)
+	wantStatus(t, "POST", e.procURL(p.PID, "/stdin"), "text/plain", "f", 409, wasmexec.EConflict)
 	call(t, "POST", e.procURL(p.PID, "/signal"), "", "", nil) // SIGTERM by default
 }
 
@@ -388,30 +388,30 @@ func TestErrors(t *testing.T) {
 		status                   int
 		code                     string
 	}{
-		{"unknown pid", "GET", "/v1/processes/999", "", 404, exec.ENotFound},
-		{"bad pid", "GET", "/v1/processes/abc", "", 404, exec.ENotFound},
-		{"unknown pid stdin", "POST", "/v1/processes/999/stdin", "x", 404, exec.ENotFound},
-		{"unknown pid close", "POST", "/v1/processes/999/stdin/close", "", 404, exec.ENotFound},
-		{"unknown pid signal", "POST", "/v1/processes/999/signal", `{"signal":"SIGKILL"}`, 404, exec.ENotFound},
-		{"unknown pid wait", "GET", "/v1/processes/999/wait", "", 404, exec.ENotFound},
-		{"unknown pid output", "GET", "/v1/processes/999/output", "", 404, exec.ENotFound},
-		{"unknown pid stream", "GET", "/v1/processes/999/output/stream", "", 404, exec.ENotFound},
-		{"no language", "POST", "/v1/processes", `{"code":"1"}`, 400, exec.EInvalid},
-		{"no code", "POST", "/v1/processes", `{"language":"javascript"}`, 400, exec.EInvalid},
-		{"code and file", "POST", "/v1/processes", `{"language":"javascript","code":"1","file":"a.js","contextId":"c"}`, 400, exec.EInvalid},
-		{"file without context", "POST", "/v1/processes", `{"language":"javascript","file":"a.js"}`, 400, exec.EInvalid},
-		{"contexts disabled", "POST", "/v1/processes", `{"language":"javascript","code":"1","contextId":"c"}`, 400, exec.EInvalid},
-		{"unknown language", "POST", "/v1/processes", `{"language":"cobol","code":"1"}`, 400, exec.EInvalid},
-		{"timeout above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","timeoutMs":99999999}`, 400, exec.EInvalid},
-		{"memory above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","limits":{"memoryBytes":1099511627776}}`, 400, exec.EInvalid},
-		{"unknown field", "POST", "/v1/processes", `{"language":"javascript","code":"1","stdin":"x"}`, 400, exec.EInvalid},
+		{"unknown pid", "GET", "/v1/processes/999", "", 404, wasmexec.ENotFound},
+		{"bad pid", "GET", "/v1/processes/abc", "", 404, wasmexec.ENotFound},
+		{"unknown pid stdin", "POST", "/v1/processes/999/stdin", "x", 404, wasmexec.ENotFound},
+		{"unknown pid close", "POST", "/v1/processes/999/stdin/close", "", 404, wasmexec.ENotFound},
+		{"unknown pid signal", "POST", "/v1/processes/999/signal", `{"signal":"SIGKILL"}`, 404, wasmexec.ENotFound},
+		{"unknown pid wait", "GET", "/v1/processes/999/wait", "", 404, wasmexec.ENotFound},
+		{"unknown pid output", "GET", "/v1/processes/999/output", "", 404, wasmexec.ENotFound},
+		{"unknown pid stream", "GET", "/v1/processes/999/output/stream", "", 404, wasmexec.ENotFound},
+		{"no language", "POST", "/v1/processes", `{"code":"1"}`, 400, wasmexec.EInvalid},
+		{"no code", "POST", "/v1/processes", `{"language":"javascript"}`, 400, wasmexec.EInvalid},
+		{"code and file", "POST", "/v1/processes", `{"language":"javascript","code":"1","file":"a.js","contextId":"c"}`, 400, wasmexec.EInvalid},
+		{"file without context", "POST", "/v1/processes", `{"language":"javascript","file":"a.js"}`, 400, wasmexec.EInvalid},
+		{"contexts disabled", "POST", "/v1/processes", `{"language":"javascript","code":"1","contextId":"c"}`, 400, wasmexec.EInvalid},
+		{"unknown language", "POST", "/v1/processes", `{"language":"cobol","code":"1"}`, 400, wasmexec.EInvalid},
+		{"timeout above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","timeoutMs":99999999}`, 400, wasmexec.EInvalid},
+		{"memory above max", "POST", "/v1/processes", `{"language":"javascript","code":"1","limits":{"memoryBytes":1099511627776}}`, 400, wasmexec.EInvalid},
+		{"unknown field", "POST", "/v1/processes", `{"language":"javascript","code":"1","stdin":"x"}`, 400, wasmexec.EInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantStatus(t, tc.method, e.url+tc.path, "application/json", tc.body, tc.status, tc.code)
 		})
 	}
 	p := e.spawn(t, jsReq(echoJS))
-	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGHUP"}`, 400, exec.EInvalid)
+	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGHUP"}`, 400, wasmexec.EInvalid)
 	wantStatus(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"SIGKILL"}`, 200, "")
 	// A failing program is an exit, not an HTTP error.
 	p = e.spawn(t, jsReq(`throw new Error('boom')`))
@@ -430,13 +430,13 @@ func TestContextWorkspace(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "data.txt"), []byte("from the workspace"), 0o644)
 	e := MustEnv(t, envOpts{cfg: processes.Config{Workspace: func(id string) (string, error) {
 		if id != "ctx1" {
-			return "", exec.Errorf(exec.EContextNotFound, "no context %q", id)
+			return "", wasmexec.Errorf(wasmexec.EContextNotFound, "no context %q", id)
 		}
 		return dir, nil
 	}}})
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"nope"}`, 404, exec.EContextNotFound)
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"missing.js","contextId":"ctx1"}`, 404, exec.ENotFound)
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"../etc/passwd","contextId":"ctx1"}`, 400, exec.EInvalid)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"nope"}`, 404, wasmexec.EContextNotFound)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"missing.js","contextId":"ctx1"}`, 404, wasmexec.ENotFound)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","file":"../etc/passwd","contextId":"ctx1"}`, 400, wasmexec.EInvalid)
 	p := e.spawn(t, `{"language":"javascript","file":"app.js","contextId":"ctx1","args":["a","b c"]}`)
 	if p.Command != `javascript app.js a "b c"` || p.ContextID != "ctx1" {
 		t.Fatalf("descriptor %+v", p)
@@ -453,10 +453,10 @@ func TestContextWorkspace(t *testing.T) {
 		t.Fatalf("killed %d", n)
 	}
 	// KillContext returns once the process has stopped.
-	if d, _ := e.m.Get(p.PID); d.State != exec.ProcessExited || d.Exit.Outcome != exec.ExitSignalled || d.Exit.Signal != exec.SIGKILL {
+	if d, _ := e.m.Get(p.PID); d.State != wasmexec.ProcessExited || d.Exit.Outcome != wasmexec.ExitSignalled || d.Exit.Signal != wasmexec.SIGKILL {
 		t.Fatalf("after KillContext: %+v", d)
 	}
-	if d, _ := e.m.Get(other.PID); d.State != exec.ProcessRunning {
+	if d, _ := e.m.Get(other.PID); d.State != wasmexec.ProcessRunning {
 		t.Fatalf("a process outside the context was touched: %+v", d)
 	}
 	if n := e.m.ContextProcesses("ctx1"); n != 0 {
@@ -473,16 +473,16 @@ func TestCloseKillsAll(t *testing.T) {
 	a := e.spawn(t, jsReq(echoJS))
 	b := e.spawn(t, jsReq(`for (;;) {}`))
 	e.m.Close()
-	for _, p := range []exec.Process{a, b} {
+	for _, p := range []wasmexec.Process{a, b} {
 		res := e.done.get(p.ExecutionID)
-		if res == nil || res.Outcome != exec.Cancelled {
+		if res == nil || res.Outcome != wasmexec.Cancelled {
 			t.Fatalf("record of %d: %+v", p.PID, res)
 		}
 	}
 	if e.m.Running() != 0 {
 		t.Fatal("processes still running after Close")
 	}
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, wasmexec.EUnavailable)
 }
 
 // Shutdown closes every process's stdin at once: one that ends at EOF
@@ -495,18 +495,18 @@ func TestShutdownEOFThenKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	e.m.Shutdown(ctx)
-	if d, _ := e.m.Get(reader.PID); d.Exit == nil || d.Exit.Outcome != exec.ExitExited {
+	if d, _ := e.m.Get(reader.PID); d.Exit == nil || d.Exit.Outcome != wasmexec.ExitExited {
 		t.Fatalf("the reader: %+v", d)
 	}
 	d, _ := e.m.Get(loop.PID)
-	if d.Exit == nil || d.Exit.Outcome != exec.ExitSignalled || d.Exit.Signal != exec.SIGTERM {
+	if d.Exit == nil || d.Exit.Outcome != wasmexec.ExitSignalled || d.Exit.Signal != wasmexec.SIGTERM {
 		t.Fatalf("the loop: %+v", d)
 	}
 	res := e.done.get(loop.ExecutionID)
-	if res == nil || res.Outcome != exec.Cancelled || res.Error.Name != "ShutdownError" || !strings.Contains(res.Error.Message, "shutdown") {
+	if res == nil || res.Outcome != wasmexec.Cancelled || res.Error.Name != "ShutdownError" || !strings.Contains(res.Error.Message, "shutdown") {
 		t.Fatalf("the loop's record: %+v", res)
 	}
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, exec.EUnavailable)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", jsReq(echoJS), 503, wasmexec.EUnavailable)
 }
 
 // Pids never repeat across restarts: a manager starts one past the
@@ -525,8 +525,8 @@ func TestPIDsAcrossRestarts(t *testing.T) {
 		{name: "after a clean shutdown", kept: "41\n", want: 42},
 		{name: "after a crash: the history", records: []int64{7, 19, 3}, want: 20},
 		{name: "both: the larger", kept: "30", records: []int64{12}, want: 31},
-		{name: "another server's range is ignored", kept: "41", records: []int64{2<<exec.PIDShift + 5}, base: 1, want: 42},
-		{name: "a cluster server's own range", records: []int64{3<<exec.PIDShift + 9, 17}, base: 3<<exec.PIDShift + 1, want: 3<<exec.PIDShift + 10},
+		{name: "another server's range is ignored", kept: "41", records: []int64{2<<wasmexec.PIDShift + 5}, base: 1, want: 42},
+		{name: "a cluster server's own range", records: []int64{3<<wasmexec.PIDShift + 9, 17}, base: 3<<wasmexec.PIDShift + 1, want: 3<<wasmexec.PIDShift + 10},
 		{name: "a garbled file is ignored", kept: "lots", want: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -538,7 +538,7 @@ func TestPIDsAcrossRestarts(t *testing.T) {
 			}
 			h := pidRecords{}
 			for _, pid := range tc.records {
-				h = append(h, &exec.Result{Kind: exec.KindProcess, PID: pid})
+				h = append(h, &wasmexec.Result{Kind: wasmexec.KindProcess, PID: pid})
 			}
 			e := MustEnv(t, envOpts{cfg: processes.Config{StateDir: dir, History: h, PIDBase: tc.base}})
 			if p := e.spawn(t, jsReq(`1`)); p.PID != tc.want {
@@ -554,17 +554,17 @@ func TestPIDsAcrossRestarts(t *testing.T) {
 }
 
 // pidRecords is a history of process records, one page.
-type pidRecords []*exec.Result
+type pidRecords []*wasmexec.Result
 
-func (h pidRecords) List(context.Context, exec.HistoryFilter) (*exec.HistoryPage, error) {
-	return &exec.HistoryPage{Executions: h}, nil
+func (h pidRecords) List(context.Context, wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error) {
+	return &wasmexec.HistoryPage{Executions: h}, nil
 }
 
 // Python reads stdin with input() and sys.stdin, writes bytes, and takes
 // signals like JavaScript.
 func TestPythonEcho(t *testing.T) {
 	e := MustEnv(t, envOpts{python: true})
-	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "import sys\nprint(input().upper())\nfor line in sys.stdin:\n    print('echo:', line.rstrip())\nsys.stdout.flush()\nsys.stdout.buffer.write(b'\\xff\\xfe\\n')\nsys.stdout.buffer.flush()\nprint('bye')\n"})
+	b, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.Python, Code: "import sys\nprint(input().upper())\nfor line in sys.stdin:\n    print('echo:', line.rstrip())\nsys.stdout.flush()\nsys.stdout.buffer.write(b'\\xff\\xfe\\n')\nsys.stdout.buffer.flush()\nprint('bye')\n"})
 	p := e.spawn(t, string(b))
 	s := e.openStream(t, p.PID, "", "")
 	e.stdin(t, p.PID, "hello\n")
@@ -601,7 +601,7 @@ func TestPythonEcho(t *testing.T) {
 
 	// (Signals while blocked reading stdin: TestPythonSignals.)
 	// SIGKILL of a busy loop.
-	b, _ = json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: "print('spin', flush=True)\nwhile True:\n    pass\n"})
+	b, _ = json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.Python, Code: "print('spin', flush=True)\nwhile True:\n    pass\n"})
 	p = e.spawn(t, string(b))
 	s = e.openStream(t, p.PID, "", "")
 	if ev := outputOf(t, s.mustNext(t)); string(ev.Chunk) != "spin\n" {
@@ -634,7 +634,7 @@ func TestPythonSignals(t *testing.T) {
 		{"SIGINT caught", "import sys\ntry:\n    sys.stdin.read()\nexcept KeyboardInterrupt:\n    print('interrupted')\n", "SIGINT", "exited", 0, "interrupted\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, _ := json.Marshal(exec.SpawnRequest{Language: exec.Python, Code: tc.code})
+			b, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.Python, Code: tc.code})
 			p := e.spawn(t, string(b))
 			e.stdin(t, p.PID, "abc")
 			call(t, "POST", e.procURL(p.PID, "/signal"), "application/json", `{"signal":"`+tc.signal+`"}`, nil)
@@ -689,7 +689,7 @@ func TestExitedEviction(t *testing.T) {
 	if resp := call(t, "GET", e.procURL(a.PID, ""), "", "", &body); resp.StatusCode != 404 || !strings.Contains(body.Message, "/v1/executions") {
 		t.Fatalf("evicted: %d %+v", resp.StatusCode, body)
 	}
-	if d, err := e.m.Get(b.PID); err != nil || d.State != exec.ProcessExited {
+	if d, err := e.m.Get(b.PID); err != nil || d.State != wasmexec.ProcessExited {
 		t.Fatalf("kept: %+v %v", d, err)
 	}
 	if e.done.get(a.ExecutionID) == nil {
@@ -704,7 +704,7 @@ func TestWithContextsManager(t *testing.T) {
 	var cm *contexts.Manager
 	e := MustEnv(t, envOpts{cfg: processes.Config{
 		Workspace: func(id string) (string, error) { return cm.WorkspaceDir(id) },
-		Quota:     func(id string) (exec.QuotaCheck, error) { return cm.ProcessQuota(id) },
+		Quota:     func(id string) (wasmexec.QuotaCheck, error) { return cm.ProcessQuota(id) },
 	}})
 	wm, err := vfs.NewManager(testenv.ScratchDir(t), 1<<20)
 	if err != nil {
@@ -722,7 +722,7 @@ func TestWithContextsManager(t *testing.T) {
 	}
 	t.Cleanup(cm.Close)
 	ctx := context.Background()
-	if _, err := cm.Create(ctx, &exec.ContextSpec{ContextID: "work", Language: exec.JavaScript}); err != nil {
+	if _, err := cm.Create(ctx, &wasmexec.ContextSpec{ContextID: "work", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := cm.WriteFile(ctx, "work", "srv.js", []byte(`console.log('up'); let l; while ((l = stdin.readLine()) !== null) console.log(l)`)); err != nil {
@@ -740,18 +740,18 @@ func TestWithContextsManager(t *testing.T) {
 	if exit["outcome"] != "signalled" || exit["signal"] != "SIGKILL" || !sawWorkspace {
 		t.Fatalf("exit %v, workspace present at kill: %v", exit, sawWorkspace)
 	}
-	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"work"}`, 404, exec.EContextNotFound)
+	wantStatus(t, "POST", e.url+"/v1/processes", "application/json", `{"language":"javascript","code":"1","contextId":"work"}`, 404, wasmexec.EContextNotFound)
 
 	// A process in a context's workspace is watched against its quota
 	// (1 MiB here) while it writes: it was never checked (112 MiB written
 	// against a 64 MiB quota).
-	if _, err := cm.Create(ctx, &exec.ContextSpec{ContextID: "fill", Language: exec.JavaScript}); err != nil {
+	if _, err := cm.Create(ctx, &wasmexec.ContextSpec{ContextID: "fill", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	p = e.spawn(t, `{"language":"javascript","contextId":"fill","code":"const s = 'x'.repeat(1 << 16); for (let i = 0; ; i++) fs.writeFileSync('f' + i + '.bin', s)"}`)
 	_, _, exit = e.openStream(t, p.PID, "", "").drain(t)
 	res := e.done.get(p.ExecutionID)
-	if res == nil || res.Error == nil || res.Error.Code != exec.CodeQuotaExceeded {
+	if res == nil || res.Error == nil || res.Error.Code != wasmexec.CodeQuotaExceeded {
 		t.Fatalf("exit %v, record %+v", exit, res)
 	}
 	if d, err := cm.Get(ctx, "fill"); err != nil || d.Workspace.UsedBytes > 48<<20 { // stopped within a poll, not at its timeout
@@ -763,14 +763,14 @@ func TestWithContextsManager(t *testing.T) {
 // output goes on through the event log.
 func TestOutputBytesDoesNotEndAProcess(t *testing.T) {
 	e := MustEnv(t, envOpts{})
-	b, _ := json.Marshal(exec.SpawnRequest{Language: exec.JavaScript, Code: `for (let i = 0; i < 100; i++) console.log('x'.repeat(99))`, Limits: exec.Limits{OutputBytes: 1000}})
+	b, _ := json.Marshal(wasmexec.SpawnRequest{Language: wasmexec.JavaScript, Code: `for (let i = 0; i < 100; i++) console.log('x'.repeat(99))`, Limits: wasmexec.Limits{OutputBytes: 1000}})
 	p := e.spawn(t, string(b))
 	events, _, exit := e.openStream(t, p.PID, "", "").drain(t)
 	if len(events) != 100 || exit["outcome"] != "exited" || exit["exitCode"] != float64(0) {
 		t.Fatalf("%d events, exit %v", len(events), exit)
 	}
 	res := e.done.get(p.ExecutionID)
-	if res == nil || len(*res.Stdout) != 1000 || !res.StdoutTruncated || res.Outcome != exec.Succeeded {
+	if res == nil || len(*res.Stdout) != 1000 || !res.StdoutTruncated || res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("record %+v", res)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/slottest"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -19,7 +19,7 @@ import (
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
-func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*pipeline.Pipeline, *contexts.Manager) {
+func mustPython(t *testing.T, pkgs wasmexec.PackageStager, quota ...int64) (*pipeline.Pipeline, *contexts.Manager) {
 	t.Helper()
 	q := int64(0)
 	if len(quota) > 0 {
@@ -27,7 +27,7 @@ func mustPython(t *testing.T, pkgs exec.PackageStager, quota ...int64) (*pipelin
 	}
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(t, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{Packages: pkgs}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.Python: python.Driver{Packages: pkgs}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), q)
 	if err != nil {
@@ -51,12 +51,12 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	_, m := mustPython(t, nil)
 	svc.Workspace = m.WorkspaceDir
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "py", Language: exec.Python}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "py", Language: wasmexec.Python}); err != nil {
 		t.Fatal(err)
 	}
-	run := func(code string) *exec.Result {
+	run := func(code string) *wasmexec.Result {
 		t.Helper()
-		r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "py", Code: code})
+		r, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, ContextID: "py", Code: code})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,22 +64,22 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	}
 	// Before the install the module is missing; the failed import must not
 	// hide the package once it is installed.
-	if r := run("import with_dep"); r.Outcome != exec.Failed || !strings.Contains(r.Error.Message, "No module named 'with_dep'") {
+	if r := run("import with_dep"); r.Outcome != wasmexec.Failed || !strings.Contains(r.Error.Message, "No module named 'with_dep'") {
 		t.Fatalf("before: %+v", r.Error)
 	}
-	var saved []*exec.Result
-	svc.Persist = func(_ context.Context, r *exec.Result) error { saved = append(saved, r); return nil }
-	res, err := svc.Install(ctx, "py", &exec.PipInstallRequest{Packages: []string{"with-dep"}})
+	var saved []*wasmexec.Result
+	svc.Persist = func(_ context.Context, r *wasmexec.Result) error { saved = append(saved, r); return nil }
+	res, err := svc.Install(ctx, "py", &wasmexec.PipInstallRequest{Packages: []string{"with-dep"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Succeeded || res.Kind != exec.KindPipInstall || names(res.Installed) != "purefn==1.1 with-dep==1.0" || !strings.Contains(*res.Stdout, "added with-dep 1.0") {
+	if res.Outcome != wasmexec.Succeeded || res.Kind != wasmexec.KindPipInstall || names(res.Installed) != "purefn==1.1 with-dep==1.0" || !strings.Contains(*res.Stdout, "added with-dep 1.0") {
 		t.Fatalf("install: %+v %+v", res.Result, res.Installed)
 	}
 	if len(saved) != 1 || !strings.Contains(string(saved[0].Extra), `"sha256"`) {
 		t.Fatalf("persisted %+v", saved)
 	}
-	if r := run("import with_dep, purefn, sys\n[with_dep.quad(3), purefn.VERSION, purefn.__file__, type(purefn.__spec__.loader).__name__]"); r.Outcome != exec.Succeeded ||
+	if r := run("import with_dep, purefn, sys\n[with_dep.quad(3), purefn.VERSION, purefn.__file__, type(purefn.__spec__.loader).__name__]"); r.Outcome != wasmexec.Succeeded ||
 		string(r.Value) != `[12,"1.1","/workspace/.python-packages/purefn.py","SourceFileLoader"]` {
 		t.Fatalf("after: %s %+v", r.Value, r.Error)
 	}
@@ -92,11 +92,11 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 		}
 	}
 	// A failed install changes nothing: the next run still imports.
-	res, err = svc.Install(ctx, "py", &exec.PipInstallRequest{Packages: []string{"purefn==1.0", "platonly"}})
+	res, err = svc.Install(ctx, "py", &wasmexec.PipInstallRequest{Packages: []string{"purefn==1.0", "platonly"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Failed || res.Error.Code != "pip_install_failed" || res.Error.Details["package"] != "platonly" ||
+	if res.Outcome != wasmexec.Failed || res.Error.Code != "pip_install_failed" || res.Error.Details["package"] != "platonly" ||
 		!strings.Contains(res.Error.Message, "no pure-Python wheel for wasm32-wasi") || len(res.Installed) != 0 {
 		t.Fatalf("failed install: %+v", res.Error)
 	}
@@ -105,9 +105,9 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	}
 	// An install past its timeoutMs is timed_out, the set unchanged.
 	ix.Stall.Store(true)
-	res, err = svc.Install(ctx, "py", &exec.PipInstallRequest{Packages: []string{"top"}, TimeoutMs: 300})
+	res, err = svc.Install(ctx, "py", &wasmexec.PipInstallRequest{Packages: []string{"top"}, TimeoutMs: 300})
 	ix.Stall.Store(false)
-	if err != nil || res.Outcome != exec.TimedOut || !strings.Contains(res.Error.Message, "unchanged") {
+	if err != nil || res.Outcome != wasmexec.TimedOut || !strings.Contains(res.Error.Message, "unchanged") {
 		t.Fatalf("stalled install: %v %+v", err, res)
 	}
 	if r := run("import purefn\npurefn.VERSION"); string(r.Value) != `"1.1"` {
@@ -117,8 +117,8 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "requirements.txt"), []byte("# pinned\ntop==1.0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = svc.Install(ctx, "py", &exec.PipInstallRequest{RequirementsFile: "requirements.txt", Upgrade: true})
-	if err != nil || res.Outcome != exec.Succeeded || names(res.Installed) != "picky==1.0 purefn==1.0 top==1.0" {
+	res, err = svc.Install(ctx, "py", &wasmexec.PipInstallRequest{RequirementsFile: "requirements.txt", Upgrade: true})
+	if err != nil || res.Outcome != wasmexec.Succeeded || names(res.Installed) != "picky==1.0 purefn==1.0 top==1.0" {
 		t.Fatalf("requirements file: %v %+v %+v", err, res.Result.Error, res.Installed)
 	}
 	if r := run("import picky\npicky.V"); string(r.Value) != "1" {
@@ -133,14 +133,14 @@ func TestInstallIntoAPythonContext(t *testing.T) {
 	if d, err := m.Hibernate(ctx, "py"); err != nil || !d.Hibernated {
 		t.Fatalf("hibernate: %v %+v", err, d)
 	}
-	if r := run("import with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != exec.Succeeded || string(r.Value) != "[1,8]" {
+	if r := run("import with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != wasmexec.Succeeded || string(r.Value) != "[1,8]" {
 		t.Fatalf("after restore: %s %+v", r.Value, r.Error)
 	}
 	// A reset (a fresh guest, workspace kept) imports them again.
 	if _, err := m.Reset(ctx, "py"); err != nil {
 		t.Fatal(err)
 	}
-	if r := run("import picky, with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != exec.Succeeded || string(r.Value) != "[1,8]" {
+	if r := run("import picky, with_dep\n[picky.V, with_dep.quad(2)]"); r.Outcome != wasmexec.Succeeded || string(r.Value) != "[1,8]" {
 		t.Fatalf("after reset: %s %+v", r.Value, r.Error)
 	}
 }
@@ -156,24 +156,24 @@ func TestInstallRequestErrors(t *testing.T) {
 		Workspace: func(string) (string, error) { return ws, nil }}
 	ctx := context.Background()
 	for _, tc := range []struct {
-		req  exec.PipInstallRequest
+		req  wasmexec.PipInstallRequest
 		want string
 	}{
-		{exec.PipInstallRequest{Packages: []string{"purefn"}, IndexURL: "http://169.254.169.254/latest"}, "is not an allowed index"},
-		{exec.PipInstallRequest{Packages: []string{"purefn"}, ExtraIndexURLs: []string{"http://127.0.0.1:22/simple"}}, "is not an allowed index"},
-		{exec.PipInstallRequest{Packages: []string{"purefn @ https://evil.example/x.whl"}}, "direct references"},
-		{exec.PipInstallRequest{Packages: []string{"purefn==="}}, "packages"},
-		{exec.PipInstallRequest{}, "give packages or requirementsFile"},
-		{exec.PipInstallRequest{RequirementsFile: "../../etc/passwd"}, "requirementsFile must be a clean path"},
-		{exec.PipInstallRequest{Packages: []string{"x"}, TimeoutMs: -1}, "timeoutMs"},
+		{wasmexec.PipInstallRequest{Packages: []string{"purefn"}, IndexURL: "http://169.254.169.254/latest"}, "is not an allowed index"},
+		{wasmexec.PipInstallRequest{Packages: []string{"purefn"}, ExtraIndexURLs: []string{"http://127.0.0.1:22/simple"}}, "is not an allowed index"},
+		{wasmexec.PipInstallRequest{Packages: []string{"purefn @ https://evil.example/x.whl"}}, "direct references"},
+		{wasmexec.PipInstallRequest{Packages: []string{"purefn==="}}, "packages"},
+		{wasmexec.PipInstallRequest{}, "give packages or requirementsFile"},
+		{wasmexec.PipInstallRequest{RequirementsFile: "../../etc/passwd"}, "requirementsFile must be a clean path"},
+		{wasmexec.PipInstallRequest{Packages: []string{"x"}, TimeoutMs: -1}, "timeoutMs"},
 		// Sizes a client controls are capped where they enter.
-		{exec.PipInstallRequest{Packages: make([]string, 1001)}, "at most 1000 requirements"},
-		{exec.PipInstallRequest{Packages: []string{"x" + strings.Repeat("=", 3000)}}, "longer than 2000"},
-		{exec.PipInstallRequest{Packages: []string{"x"}, ExtraIndexURLs: make([]string, 17)}, "at most 16"},
-		{exec.PipInstallRequest{Packages: []string{"x"}, IndexURL: "http://" + strings.Repeat("a", 3000)}, "longer than 2048"},
+		{wasmexec.PipInstallRequest{Packages: make([]string, 1001)}, "at most 1000 requirements"},
+		{wasmexec.PipInstallRequest{Packages: []string{"x" + strings.Repeat("=", 3000)}}, "longer than 2000"},
+		{wasmexec.PipInstallRequest{Packages: []string{"x"}, ExtraIndexURLs: make([]string, 17)}, "at most 16"},
+		{wasmexec.PipInstallRequest{Packages: []string{"x"}, IndexURL: "http://" + strings.Repeat("a", 3000)}, "longer than 2048"},
 	} {
 		_, err := svc.Install(ctx, "c", &tc.req)
-		if exec.ErrorCode(err) != exec.EInvalid || !strings.Contains(err.Error(), tc.want) {
+		if wasmexec.ErrorCode(err) != wasmexec.EInvalid || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want invalid_argument ...%s...", tc.req, err, tc.want)
 		}
 	}
@@ -182,14 +182,14 @@ func TestInstallRequestErrors(t *testing.T) {
 	}
 	// A requirements file over 1 MiB is a failed install naming it.
 	os.WriteFile(filepath.Join(ws, "huge.txt"), []byte(strings.Repeat("# filler\n", 200000)), 0o644)
-	res, err := svc.Install(ctx, "c", &exec.PipInstallRequest{RequirementsFile: "huge.txt"})
-	if err != nil || res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "over 1048576 bytes") {
+	res, err := svc.Install(ctx, "c", &wasmexec.PipInstallRequest{RequirementsFile: "huge.txt"})
+	if err != nil || res.Outcome != wasmexec.Failed || !strings.Contains(res.Error.Message, "over 1048576 bytes") {
 		t.Fatalf("huge requirements file: %v %+v", err, res)
 	}
 	// An allowed index (trailing slash or not) is fine; a symlink out of
 	// the workspace is a failed install naming the file.
-	res, err = svc.Install(ctx, "c", &exec.PipInstallRequest{RequirementsFile: "link.txt", IndexURL: "https://mirror.example/simple"})
-	if err != nil || res.Outcome != exec.Failed || res.Error.Details["package"] != "link.txt" {
+	res, err = svc.Install(ctx, "c", &wasmexec.PipInstallRequest{RequirementsFile: "link.txt", IndexURL: "https://mirror.example/simple"})
+	if err != nil || res.Outcome != wasmexec.Failed || res.Error.Details["package"] != "link.txt" {
 		t.Fatalf("symlinked requirements file: %v %+v", err, res)
 	}
 }
@@ -202,11 +202,11 @@ func TestOneShotPackages(t *testing.T) {
 	r, _ := mustPython(t, svc)
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
-		res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "import with_dep\nwith_dep.quad(5)", Packages: []string{"with-dep==1.0"}}, exec.RunOptions{})
+		res, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, Code: "import with_dep\nwith_dep.quad(5)", Packages: []string{"with-dep==1.0"}}, wasmexec.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != exec.Succeeded || string(res.Value) != "20" {
+		if res.Outcome != wasmexec.Succeeded || string(res.Value) != "20" {
 			t.Fatalf("run %d: %s %+v", i, res.Value, res.Error)
 		}
 		fetched := `"fetched":true`
@@ -220,20 +220,20 @@ func TestOneShotPackages(t *testing.T) {
 	if n := ix.Downloads.Load(); n != 2 {
 		t.Fatalf("%d downloads, want 2 (each wheel once)", n)
 	}
-	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "1", Packages: []string{"sdistonly"}}, exec.RunOptions{})
-	if err != nil || res.Outcome != exec.Failed || res.Error.Code != "pip_install_failed" || !strings.Contains(res.Error.Message, "sdistonly") {
+	res, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, Code: "1", Packages: []string{"sdistonly"}}, wasmexec.RunOptions{})
+	if err != nil || res.Outcome != wasmexec.Failed || res.Error.Code != "pip_install_failed" || !strings.Contains(res.Error.Message, "sdistonly") {
 		t.Fatalf("sdist-only: %v %+v", err, res)
 	}
 	// A download that doesn't finish ends with the run's deadline.
 	ix.Stall.Store(true)
-	res, err = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "1", Packages: []string{"purefn==1.0"}, TimeoutMs: 300}, exec.RunOptions{})
-	if err != nil || res.Outcome != exec.TimedOut || !strings.Contains(res.Error.Message, "while its packages were resolved and downloaded (purefn==1.0)") {
+	res, err = r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, Code: "1", Packages: []string{"purefn==1.0"}, TimeoutMs: 300}, wasmexec.RunOptions{})
+	if err != nil || res.Outcome != wasmexec.TimedOut || !strings.Contains(res.Error.Message, "while its packages were resolved and downloaded (purefn==1.0)") {
 		t.Fatalf("stalled index: %v %+v", err, res)
 	}
 	ix.Stall.Store(false)
 	// A run without packages doesn't see another run's.
-	res, _ = r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, Code: "import with_dep"}, exec.RunOptions{})
-	if res.Outcome != exec.Failed {
+	res, _ = r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, Code: "import with_dep"}, wasmexec.RunOptions{})
+	if res.Outcome != wasmexec.Failed {
 		t.Fatal("a run without packages imported another run's")
 	}
 }
@@ -246,19 +246,19 @@ func TestInstallOverTheWorkspaceQuota(t *testing.T) {
 	_, m := mustPython(t, nil, 1<<20)
 	svc := &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL, Workspace: m.WorkspaceDir, ReplaceDir: m.ReplaceDir}
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "q", Language: exec.Python}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "q", Language: wasmexec.Python}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.Install(ctx, "q", &exec.PipInstallRequest{Packages: []string{"purefn==1.0"}})
-	if err != nil || res.Outcome != exec.Succeeded {
+	res, err := svc.Install(ctx, "q", &wasmexec.PipInstallRequest{Packages: []string{"purefn==1.0"}})
+	if err != nil || res.Outcome != wasmexec.Succeeded {
 		t.Fatalf("small install: %v %+v", err, res)
 	}
-	res, err = svc.Install(ctx, "q", &exec.PipInstallRequest{Packages: []string{"big"}})
-	if err != nil || res.Outcome != exec.Failed || !strings.Contains(res.Error.Message, "don't fit the context's workspace") {
+	res, err = svc.Install(ctx, "q", &wasmexec.PipInstallRequest{Packages: []string{"big"}})
+	if err != nil || res.Outcome != wasmexec.Failed || !strings.Contains(res.Error.Message, "don't fit the context's workspace") {
 		t.Fatalf("big install: %v %+v", err, res.Error)
 	}
-	r, err := m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "q", Code: "import purefn, os\n[purefn.double(2), sorted(os.listdir('/workspace'))]"})
-	if err != nil || r.Outcome != exec.Succeeded || string(r.Value) != `[4,[".python-packages"]]` {
+	r, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, ContextID: "q", Code: "import purefn, os\n[purefn.double(2), sorted(os.listdir('/workspace'))]"})
+	if err != nil || r.Outcome != wasmexec.Succeeded || string(r.Value) != `[4,[".python-packages"]]` {
 		t.Fatalf("after: %v %s %+v", err, r.Value, r.Error)
 	}
 }
@@ -270,7 +270,7 @@ func TestPipInstallHoldsTheRunSlot(t *testing.T) {
 	ix.Gate = make(chan struct{})
 	_, m := mustPython(t, nil)
 	ctx := context.Background()
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "s", Language: exec.Python}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "s", Language: wasmexec.Python}); err != nil {
 		t.Fatal(err)
 	}
 	svc := &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL, Workspace: m.WorkspaceDir, ReplaceDir: m.ReplaceDir,
@@ -279,10 +279,10 @@ func TestPipInstallHoldsTheRunSlot(t *testing.T) {
 			return release, err
 		}}
 	slottest.InstallHoldsTheRunSlot(t, m,
-		&exec.Request{Kind: exec.KindEvaluate, Language: exec.Python, ContextID: "s", Code: "import with_dep\nwith_dep.quad(3)"},
+		&wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.Python, ContextID: "s", Code: "import with_dep\nwith_dep.quad(3)"},
 		func() bool { return ix.Held.Load() > 0 }, func() { close(ix.Gate) },
-		func() (exec.Outcome, error) {
-			res, err := svc.Install(ctx, "s", &exec.PipInstallRequest{Packages: []string{"with-dep"}})
+		func() (wasmexec.Outcome, error) {
+			res, err := svc.Install(ctx, "s", &wasmexec.PipInstallRequest{Packages: []string{"with-dep"}})
 			if err != nil {
 				return "", err
 			}

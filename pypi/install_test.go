@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/pypi/pypitest"
 )
@@ -54,7 +54,7 @@ func reqs(t *testing.T, specs ...string) []pypi.Requirement {
 	return out
 }
 
-func names(pkgs []exec.PipPackage) string {
+func names(pkgs []wasmexec.PipPackage) string {
 	var s []string
 	for _, p := range pkgs {
 		s = append(s, p.Name+"=="+p.Version)

@@ -46,7 +46,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	wexec "github.com/wasmexec/wasmexec/exec"
+	wexec "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 	"github.com/wasmexec/wasmexec/internal/safepath"
 )

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/copytree"
 )
 
@@ -30,7 +30,7 @@ type Service struct {
 	// index its operator did not list.
 	Index   string
 	Allowed []string
-	// Workspace returns a context's workspace directory (exec.ENotFound
+	// Workspace returns a context's workspace directory (wasmexec.ENotFound
 	// for an unknown context).
 	Workspace func(contextID string) (string, error)
 	// ReplaceDir, when set, swaps the new set into a context's workspace
@@ -38,7 +38,7 @@ type Service struct {
 	// file call); without it the swap is done directly.
 	ReplaceDir func(contextID, rel string, swap func() error) error
 	// Persist, when set, stores the completed record (history).
-	Persist func(ctx context.Context, r *exec.Result) error
+	Persist func(ctx context.Context, r *wasmexec.Result) error
 	// DefaultTimeout bounds an install without timeoutMs (default 5 min);
 	// MaxTimeout caps timeoutMs (default 10 min).
 	DefaultTimeout, MaxTimeout time.Duration
@@ -55,7 +55,7 @@ func (s *Service) index() string { return cmp.Or(s.Index, DefaultIndex) }
 func normIndex(u string) string { return strings.TrimRight(strings.TrimSpace(u), "/") }
 
 // indexes checks a request's index URLs against the allowed ones and
-// returns the list to use (exec.EInvalid for any other).
+// returns the list to use (wasmexec.EInvalid for any other).
 func (s *Service) indexes(primary string, extra []string) ([]string, error) {
 	allowed := map[string]bool{normIndex(s.index()): true}
 	for _, a := range s.Allowed {
@@ -63,10 +63,10 @@ func (s *Service) indexes(primary string, extra []string) ([]string, error) {
 	}
 	check := func(field, u string) error {
 		if len(u) > 2048 {
-			return exec.Errorf(exec.EInvalid, "%s is longer than 2048 characters", field)
+			return wasmexec.Errorf(wasmexec.EInvalid, "%s is longer than 2048 characters", field)
 		}
 		if !allowed[normIndex(u)] {
-			return exec.Errorf(exec.EInvalid, "%s %q is not an allowed index (the server allows %s; see --python-allowed-index-urls)", field, u, strings.Join(sortedKeys(allowed), ", "))
+			return wasmexec.Errorf(wasmexec.EInvalid, "%s %q is not an allowed index (the server allows %s; see --python-allowed-index-urls)", field, u, strings.Join(sortedKeys(allowed), ", "))
 		}
 		return nil
 	}
@@ -78,7 +78,7 @@ func (s *Service) indexes(primary string, extra []string) ([]string, error) {
 		out = []string{normIndex(primary)}
 	}
 	if len(extra) > 16 {
-		return nil, exec.Errorf(exec.EInvalid, "extraIndexUrls: at most 16")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "extraIndexUrls: at most 16")
 	}
 	for _, e := range extra {
 		if err := check("extraIndexUrls", e); err != nil {
@@ -102,17 +102,17 @@ func ValidateIndexURLs(urls ...string) error {
 
 const maxRequirements = 1000
 
-// parsePackages parses a request's requirements (exec.EInvalid naming the
+// parsePackages parses a request's requirements (wasmexec.EInvalid naming the
 // bad one).
 func parsePackages(field string, pkgs []string) ([]Requirement, error) {
 	if len(pkgs) > maxRequirements {
-		return nil, exec.Errorf(exec.EInvalid, "%s: at most %d requirements", field, maxRequirements)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "%s: at most %d requirements", field, maxRequirements)
 	}
 	var out []Requirement
 	for _, p := range pkgs {
 		r, err := ParseRequirement(p)
 		if err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "%s: %v", field, err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "%s: %v", field, err)
 		}
 		out = append(out, r)
 	}
@@ -127,11 +127,11 @@ const maxRequirementsFile = 1 << 20
 func readRequirements(ws, p string) ([]Requirement, error) {
 	if strings.ContainsRune(p, 0) || path.IsAbs(p) || strings.Contains(p, "\\") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
 		if !strings.HasPrefix(p, "/workspace/") {
-			return nil, exec.Errorf(exec.EInvalid, "requirementsFile must be a clean path relative to the workspace, not %q", p)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "requirementsFile must be a clean path relative to the workspace, not %q", p)
 		}
 		p = strings.TrimPrefix(p, "/workspace/")
 		if path.Clean(p) != p || strings.HasPrefix(p, "../") {
-			return nil, exec.Errorf(exec.EInvalid, "requirementsFile must be a clean path relative to the workspace, not %q", p)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "requirementsFile must be a clean path relative to the workspace, not %q", p)
 		}
 	}
 	f, err := os.OpenInRoot(ws, p)
@@ -156,12 +156,12 @@ func readRequirements(ws, p string) ([]Requirement, error) {
 // Install runs one install into contextID's workspace. An install that
 // fails (unknown package, no pure wheel, bad hash, index down, deadline)
 // is a completed record with outcome failed (code pip_install_failed) or
-// timed_out, never an error; errors are exec.EInvalid (a malformed
-// request or an index the server does not allow), exec.ENotFound (no such
+// timed_out, never an error; errors are wasmexec.EInvalid (a malformed
+// request or an index the server does not allow), wasmexec.ENotFound (no such
 // context) or service failures. Installs into one context run one at a
 // time.
-func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipInstallRequest) (*exec.PipInstallResult, error) {
-	timeout, err := exec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
+func (s *Service) Install(ctx context.Context, contextID string, req *wasmexec.PipInstallRequest) (*wasmexec.PipInstallResult, error) {
+	timeout, err := wasmexec.InstallTimeout(req.TimeoutMs, cmp.Or(s.DefaultTimeout, 5*time.Minute), cmp.Or(s.MaxTimeout, 10*time.Minute))
 	if err != nil {
 		return nil, err
 	}
@@ -170,10 +170,10 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 		return nil, err
 	}
 	if len(reqs) == 0 && req.RequirementsFile == "" {
-		return nil, exec.Errorf(exec.EInvalid, "give packages or requirementsFile")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "give packages or requirementsFile")
 	}
 	if len(reqs) > 0 && req.RequirementsFile != "" {
-		return nil, exec.Errorf(exec.EInvalid, "packages and requirementsFile are exclusive")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "packages and requirementsFile are exclusive")
 	}
 	indexes, err := s.indexes(req.IndexURL, req.ExtraIndexURLs)
 	if err != nil {
@@ -195,8 +195,8 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var out strings.Builder
-	progress := exec.ProgressLog(ctx, &out)
-	var installed []exec.PipPackage
+	progress := wasmexec.ProgressLog(ctx, &out)
+	var installed []wasmexec.PipPackage
 	ierr := func() error {
 		if req.RequirementsFile != "" {
 			r, err := readRequirements(dir, req.RequirementsFile)
@@ -217,8 +217,8 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 		if s.ReplaceDir != nil {
 			opts.Commit = func(swap func() error) error {
 				err := s.ReplaceDir(contextID, SiteDir, swap)
-				if exec.ErrorCode(err) == exec.ETooLarge {
-					return &Error{Reason: "the packages don't fit the context's workspace: " + exec.ErrorMessage(err)}
+				if wasmexec.ErrorCode(err) == wasmexec.ETooLarge {
+					return &Error{Reason: "the packages don't fit the context's workspace: " + wasmexec.ErrorMessage(err)}
 				}
 				return err
 			}
@@ -226,9 +226,9 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 		installed, err = s.Client.Install(runCtx, filepath.Join(dir, SiteDir), opts)
 		return err
 	}()
-	in := exec.Install{Kind: exec.KindPipInstall, Language: exec.Python, ContextID: contextID,
+	in := wasmexec.Install{Kind: wasmexec.KindPipInstall, Language: wasmexec.Python, ContextID: contextID,
 		Tool: "pip install", Unchanged: "the installed set is unchanged", Timeout: timeout, Started: started}
-	rec, installed, err := exec.InstallRecord(ctx, in, ierr, func(err error) *exec.ErrorData {
+	rec, installed, err := wasmexec.InstallRecord(ctx, in, ierr, func(err error) *wasmexec.ErrorData {
 		var pipErr *Error
 		if !errors.As(err, &pipErr) {
 			return nil
@@ -243,18 +243,18 @@ func (s *Service) Install(ctx context.Context, contextID string, req *exec.PipIn
 			return nil, err
 		}
 	}
-	return &exec.PipInstallResult{Result: rec, Installed: installed}, nil
+	return &wasmexec.PipInstallResult{Result: rec, Installed: installed}, nil
 }
 
 // Failure is the error of a failed install (code pip_install_failed).
-func Failure(e *Error, suffix string) *exec.ErrorData {
-	return &exec.ErrorData{Code: "pip_install_failed", Name: "PipInstallError", Message: e.Error() + suffix,
+func Failure(e *Error, suffix string) *wasmexec.ErrorData {
+	return &wasmexec.ErrorData{Code: "pip_install_failed", Name: "PipInstallError", Message: e.Error() + suffix,
 		Details: map[string]any{"package": e.Package, "reason": e.Reason}}
 }
 
-// StagePackages implements exec.PackageStager for one-shot Python runs
+// StagePackages implements wasmexec.PackageStager for one-shot Python runs
 // (see StageSet).
-func (s *Service) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+func (s *Service) StagePackages(ctx context.Context, packages []string) (func(context.Context, string) error, *wasmexec.ErrorData, error) {
 	seed, _, _, failure, err := s.StageSet(ctx, packages)
 	return seed, failure, err
 }
@@ -265,7 +265,7 @@ func (s *Service) StagePackages(ctx context.Context, packages []string) (func(co
 // into the run's workspace .python-packages. It also returns the set and
 // whether it had to be built now (fetched: the run waited for the index).
 // A failure of the packages is code pip_install_failed.
-func (s *Service) StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []exec.PipPackage, fetched bool, failure *exec.ErrorData, err error) {
+func (s *Service) StageSet(ctx context.Context, packages []string) (seed func(context.Context, string) error, pkgs []wasmexec.PipPackage, fetched bool, failure *wasmexec.ErrorData, err error) {
 	reqs, err := parsePackages("packages", packages)
 	if err != nil {
 		return nil, nil, false, nil, err

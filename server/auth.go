@@ -12,13 +12,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Authenticator checks an API key (auth.Keys): the key's tenant, or nil
 // for a wrong key.
 type Authenticator interface {
-	Authenticate(token string) *exec.Tenant
+	Authenticate(token string) *wasmexec.Tenant
 }
 
 // openPaths answer without a key: probes, and the API's own description.
@@ -66,7 +66,7 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 			id = newRequestID()
 		}
 		c.Response().Header().Set(HeaderRequestID, id)
-		ctx := exec.WithRequestID(req.Context(), id)
+		ctx := wasmexec.WithRequestID(req.Context(), id)
 		var tenant string
 		var err error
 		if s.cfg.Auth != nil && !openPaths[req.URL.Path] && !wellKnown(req.URL.Path) {
@@ -74,10 +74,10 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 			t := s.cfg.Auth.Authenticate(token)
 			if t == nil {
 				c.Response().Header().Set("WWW-Authenticate", challenge(token != ""))
-				err = exec.Errorf(exec.EUnauthorized, "%s", noOAuth)
+				err = wasmexec.Errorf(wasmexec.EUnauthorized, "%s", noOAuth)
 			} else {
 				tenant = t.ID
-				ctx = exec.WithTenant(ctx, t)
+				ctx = wasmexec.WithTenant(ctx, t)
 			}
 		}
 		c.SetRequest(req.WithContext(ctx))
@@ -100,7 +100,7 @@ func (s *Server) frontDoor(next echo.HandlerFunc) echo.HandlerFunc {
 // cursor at all and replay from the start.
 func checkQuery(r *http.Request) error {
 	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
-		return exec.Errorf(exec.EInvalid, "malformed query string: %v", err)
+		return wasmexec.Errorf(wasmexec.EInvalid, "malformed query string: %v", err)
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // CheckRequest is the body of POST /v1/typescript/check.
@@ -56,16 +56,16 @@ func (s *Server) check(c echo.Context) error {
 		return err
 	}
 	if req.Code == "" && len(req.Files) == 0 {
-		return exec.Errorf(exec.EInvalid, "code or files is required")
+		return wasmexec.Errorf(wasmexec.EInvalid, "code or files is required")
 	}
 	if req.Code != "" && len(req.Files) > 0 {
-		return exec.Errorf(exec.EInvalid, "give code or files, not both")
+		return wasmexec.Errorf(wasmexec.EInvalid, "give code or files, not both")
 	}
 	if req.TimeoutMs < 0 {
-		return exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+		return wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be positive")
 	}
 	if len(req.CompilerOptions) > 0 && req.CompilerOptions[0] != '{' && string(req.CompilerOptions) != "null" {
-		return exec.Errorf(exec.EInvalid, "compilerOptions must be an object, as in a tsconfig.json")
+		return wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions must be an object, as in a tsconfig.json")
 	}
 	res, err := s.cfg.Checker.Check(c.Request().Context(), &req)
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Cluster routes a context's requests to the server that owns it
@@ -93,7 +93,7 @@ func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
 		forwarded := req.Header.Get(HeaderForwardedBy) != ""
 		if forwarded || req.Header.Get(HeaderNodeSecret) != "" {
 			if !s.peer(req) {
-				return exec.Errorf(exec.EUnauthorized, "the %s and %s headers are for the servers of a cluster (wrong or missing node secret)", HeaderForwardedBy, HeaderNodeSecret)
+				return wasmexec.Errorf(wasmexec.EUnauthorized, "the %s and %s headers are for the servers of a cluster (wrong or missing node secret)", HeaderForwardedBy, HeaderNodeSecret)
 			}
 		}
 		if req.Method == http.MethodGet && !forwarded {
@@ -118,7 +118,7 @@ func (s *Server) route(next echo.HandlerFunc) echo.HandlerFunc {
 		// The owner was remembered, and it is gone (drained: the row says
 		// released; or dead): read the row again, and serve the context
 		// here when this server may claim it now.
-		if again, _, aerr := cl.ContextOwner(req.Context(), id, exec.TenantID(req.Context()), false); aerr == nil && again == "" {
+		if again, _, aerr := cl.ContextOwner(req.Context(), id, wasmexec.TenantID(req.Context()), false); aerr == nil && again == "" {
 			return next(c)
 		}
 		return err
@@ -161,7 +161,7 @@ func (s *Server) owner(c echo.Context, forwarded bool) (string, string, time.Dur
 	if id == "" {
 		return "", "", 0, nil
 	}
-	owner, lease, err := cl.ContextOwner(ctx, id, exec.TenantID(ctx), forwarded)
+	owner, lease, err := cl.ContextOwner(ctx, id, wasmexec.TenantID(ctx), forwarded)
 	return id, owner, lease, err
 }
 
@@ -205,7 +205,7 @@ func (s *Server) peekBody(c echo.Context, v any) (ok bool, err error) {
 	req := c.Request()
 	b, err := io.ReadAll(io.LimitReader(req.Body, s.cfg.BodyLimit+1))
 	if err != nil {
-		return false, exec.Errorf(exec.EInvalid, "reading the body: %v", err)
+		return false, wasmexec.Errorf(wasmexec.EInvalid, "reading the body: %v", err)
 	}
 	req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), req.Body))
 	return json.Unmarshal(b, v) == nil, nil
@@ -219,7 +219,7 @@ func (s *Server) peekBody(c echo.Context, v any) (ok bool, err error) {
 func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) (gone bool, _ error) {
 	u, err := url.Parse(owner)
 	if err != nil || u.Host == "" {
-		return false, exec.Errorf(exec.EInternal, "the owner's URL %q is not a URL", owner)
+		return false, wasmexec.Errorf(wasmexec.EInternal, "the owner's URL %q is not a URL", owner)
 	}
 	req := c.Request()
 	var body *heldBody
@@ -234,7 +234,7 @@ func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) 
 			pr.Out.Host = u.Host
 			pr.Out.Header.Set(HeaderForwardedBy, s.cfg.Cluster.NodeID())
 			pr.Out.Header.Set(HeaderNodeSecret, s.cfg.NodeSecret)
-			pr.Out.Header.Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
+			pr.Out.Header.Set(HeaderRequestID, wasmexec.RequestIDFrom(req.Context()))
 		},
 		Transport:     proxyTransport,
 		FlushInterval: -1, // SSE streams and long polls pass through at once
@@ -257,14 +257,14 @@ func (s *Server) forward(c echo.Context, id, owner string, lease time.Duration) 
 	if proxyErr == nil || c.Response().Committed {
 		return false, nil
 	}
-	c.Response().Header().Set(HeaderRequestID, exec.RequestIDFrom(req.Context()))
+	c.Response().Header().Set(HeaderRequestID, wasmexec.RequestIDFrom(req.Context()))
 	if id != "" {
 		s.cfg.Cluster.Moved(id)
 	}
 	if errors.Is(proxyErr, context.Canceled) && req.Context().Err() != nil {
 		return false, nil // the client went away
 	}
-	return untouched && id != "", &retryAfterError{&exec.Error{Code: exec.EUnavailable, Message: "the server that holds this context (" + u.Host + ") does not answer; retry", Err: proxyErr}, retrySeconds(lease)}
+	return untouched && id != "", &retryAfterError{&wasmexec.Error{Code: wasmexec.EUnavailable, Message: "the server that holds this context (" + u.Host + ") does not answer; retry", Err: proxyErr}, retrySeconds(lease)}
 }
 
 // heldBody is a request body lent to the proxy: it records whether the
@@ -384,7 +384,7 @@ func (s *Server) peerList(ctx context.Context, in *http.Request, peer, key strin
 type client struct{ authorization, requestID string }
 
 func clientOf(req *http.Request) client {
-	return client{req.Header.Get("Authorization"), exec.RequestIDFrom(req.Context())}
+	return client{req.Header.Get("Authorization"), wasmexec.RequestIDFrom(req.Context())}
 }
 
 // peerList asks a peer (a forwarded request: it answers with its own list
@@ -456,19 +456,19 @@ type clusterContexts struct {
 
 var _ Contexts = clusterContexts{}
 
-func (cc clusterContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+func (cc clusterContexts) Run(ctx context.Context, req *wasmexec.Request) (*wasmexec.Result, error) {
 	return cc.next.Run(ctx, req)
 }
 
-func (cc clusterContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+func (cc clusterContexts) Create(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error) {
 	return cc.next.Create(ctx, spec)
 }
 
-func (cc clusterContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+func (cc clusterContexts) Get(ctx context.Context, id string) (*wasmexec.Context, error) {
 	return cc.next.Get(ctx, id)
 }
 
-func (cc clusterContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
+func (cc clusterContexts) Reset(ctx context.Context, id string) (*wasmexec.Context, error) {
 	return cc.next.Reset(ctx, id)
 }
 
@@ -476,15 +476,15 @@ func (cc clusterContexts) Delete(ctx context.Context, id string) error {
 	return cc.next.Delete(ctx, id)
 }
 
-func (cc clusterContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+func (cc clusterContexts) Hibernate(ctx context.Context, id string) (*wasmexec.Context, error) {
 	return cc.next.Hibernate(ctx, id)
 }
 
-func (cc clusterContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+func (cc clusterContexts) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) (*wasmexec.Context, error) {
 	return cc.next.Fork(ctx, id, spec)
 }
 
-func (cc clusterContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+func (cc clusterContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*wasmexec.FileEntry, error) {
 	return cc.next.WriteFile(ctx, id, path, data)
 }
 
@@ -496,11 +496,11 @@ func (cc clusterContexts) DeleteFile(ctx context.Context, id, path string) error
 	return cc.next.DeleteFile(ctx, id, path)
 }
 
-func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+func (cc clusterContexts) ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error) {
 	return cc.next.ListFiles(ctx, id, dir)
 }
 
-func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+func (cc clusterContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*wasmexec.ArchiveResult, error) {
 	return cc.next.ExtractArchive(ctx, id, dir, format, r)
 }
 
@@ -510,7 +510,7 @@ func (cc clusterContexts) WriteArchive(ctx context.Context, id, dir, format stri
 
 type clientKey struct{}
 
-func (cc clusterContexts) List(ctx context.Context) ([]*exec.Context, error) {
+func (cc clusterContexts) List(ctx context.Context) ([]*wasmexec.Context, error) {
 	list, err := cc.next.List(ctx)
 	cl, ok := ctx.Value(clientKey{}).(client)
 	if err != nil || !ok {
@@ -531,12 +531,12 @@ func (cc clusterContexts) List(ctx context.Context) ([]*exec.Context, error) {
 	}
 	wg.Wait()
 	for _, raw := range slices.Concat(lists...) {
-		var d exec.Context
+		var d wasmexec.Context
 		if json.Unmarshal(raw, &d) == nil {
 			list = append(list, &d)
 		}
 	}
-	slices.SortStableFunc(list, func(a, b *exec.Context) int {
+	slices.SortStableFunc(list, func(a, b *wasmexec.Context) int {
 		return cmp.Or(cmp.Compare(a.CreatedAtMs, b.CreatedAtMs), strings.Compare(a.ContextID, b.ContextID))
 	})
 	return list, nil

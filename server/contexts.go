@@ -12,32 +12,32 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Contexts runs requests in named execution contexts and serves their
-// workspaces (contexts.Manager). Errors are *exec.Error codes (see the
+// workspaces (contexts.Manager). Errors are *wasmexec.Error codes (see the
 // contexts package doc).
 type Contexts interface {
-	Run(ctx context.Context, req *exec.Request) (*exec.Result, error)
-	Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error)
-	Get(ctx context.Context, id string) (*exec.Context, error)
-	List(ctx context.Context) ([]*exec.Context, error)
-	Reset(ctx context.Context, id string) (*exec.Context, error)
+	Run(ctx context.Context, req *wasmexec.Request) (*wasmexec.Result, error)
+	Create(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error)
+	Get(ctx context.Context, id string) (*wasmexec.Context, error)
+	List(ctx context.Context) ([]*wasmexec.Context, error)
+	Reset(ctx context.Context, id string) (*wasmexec.Context, error)
 	Delete(ctx context.Context, id string) error
-	WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error)
+	WriteFile(ctx context.Context, id, path string, data []byte) (*wasmexec.FileEntry, error)
 	ReadFile(ctx context.Context, id, path string) ([]byte, error)
 	DeleteFile(ctx context.Context, id, path string) error
-	ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error)
+	ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error)
 	// ExtractArchive unpacks an archive (format "tar", "tgz" or "zip" as a
 	// client names it, "" to detect it) under dir, all or nothing, charged
 	// once against the workspace's limits.
-	ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error)
+	ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*wasmexec.ArchiveResult, error)
 	// WriteArchive writes the tree under dir as a tar ("tar") or gzipped
 	// tar ("tgz").
 	WriteArchive(ctx context.Context, id, dir, format string, out io.Writer) error
-	Hibernate(ctx context.Context, id string) (*exec.Context, error)
-	Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error)
+	Hibernate(ctx context.Context, id string) (*wasmexec.Context, error)
+	Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) (*wasmexec.Context, error)
 }
 
 // routeContexts adds the /v1/contexts routes (501 when Contexts is nil).
@@ -68,7 +68,7 @@ func (s *Server) createContext(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var spec exec.ContextSpec
+	var spec wasmexec.ContextSpec
 	if err := s.decode(c, &spec); err != nil {
 		return err
 	}
@@ -89,14 +89,14 @@ func (s *Server) listContexts(c echo.Context) error {
 		return err
 	}
 	if list == nil {
-		list = []*exec.Context{}
+		list = []*wasmexec.Context{}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"contexts": list})
 }
 
 // contextByID serves GET /v1/contexts/:id and POST .../reset: one call by
 // id, the descriptor back.
-func (s *Server) contextByID(op func(Contexts, context.Context, string) (*exec.Context, error)) echo.HandlerFunc {
+func (s *Server) contextByID(op func(Contexts, context.Context, string) (*wasmexec.Context, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		cs, err := s.contexts()
 		if err != nil {
@@ -117,7 +117,7 @@ func (s *Server) forkContext(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var spec exec.ForkSpec
+	var spec wasmexec.ForkSpec
 	if c.Request().ContentLength != 0 {
 		if err := s.decode(c, &spec); err != nil {
 			return err
@@ -151,7 +151,7 @@ func filePath(c echo.Context) (string, error) {
 	}
 	u, err := url.PathUnescape(p)
 	if err != nil {
-		return "", exec.Errorf(exec.EInvalid, "malformed path escape: %v", err)
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "malformed path escape: %v", err)
 	}
 	return u, nil
 }
@@ -174,7 +174,7 @@ func (s *Server) listDir(c echo.Context, cs Contexts, dir string) error {
 		return err
 	}
 	if es == nil {
-		es = []exec.FileEntry{}
+		es = []wasmexec.FileEntry{}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"dir": dir, "entries": es})
 }
@@ -266,7 +266,7 @@ func (s *Server) getArchive(c echo.Context, cs Contexts, dir string) error {
 	case "tgz", "tar.gz", "gz", "gzip":
 		format, mime, name = "tgz", "application/gzip", "workspace.tar.gz"
 	default:
-		return exec.Errorf(exec.EInvalid, "a workspace tree is served as archive=tar or archive=tgz, not %q", a)
+		return wasmexec.Errorf(wasmexec.EInvalid, "a workspace tree is served as archive=tar or archive=tgz, not %q", a)
 	}
 	w := &lazyWriter{c: c, mime: mime, name: name}
 	if err := cs.WriteArchive(c.Request().Context(), c.Param("id"), dir, format, w); err != nil {
@@ -312,7 +312,7 @@ func (s *Server) putArchive(c echo.Context) error {
 		return err
 	}
 	if !c.QueryParams().Has("archive") {
-		return exec.Errorf(exec.EInvalid, "PUT /v1/contexts/:id/files takes an archive (?archive=tar|tgz|zip, or ?archive to detect it); a single file goes to /v1/contexts/:id/files/PATH")
+		return wasmexec.Errorf(wasmexec.EInvalid, "PUT /v1/contexts/:id/files takes an archive (?archive=tar|tgz|zip, or ?archive to detect it); a single file goes to /v1/contexts/:id/files/PATH")
 	}
 	body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
 	data, err := io.ReadAll(body)

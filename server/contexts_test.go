@@ -16,8 +16,8 @@ import (
 
 	"github.com/wasmexec/wasmexec/engine"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
@@ -31,8 +31,8 @@ var _ server.Contexts = (*contexts.Manager)(nil)
 type otherFamily struct{}
 
 func (otherFamily) Image() string { return "js-other" }
-func (otherFamily) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
-	return &exec.Prepared{Control: exec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "other.js"}}, nil
+func (otherFamily) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
+	return &wasmexec.Prepared{Control: wasmexec.ControlRequest{Op: string(req.Kind), Code: req.Code, Filename: "other.js"}}, nil
 }
 
 type ctxServer struct {
@@ -46,7 +46,7 @@ func mustContextServer(tb testing.TB, cfg contexts.Config, quota, bodyLimit int6
 	tb.Helper()
 	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), "js-other": testenv.SecondImage(tb, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, "otherjs": otherFamily{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(tb), "contexts"), quota)
 	if err != nil {

@@ -16,10 +16,10 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -59,23 +59,23 @@ func (contractChecker) Check(_ context.Context, req *server.CheckRequest) (any, 
 // so history pages hold npm_install and pip_install records.
 type contractInstaller struct{ st *store.Store }
 
-func (i contractInstaller) record(ctx context.Context, kind exec.Kind, lang exec.Language, id string) (*exec.Result, error) {
+func (i contractInstaller) record(ctx context.Context, kind wasmexec.Kind, lang wasmexec.Language, id string) (*wasmexec.Result, error) {
 	out := "resolved\n"
-	now := exec.Millis(time.Now())
-	rec := &exec.Result{ExecutionID: exec.NewID("exe"), Kind: kind, Language: lang, ContextID: id, Outcome: exec.Succeeded, Stdout: &out, StartedAtMs: now, CompletedAtMs: now, Extra: json.RawMessage(`{"installed":[]}`), Tenant: exec.TenantID(ctx)}
+	now := wasmexec.Millis(time.Now())
+	rec := &wasmexec.Result{ExecutionID: wasmexec.NewID("exe"), Kind: kind, Language: lang, ContextID: id, Outcome: wasmexec.Succeeded, Stdout: &out, StartedAtMs: now, CompletedAtMs: now, Extra: json.RawMessage(`{"installed":[]}`), Tenant: wasmexec.TenantID(ctx)}
 	return rec, i.st.Save(ctx, rec, nil, false)
 }
 
-func (i contractInstaller) Install(ctx context.Context, id string, _ *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
-	rec, err := i.record(ctx, exec.KindNPMInstall, exec.JavaScript, id)
-	return &exec.NPMInstallResult{Result: rec, Installed: []exec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}}}, err
+func (i contractInstaller) Install(ctx context.Context, id string, _ *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
+	rec, err := i.record(ctx, wasmexec.KindNPMInstall, wasmexec.JavaScript, id)
+	return &wasmexec.NPMInstallResult{Result: rec, Installed: []wasmexec.NPMPackage{{Name: "left-pad", Version: "1.3.0", Integrity: "sha512-x", Path: "node_modules/left-pad"}}}, err
 }
 
 type contractPip struct{ contractInstaller }
 
-func (p contractPip) Install(ctx context.Context, id string, _ *exec.PipInstallRequest) (*exec.PipInstallResult, error) {
-	rec, err := p.record(ctx, exec.KindPipInstall, exec.Python, id)
-	return &exec.PipInstallResult{Result: rec, Installed: []exec.PipPackage{{Name: "purefn", Version: "1.0", SHA256: "ab"}}}, err
+func (p contractPip) Install(ctx context.Context, id string, _ *wasmexec.PipInstallRequest) (*wasmexec.PipInstallResult, error) {
+	rec, err := p.record(ctx, wasmexec.KindPipInstall, wasmexec.Python, id)
+	return &wasmexec.PipInstallResult{Result: rec, Installed: []wasmexec.PipPackage{{Name: "purefn", Version: "1.0", SHA256: "ab"}}}, err
 }
 
 // mustContractServer serves the whole API with API keys: contractKey
@@ -90,7 +90,7 @@ func mustContractServer(tb testing.TB) string {
 	tenants := server.NewTenants()
 	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}, exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.TypeScript: ts.Driver{}, wasmexec.Python: python.Driver{}},
 		Store:     st,
 		Tenants:   tenants,
 	})

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func nested(depth int) string {
@@ -24,24 +24,24 @@ func TestDecodeJSON(t *testing.T) {
 		{"ok", `{"language":"javascript","code":"1"}`, ""},
 		{"ok with whitespace after", "{\"code\":\"1\"} \r\n\t", ""},
 		{"inputs at the depth limit", `{"code":"1","inputs":` + nested(MaxJSONDepth-1) + `}`, ""},
-		{"inputs one deeper", `{"code":"1","inputs":` + nested(MaxJSONDepth) + `}`, exec.EInvalid},
-		{"inputs 9000 deep", `{"code":"1","inputs":` + nested(9000) + `}`, exec.EInvalid},
+		{"inputs one deeper", `{"code":"1","inputs":` + nested(MaxJSONDepth) + `}`, wasmexec.EInvalid},
+		{"inputs 9000 deep", `{"code":"1","inputs":` + nested(9000) + `}`, wasmexec.EInvalid},
 		{"brackets in strings don't nest", `{"code":"` + strings.Repeat("[{", 2000) + `"}`, ""},
 		{"escaped quote in a string", `{"code":"\"[[[\\\"` + strings.Repeat("[", 2000) + `"}`, ""},
-		{"invalid UTF-8 in a string", "{\"code\":\"'\xff'\"}", exec.EInvalid},
-		{"truncated UTF-8", "{\"code\":\"\xe2\x82\"}", exec.EInvalid},
-		{"surrogate half encoded as UTF-8", "{\"code\":\"\xed\xa0\x80\"}", exec.EInvalid},
+		{"invalid UTF-8 in a string", "{\"code\":\"'\xff'\"}", wasmexec.EInvalid},
+		{"truncated UTF-8", "{\"code\":\"\xe2\x82\"}", wasmexec.EInvalid},
+		{"surrogate half encoded as UTF-8", "{\"code\":\"\xed\xa0\x80\"}", wasmexec.EInvalid},
 		{"valid UTF-8", `{"code":"ünïcødé ✓ 🎉"}`, ""},
-		{"trailing data", `{"code":"1"} {}`, exec.EInvalid},
-		{"trailing bracket", `{"code":"1"}}`, exec.EInvalid},
-		{"empty", ``, exec.EInvalid},
-		{"unknown field", `{"cod":"1"}`, exec.EInvalid},
-		{"over the size limit", `{"code":"` + strings.Repeat("x", 100) + `"}`, exec.ETooLarge},
+		{"trailing data", `{"code":"1"} {}`, wasmexec.EInvalid},
+		{"trailing bracket", `{"code":"1"}}`, wasmexec.EInvalid},
+		{"empty", ``, wasmexec.EInvalid},
+		{"unknown field", `{"cod":"1"}`, wasmexec.EInvalid},
+		{"over the size limit", `{"code":"` + strings.Repeat("x", 100) + `"}`, wasmexec.ETooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var req exec.Request
+			var req wasmexec.Request
 			limit := int64(1 << 20)
-			if tc.code == exec.ETooLarge {
+			if tc.code == wasmexec.ETooLarge {
 				limit = 64
 			}
 			body := http.MaxBytesReader(httptest.NewRecorder(), readCloser{strings.NewReader(tc.body)}, limit)
@@ -52,7 +52,7 @@ func TestDecodeJSON(t *testing.T) {
 				}
 				return
 			}
-			if exec.ErrorCode(err) != tc.code {
+			if wasmexec.ErrorCode(err) != tc.code {
 				t.Fatalf("decode: %v, want %s", err, tc.code)
 			}
 		})
@@ -76,7 +76,7 @@ func fuzzDecoder[T any](f *testing.F, seeds ...string) {
 		var v T
 		err := decodeJSON(http.MaxBytesReader(httptest.NewRecorder(), readCloser{strings.NewReader(string(body))}, limit), limit, &v)
 		if err != nil {
-			if c := exec.ErrorCode(err); c != exec.EInvalid && c != exec.ETooLarge {
+			if c := wasmexec.ErrorCode(err); c != wasmexec.EInvalid && c != wasmexec.ETooLarge {
 				t.Fatalf("decode %q: %v (code %s)", body, err, c)
 			}
 			return
@@ -96,18 +96,18 @@ func fuzzDecoder[T any](f *testing.F, seeds ...string) {
 }
 
 func FuzzDecodeRunRequest(f *testing.F) {
-	fuzzDecoder[exec.Request](f,
+	fuzzDecoder[wasmexec.Request](f,
 		`{"language":"javascript","code":"1+1"}`,
 		`{"language":"python","code":"print(1)","inputs":{"a":[1,{"b":null}]},"stdin":"x","env":{"A":"1"},"args":["a"],"cwd":"/workspace","files":{"a.txt":"x"},"timeoutMs":100,"limits":{"fuel":1,"memoryBytes":2,"outputBytes":3},"output":{"capture":"all","retainEvents":true},"format":"module","contextId":"c"}`,
 		`{"language":"javascript","code":1}`)
 }
 
 func FuzzDecodeContextSpec(f *testing.F) {
-	fuzzDecoder[exec.ContextSpec](f, `{"contextId":"c","language":"javascript"}`, `{"language":"python","env":{"A":"1"},"limits":{"memoryBytes":1}}`)
+	fuzzDecoder[wasmexec.ContextSpec](f, `{"contextId":"c","language":"javascript"}`, `{"language":"python","env":{"A":"1"},"limits":{"memoryBytes":1}}`)
 }
 
 func FuzzDecodeSpawnRequest(f *testing.F) {
-	fuzzDecoder[exec.SpawnRequest](f, `{"language":"javascript","code":"for(;;){}"}`, `{"language":"python","file":"app.py","contextId":"c","args":["a"],"timeoutMs":5}`)
+	fuzzDecoder[wasmexec.SpawnRequest](f, `{"language":"javascript","code":"for(;;){}"}`, `{"language":"python","file":"app.py","contextId":"c","args":["a"],"timeoutMs":5}`)
 }
 
 func FuzzDecodeStdinBody(f *testing.F) {

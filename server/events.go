@@ -11,8 +11,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // routeEvents adds GET /v1/events.
@@ -40,7 +40,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if cursor == "" {
 		cursor = c.QueryParam("after")
 	}
-	after, err := exec.ParseCursor(cursor)
+	after, err := wasmexec.ParseCursor(cursor)
 	if err != nil {
 		return err
 	}
@@ -55,13 +55,13 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if v := c.QueryParam("type"); v != "" {
 		for _, t := range strings.Split(v, ",") {
 			if !slices.Contains(events.Types, t) {
-				return exec.Errorf(exec.EInvalid, "unknown event type %q (one of %s)", t, strings.Join(events.Types, ", "))
+				return wasmexec.Errorf(wasmexec.EInvalid, "unknown event type %q (one of %s)", t, strings.Join(events.Types, ", "))
 			}
 			types = append(types, t)
 		}
 	}
 	contextID := c.QueryParam("contextId")
-	tenant := exec.TenantID(ctx)
+	tenant := wasmexec.TenantID(ctx)
 	keep := func(e *events.Event) bool {
 		return (s.cfg.Auth == nil || e.Tenant == tenant) &&
 			(len(types) == 0 || slices.Contains(types, e.Type)) &&
@@ -82,7 +82,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 		p := hub.Read(ctx, after, sseBatch, keep)
 		buf = buf[:0]
 		if p.Dropped > 0 {
-			note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(after + p.Dropped), "dropped": p.Dropped})
+			note, _ := json.Marshal(map[string]any{"after": wasmexec.EncodeCursor(after), "resumeAfter": wasmexec.EncodeCursor(after + p.Dropped), "dropped": p.Dropped})
 			buf = appendSSE(buf, "", "truncated", note)
 		}
 		for _, e := range p.Events {
@@ -90,7 +90,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			buf = appendSSE(buf, exec.EncodeCursor(e.Seq), e.Type, data)
+			buf = appendSSE(buf, wasmexec.EncodeCursor(e.Seq), e.Type, data)
 		}
 		after = p.Next
 		if len(buf) > 0 {
@@ -123,12 +123,12 @@ func (s *Server) streamEvents(c echo.Context) error {
 
 // publish sends one event stamped with the caller's tenant and request id.
 func publish(hub events.Log, ctx context.Context, e events.Event) {
-	e.Tenant = exec.TenantID(ctx)
-	e.RequestID = exec.RequestIDFrom(ctx)
+	e.Tenant = wasmexec.TenantID(ctx)
+	e.RequestID = wasmexec.RequestIDFrom(ctx)
 	hub.Publish(e)
 }
 
-func completed(r *exec.Result) events.Event {
+func completed(r *wasmexec.Result) events.Event {
 	code, d := r.ExitCode, r.DurationMs
 	return events.Event{Type: events.ExecutionCompleted, ExecutionID: r.ExecutionID, Kind: string(r.Kind), Language: string(r.Language), ContextID: r.ContextID, PID: r.PID, Outcome: string(r.Outcome), ExitCode: &code, DurationMs: &d}
 }
@@ -141,7 +141,7 @@ type eventContexts struct {
 	reportsDeletions bool
 }
 
-func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exec.Context, error) {
+func (g eventContexts) Create(ctx context.Context, spec *wasmexec.ContextSpec) (*wasmexec.Context, error) {
 	c, err := g.next.Create(ctx, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
@@ -149,7 +149,7 @@ func (g eventContexts) Create(ctx context.Context, spec *exec.ContextSpec) (*exe
 	return c, err
 }
 
-func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
+func (g eventContexts) Reset(ctx context.Context, id string) (*wasmexec.Context, error) {
 	c, err := g.next.Reset(ctx, id)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextReset, ContextID: c.ContextID, Language: string(c.Language)})
@@ -157,7 +157,7 @@ func (g eventContexts) Reset(ctx context.Context, id string) (*exec.Context, err
 	return c, err
 }
 
-func (g eventContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (*exec.Context, error) {
+func (g eventContexts) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) (*wasmexec.Context, error) {
 	c, err := g.next.Fork(ctx, id, spec)
 	if err == nil {
 		publish(g.hub, ctx, events.Event{Type: events.ContextCreated, ContextID: c.ContextID, Language: string(c.Language)})
@@ -207,12 +207,12 @@ func (c Config) ContextDeleted(id string) {
 
 // processSpawned publishes process.spawned, then process.exited and
 // execution.completed when it exits (watched off the request).
-func processSpawned(cfg Config, ctx context.Context, p Processes, d *exec.Process) {
+func processSpawned(cfg Config, ctx context.Context, p Processes, d *wasmexec.Process) {
 	hub := cfg.Events
 	if hub == nil {
 		return
 	}
-	publish(hub, ctx, events.Event{Type: events.ProcessSpawned, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(exec.KindProcess)})
+	publish(hub, ctx, events.Event{Type: events.ProcessSpawned, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(wasmexec.KindProcess)})
 	bg := context.WithoutCancel(ctx)
 	go func() {
 		for {
@@ -220,11 +220,11 @@ func processSpawned(cfg Config, ctx context.Context, p Processes, d *exec.Proces
 			if err != nil {
 				return
 			}
-			if w.State != exec.ProcessExited || w.Exit == nil {
+			if w.State != wasmexec.ProcessExited || w.Exit == nil {
 				continue
 			}
 			x := w.Exit
-			ev := events.Event{Type: events.ProcessExited, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(exec.KindProcess), Outcome: string(x.Outcome), ExitCode: x.ExitCode, DurationMs: &x.DurationMs}
+			ev := events.Event{Type: events.ProcessExited, PID: d.PID, ExecutionID: d.ExecutionID, ContextID: d.ContextID, Language: string(d.Language), Kind: string(wasmexec.KindProcess), Outcome: string(x.Outcome), ExitCode: x.ExitCode, DurationMs: &x.DurationMs}
 			publish(hub, bg, ev)
 			if h := cfg.History; h != nil {
 				if r, err := h.Get(bg, d.ExecutionID); err == nil {
@@ -238,21 +238,23 @@ func processSpawned(cfg Config, ctx context.Context, p Processes, d *exec.Proces
 
 // The rest pass through: they change no context's lifecycle.
 
-func (g eventContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+func (g eventContexts) Run(ctx context.Context, req *wasmexec.Request) (*wasmexec.Result, error) {
 	return g.next.Run(ctx, req)
 }
 
-func (g eventContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+func (g eventContexts) Get(ctx context.Context, id string) (*wasmexec.Context, error) {
 	return g.next.Get(ctx, id)
 }
 
-func (g eventContexts) List(ctx context.Context) ([]*exec.Context, error) { return g.next.List(ctx) }
+func (g eventContexts) List(ctx context.Context) ([]*wasmexec.Context, error) {
+	return g.next.List(ctx)
+}
 
-func (g eventContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+func (g eventContexts) Hibernate(ctx context.Context, id string) (*wasmexec.Context, error) {
 	return g.next.Hibernate(ctx, id)
 }
 
-func (g eventContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+func (g eventContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*wasmexec.FileEntry, error) {
 	return g.next.WriteFile(ctx, id, path, data)
 }
 
@@ -264,11 +266,11 @@ func (g eventContexts) DeleteFile(ctx context.Context, id, path string) error {
 	return g.next.DeleteFile(ctx, id, path)
 }
 
-func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+func (g eventContexts) ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error) {
 	return g.next.ListFiles(ctx, id, dir)
 }
 
-func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+func (g eventContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*wasmexec.ArchiveResult, error) {
 	return g.next.ExtractArchive(ctx, id, dir, format, r)
 }
 

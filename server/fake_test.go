@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/pipeline/pipelinetest"
@@ -23,7 +23,7 @@ import (
 type fakeJS struct{}
 
 func (fakeJS) Image() string { return pipelinetest.Image }
-func (fakeJS) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
+func (fakeJS) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
 	return js.Driver{}.Prepare(ctx, req)
 }
 
@@ -34,8 +34,8 @@ func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline)
 	tenants := server.NewTenants()
 	cfg := pipeline.Config{
 		Driver:    &pipelinetest.Driver{},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: fakeJS{}},
-		Policy:    exec.DefaultPolicy(),
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: fakeJS{}},
+		Policy:    wasmexec.DefaultPolicy(),
 		Tenants:   tenants,
 	}
 	if hub != nil {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/server"
 )
@@ -21,11 +21,11 @@ import (
 // cost is the front door's (routing, decoding, auth, tenancy, events).
 type instantRunner struct{}
 
-func (instantRunner) Run(_ context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+func (instantRunner) Run(_ context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error) {
 	if opts.Started != nil {
 		opts.Started(nil)
 	}
-	return &exec.Result{ExecutionID: exec.NewID("exe"), Kind: req.Kind, Language: req.Language, Outcome: exec.Succeeded, Value: []byte("2")}, nil
+	return &wasmexec.Result{ExecutionID: wasmexec.NewID("exe"), Kind: req.Kind, Language: req.Language, Outcome: wasmexec.Succeeded, Value: []byte("2")}, nil
 }
 
 // BenchmarkFrontDoor is the cost of a one-shot request through the front

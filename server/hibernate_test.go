@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/server"
@@ -22,7 +22,7 @@ import (
 func TestHibernateAndForkByTenant(t *testing.T) {
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
 	if err != nil {
@@ -34,7 +34,7 @@ func TestHibernateAndForkByTenant(t *testing.T) {
 	}
 	t.Cleanup(m.Close)
 	// "earlier" stands for a context listed again after a restart.
-	if _, err := m.Create(context.Background(), &exec.ContextSpec{ContextID: "earlier", Language: exec.JavaScript}); err != nil {
+	if _, err := m.Create(context.Background(), &wasmexec.ContextSpec{ContextID: "earlier", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	keys, _ := MustKeys(t)

@@ -8,14 +8,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // History reads completed executions (store.Store through an adapter).
 type History interface {
-	Get(ctx context.Context, id string) (*exec.Result, error)
-	List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error)
-	Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error)
+	Get(ctx context.Context, id string) (*wasmexec.Result, error)
+	List(ctx context.Context, f wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error)
+	Output(ctx context.Context, id, after string, limit int) (*wasmexec.Replay, error)
 	// Delete removes a completed record (not_found, execution_expired).
 	Delete(ctx context.Context, id string) error
 }
@@ -25,7 +25,7 @@ type History interface {
 type LiveOutput interface {
 	// ExecutionOutput returns the replay of a live execution, or ok=false
 	// when the id is not live.
-	ExecutionOutput(id, after string, limit int) (r *exec.Replay, ok bool, err error)
+	ExecutionOutput(id, after string, limit int) (r *wasmexec.Replay, ok bool, err error)
 }
 
 func (s *Server) routeHistory() {
@@ -53,7 +53,7 @@ func (s *Server) getExecution(c echo.Context) error {
 	case "code":
 		withCode = true
 	default:
-		return exec.Errorf(exec.EInvalid, "include must be \"code\", not %q", inc)
+		return wasmexec.Errorf(wasmexec.EInvalid, "include must be \"code\", not %q", inc)
 	}
 	res, err := h.Get(c.Request().Context(), c.Param("id"))
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *Server) getExecution(c echo.Context) error {
 
 // withStoredCode is the record's JSON with the code the store kept (its
 // first 64 KiB): "code", and "codeTruncated": true when it was cut.
-func withStoredCode(res *exec.Result) ([]byte, error) {
+func withStoredCode(res *wasmexec.Result) ([]byte, error) {
 	b, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (s *Server) deleteExecution(c echo.Context) error {
 	}
 	id := c.Param("id")
 	if s.processRunning(id) {
-		return exec.Errorf(exec.EConflict, "execution %s is a process still running; only completed executions can be deleted (signal it first)", id)
+		return wasmexec.Errorf(wasmexec.EConflict, "execution %s is a process still running; only completed executions can be deleted (signal it first)", id)
 	}
 	if err := h.Delete(c.Request().Context(), id); err != nil {
 		return err
@@ -115,7 +115,7 @@ var (
 )
 
 func init() {
-	for _, k := range exec.Kinds {
+	for _, k := range wasmexec.Kinds {
 		validKinds[string(k)] = true
 	}
 }
@@ -125,13 +125,13 @@ func (s *Server) listExecutions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := exec.HistoryFilter{ContextID: c.QueryParam("contextId"), Language: c.QueryParam("language"), Outcome: c.QueryParam("outcome"), Kind: c.QueryParam("kind"), After: c.QueryParam("after")}
+	f := wasmexec.HistoryFilter{ContextID: c.QueryParam("contextId"), Language: c.QueryParam("language"), Outcome: c.QueryParam("outcome"), Kind: c.QueryParam("kind"), After: c.QueryParam("after")}
 	for name, v := range map[string]struct {
 		val   string
 		valid map[string]bool
 	}{"language": {f.Language, validLanguages}, "outcome": {f.Outcome, validOutcomes}, "kind": {f.Kind, validKinds}} {
 		if v.val != "" && !v.valid[v.val] {
-			return exec.Errorf(exec.EInvalid, "unknown %s %q", name, v.val)
+			return wasmexec.Errorf(wasmexec.EInvalid, "unknown %s %q", name, v.val)
 		}
 	}
 	if f.Limit, err = queryInt(c, "limit", 50); err != nil {
@@ -142,7 +142,7 @@ func (s *Server) listExecutions(c echo.Context) error {
 		return err
 	}
 	if page.Executions == nil {
-		page.Executions = []*exec.Result{}
+		page.Executions = []*wasmexec.Result{}
 	}
 	return c.JSON(http.StatusOK, page)
 }
@@ -157,7 +157,7 @@ func (s *Server) executionOutput(c echo.Context) error {
 		return err
 	}
 	after := c.QueryParam("after")
-	if _, err := exec.ParseCursor(after); err != nil {
+	if _, err := wasmexec.ParseCursor(after); err != nil {
 		return err
 	}
 	if !s.ownsExecution(c.Request().Context(), c.Param("id")) {
@@ -191,7 +191,7 @@ func (s *Server) executionOutput(c echo.Context) error {
 // chunks (as written, before JSON escaping or base64) past maxBytes (0: no
 // bound), with hasMore and nextCursor at the last event kept. The first
 // event always comes, alone when it is larger than maxBytes.
-func capReplay(r *exec.Replay, maxBytes int) *exec.Replay {
+func capReplay(r *wasmexec.Replay, maxBytes int) *wasmexec.Replay {
 	if maxBytes <= 0 {
 		return r
 	}
@@ -201,7 +201,7 @@ func capReplay(r *exec.Replay, maxBytes int) *exec.Replay {
 		if i > 0 && total > maxBytes {
 			r.Events = r.Events[:i]
 			r.HasMore = true
-			r.NextCursor = exec.EncodeCursor(r.Events[i-1].Sequence)
+			r.NextCursor = wasmexec.EncodeCursor(r.Events[i-1].Sequence)
 			break
 		}
 	}
@@ -216,7 +216,7 @@ func (s *Server) processRunning(id string) bool {
 	}
 	for _, p := range s.cfg.Processes.List() {
 		if p.ExecutionID == id {
-			return p.State == exec.ProcessRunning
+			return p.State == wasmexec.ProcessRunning
 		}
 	}
 	return false
@@ -230,7 +230,7 @@ func queryInt(c echo.Context, name string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
-		return 0, exec.Errorf(exec.EInvalid, "%s must be a positive integer, not %q", name, v)
+		return 0, wasmexec.Errorf(wasmexec.EInvalid, "%s must be a positive integer, not %q", name, v)
 	}
 	return n, nil
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
@@ -25,43 +25,43 @@ import (
 
 // fakeProcesses serves one live process (pid 1, executionId exe_live) from
 // an output log; only what history and output routes use is implemented.
-type fakeProcesses struct{ log *exec.OutputLog }
+type fakeProcesses struct{ log *wasmexec.OutputLog }
 
-func (f fakeProcesses) Spawn(context.Context, *exec.SpawnRequest) (*exec.Process, error) {
-	return nil, exec.Errorf(exec.EInvalid, "not in this test")
+func (f fakeProcesses) Spawn(context.Context, *wasmexec.SpawnRequest) (*wasmexec.Process, error) {
+	return nil, wasmexec.Errorf(wasmexec.EInvalid, "not in this test")
 }
-func (f fakeProcesses) Get(pid int64) (*exec.Process, error) { return nil, f.missing(pid) }
-func (f fakeProcesses) List() []*exec.Process {
-	return []*exec.Process{{PID: 1, ExecutionID: "exe_live", State: exec.ProcessRunning}}
+func (f fakeProcesses) Get(pid int64) (*wasmexec.Process, error) { return nil, f.missing(pid) }
+func (f fakeProcesses) List() []*wasmexec.Process {
+	return []*wasmexec.Process{{PID: 1, ExecutionID: "exe_live", State: wasmexec.ProcessRunning}}
 }
 func (f fakeProcesses) WriteStdin(pid int64, _ []byte) error { return f.missing(pid) }
-func (f fakeProcesses) CloseStdin(pid int64) (*exec.Process, error) {
+func (f fakeProcesses) CloseStdin(pid int64) (*wasmexec.Process, error) {
 	return nil, f.missing(pid)
 }
-func (f fakeProcesses) Signal(pid int64, _ exec.Signal) (*exec.Process, error) {
+func (f fakeProcesses) Signal(pid int64, _ wasmexec.Signal) (*wasmexec.Process, error) {
 	return nil, f.missing(pid)
 }
-func (f fakeProcesses) Wait(_ context.Context, pid int64, _ time.Duration) (*exec.ProcessWait, error) {
+func (f fakeProcesses) Wait(_ context.Context, pid int64, _ time.Duration) (*wasmexec.ProcessWait, error) {
 	return nil, f.missing(pid)
 }
-func (f fakeProcesses) Follow(pid int64) (*exec.OutputLog, <-chan struct{}, error) {
+func (f fakeProcesses) Follow(pid int64) (*wasmexec.OutputLog, <-chan struct{}, error) {
 	return nil, nil, f.missing(pid)
 }
 func (f fakeProcesses) missing(pid int64) error {
-	return exec.Errorf(exec.ENotFound, "no process %d", pid)
+	return wasmexec.Errorf(wasmexec.ENotFound, "no process %d", pid)
 }
-func (f fakeProcesses) Output(pid int64, after string, limit int) (*exec.Replay, error) {
+func (f fakeProcesses) Output(pid int64, after string, limit int) (*wasmexec.Replay, error) {
 	if pid != 1 {
 		return nil, f.missing(pid)
 	}
-	seq, err := exec.ParseCursor(after)
+	seq, err := wasmexec.ParseCursor(after)
 	if err != nil {
 		return nil, err
 	}
 	r := f.log.Read(seq, limit)
 	return &r, nil
 }
-func (f fakeProcesses) ExecutionOutput(id, after string, limit int) (*exec.Replay, bool, error) {
+func (f fakeProcesses) ExecutionOutput(id, after string, limit int) (*wasmexec.Replay, bool, error) {
 	if id != "exe_live" {
 		return nil, false, nil
 	}
@@ -80,7 +80,7 @@ func MustHistoryServer(tb testing.TB, procs server.Processes) *httptest.Server {
 	tb.Cleanup(func() { st.Close() })
 	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName), python.ImageName: testenv.Image(tb, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.Python: python.Driver{}},
 		Store:     st,
 	})
 	cfg := server.Config{Runner: r, History: st}
@@ -133,11 +133,11 @@ func errorCode(m map[string]any) string {
 func TestValueBoundOverHTTP(t *testing.T) {
 	ts := MustHistoryServer(t, nil)
 	status, res := call(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","code":"'x'.repeat(20e6)"}`)
-	if status != 200 || res["outcome"] != "failed" || errorCode(res) != exec.CodeOutputLimit || res["value"] != nil {
+	if status != 200 || res["outcome"] != "failed" || errorCode(res) != wasmexec.CodeOutputLimit || res["value"] != nil {
 		t.Fatalf("20 MB value: %d outcome %v error %v, value present %v", status, res["outcome"], res["error"], res["value"] != nil)
 	}
 	status, rec := call(t, "GET", ts.URL+"/v1/executions/"+res["executionId"].(string), "")
-	if status != 200 || rec["outcome"] != "failed" || errorCode(rec) != exec.CodeOutputLimit || rec["value"] != nil {
+	if status != 200 || rec["outcome"] != "failed" || errorCode(rec) != wasmexec.CodeOutputLimit || rec["value"] != nil {
 		t.Fatalf("stored 20 MB value: %d %v", status, rec["error"])
 	}
 
@@ -178,7 +178,7 @@ func TestBinaryStreamsOverHTTP(t *testing.T) {
 // Item 15: one vocabulary for processes (the exit outcomes select process
 // records), the stored code on request, and DELETE of a completed record.
 func TestHistoryVocabularyCodeAndDelete(t *testing.T) {
-	ts := MustHistoryServer(t, fakeProcesses{exec.NewOutputLog(1, 1<<20)})
+	ts := MustHistoryServer(t, fakeProcesses{wasmexec.NewOutputLog(1, 1<<20)})
 	for _, o := range []string{"exited", "signalled", "timed_out", "succeeded"} {
 		if status, m := call(t, "GET", ts.URL+"/v1/executions?outcome="+o, ""); status != 200 {
 			t.Errorf("?outcome=%s: %d %v", o, status, m)
@@ -213,13 +213,13 @@ func TestHistoryVocabularyCodeAndDelete(t *testing.T) {
 	if status, m := call(t, "DELETE", ts.URL+"/v1/executions/"+id, ""); status != 204 || m != nil {
 		t.Fatalf("DELETE: %d %v", status, m)
 	}
-	if status, m := call(t, "GET", ts.URL+"/v1/executions/"+id, ""); status != 404 || m["code"] != exec.ENotFound {
+	if status, m := call(t, "GET", ts.URL+"/v1/executions/"+id, ""); status != 404 || m["code"] != wasmexec.ENotFound {
 		t.Errorf("GET after DELETE: %d %v", status, m)
 	}
-	if status, m := call(t, "DELETE", ts.URL+"/v1/executions/"+id, ""); status != 404 || m["code"] != exec.ENotFound {
+	if status, m := call(t, "DELETE", ts.URL+"/v1/executions/"+id, ""); status != 404 || m["code"] != wasmexec.ENotFound {
 		t.Errorf("second DELETE: %d %v", status, m)
 	}
-	if status, m := call(t, "DELETE", ts.URL+"/v1/executions/exe_live", ""); status != 409 || m["code"] != exec.EConflict {
+	if status, m := call(t, "DELETE", ts.URL+"/v1/executions/exe_live", ""); status != 409 || m["code"] != wasmexec.EConflict {
 		t.Errorf("DELETE of a running process's execution: %d %v", status, m)
 	}
 }
@@ -230,7 +230,7 @@ func TestReplayNotRetainedOverHTTP(t *testing.T) {
 	ts := MustHistoryServer(t, nil)
 	_, res := call(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","code":"console.log('hi')"}`)
 	status, m := call(t, "GET", ts.URL+"/v1/executions/"+res["executionId"].(string)+"/output", "")
-	if status != 409 || m["code"] != exec.ENotRetained {
+	if status != 409 || m["code"] != wasmexec.ENotRetained {
 		t.Fatalf("replay of a run without retainEvents: %d %v", status, m)
 	}
 	_, res = call(t, "POST", ts.URL+"/v1/evaluate", `{"language":"javascript","code":"1","output":{"retainEvents":true}}`)
@@ -243,10 +243,10 @@ func TestReplayNotRetainedOverHTTP(t *testing.T) {
 // Item 20: maxBytes bounds a page by the bytes of its chunks, stored and
 // live; a single larger event comes alone; 0 and negative are 400.
 func TestReplayMaxBytesOverHTTP(t *testing.T) {
-	log := exec.NewOutputLog(1, 1<<20)
+	log := wasmexec.NewOutputLog(1, 1<<20)
 	sizes := []int{10, 10, 10, 100, 10}
 	for i, n := range sizes {
-		log.Append(exec.Stdout, []byte(strings.Repeat(fmt.Sprint(i), n)))
+		log.Append(wasmexec.Stdout, []byte(strings.Repeat(fmt.Sprint(i), n)))
 	}
 	ts := MustHistoryServer(t, fakeProcesses{log})
 	// A pause between writes ends a chunk (the driver coalesces the
@@ -286,7 +286,7 @@ func TestReplayMaxBytesOverHTTP(t *testing.T) {
 				t.Fatalf("page sizes %v, want [20 10 100 10]", got)
 			}
 			for _, bad := range []string{"0", "-1", "x"} {
-				if status, m := call(t, "GET", base+"?maxBytes="+bad, ""); status != 400 || m["code"] != exec.EInvalid {
+				if status, m := call(t, "GET", base+"?maxBytes="+bad, ""); status != 400 || m["code"] != wasmexec.EInvalid {
 					t.Errorf("maxBytes=%s: %d %v", bad, status, m)
 				}
 			}

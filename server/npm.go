@@ -5,13 +5,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // NPM installs npm packages into contexts' workspaces (npm.Service).
-// Errors are *exec.Error codes; a failed install is a completed record.
+// Errors are *wasmexec.Error codes; a failed install is a completed record.
 type NPM interface {
-	Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error)
+	Install(ctx context.Context, contextID string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error)
 }
 
 // routeNPM adds POST /v1/contexts/:id/npm/install (501 when NPM is nil).
@@ -23,7 +23,7 @@ func (s *Server) npmInstall(c echo.Context) error {
 	if s.cfg.NPM == nil {
 		return notImplemented("npm install")
 	}
-	var req exec.NPMInstallRequest
+	var req wasmexec.NPMInstallRequest
 	if c.Request().ContentLength != 0 {
 		if err := s.decode(c, &req); err != nil {
 			return err

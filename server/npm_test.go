@@ -6,24 +6,24 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/server"
 )
 
-type fakeNPM struct{ got *exec.NPMInstallRequest }
+type fakeNPM struct{ got *wasmexec.NPMInstallRequest }
 
-func (f *fakeNPM) Install(_ context.Context, id string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+func (f *fakeNPM) Install(_ context.Context, id string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
 	if id != "c1" {
-		return nil, exec.Errorf(exec.ENotFound, "no context %q", id)
+		return nil, wasmexec.Errorf(wasmexec.ENotFound, "no context %q", id)
 	}
 	if len(req.Packages) > 0 && req.Packages[0] == "../x" {
-		return nil, exec.Errorf(exec.EInvalid, "bad name")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "bad name")
 	}
 	f.got = req
 	out := "added left@1.0.0\n"
-	return &exec.NPMInstallResult{
-		Result:    &exec.Result{ExecutionID: "exe_1", Kind: exec.KindNPMInstall, Outcome: exec.Succeeded, Stdout: &out},
-		Installed: []exec.NPMPackage{{Name: "left", Version: "1.0.0", Integrity: "sha512-x", Path: "node_modules/left"}},
+	return &wasmexec.NPMInstallResult{
+		Result:    &wasmexec.Result{ExecutionID: "exe_1", Kind: wasmexec.KindNPMInstall, Outcome: wasmexec.Succeeded, Stdout: &out},
+		Installed: []wasmexec.NPMPackage{{Name: "left", Version: "1.0.0", Integrity: "sha512-x", Path: "node_modules/left"}},
 	}, nil
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // The OpenAPI 3.1 document of the HTTP API, served at GET /openapi.json.
@@ -274,7 +274,7 @@ func openAPIDoc() obj {
 			"Follow a process's output live (Server-Sent Events): `id: <cursor>` `event: output` data Event JSON; `event: truncated` data {after, resumeAfter, dropped} when the reader fell behind the retained window; `event: exit` data ProcessExit JSON, then the stream ends; `: keep-alive` comments while idle. Resume with Last-Event-ID.",
 			obj{"200": sse("output, truncated and exit events", "Event")}, params(pidParam, cursor("after"), headerParam("Last-Event-ID", "resume after this cursor")))},
 	}
-	errorCodes := []string{exec.EInvalid, exec.EUnauthorized, exec.ENotFound, exec.EExpired, exec.EContextNotFound, exec.EMethodNotAllowed, exec.EConflict, exec.EContextConflict, exec.ELanguageMismatch, exec.ENotRetained, exec.ETooLarge, exec.EOverloaded, exec.EQuota, exec.EUnavailable, "not_implemented", exec.EInternal}
+	errorCodes := []string{wasmexec.EInvalid, wasmexec.EUnauthorized, wasmexec.ENotFound, wasmexec.EExpired, wasmexec.EContextNotFound, wasmexec.EMethodNotAllowed, wasmexec.EConflict, wasmexec.EContextConflict, wasmexec.ELanguageMismatch, wasmexec.ENotRetained, wasmexec.ETooLarge, wasmexec.EOverloaded, wasmexec.EQuota, wasmexec.EUnavailable, "not_implemented", wasmexec.EInternal}
 	errResp := func(desc string, retry bool) obj {
 		r := jsonResponse(desc, ref("Error"))
 		if retry {
@@ -288,9 +288,9 @@ func openAPIDoc() obj {
 	timeoutMs := count("wall-clock timeout in ms; 0 or absent: the server default; above the server maximum: 400")
 	runLimits := strictObject(obj{"fuel": count("wasm instruction budget (0: default; above the server maximum: 400)"), "memoryBytes": count("linear memory cap (0: default; above the server maximum or below what the guest needs: 400)"), "outputBytes": count("cap per output stream (0: default)")})
 	errorData := object(obj{"code": str("exception, exit, cpu_limit, memory_limit, output_limit, stack_overflow, syntax_error, quota_exceeded, transpile_failed, internal, ..."), "name": str(""), "message": str(""), "stack": str(""), "details": anyObject("code-specific details")}, "code", "message")
-	language := enum("javascript, typescript or python", string(exec.JavaScript), string(exec.TypeScript), string(exec.Python))
-	kinds := make([]string, len(exec.Kinds))
-	for i, k := range exec.Kinds {
+	language := enum("javascript, typescript or python", string(wasmexec.JavaScript), string(wasmexec.TypeScript), string(wasmexec.Python))
+	kinds := make([]string, len(wasmexec.Kinds))
+	for i, k := range wasmexec.Kinds {
 		kinds[i] = string(k)
 	}
 	nonEmpty := func(field string) obj {
@@ -300,7 +300,7 @@ func openAPIDoc() obj {
 		"Error":    object(obj{"code": obj{"type": "string", "description": "a stable code", "examples": errorCodes}, "message": str("a message safe to show")}, "code", "message"),
 		"Language": language,
 		// A context's language is empty until its first run pins it.
-		"ContextLanguage": enum("javascript, typescript or python; empty: pinned by the context's first run", "", string(exec.JavaScript), string(exec.TypeScript), string(exec.Python)),
+		"ContextLanguage": enum("javascript, typescript or python; empty: pinned by the context's first run", "", string(wasmexec.JavaScript), string(wasmexec.TypeScript), string(wasmexec.Python)),
 		"Outcome":         enum("", "succeeded", "failed", "cancelled", "timed_out"),
 		"Kind":            enum("which API made the record", kinds...),
 		"Limits":          runLimits,

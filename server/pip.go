@@ -5,13 +5,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Pip installs Python packages into contexts' workspaces (pypi.Service).
-// Errors are *exec.Error codes; a failed install is a completed record.
+// Errors are *wasmexec.Error codes; a failed install is a completed record.
 type Pip interface {
-	Install(ctx context.Context, contextID string, req *exec.PipInstallRequest) (*exec.PipInstallResult, error)
+	Install(ctx context.Context, contextID string, req *wasmexec.PipInstallRequest) (*wasmexec.PipInstallResult, error)
 }
 
 // routePip adds POST /v1/contexts/:id/pip/install (501 when Pip is nil).
@@ -23,7 +23,7 @@ func (s *Server) pipInstall(c echo.Context) error {
 	if s.cfg.Pip == nil {
 		return notImplemented("pip install")
 	}
-	var req exec.PipInstallRequest
+	var req wasmexec.PipInstallRequest
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}
@@ -34,8 +34,8 @@ func (s *Server) pipInstall(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if d.Language != "" && d.Language != exec.Python {
-			return exec.Errorf(exec.ELanguageMismatch, "context %q is a %s context; pip install is for python contexts", c.Param("id"), d.Language)
+		if d.Language != "" && d.Language != wasmexec.Python {
+			return wasmexec.Errorf(wasmexec.ELanguageMismatch, "context %q is a %s context; pip install is for python contexts", c.Param("id"), d.Language)
 		}
 	}
 	res, err := s.cfg.Pip.Install(c.Request().Context(), c.Param("id"), &req)

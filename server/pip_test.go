@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/pypi/pypitest"
 	"github.com/wasmexec/wasmexec/server"
@@ -24,7 +24,7 @@ func TestPipInstallOverHTTP(t *testing.T) {
 	svc := &pypi.Service{Client: &pypi.Client{CacheDir: t.TempDir(), Python: "-"}, Index: ix.URL,
 		Workspace: func(id string) (string, error) {
 			if id != "c1" {
-				return "", exec.Errorf(exec.ENotFound, "no context %q", id)
+				return "", wasmexec.Errorf(wasmexec.ENotFound, "no context %q", id)
 			}
 			return ws, nil
 		}}

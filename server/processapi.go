@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // ProcessAPI is the processes service as a caller with a ctx sees it:
@@ -39,12 +39,12 @@ func (a *ProcessAPI) owned(ctx context.Context, pid int64) (Processes, error) {
 }
 
 // Spawn starts a process for the caller.
-func (a *ProcessAPI) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error) {
+func (a *ProcessAPI) Spawn(ctx context.Context, req *wasmexec.SpawnRequest) (*wasmexec.Process, error) {
 	p, err := a.processes()
 	if err != nil {
 		return nil, err
 	}
-	var d *exec.Process
+	var d *wasmexec.Process
 	if a.cfg.tenancy != nil {
 		d, err = a.cfg.tenancy.spawn(ctx, p, req)
 	} else {
@@ -58,7 +58,7 @@ func (a *ProcessAPI) Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.P
 }
 
 // List lists the caller's processes.
-func (a *ProcessAPI) List(ctx context.Context) ([]*exec.Process, error) {
+func (a *ProcessAPI) List(ctx context.Context) ([]*wasmexec.Process, error) {
 	p, err := a.processes()
 	if err != nil {
 		return nil, err
@@ -68,13 +68,13 @@ func (a *ProcessAPI) List(ctx context.Context) ([]*exec.Process, error) {
 		list = a.cfg.tenancy.visible(ctx, list)
 	}
 	if list == nil {
-		list = []*exec.Process{}
+		list = []*wasmexec.Process{}
 	}
 	return list, nil
 }
 
 // Get describes one process.
-func (a *ProcessAPI) Get(ctx context.Context, pid int64) (*exec.Process, error) {
+func (a *ProcessAPI) Get(ctx context.Context, pid int64) (*wasmexec.Process, error) {
 	p, err := a.owned(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (a *ProcessAPI) WriteStdin(ctx context.Context, pid int64, data []byte) err
 }
 
 // CloseStdin closes a process's stdin.
-func (a *ProcessAPI) CloseStdin(ctx context.Context, pid int64) (*exec.Process, error) {
+func (a *ProcessAPI) CloseStdin(ctx context.Context, pid int64) (*wasmexec.Process, error) {
 	p, err := a.owned(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (a *ProcessAPI) CloseStdin(ctx context.Context, pid int64) (*exec.Process, 
 }
 
 // Signal signals a process.
-func (a *ProcessAPI) Signal(ctx context.Context, pid int64, sig exec.Signal) (*exec.Process, error) {
+func (a *ProcessAPI) Signal(ctx context.Context, pid int64, sig wasmexec.Signal) (*wasmexec.Process, error) {
 	p, err := a.owned(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (a *ProcessAPI) Signal(ctx context.Context, pid int64, sig exec.Signal) (*e
 }
 
 // Wait waits up to timeout for a process to exit.
-func (a *ProcessAPI) Wait(ctx context.Context, pid int64, timeout time.Duration) (*exec.ProcessWait, error) {
+func (a *ProcessAPI) Wait(ctx context.Context, pid int64, timeout time.Duration) (*wasmexec.ProcessWait, error) {
 	p, err := a.owned(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (a *ProcessAPI) Wait(ctx context.Context, pid int64, timeout time.Duration)
 }
 
 // Output replays a process's output after a cursor.
-func (a *ProcessAPI) Output(ctx context.Context, pid int64, after string, limit int) (*exec.Replay, error) {
+func (a *ProcessAPI) Output(ctx context.Context, pid int64, after string, limit int) (*wasmexec.Replay, error) {
 	p, err := a.owned(ctx, pid)
 	if err != nil {
 		return nil, err

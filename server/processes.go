@@ -13,24 +13,24 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Processes manages long-running guests (processes.Manager). A manager that
 // also implements LiveOutput serves /v1/executions/:id/output for its
 // processes.
 type Processes interface {
-	Spawn(ctx context.Context, req *exec.SpawnRequest) (*exec.Process, error)
-	Get(pid int64) (*exec.Process, error)
-	List() []*exec.Process
+	Spawn(ctx context.Context, req *wasmexec.SpawnRequest) (*wasmexec.Process, error)
+	Get(pid int64) (*wasmexec.Process, error)
+	List() []*wasmexec.Process
 	WriteStdin(pid int64, data []byte) error
-	CloseStdin(pid int64) (*exec.Process, error)
-	Signal(pid int64, sig exec.Signal) (*exec.Process, error)
+	CloseStdin(pid int64) (*wasmexec.Process, error)
+	Signal(pid int64, sig wasmexec.Signal) (*wasmexec.Process, error)
 	// Wait answers State running when timeout passed first.
-	Wait(ctx context.Context, pid int64, timeout time.Duration) (*exec.ProcessWait, error)
-	Output(pid int64, after string, limit int) (*exec.Replay, error)
+	Wait(ctx context.Context, pid int64, timeout time.Duration) (*wasmexec.ProcessWait, error)
+	Output(pid int64, after string, limit int) (*wasmexec.Replay, error)
 	// Follow returns the live output log and a channel closed at exit.
-	Follow(pid int64) (*exec.OutputLog, <-chan struct{}, error)
+	Follow(pid int64) (*wasmexec.OutputLog, <-chan struct{}, error)
 }
 
 // Stream tuning (variables so tests can shorten them).
@@ -76,7 +76,7 @@ func (s *Server) pidParam(c echo.Context) (Processes, int64, error) {
 	}
 	pid, err := strconv.ParseInt(c.Param("pid"), 10, 64)
 	if err != nil || pid <= 0 {
-		return nil, 0, exec.Errorf(exec.ENotFound, "no process %q (a pid is a positive integer)", c.Param("pid"))
+		return nil, 0, wasmexec.Errorf(wasmexec.ENotFound, "no process %q (a pid is a positive integer)", c.Param("pid"))
 	}
 	if !s.ownsPID(c.Request().Context(), pid) {
 		return nil, 0, processNotFound(p, pid)
@@ -88,7 +88,7 @@ func (s *Server) spawnProcess(c echo.Context) error {
 	if _, err := s.processes(); err != nil {
 		return err
 	}
-	var req exec.SpawnRequest
+	var req wasmexec.SpawnRequest
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}
@@ -147,17 +147,17 @@ func (s *Server) writeStdin(c echo.Context) error {
 			return err
 		}
 		if b.Data == nil {
-			return exec.Errorf(exec.EInvalid, "data is required (a string; encoding utf8 or base64)")
+			return wasmexec.Errorf(wasmexec.EInvalid, "data is required (a string; encoding utf8 or base64)")
 		}
 		switch b.Encoding {
 		case "", "utf8", "utf-8":
 			data = []byte(*b.Data)
 		case "base64":
 			if data, err = base64.StdEncoding.DecodeString(*b.Data); err != nil {
-				return exec.Errorf(exec.EInvalid, "data is not valid base64: %v", err)
+				return wasmexec.Errorf(wasmexec.EInvalid, "data is not valid base64: %v", err)
 			}
 		default:
-			return exec.Errorf(exec.EInvalid, "encoding must be utf8 or base64, not %q", b.Encoding)
+			return wasmexec.Errorf(wasmexec.EInvalid, "encoding must be utf8 or base64, not %q", b.Encoding)
 		}
 	} else {
 		body := http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.BodyLimit)
@@ -199,7 +199,7 @@ func (s *Server) signalProcess(c echo.Context) error {
 			return err
 		}
 	}
-	d, err := p.Signal(pid, exec.Signal(b.Signal))
+	d, err := p.Signal(pid, wasmexec.Signal(b.Signal))
 	if err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func (s *Server) waitProcess(c echo.Context) error {
 	if v := c.QueryParam("timeoutMs"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 || n > maxWaitMs {
-			return exec.Errorf(exec.EInvalid, "timeoutMs must be an integer in 0..%d, not %q", maxWaitMs, v)
+			return wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be an integer in 0..%d, not %q", maxWaitMs, v)
 		}
 		ms = n
 	}
@@ -269,7 +269,7 @@ func (s *Server) streamOutput(c echo.Context) error {
 	if cursor == "" {
 		cursor = c.QueryParam("after")
 	}
-	after, err := exec.ParseCursor(cursor)
+	after, err := wasmexec.ParseCursor(cursor)
 	if err != nil {
 		return err
 	}
@@ -342,7 +342,7 @@ var errIdle = errors.New("idle")
 
 // waitFor waits for an event after seq, the log's end, ctx's end or the
 // keep-alive interval (errIdle).
-func waitFor(ctx context.Context, log *exec.OutputLog, seq uint64) error {
+func waitFor(ctx context.Context, log *wasmexec.OutputLog, seq uint64) error {
 	wctx, cancel := context.WithTimeout(ctx, SSEKeepAlive)
 	defer cancel()
 	if err := log.Wait(wctx, seq); err != nil {

@@ -3,7 +3,7 @@ package server
 import (
 	"sync"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Check and reserve, for the quotas that count objects a request makes
@@ -43,7 +43,7 @@ func (r *reserved) reserve(limit, amount int64, id string, count func(except map
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if id != "" && r.ids[id] {
-		return nil, exec.Errorf(exec.EContextConflict, "context %q is being created", id)
+		return nil, wasmexec.Errorf(wasmexec.EContextConflict, "context %q is being created", id)
 	}
 	n, err := count(r.ids)
 	if err != nil {

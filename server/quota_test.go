@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -244,7 +244,7 @@ func TestTenantContextsClusterBurst(t *testing.T) {
 	t.Cleanup(func() { cl.Close() })
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 	})
 	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
 	if err != nil {
@@ -258,7 +258,7 @@ func TestTenantContextsClusterBurst(t *testing.T) {
 	keys, _ := MustKeys(t)
 	cfg := server.Guard(server.Config{Runner: r, Contexts: m, Auth: keys, Cluster: cl})
 	tn := keys.Authenticate(acme)
-	ctx := exec.WithTenant(context.Background(), tn)
+	ctx := wasmexec.WithTenant(context.Background(), tn)
 
 	const n = 16
 	start := make(chan struct{})
@@ -270,13 +270,13 @@ func TestTenantContextsClusterBurst(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, err := cfg.Contexts.Create(ctx, &exec.ContextSpec{ContextID: fmt.Sprintf("c%d", i), Language: exec.JavaScript})
+			_, err := cfg.Contexts.Create(ctx, &wasmexec.ContextSpec{ContextID: fmt.Sprintf("c%d", i), Language: wasmexec.JavaScript})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
 			case err == nil:
 				made++
-			case exec.ErrorCode(err) == exec.EQuota:
+			case wasmexec.ErrorCode(err) == wasmexec.EQuota:
 				refused++
 			default:
 				t.Errorf("create c%d: %v", i, err)

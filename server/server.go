@@ -22,13 +22,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
-// Runner runs one-shot executions (exec.Runner).
+// Runner runs one-shot executions (wasmexec.Runner).
 type Runner interface {
-	Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error)
+	Run(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error)
 }
 
 // Readiness reports whether the service can take work, and details.
@@ -119,8 +119,8 @@ func New(cfg Config) *Server {
 	s.e.GET("/readyz", s.readyz)
 	s.e.GET("/metrics", s.metrics)
 	s.e.GET("/openapi.json", s.openAPI)
-	s.e.POST("/v1/evaluate", s.run(exec.KindEvaluate))
-	s.e.POST("/v1/execute", s.run(exec.KindExecute))
+	s.e.POST("/v1/evaluate", s.run(wasmexec.KindEvaluate))
+	s.e.POST("/v1/execute", s.run(wasmexec.KindExecute))
 	s.routeContexts()
 	s.routeNPM()
 	s.routePip()
@@ -157,32 +157,32 @@ func (s *Server) readyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, body)
 }
 
-func (s *Server) run(kind exec.Kind) echo.HandlerFunc {
+func (s *Server) run(kind wasmexec.Kind) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		var req exec.Request
+		var req wasmexec.Request
 		if err := s.decode(c, &req); err != nil {
 			return err
 		}
 		req.Kind = kind
 		if req.Language == "" {
-			return exec.Errorf(exec.EInvalid, "language is required")
+			return wasmexec.Errorf(wasmexec.EInvalid, "language is required")
 		}
 		if req.Code == "" && req.FilePath == "" {
-			return exec.Errorf(exec.EInvalid, "code or filePath is required")
+			return wasmexec.Errorf(wasmexec.EInvalid, "code or filePath is required")
 		}
-		if req.FilePath != "" && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
-			return exec.Errorf(exec.EInvalid, "filePath is for javascript, typescript and python runs")
+		if req.FilePath != "" && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript && req.Language != wasmexec.Python {
+			return wasmexec.Errorf(wasmexec.EInvalid, "filePath is for javascript, typescript and python runs")
 		}
-		if req.TsconfigPath != "" && req.Language != exec.JavaScript && req.Language != exec.TypeScript {
-			return exec.Errorf(exec.EInvalid, "tsconfigPath is for javascript and typescript runs")
+		if req.TsconfigPath != "" && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript {
+			return wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath is for javascript and typescript runs")
 		}
-		if len(req.Packages) > 0 && req.Language != exec.JavaScript && req.Language != exec.TypeScript && req.Language != exec.Python {
-			return exec.Errorf(exec.EInvalid, "packages are for javascript, typescript and python runs")
+		if len(req.Packages) > 0 && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript && req.Language != wasmexec.Python {
+			return wasmexec.Errorf(wasmexec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
 		if wantsStream(c.Request()) {
 			return s.streamRun(c, &req)
 		}
-		res, err := s.runRequest(c.Request().Context(), &req, exec.RunOptions{})
+		res, err := s.runRequest(c.Request().Context(), &req, wasmexec.RunOptions{})
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func decodeJSON(r io.Reader, limit int64, v any) error {
 		return decodeError(err, limit)
 	}
 	if !utf8.Valid(b) {
-		return exec.Errorf(exec.EInvalid, "request body is not valid UTF-8 (at byte %d)", invalidUTF8At(b))
+		return wasmexec.Errorf(wasmexec.EInvalid, "request body is not valid UTF-8 (at byte %d)", invalidUTF8At(b))
 	}
 	if err := checkDepth(b, MaxJSONDepth); err != nil {
 		return err
@@ -223,7 +223,7 @@ func decodeJSON(r io.Reader, limit int64, v any) error {
 		return decodeError(err, limit)
 	}
 	if rest := bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return exec.Errorf(exec.EInvalid, "request body has data after the JSON object")
+		return wasmexec.Errorf(wasmexec.EInvalid, "request body has data after the JSON object")
 	}
 	return nil
 }
@@ -261,7 +261,7 @@ func checkDepth(b []byte, max int) error {
 			inString = true
 		case c == '[' || c == '{':
 			if depth++; depth > max {
-				return exec.Errorf(exec.EInvalid, "request body nests arrays and objects more than %d deep (at byte %d)", max, i)
+				return wasmexec.Errorf(wasmexec.EInvalid, "request body nests arrays and objects more than %d deep (at byte %d)", max, i)
 			}
 		case c == ']' || c == '}':
 			depth--
@@ -275,29 +275,29 @@ func decodeError(err error, limit int64) error {
 		mbe   *http.MaxBytesError
 		syn   *json.SyntaxError
 		typ   *json.UnmarshalTypeError
-		coded *exec.Error
+		coded *wasmexec.Error
 	)
 	switch {
 	case errors.As(err, &mbe):
-		return exec.Errorf(exec.ETooLarge, "request body is larger than %d bytes", limit)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "request body is larger than %d bytes", limit)
 	case errors.As(err, &coded):
 		return coded
 	case errors.As(err, &syn):
-		return exec.Errorf(exec.EInvalid, "malformed JSON at byte %d: %v", syn.Offset, syn)
+		return wasmexec.Errorf(wasmexec.EInvalid, "malformed JSON at byte %d: %v", syn.Offset, syn)
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
 			field = "body"
 		}
-		return exec.Errorf(exec.EInvalid, "%s must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		return wasmexec.Errorf(wasmexec.EInvalid, "%s must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
 	case errors.Is(err, io.EOF):
-		return exec.Errorf(exec.EInvalid, "request body is empty; a JSON object is required")
+		return wasmexec.Errorf(wasmexec.EInvalid, "request body is empty; a JSON object is required")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return exec.Errorf(exec.EInvalid, "malformed JSON: unexpected end of body")
+		return wasmexec.Errorf(wasmexec.EInvalid, "malformed JSON: unexpected end of body")
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return exec.Errorf(exec.EInvalid, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return wasmexec.Errorf(wasmexec.EInvalid, "%s", strings.TrimPrefix(err.Error(), "json: "))
 	default:
-		return exec.Errorf(exec.EInvalid, "malformed JSON: %v", err)
+		return wasmexec.Errorf(wasmexec.EInvalid, "malformed JSON: %v", err)
 	}
 }
 
@@ -320,21 +320,21 @@ func jsonKind(goKind string) string {
 // statusOf is the one table from error codes to HTTP status.
 func statusOf(code string) int {
 	switch code {
-	case exec.EInvalid:
+	case wasmexec.EInvalid:
 		return http.StatusBadRequest
-	case exec.EMethodNotAllowed:
+	case wasmexec.EMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case exec.EUnauthorized:
+	case wasmexec.EUnauthorized:
 		return http.StatusUnauthorized
-	case exec.ENotFound, exec.EExpired, exec.EContextNotFound, exec.ETemplateNotFound:
+	case wasmexec.ENotFound, wasmexec.EExpired, wasmexec.EContextNotFound, wasmexec.ETemplateNotFound:
 		return http.StatusNotFound
-	case exec.EConflict, exec.EContextConflict, exec.ETemplateConflict, exec.ELanguageMismatch, exec.ENotRetained:
+	case wasmexec.EConflict, wasmexec.EContextConflict, wasmexec.ETemplateConflict, wasmexec.ELanguageMismatch, wasmexec.ENotRetained:
 		return http.StatusConflict
-	case exec.ETooLarge:
+	case wasmexec.ETooLarge:
 		return http.StatusRequestEntityTooLarge
-	case exec.EOverloaded, exec.EQuota:
+	case wasmexec.EOverloaded, wasmexec.EQuota:
 		return http.StatusTooManyRequests
-	case exec.EUnavailable:
+	case wasmexec.EUnavailable:
 		return http.StatusServiceUnavailable
 	case "not_implemented":
 		return http.StatusNotImplemented
@@ -372,25 +372,25 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	code, msg := exec.ErrorCode(err), exec.ErrorMessage(err)
+	code, msg := wasmexec.ErrorCode(err), wasmexec.ErrorMessage(err)
 	status := statusOf(code)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		status = he.Code
 		switch he.Code {
 		case http.StatusNotFound:
-			code, msg = exec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
+			code, msg = wasmexec.ENotFound, fmt.Sprintf("no route for %s %s", c.Request().Method, c.Request().URL.Path)
 			if wellKnown(c.Request().URL.Path) {
 				msg = "no " + c.Request().URL.Path + ": this server has no OAuth authorization server or protected resource metadata; it takes an API key as a bearer token (Authorization: Bearer <key>)"
 			}
 		case http.StatusMethodNotAllowed:
 			// Its own code: the request is fine, the route takes other
 			// methods (echo has set Allow).
-			code, msg = exec.EMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
+			code, msg = wasmexec.EMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
 		case http.StatusRequestEntityTooLarge:
-			code, msg = exec.ETooLarge, "request body is too large"
+			code, msg = wasmexec.ETooLarge, "request body is too large"
 		default:
-			code, msg = exec.EInvalid, fmt.Sprint(he.Message)
+			code, msg = wasmexec.EInvalid, fmt.Sprint(he.Message)
 		}
 	}
 	if status == http.StatusInternalServerError {
@@ -426,5 +426,5 @@ func (s *Server) handleError(err error, c echo.Context) {
 }
 
 func notImplemented(what string) error {
-	return &exec.Error{Code: "not_implemented", Message: what + " is not enabled on this server"}
+	return &wasmexec.Error{Code: "not_implemented", Message: what + " is not enabled on this server"}
 }

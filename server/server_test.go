@@ -12,8 +12,8 @@ import (
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/pipeline"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
@@ -31,7 +31,7 @@ func MustServer(tb testing.TB, cfg testenv.RunnerConfig, bodyLimit int64) *httpt
 func MustServerRunner(tb testing.TB, cfg testenv.RunnerConfig, bodyLimit int64) (*httptest.Server, *pipeline.Pipeline) {
 	tb.Helper()
 	cfg.Images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
-	cfg.Languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}}
+	cfg.Languages = map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.TypeScript: ts.Driver{}}
 	r := testenv.Runner(tb, cfg)
 	srv := httptest.NewServer(validated(tb, server.New(server.Config{Runner: r, BodyLimit: bodyLimit}).Handler()))
 	tb.Cleanup(srv.Close)

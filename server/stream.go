@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // StreamRetainBytes caps the live output log of a streamed run: a reader
@@ -48,7 +48,7 @@ func wantsStream(r *http.Request) bool {
 
 // runResult is how a streamed run ended.
 type runResult struct {
-	res *exec.Result
+	res *wasmexec.Result
 	err error
 }
 
@@ -66,12 +66,12 @@ type runResult struct {
 // first keep-alive, so a request refused before its run starts (a bad
 // language, a full queue) is the usual JSON error with its status. The
 // run's ctx is the request's: a client that goes away cancels the run.
-func (s *Server) streamRun(c echo.Context, req *exec.Request) error {
+func (s *Server) streamRun(c echo.Context, req *wasmexec.Request) error {
 	ctx := c.Request().Context()
-	log := exec.NewOutputLog(0, StreamRetainBytes)
+	log := wasmexec.NewOutputLog(0, StreamRetainBytes)
 	done := make(chan runResult, 1)
 	go func() {
-		res, err := s.runRequest(exec.WithLiveOutput(ctx, log), req, exec.RunOptions{Log: log})
+		res, err := s.runRequest(wasmexec.WithLiveOutput(ctx, log), req, wasmexec.RunOptions{Log: log})
 		log.Close() // a run refused before its guest never opened it
 		done <- runResult{res, err}
 	}()
@@ -126,8 +126,8 @@ func (s *Server) streamRun(c echo.Context, req *exec.Request) error {
 		if !committed {
 			return out.err // the usual JSON error and status
 		}
-		code, msg := exec.ErrorCode(out.err), exec.ErrorMessage(out.err)
-		if code == exec.EInternal {
+		code, msg := wasmexec.ErrorCode(out.err), wasmexec.ErrorMessage(out.err)
+		if code == wasmexec.EInternal {
 			s.log.Error("internal error", "method", c.Request().Method, "path", c.Request().URL.Path, "err", out.err)
 		}
 		data, _ := json.Marshal(errorBody{Code: code, Message: msg})
@@ -150,15 +150,15 @@ func (s *Server) streamRun(c echo.Context, req *exec.Request) error {
 // after, and returns the cursor after it: an output event per event,
 // preceded by a truncated event when the page starts past events the log
 // dropped.
-func appendOutputEvents(buf []byte, r exec.Replay, after uint64) ([]byte, uint64) {
+func appendOutputEvents(buf []byte, r wasmexec.Replay, after uint64) ([]byte, uint64) {
 	if r.Truncated {
 		resume := after
 		if len(r.Events) > 0 {
 			resume = r.Events[0].Sequence - 1
-		} else if seq, err := exec.ParseCursor(r.NextCursor); err == nil {
+		} else if seq, err := wasmexec.ParseCursor(r.NextCursor); err == nil {
 			resume = seq
 		}
-		note, _ := json.Marshal(map[string]any{"after": exec.EncodeCursor(after), "resumeAfter": exec.EncodeCursor(resume), "dropped": resume - after})
+		note, _ := json.Marshal(map[string]any{"after": wasmexec.EncodeCursor(after), "resumeAfter": wasmexec.EncodeCursor(resume), "dropped": resume - after})
 		buf = appendSSE(buf, "", "truncated", note)
 		if len(r.Events) == 0 {
 			after = resume
@@ -166,7 +166,7 @@ func appendOutputEvents(buf []byte, r exec.Replay, after uint64) ([]byte, uint64
 	}
 	for _, ev := range r.Events {
 		buf = append(buf, "id: "...)
-		buf = append(buf, exec.EncodeCursor(ev.Sequence)...)
+		buf = append(buf, wasmexec.EncodeCursor(ev.Sequence)...)
 		buf = append(buf, "\nevent: output\ndata: "...)
 		buf = ev.AppendJSON(buf)
 		buf = append(buf, "\n\n"...)
@@ -176,10 +176,10 @@ func appendOutputEvents(buf []byte, r exec.Replay, after uint64) ([]byte, uint64
 }
 
 // runRequest runs req in its context, or one-shot with opts.
-func (s *Server) runRequest(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+func (s *Server) runRequest(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error) {
 	if req.ContextID != "" {
 		if s.cfg.Contexts == nil {
-			return nil, exec.Errorf(exec.EInvalid, "execution contexts are not enabled on this server")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "execution contexts are not enabled on this server")
 		}
 		return s.cfg.Contexts.Run(ctx, req)
 	}

@@ -7,16 +7,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // Templates builds and keeps warm templates (templates.Manager; see
-// docs/TEMPLATES.md). Errors are *exec.Error codes.
+// docs/TEMPLATES.md). Errors are *wasmexec.Error codes.
 type Templates interface {
-	Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Template, error)
-	Get(ctx context.Context, id string) (*exec.Template, error)
-	List(ctx context.Context) ([]*exec.Template, error)
+	Create(ctx context.Context, spec *wasmexec.TemplateSpec) (*wasmexec.Template, error)
+	Get(ctx context.Context, id string) (*wasmexec.Template, error)
+	List(ctx context.Context) ([]*wasmexec.Template, error)
 	Delete(ctx context.Context, id string) error
 }
 
@@ -42,7 +42,7 @@ func (s *Server) createTemplate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var spec exec.TemplateSpec
+	var spec wasmexec.TemplateSpec
 	if err := s.decode(c, &spec); err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *Server) listTemplates(c echo.Context) error {
 		return err
 	}
 	if list == nil {
-		list = []*exec.Template{}
+		list = []*wasmexec.Template{}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"templates": list})
 }
@@ -95,7 +95,7 @@ func (s *Server) deleteTemplate(c echo.Context) error {
 // .ready, .failed, .deleted) to its tenant. cmd calls it from
 // templates.Config.OnEvent: a build ends after the request that started
 // it.
-func (c Config) TemplateEvent(typ string, t *exec.Template) {
+func (c Config) TemplateEvent(typ string, t *wasmexec.Template) {
 	if c.Events != nil {
 		c.Events.Publish(events.Event{Type: typ, TemplateID: t.TemplateID, Language: string(t.Language), Tenant: t.Tenant})
 	}
@@ -117,27 +117,27 @@ type guardedTemplates struct {
 var _ Templates = guardedTemplates{}
 
 func templateNotFound(id string) error {
-	return exec.Errorf(exec.ETemplateNotFound, "no template %q", id)
+	return wasmexec.Errorf(wasmexec.ETemplateNotFound, "no template %q", id)
 }
 
-func (g guardedTemplates) Get(ctx context.Context, id string) (*exec.Template, error) {
+func (g guardedTemplates) Get(ctx context.Context, id string) (*wasmexec.Template, error) {
 	d, err := g.next.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if tn := exec.TenantID(ctx); tn != "" && d.Tenant != tn {
+	if tn := wasmexec.TenantID(ctx); tn != "" && d.Tenant != tn {
 		return nil, templateNotFound(id)
 	}
 	return d, nil
 }
 
-func (g guardedTemplates) List(ctx context.Context) ([]*exec.Template, error) {
+func (g guardedTemplates) List(ctx context.Context) ([]*wasmexec.Template, error) {
 	all, err := g.next.List(ctx)
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	if err != nil || tn == "" {
 		return all, err
 	}
-	mine := []*exec.Template{}
+	mine := []*wasmexec.Template{}
 	for _, d := range all {
 		if d.Tenant == tn {
 			mine = append(mine, d)
@@ -153,12 +153,12 @@ func (g guardedTemplates) Delete(ctx context.Context, id string) error {
 	return g.next.Delete(ctx, id)
 }
 
-func (g guardedTemplates) Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Template, error) {
-	tn := exec.TenantFrom(ctx)
+func (g guardedTemplates) Create(ctx context.Context, spec *wasmexec.TemplateSpec) (*wasmexec.Template, error) {
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil {
 		return g.next.Create(ctx, spec)
 	}
-	mine := func() ([]*exec.Template, error) {
+	mine := func() ([]*wasmexec.Template, error) {
 		all, err := g.List(ctx)
 		if err != nil {
 			return nil, err

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // The tenancy guard: with API keys, every context, process and execution
@@ -24,7 +24,7 @@ import (
 // reserved in one step (quota.go), so concurrent requests of a tenant
 // can't together make more than it allows.
 //
-// Execution records carry their tenant into the store (exec.Result.Tenant,
+// Execution records carry their tenant into the store (wasmexec.Result.Tenant,
 // set from the run's context when it is persisted), so ownership of
 // history survives a restart: the History is asked with the tenant in the
 // context and scopes what it shows (store/doc.go, "Tenants"), and the guard
@@ -184,12 +184,12 @@ func Guard(cfg Config) Config {
 }
 
 func quotaError(name string, limit int64, what string) error {
-	return exec.Errorf(exec.EQuota, "quota %s (%d) reached: %s", name, limit, what)
+	return wasmexec.Errorf(wasmexec.EQuota, "quota %s (%d) reached: %s", name, limit, what)
 }
 
 // retryAfterError is an error that says when to retry.
 type retryAfterError struct {
-	err     *exec.Error
+	err     *wasmexec.Error
 	seconds int
 }
 
@@ -207,7 +207,7 @@ func (t *tenancy) startRun(ctx context.Context) (func(), error) { return t.runs.
 
 // StartRun is startRun for the run pipeline.
 func (t *Tenants) StartRun(ctx context.Context) (func(), error) {
-	tn := exec.TenantFrom(ctx)
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil {
 		return noop, nil
 	}
@@ -230,11 +230,11 @@ func (t *Tenants) StartRun(ctx context.Context) (func(), error) {
 
 // countStart checks maxRunsPerMinute and counts one start (a run's, or a
 // process spawn's).
-func (t *tenancy) countStart(tn *exec.Tenant, st *tenantState) error {
+func (t *tenancy) countStart(tn *wasmexec.Tenant, st *tenantState) error {
 	return t.runs.countStart(tn, st)
 }
 
-func (t *Tenants) countStart(tn *exec.Tenant, st *tenantState) error {
+func (t *Tenants) countStart(tn *wasmexec.Tenant, st *tenantState) error {
 	if tn.Quotas.MaxRunsPerMinute == nil {
 		return nil
 	}
@@ -244,7 +244,7 @@ func (t *Tenants) countStart(tn *exec.Tenant, st *tenantState) error {
 }
 
 // countStartLocked is countStart with st.mu held.
-func (t *Tenants) countStartLocked(tn *exec.Tenant, st *tenantState) error {
+func (t *Tenants) countStartLocked(tn *wasmexec.Tenant, st *tenantState) error {
 	q := tn.Quotas.MaxRunsPerMinute
 	if q == nil {
 		return nil
@@ -256,7 +256,7 @@ func (t *Tenants) countStartLocked(tn *exec.Tenant, st *tenantState) error {
 		if oldest != 0 {
 			wait = oldest + 60 - sec
 		}
-		return &retryAfterError{exec.Errorf(exec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(max(wait, 1))}
+		return &retryAfterError{wasmexec.Errorf(wasmexec.EQuota, "quota maxRunsPerMinute (%d) reached: wait before the next run", *q), int(max(wait, 1))}
 	}
 	b := &st.buckets[sec%60]
 	if b.sec != sec {
@@ -271,7 +271,7 @@ func (st *tenantState) end() { st.running.Add(-1) }
 // owns reports whether the tenant of ctx may see an id (always, without a
 // tenant).
 func (t *tenancy) owns(ctx context.Context, m map[string]string, id string) bool {
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	if tn == "" {
 		return true
 	}
@@ -283,7 +283,7 @@ func (t *tenancy) owns(ctx context.Context, m map[string]string, id string) bool
 // ownsContext is owns for a context id, asking contextTenant about one
 // it has not seen (and keeping the answer).
 func (t *tenancy) ownsContext(ctx context.Context, id string) bool {
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	if tn == "" {
 		return true
 	}
@@ -313,7 +313,7 @@ func (t *tenancy) setOwner(id, tenant string) {
 }
 
 func (t *tenancy) ownsPID(ctx context.Context, pid int64) bool {
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	if tn == "" {
 		return true
 	}
@@ -336,7 +336,9 @@ type guardedContexts struct {
 
 var _ Contexts = (*guardedContexts)(nil)
 
-func contextNotFound(id string) error { return exec.Errorf(exec.EContextNotFound, "no context %q", id) }
+func contextNotFound(id string) error {
+	return wasmexec.Errorf(wasmexec.EContextNotFound, "no context %q", id)
+}
 
 func (g *guardedContexts) check(ctx context.Context, id string) error {
 	if !g.t.ownsContext(ctx, id) {
@@ -349,8 +351,8 @@ func (g *guardedContexts) check(ctx context.Context, id string) error {
 // ones that are gone (deleted by idle expiry). Not those whose owner was
 // recorded while it listed: a context made meanwhile is not in its list,
 // and forgetting its owner would hide it from its tenant and its quota.
-func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
-	tn := exec.TenantID(ctx)
+func (g *guardedContexts) owned(ctx context.Context) ([]*wasmexec.Context, error) {
+	tn := wasmexec.TenantID(ctx)
 	g.t.mu.Lock()
 	adds := g.t.ownerAdds
 	g.t.mu.Unlock()
@@ -359,7 +361,7 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 		return nil, err
 	}
 	live := map[string]bool{}
-	var mine []*exec.Context
+	var mine []*wasmexec.Context
 	for _, c := range all {
 		live[c.ContextID] = true
 		if g.t.tenantOf(c.ContextID) == tn {
@@ -378,14 +380,14 @@ func (g *guardedContexts) owned(ctx context.Context) ([]*exec.Context, error) {
 	return mine, nil
 }
 
-func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c *exec.Context, err error) {
-	tn := exec.TenantFrom(ctx)
+func (g *guardedContexts) Create(ctx context.Context, spec *wasmexec.ContextSpec) (c *wasmexec.Context, err error) {
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil {
 		return g.next.Create(ctx, spec)
 	}
 	named := *spec
 	if named.ContextID == "" {
-		named.ContextID = exec.NewID("ctx") // its reservation names it
+		named.ContextID = wasmexec.NewID("ctx") // its reservation names it
 	}
 	end, err := g.reserveContext(ctx, tn, named.ContextID)
 	if err != nil {
@@ -414,7 +416,7 @@ func (g *guardedContexts) Create(ctx context.Context, spec *exec.ContextSpec) (c
 
 // ownIfMade is what ends the reservation of context c: record its owner,
 // or nothing when it was not made.
-func (g *guardedContexts) ownIfMade(c *exec.Context, err error, tn *exec.Tenant) func() {
+func (g *guardedContexts) ownIfMade(c *wasmexec.Context, err error, tn *wasmexec.Tenant) func() {
 	if c == nil || err != nil {
 		return nil
 	}
@@ -431,7 +433,7 @@ func (g *guardedContexts) ownIfMade(c *exec.Context, err error, tn *exec.Tenant)
 // at the same moment may both make it, so a tenant can exceed maxContexts
 // by at most one context per other server making one at that moment; on
 // one server it never does.
-func (g *guardedContexts) reserveContext(ctx context.Context, tn *exec.Tenant, id string) (func(own func()), error) {
+func (g *guardedContexts) reserveContext(ctx context.Context, tn *wasmexec.Tenant, id string) (func(own func()), error) {
 	q := tn.Quotas.MaxContexts
 	if q == nil {
 		return noEnd, nil
@@ -482,7 +484,7 @@ func (t *tenancy) workspacesOf(ctx context.Context, tenant string) (int64, error
 // until then they are counted twice (refusing, never admitting, too much).
 // In a cluster, the other servers' bytes are their last snapshots'.
 func (g *guardedContexts) reserveWorkspaces(ctx context.Context, adding int64) (func(own func()), error) {
-	tn := exec.TenantFrom(ctx)
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil || tn.Quotas.MaxWorkspaceBytes == nil {
 		return noEnd, nil
 	}
@@ -500,7 +502,7 @@ func (g *guardedContexts) reserveWorkspaces(ctx context.Context, adding int64) (
 // writes is known when it ends): a tenant already over its quota runs
 // nothing in its contexts until it deletes files.
 func (g *guardedContexts) checkWorkspaces(ctx context.Context) error {
-	tn := exec.TenantFrom(ctx)
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil || tn.Quotas.MaxWorkspaceBytes == nil {
 		return nil
 	}
@@ -517,7 +519,7 @@ func (g *guardedContexts) checkWorkspaces(ctx context.Context) error {
 
 // workspacesUsed is what the tenant's workspaces hold (on every server of
 // a cluster).
-func (g *guardedContexts) workspacesUsed(ctx context.Context, tn *exec.Tenant) (int64, error) {
+func (g *guardedContexts) workspacesUsed(ctx context.Context, tn *wasmexec.Tenant) (int64, error) {
 	mine, err := g.owned(ctx)
 	if err != nil {
 		return 0, err
@@ -535,7 +537,7 @@ func (g *guardedContexts) workspacesUsed(ctx context.Context, tn *exec.Tenant) (
 	return used + elsewhere, nil
 }
 
-func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Result, error) {
+func (g *guardedContexts) Run(ctx context.Context, req *wasmexec.Request) (*wasmexec.Result, error) {
 	if err := g.check(ctx, req.ContextID); err != nil {
 		return nil, err
 	}
@@ -545,28 +547,28 @@ func (g *guardedContexts) Run(ctx context.Context, req *exec.Request) (*exec.Res
 	return g.next.Run(ctx, req) // its tenant's run quotas: the pipeline's admission
 }
 
-func (g *guardedContexts) Get(ctx context.Context, id string) (*exec.Context, error) {
+func (g *guardedContexts) Get(ctx context.Context, id string) (*wasmexec.Context, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
 	return g.next.Get(ctx, id)
 }
 
-func (g *guardedContexts) List(ctx context.Context) ([]*exec.Context, error) {
-	if exec.TenantFrom(ctx) == nil {
+func (g *guardedContexts) List(ctx context.Context) ([]*wasmexec.Context, error) {
+	if wasmexec.TenantFrom(ctx) == nil {
 		return g.next.List(ctx)
 	}
 	return g.owned(ctx)
 }
 
-func (g *guardedContexts) Reset(ctx context.Context, id string) (*exec.Context, error) {
+func (g *guardedContexts) Reset(ctx context.Context, id string) (*wasmexec.Context, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
 	return g.next.Reset(ctx, id)
 }
 
-func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Context, error) {
+func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*wasmexec.Context, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
@@ -577,20 +579,20 @@ func (g *guardedContexts) Hibernate(ctx context.Context, id string) (*exec.Conte
 // bytes grow by the copy) of a context it owns. Both are reserved before
 // the fork waits its turn in the source's queue: forks queued together
 // count each other (checked only, they all passed while none was made).
-func (g *guardedContexts) Fork(ctx context.Context, id string, spec *exec.ForkSpec) (c *exec.Context, err error) {
+func (g *guardedContexts) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) (c *wasmexec.Context, err error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
-	tn := exec.TenantFrom(ctx)
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil {
 		return g.next.Fork(ctx, id, spec)
 	}
-	var named exec.ForkSpec
+	var named wasmexec.ForkSpec
 	if spec != nil {
 		named = *spec
 	}
 	if named.ContextID == "" {
-		named.ContextID = exec.NewID("ctx") // its reservation names it
+		named.ContextID = wasmexec.NewID("ctx") // its reservation names it
 	}
 	end, err := g.reserveContext(ctx, tn, named.ContextID)
 	if err != nil {
@@ -627,7 +629,7 @@ func (g *guardedContexts) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-func (g *guardedContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*exec.FileEntry, error) {
+func (g *guardedContexts) WriteFile(ctx context.Context, id, path string, data []byte) (*wasmexec.FileEntry, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
@@ -653,7 +655,7 @@ func (g *guardedContexts) DeleteFile(ctx context.Context, id, path string) error
 	return g.next.DeleteFile(ctx, id, path)
 }
 
-func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*exec.ArchiveResult, error) {
+func (g *guardedContexts) ExtractArchive(ctx context.Context, id, dir, format string, r io.Reader) (*wasmexec.ArchiveResult, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
@@ -679,7 +681,7 @@ func (g *guardedContexts) WriteArchive(ctx context.Context, id, dir, format stri
 	return g.next.WriteArchive(ctx, id, dir, format, out)
 }
 
-func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]exec.FileEntry, error) {
+func (g *guardedContexts) ListFiles(ctx context.Context, id, dir string) ([]wasmexec.FileEntry, error) {
 	if err := g.check(ctx, id); err != nil {
 		return nil, err
 	}
@@ -694,7 +696,7 @@ type guardedNPM struct {
 	c    *guardedContexts
 }
 
-func (g guardedNPM) Install(ctx context.Context, contextID string, req *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
+func (g guardedNPM) Install(ctx context.Context, contextID string, req *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
 	if err := g.c.check(ctx, contextID); err != nil {
 		return nil, err
 	}
@@ -714,22 +716,22 @@ type guardedHistory struct {
 }
 
 func executionNotFound(id string) error {
-	return exec.Errorf(exec.ENotFound, "execution %s not found", id)
+	return wasmexec.Errorf(wasmexec.ENotFound, "execution %s not found", id)
 }
 
-func (g guardedHistory) Get(ctx context.Context, id string) (*exec.Result, error) {
+func (g guardedHistory) Get(ctx context.Context, id string) (*wasmexec.Result, error) {
 	r, err := g.next.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if tn := exec.TenantID(ctx); tn != "" && r.Tenant != tn {
+	if tn := wasmexec.TenantID(ctx); tn != "" && r.Tenant != tn {
 		return nil, executionNotFound(id)
 	}
 	return r, nil
 }
 
-func (g guardedHistory) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
-	if exec.TenantID(ctx) != "" {
+func (g guardedHistory) Output(ctx context.Context, id, after string, limit int) (*wasmexec.Replay, error) {
+	if wasmexec.TenantID(ctx) != "" {
 		if _, err := g.Get(ctx, id); err != nil {
 			return nil, err
 		}
@@ -741,7 +743,7 @@ func (g guardedHistory) Output(ctx context.Context, id, after string, limit int)
 // id is not_found). Defined here, not promoted from History, so a History
 // with Delete never lets a tenant delete another's records.
 func (g guardedHistory) Delete(ctx context.Context, id string) error {
-	if exec.TenantID(ctx) != "" {
+	if wasmexec.TenantID(ctx) != "" {
 		if _, err := g.Get(ctx, id); err != nil {
 			return err
 		}
@@ -751,9 +753,9 @@ func (g guardedHistory) Delete(ctx context.Context, id string) error {
 
 // List filters each page to the tenant's records: a page may hold fewer
 // than limit while hasMore is true; follow nextCursor as always.
-func (g guardedHistory) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
+func (g guardedHistory) List(ctx context.Context, f wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error) {
 	p, err := g.next.List(ctx, f)
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	if err != nil || tn == "" {
 		return p, err
 	}
@@ -791,8 +793,8 @@ func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, erro
 // those) and owns the new process. maxProcesses is reserved (quota.go)
 // until the process is owned: processes starting count. In a cluster it
 // bounds the tenant's processes on each server.
-func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest) (d *exec.Process, err error) {
-	tn := exec.TenantFrom(ctx)
+func (t *tenancy) spawn(ctx context.Context, p Processes, req *wasmexec.SpawnRequest) (d *wasmexec.Process, err error) {
+	tn := wasmexec.TenantFrom(ctx)
 	if tn == nil {
 		return p.Spawn(ctx, req)
 	}
@@ -805,7 +807,7 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 		end, err = st.processes.reserve(*q, 1, "", func(map[string]bool) (int64, error) {
 			n := int64(0)
 			for _, d := range t.visible(ctx, p.List()) {
-				if d.State == exec.ProcessRunning {
+				if d.State == wasmexec.ProcessRunning {
 					n++
 				}
 			}
@@ -829,7 +831,7 @@ func (t *tenancy) spawn(ctx context.Context, p Processes, req *exec.SpawnRequest
 }
 
 // ownProcess records the tenant of process d.
-func (t *tenancy) ownProcess(p Processes, d *exec.Process, tenant string) {
+func (t *tenancy) ownProcess(p Processes, d *wasmexec.Process, tenant string) {
 	var known map[int64]bool
 	t.mu.Lock()
 	full := len(t.processes) >= maxOwnedProcesses
@@ -861,11 +863,11 @@ func (t *tenancy) ownProcess(p Processes, d *exec.Process, tenant string) {
 }
 
 // visible filters processes to the tenant of ctx.
-func (t *tenancy) visible(ctx context.Context, ps []*exec.Process) []*exec.Process {
-	if exec.TenantFrom(ctx) == nil {
+func (t *tenancy) visible(ctx context.Context, ps []*wasmexec.Process) []*wasmexec.Process {
+	if wasmexec.TenantFrom(ctx) == nil {
 		return ps
 	}
-	out := []*exec.Process{}
+	out := []*wasmexec.Process{}
 	for _, d := range ps {
 		if t.ownsPID(ctx, d.PID) {
 			out = append(out, d)
@@ -879,9 +881,9 @@ func (t *tenancy) visible(ctx context.Context, ps []*exec.Process) []*exec.Proce
 func processNotFound(p Processes, pid int64) error {
 	_, err := p.Get(math.MaxInt64)
 	if err == nil {
-		return exec.Errorf(exec.ENotFound, "no process %d", pid)
+		return wasmexec.Errorf(wasmexec.ENotFound, "no process %d", pid)
 	}
-	return exec.Errorf(exec.ErrorCode(err), "%s", strings.ReplaceAll(exec.ErrorMessage(err), strconv.FormatInt(math.MaxInt64, 10), strconv.FormatInt(pid, 10)))
+	return wasmexec.Errorf(wasmexec.ErrorCode(err), "%s", strings.ReplaceAll(wasmexec.ErrorMessage(err), strconv.FormatInt(math.MaxInt64, 10), strconv.FormatInt(pid, 10)))
 }
 
 // ownsPID reports whether the caller may see process pid.
@@ -895,12 +897,12 @@ func (s *Server) ownsPID(ctx context.Context, pid int64) bool {
 // owned, so the history says so.
 func (s *Server) ownsExecution(ctx context.Context, id string) bool {
 	t := s.cfg.tenancy
-	if t == nil || exec.TenantID(ctx) == "" || t.owns(ctx, t.procExecs, id) {
+	if t == nil || wasmexec.TenantID(ctx) == "" || t.owns(ctx, t.procExecs, id) {
 		return true
 	}
 	if s.cfg.History == nil {
 		return false
 	}
 	_, err := s.cfg.History.Get(ctx, id)
-	return exec.ErrorCode(err) != exec.ENotFound
+	return wasmexec.ErrorCode(err) != wasmexec.ENotFound
 }

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 type oneKey struct{}
 
-func (oneKey) Authenticate(string) *exec.Tenant { return nil }
+func (oneKey) Authenticate(string) *wasmexec.Tenant { return nil }
 
 // deletingHistory holds one record of tenant a and records deletions.
 type deletingHistory struct {
@@ -20,11 +20,11 @@ type deletingHistory struct {
 	deleted []string
 }
 
-func (h *deletingHistory) Get(_ context.Context, id string) (*exec.Result, error) {
+func (h *deletingHistory) Get(_ context.Context, id string) (*wasmexec.Result, error) {
 	if id != "exe_a" {
-		return nil, exec.Errorf(exec.ENotFound, "execution %s not found", id)
+		return nil, wasmexec.Errorf(wasmexec.ENotFound, "execution %s not found", id)
 	}
-	return &exec.Result{ExecutionID: id, Tenant: "a"}, nil
+	return &wasmexec.Result{ExecutionID: id, Tenant: "a"}, nil
 }
 
 func (h *deletingHistory) Delete(_ context.Context, id string) error {
@@ -38,15 +38,15 @@ func (h *deletingHistory) Delete(_ context.Context, id string) error {
 func TestGuardedDelete(t *testing.T) {
 	h := &deletingHistory{}
 	cfg := Guard(Config{Auth: oneKey{}, History: h})
-	a := exec.WithTenant(context.Background(), &exec.Tenant{ID: "a"})
-	b := exec.WithTenant(context.Background(), &exec.Tenant{ID: "b"})
+	a := wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "a"})
+	b := wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "b"})
 	d := cfg.History.(interface {
 		Delete(context.Context, string) error
 	})
-	if err := d.Delete(b, "exe_a"); exec.ErrorCode(err) != exec.ENotFound || len(h.deleted) != 0 {
+	if err := d.Delete(b, "exe_a"); wasmexec.ErrorCode(err) != wasmexec.ENotFound || len(h.deleted) != 0 {
 		t.Fatalf("b deleted a's record: %v %v", err, h.deleted)
 	}
-	if _, err := cfg.History.Get(b, "exe_a"); exec.ErrorCode(err) != exec.ENotFound {
+	if _, err := cfg.History.Get(b, "exe_a"); wasmexec.ErrorCode(err) != wasmexec.ENotFound {
 		t.Fatalf("b read a's record: %v", err)
 	}
 	if err := d.Delete(a, "exe_a"); err != nil || len(h.deleted) != 1 {
@@ -63,13 +63,13 @@ func TestRunQuotas(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	tn.runs.now = func() time.Time { return now }
 	one, two, zero := int64(1), int64(2), int64(0)
-	ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: exec.Quotas{MaxConcurrentRuns: &one, MaxRunsPerMinute: &two}})
+	ctx := wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "t", Quotas: wasmexec.Quotas{MaxConcurrentRuns: &one, MaxRunsPerMinute: &two}})
 
 	done, err := tn.startRun(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tn.startRun(ctx); exec.ErrorCode(err) != exec.EQuota {
+	if _, err := tn.startRun(ctx); wasmexec.ErrorCode(err) != wasmexec.EQuota {
 		t.Fatalf("a second concurrent run: %v", err)
 	}
 	done()
@@ -99,8 +99,8 @@ func TestRunQuotas(t *testing.T) {
 	if st := tn.state("t"); st.running.Load() != 0 {
 		t.Fatalf("running = %d after every run ended", st.running.Load())
 	}
-	for _, q := range []exec.Quotas{{MaxConcurrentRuns: &zero}, {MaxRunsPerMinute: &zero}} {
-		if _, err := tn.startRun(exec.WithTenant(context.Background(), &exec.Tenant{ID: "z", Quotas: q})); exec.ErrorCode(err) != exec.EQuota {
+	for _, q := range []wasmexec.Quotas{{MaxConcurrentRuns: &zero}, {MaxRunsPerMinute: &zero}} {
+		if _, err := tn.startRun(wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "z", Quotas: q})); wasmexec.ErrorCode(err) != wasmexec.EQuota {
 			t.Fatalf("quota 0 %+v: %v", q, err)
 		}
 	}
@@ -116,18 +116,18 @@ func TestRunQuotasConcurrent(t *testing.T) {
 	two, three := int64(2), int64(3)
 	for _, tc := range []struct {
 		name   string
-		quotas exec.Quotas
+		quotas wasmexec.Quotas
 		hold   bool // runs stay under way until all were tried
 		want   int
 	}{
-		{"maxConcurrentRuns", exec.Quotas{MaxConcurrentRuns: &three}, true, 3},
-		{"maxRunsPerMinute", exec.Quotas{MaxRunsPerMinute: &three}, false, 3},
-		{"both, concurrency first", exec.Quotas{MaxConcurrentRuns: &two, MaxRunsPerMinute: &three}, true, 2},
-		{"both, rate first", exec.Quotas{MaxConcurrentRuns: &three, MaxRunsPerMinute: &two}, true, 2},
+		{"maxConcurrentRuns", wasmexec.Quotas{MaxConcurrentRuns: &three}, true, 3},
+		{"maxRunsPerMinute", wasmexec.Quotas{MaxRunsPerMinute: &three}, false, 3},
+		{"both, concurrency first", wasmexec.Quotas{MaxConcurrentRuns: &two, MaxRunsPerMinute: &three}, true, 2},
+		{"both, rate first", wasmexec.Quotas{MaxConcurrentRuns: &three, MaxRunsPerMinute: &two}, true, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tn := newTenancy(nil)
-			ctx := exec.WithTenant(context.Background(), &exec.Tenant{ID: "t", Quotas: tc.quotas})
+			ctx := wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: "t", Quotas: tc.quotas})
 			const n = 32
 			start := make(chan struct{})
 			var wg sync.WaitGroup
@@ -148,7 +148,7 @@ func TestRunQuotasConcurrent(t *testing.T) {
 					case err == nil:
 						end()
 						ends = append(ends, noop)
-					case exec.ErrorCode(err) == exec.EQuota:
+					case wasmexec.ErrorCode(err) == wasmexec.EQuota:
 						refused++
 					default:
 						t.Errorf("startRun: %v", err)

@@ -13,11 +13,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/auth"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
@@ -33,13 +33,13 @@ var lastRunner *pipeline.Pipeline
 // memHistory keeps completed executions in memory (the persist step).
 type memHistory struct {
 	mu   sync.Mutex
-	byID map[string]*exec.Result
+	byID map[string]*wasmexec.Result
 	ids  []string
 }
 
-func (h *memHistory) save(ctx context.Context, r *exec.Result, _ []exec.Event, _ bool) error {
+func (h *memHistory) save(ctx context.Context, r *wasmexec.Result, _ []wasmexec.Event, _ bool) error {
 	if r.Tenant == "" {
-		r.Tenant = exec.TenantID(ctx) // as the binary's persist does
+		r.Tenant = wasmexec.TenantID(ctx) // as the binary's persist does
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -48,19 +48,19 @@ func (h *memHistory) save(ctx context.Context, r *exec.Result, _ []exec.Event, _
 	return nil
 }
 
-func (h *memHistory) Get(_ context.Context, id string) (*exec.Result, error) {
+func (h *memHistory) Get(_ context.Context, id string) (*wasmexec.Result, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if r := h.byID[id]; r != nil {
 		return r, nil
 	}
-	return nil, exec.Errorf(exec.ENotFound, "execution %s not found", id)
+	return nil, wasmexec.Errorf(wasmexec.ENotFound, "execution %s not found", id)
 }
 
-func (h *memHistory) List(_ context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
+func (h *memHistory) List(_ context.Context, f wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	p := &exec.HistoryPage{NextCursor: ""}
+	p := &wasmexec.HistoryPage{NextCursor: ""}
 	for _, id := range h.ids {
 		p.Executions = append(p.Executions, h.byID[id])
 	}
@@ -71,17 +71,17 @@ func (h *memHistory) Delete(_ context.Context, id string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.byID[id] == nil {
-		return exec.Errorf(exec.ENotFound, "execution %s not found", id)
+		return wasmexec.Errorf(wasmexec.ENotFound, "execution %s not found", id)
 	}
 	delete(h.byID, id)
 	return nil
 }
 
-func (h *memHistory) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
+func (h *memHistory) Output(ctx context.Context, id, after string, limit int) (*wasmexec.Replay, error) {
 	if _, err := h.Get(ctx, id); err != nil {
 		return nil, err
 	}
-	return &exec.Replay{Events: []exec.Event{}}, nil
+	return &wasmexec.Replay{Events: []wasmexec.Event{}}, nil
 }
 
 const keysFile = `{
@@ -122,12 +122,12 @@ func mustTenantServer(tb testing.TB) string {
 // API keys (keysFile) when withKeys, and the event hub when not nil.
 func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 	tb.Helper()
-	h := &memHistory{byID: map[string]*exec.Result{}}
+	h := &memHistory{byID: map[string]*wasmexec.Result{}}
 	tenants := server.NewTenants()
 	r := testenv.Runner(tb, testenv.RunnerConfig{
 		Tenants:   tenants,
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 		Store:     testenv.StoreFunc(h.save),
 		Events:    eventLog(hub),
 	})
@@ -136,7 +136,7 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 		tb.Fatal(err)
 	}
 	var cfg server.Config
-	tpl, err := templates.Open(templates.Config{Runner: r, OnEvent: func(typ string, t *exec.Template) { cfg.TemplateEvent(typ, t) }})
+	tpl, err := templates.Open(templates.Config{Runner: r, OnEvent: func(typ string, t *wasmexec.Template) { cfg.TemplateEvent(typ, t) }})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -169,8 +169,8 @@ func mustFrontServer(tb testing.TB, withKeys bool, hub *events.Hub) string {
 // the tenancy tests test): every install succeeds at once.
 type installedNPM struct{}
 
-func (installedNPM) Install(context.Context, string, *exec.NPMInstallRequest) (*exec.NPMInstallResult, error) {
-	return &exec.NPMInstallResult{Result: &exec.Result{ExecutionID: exec.NewID("exe"), Kind: exec.KindNPMInstall, Language: exec.JavaScript, Outcome: exec.Succeeded}, Installed: []exec.NPMPackage{}}, nil
+func (installedNPM) Install(context.Context, string, *wasmexec.NPMInstallRequest) (*wasmexec.NPMInstallResult, error) {
+	return &wasmexec.NPMInstallResult{Result: &wasmexec.Result{ExecutionID: wasmexec.NewID("exe"), Kind: wasmexec.KindNPMInstall, Language: wasmexec.JavaScript, Outcome: wasmexec.Succeeded}, Installed: []wasmexec.NPMPackage{}}, nil
 }
 
 // as sends a request with an API key.

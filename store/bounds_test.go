@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // A cursor for 2^64-1 is after every stored event: an empty page, not
@@ -18,7 +18,7 @@ func TestOutputAfterTheLargestCursor(t *testing.T) {
 		s := b.open(t, Config{Now: newFakeClock().Now, manualSweep: true})
 		for _, tc := range []struct {
 			id        string
-			events    []exec.Event
+			events    []wasmexec.Event
 			truncated bool
 		}{{"full", makeEvents(1, 5), false}, {"dropped", makeEvents(3, 3), true}} {
 			if err := s.Save(context.Background(), newResult(tc.id, t0), tc.events, tc.truncated); err != nil {
@@ -55,7 +55,7 @@ func TestSaveBoundsARecord(t *testing.T) {
 		// at most 8 MiB, every record once.
 		n := 0
 		for after := ""; ; {
-			page, err := s.List(ctx, exec.HistoryFilter{After: after, Limit: MaxListLimit})
+			page, err := s.List(ctx, wasmexec.HistoryFilter{After: after, Limit: MaxListLimit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,18 +97,18 @@ func TestSaveBoundsARecord(t *testing.T) {
 func TestCapErrorEscapes(t *testing.T) {
 	for _, s := range []string{strings.Repeat("\x00", 1<<20), strings.Repeat("\xff", 1<<20), strings.Repeat("<", 1<<20), strings.Repeat("é", 1<<19)} {
 		for _, max := range []int{minErrorBytes, DefaultMaxErrorBytes} {
-			e := &exec.ErrorData{Code: s, Name: s, Message: s, Stack: s, Details: map[string]any{"big": s}}
+			e := &wasmexec.ErrorData{Code: s, Name: s, Message: s, Stack: s, Details: map[string]any{"big": s}}
 			b, err := capError(e, max)
 			if err != nil || len(b) > max {
 				t.Fatalf("%q… into %d: %d bytes, %v", s[:2], max, len(b), err)
 			}
-			var back exec.ErrorData
+			var back wasmexec.ErrorData
 			if err := json.Unmarshal(b, &back); err != nil || back.Details["truncated"] != true || back.Message == "" {
 				t.Fatalf("%q… into %d: %.200s %v", s[:2], max, b, err)
 			}
 		}
 	}
-	small := &exec.ErrorData{Code: "exception", Message: "boom", Details: map[string]any{"a": 1.0}}
+	small := &wasmexec.ErrorData{Code: "exception", Message: "boom", Details: map[string]any{"a": 1.0}}
 	if b, _ := capError(small, minErrorBytes); string(b) != `{"code":"exception","message":"boom","details":{"a":1}}` {
 		t.Fatalf("a small error changed: %s", b)
 	}
@@ -141,7 +141,7 @@ func TestListPageBudget(t *testing.T) {
 		)
 		after := ""
 		for {
-			page, err := s.List(ctx, exec.HistoryFilter{After: after, Limit: MaxListLimit})
+			page, err := s.List(ctx, wasmexec.HistoryFilter{After: after, Limit: MaxListLimit})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // TestConcurrentWritersAndReaders runs writers, readers and the background
@@ -63,7 +63,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 							errs <- fmt.Errorf("Get %s returned %s", id, got.ExecutionID)
 							return
 						}
-					} else if c := exec.ErrorCode(err); c != exec.ENotFound && c != exec.EExpired {
+					} else if c := wasmexec.ErrorCode(err); c != wasmexec.ENotFound && c != wasmexec.EExpired {
 						errs <- fmt.Errorf("Get %s: %w", id, err)
 						return
 					}
@@ -72,14 +72,14 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 							errs <- fmt.Errorf("Output %s: %d events, hasMore %v", id, len(rep.Events), rep.HasMore)
 							return
 						}
-					} else if c := exec.ErrorCode(err); c != exec.ENotFound && c != exec.EExpired {
+					} else if c := wasmexec.ErrorCode(err); c != wasmexec.ENotFound && c != wasmexec.EExpired {
 						errs <- fmt.Errorf("Output %s: %w", id, err)
 						return
 					}
 					seen := map[string]bool{}
 					cursor := ""
 					for range 100 {
-						page, err := s.List(ctx, exec.HistoryFilter{After: cursor, Limit: 7})
+						page, err := s.List(ctx, wasmexec.HistoryFilter{After: cursor, Limit: 7})
 						if err != nil {
 							errs <- fmt.Errorf("List: %w", err)
 							return

@@ -3,7 +3,7 @@ package store
 import (
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // FuzzListCursor: a cursor either parses to a positive seq that encodes back
@@ -15,7 +15,7 @@ func FuzzListCursor(f *testing.F) {
 	f.Fuzz(func(t *testing.T, c string) {
 		seq, err := parseListCursor(c)
 		if err != nil {
-			if exec.ErrorCode(err) != exec.EInvalid {
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("parseListCursor(%q): error %v is not EInvalid", c, err)
 			}
 			return

@@ -9,13 +9,13 @@ import (
 
 // Delete removes the stored record of execution id and its events. Only
 // completed executions are ever stored, so Delete never touches running
-// work. A deleted id is unknown afterwards (exec.ENotFound), like one never
+// work. A deleted id is unknown afterwards (wasmexec.ENotFound), like one never
 // stored: no tombstone is kept. With a tenant in ctx, another tenant's id
 // is not_found (as for Get).
 //
-// Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
+// Errors: wasmexec.ENotFound when the id is unknown, wasmexec.EExpired when it
 // expired (including past its expiry but not yet swept) or was evicted,
-// exec.EUnavailable after Close.
+// wasmexec.EUnavailable after Close.
 func (s *Store) Delete(ctx context.Context, id string) error {
 	if err := s.checkOpen(); err != nil {
 		return err

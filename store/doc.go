@@ -1,4 +1,4 @@
-// Package store keeps the record of completed executions: the exec.Result
+// Package store keeps the record of completed executions: the wasmexec.Result
 // of each run, its retained output events, and tombstones for ids that have
 // expired or been evicted. It holds them in SQLite (Config.Path, the
 // default) or PostgreSQL (Config.URL), and is the only package that imports
@@ -29,7 +29,7 @@
 //
 // # What is stored
 //
-// Only completed work is stored: Save takes a finished exec.Result (its
+// Only completed work is stored: Save takes a finished wasmexec.Result (its
 // Outcome must be one of succeeded, failed, cancelled, timed_out). A running
 // execution never reaches the store, so eviction can never touch running
 // work; the engine keeps live executions in memory and calls Save once they
@@ -83,9 +83,9 @@
 // PostgreSQL: Save returns nil after COMMIT returned; with the server's
 // default synchronous_commit=on its commit record is flushed to the
 // server's WAL by then. A connection lost before that is an error
-// (exec.EUnavailable), and the completion is not reported as stored; the
+// (wasmexec.EUnavailable), and the completion is not reported as stored; the
 // transaction then either committed or not, and a retry of the same id
-// gets exec.EConflict if it had.
+// gets wasmexec.EConflict if it had.
 //
 // One Store owns its file: Open takes an exclusive lock on "<path>.lock" and
 // fails if another Store (in this or another process) holds it. That keeps
@@ -94,9 +94,9 @@
 //
 // # Tenants
 //
-// A record keeps the tenant it belongs to (exec.Result.Tenant, the API
+// A record keeps the tenant it belongs to (wasmexec.Result.Tenant, the API
 // key's tenant; "" on an open server), and so do tombstones. With a tenant
-// in the caller's context (exec.WithTenant), Get, Output, Delete and List
+// in the caller's context (wasmexec.WithTenant), Get, Output, Delete and List
 // see only that tenant's records: another tenant's id, live or expired,
 // reads as not_found with the same message as an id never stored. Without
 // a tenant in the context (an open server, the server's own reads) every
@@ -105,7 +105,7 @@
 //
 // # Cursors
 //
-// Output cursors are exec.EncodeCursor(sequence), the same as the live log.
+// Output cursors are wasmexec.EncodeCursor(sequence), the same as the live log.
 // List cursors are the store's own: "l" followed by the base-36 insertion id
 // of the last record returned. A page after a cursor holds records inserted
 // before it, newest first, so records saved while a client pages never shift
@@ -113,9 +113,9 @@
 //
 // # Error codes
 //
-// Methods return *exec.Error with exec.ENotFound, exec.EExpired,
-// exec.EInvalid, exec.EConflict (Save of an id already stored) or
-// exec.EUnavailable (the store is closed, or PostgreSQL cannot be reached:
+// Methods return *exec.Error with wasmexec.ENotFound, wasmexec.EExpired,
+// wasmexec.EInvalid, wasmexec.EConflict (Save of an id already stored) or
+// wasmexec.EUnavailable (the store is closed, or PostgreSQL cannot be reached:
 // the message names its URL with the password redacted). Anything else is
 // an internal failure of the store, wrapped with context.
 //

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // crashChildEnv, when set to a path, turns the test binary into the child of
@@ -138,7 +138,7 @@ func checkCrashSurvivors(t *testing.T, path string, ids []string) {
 		if err != nil {
 			t.Fatalf("reported id %s lost after kill -9: %v", id, err)
 		}
-		if r.Outcome != exec.Failed || r.Error == nil || r.Error.Message != "boom" {
+		if r.Outcome != wasmexec.Failed || r.Error == nil || r.Error.Message != "boom" {
 			t.Fatalf("%s: damaged record %+v", id, r)
 		}
 		replay, err := s.Output(ctx, id, "", 0)

@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // The lifecycle event log of several servers (GET /v1/events), in
@@ -147,17 +147,17 @@ var _ events.Log = (*EventLog)(nil)
 // OpenEventLog opens the shared event log of a PostgreSQL store: it reads
 // the window into this server's mirror and starts the writer, the
 // follower and the listener. For a SQLite store it is an error
-// (exec.EInvalid): one server keeps its events in an events.Hub. A Store
-// has at most one (a second is exec.EConflict).
+// (wasmexec.EInvalid): one server keeps its events in an events.Hub. A Store
+// has at most one (a second is wasmexec.EConflict).
 func (s *Store) OpenEventLog(ctx context.Context, cfg EventLogConfig) (*EventLog, error) {
 	if s.pg == nil {
-		return nil, exec.Errorf(exec.EInvalid, "store: the shared event log needs PostgreSQL (with SQLite, use events.Hub)")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "store: the shared event log needs PostgreSQL (with SQLite, use events.Hub)")
 	}
 	if s.evlog.Load() != nil {
-		return nil, exec.Errorf(exec.EConflict, "store: this store's event log is already open")
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "store: this store's event log is already open")
 	}
 	if cfg.Window < 0 || cfg.QueueSize < 0 || cfg.PollInterval < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "store: event log Window, QueueSize and PollInterval must be positive")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "store: event log Window, QueueSize and PollInterval must be positive")
 	}
 	if cfg.Window == 0 {
 		cfg.Window = events.DefaultWindow

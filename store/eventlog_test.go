@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
@@ -322,7 +322,7 @@ func TestEventLogStopAndSQLite(t *testing.T) {
 	if st := l.Stats(); st.Written != 50 || st.Dropped != 1 {
 		t.Fatalf("after Stop: %+v", st)
 	}
-	if _, err := l.s.OpenEventLog(ctx, EventLogConfig{}); exec.ErrorCode(err) != exec.EConflict {
+	if _, err := l.s.OpenEventLog(ctx, EventLogConfig{}); wasmexec.ErrorCode(err) != wasmexec.EConflict {
 		t.Fatalf("a second log on one store: %v", err)
 	}
 	other := MustEventLog(t, url, EventLogConfig{})
@@ -331,7 +331,7 @@ func TestEventLogStopAndSQLite(t *testing.T) {
 	}
 
 	s := MustOpen(t, Config{})
-	if _, err := s.OpenEventLog(ctx, EventLogConfig{}); exec.ErrorCode(err) != exec.EInvalid {
+	if _, err := s.OpenEventLog(ctx, EventLogConfig{}); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("SQLite: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 )
 
@@ -132,7 +132,7 @@ func MustOpen(tb testing.TB, cfg Config) *Store {
 }
 
 // MustSave saves r with events or fails the test.
-func MustSave(tb testing.TB, s *Store, r *exec.Result, events []exec.Event) {
+func MustSave(tb testing.TB, s *Store, r *wasmexec.Result, events []wasmexec.Event) {
 	tb.Helper()
 	if err := s.Save(context.Background(), r, events, false); err != nil {
 		tb.Fatalf("Save(%s): %v", r.ExecutionID, err)
@@ -140,7 +140,7 @@ func MustSave(tb testing.TB, s *Store, r *exec.Result, events []exec.Event) {
 }
 
 // MustGet gets id or fails the test.
-func MustGet(tb testing.TB, s *Store, id string) *exec.Result {
+func MustGet(tb testing.TB, s *Store, id string) *wasmexec.Result {
 	tb.Helper()
 	r, err := s.Get(context.Background(), id)
 	if err != nil {
@@ -157,24 +157,24 @@ func wantCode(tb testing.TB, what string, err error, code string) {
 		tb.Fatalf("%s: unexpected error %v", what, err)
 	case code != "" && err == nil:
 		tb.Fatalf("%s: got no error, want %s", what, code)
-	case code != "" && exec.ErrorCode(err) != code:
-		tb.Fatalf("%s: got error %v (code %s), want code %s", what, err, exec.ErrorCode(err), code)
+	case code != "" && wasmexec.ErrorCode(err) != code:
+		tb.Fatalf("%s: got error %v (code %s), want code %s", what, err, wasmexec.ErrorCode(err), code)
 	}
 }
 
 func strp(s string) *string { return &s }
 
 // newResult returns a completed result with every field set.
-func newResult(id string, completedAt time.Time) *exec.Result {
-	return &exec.Result{
+func newResult(id string, completedAt time.Time) *wasmexec.Result {
+	return &wasmexec.Result{
 		ExecutionID:     id,
-		Kind:            exec.KindEvaluate,
-		Language:        exec.JavaScript,
+		Kind:            wasmexec.KindEvaluate,
+		Language:        wasmexec.JavaScript,
 		ContextID:       "ctx-1",
 		PID:             7,
-		Outcome:         exec.Failed,
+		Outcome:         wasmexec.Failed,
 		Value:           json.RawMessage(`{"answer":42}`),
-		Error:           &exec.ErrorData{Code: exec.CodeException, Name: "TypeError", Message: "boom", Stack: "at <eval>:1:1", Details: map[string]any{"line": 1.0}},
+		Error:           &wasmexec.ErrorData{Code: wasmexec.CodeException, Name: "TypeError", Message: "boom", Stack: "at <eval>:1:1", Details: map[string]any{"line": 1.0}},
 		ExitCode:        1,
 		Stdout:          strp("hello\n"),
 		Stderr:          strp(""),
@@ -191,15 +191,15 @@ func newResult(id string, completedAt time.Time) *exec.Result {
 }
 
 // makeEvents returns events first..first+n-1, alternating channels.
-func makeEvents(first, n int) []exec.Event {
-	evs := make([]exec.Event, n)
+func makeEvents(first, n int) []wasmexec.Event {
+	evs := make([]wasmexec.Event, n)
 	for i := range evs {
 		seq := uint64(first + i)
-		ch := exec.Stdout
+		ch := wasmexec.Stdout
 		if seq%3 == 0 {
-			ch = exec.Stderr
+			ch = wasmexec.Stderr
 		}
-		evs[i] = exec.Event{PID: 7, Sequence: seq, Channel: ch, Chunk: []byte(fmt.Sprintf("line %d of the program output\n", seq)), TimestampMs: t0.UnixMilli() + int64(seq)}
+		evs[i] = wasmexec.Event{PID: 7, Sequence: seq, Channel: ch, Chunk: []byte(fmt.Sprintf("line %d of the program output\n", seq)), TimestampMs: t0.UnixMilli() + int64(seq)}
 	}
 	return evs
 }

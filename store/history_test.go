@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Delete removes a completed record and its events; the id is unknown
@@ -24,11 +24,11 @@ func TestDelete(t *testing.T) {
 
 		wantCode(t, "Delete(gone)", s.Delete(ctx, "gone"), "")
 		_, err := s.Get(ctx, "gone")
-		wantCode(t, "Get after Delete", err, exec.ENotFound)
+		wantCode(t, "Get after Delete", err, wasmexec.ENotFound)
 		_, err = s.Output(ctx, "gone", "", 0)
-		wantCode(t, "Output after Delete", err, exec.ENotFound)
-		wantCode(t, "second Delete", s.Delete(ctx, "gone"), exec.ENotFound)
-		wantCode(t, "Delete(never)", s.Delete(ctx, "never"), exec.ENotFound)
+		wantCode(t, "Output after Delete", err, wasmexec.ENotFound)
+		wantCode(t, "second Delete", s.Delete(ctx, "gone"), wasmexec.ENotFound)
+		wantCode(t, "Delete(never)", s.Delete(ctx, "never"), wasmexec.ENotFound)
 		if n := rawCount(t, s, "events"); n != 2 {
 			t.Fatalf("%d events left, want the 2 of the kept record", n)
 		}
@@ -38,7 +38,7 @@ func TestDelete(t *testing.T) {
 		MustGet(t, s, "kept")
 
 		clock.Add(DefaultCompletedTTL + 1)
-		wantCode(t, "Delete(expired)", s.Delete(ctx, "kept"), exec.EExpired)
+		wantCode(t, "Delete(expired)", s.Delete(ctx, "kept"), wasmexec.EExpired)
 	})
 }
 
@@ -52,7 +52,7 @@ func TestOutputNotRetained(t *testing.T) {
 		r.EventsRetained = false
 		MustSave(t, s, r, nil)
 		_, err := s.Output(ctx, "quiet", "", 0)
-		wantCode(t, "Output(not retained)", err, exec.ENotRetained)
+		wantCode(t, "Output(not retained)", err, wasmexec.ENotRetained)
 
 		r = newResult("silent", t0) // retained, and wrote nothing
 		MustSave(t, s, r, nil)
@@ -69,17 +69,17 @@ func TestListProcessOutcomes(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t, Config{Now: newFakeClock().Now})
 		ctx := context.Background()
-		save := func(id string, kind exec.Kind, o exec.Outcome) {
+		save := func(id string, kind wasmexec.Kind, o wasmexec.Outcome) {
 			r := newResult(id, t0)
 			r.Kind, r.Outcome = kind, o
 			MustSave(t, s, r, nil)
 		}
-		save("p-ok", exec.KindProcess, exec.Succeeded)
-		save("p-exit1", exec.KindProcess, exec.Failed)
-		save("p-killed", exec.KindProcess, exec.Cancelled)
-		save("p-late", exec.KindProcess, exec.TimedOut)
-		save("e-ok", exec.KindEvaluate, exec.Succeeded)
-		save("e-cancel", exec.KindEvaluate, exec.Cancelled)
+		save("p-ok", wasmexec.KindProcess, wasmexec.Succeeded)
+		save("p-exit1", wasmexec.KindProcess, wasmexec.Failed)
+		save("p-killed", wasmexec.KindProcess, wasmexec.Cancelled)
+		save("p-late", wasmexec.KindProcess, wasmexec.TimedOut)
+		save("e-ok", wasmexec.KindEvaluate, wasmexec.Succeeded)
+		save("e-cancel", wasmexec.KindEvaluate, wasmexec.Cancelled)
 		for _, tt := range []struct {
 			name, outcome string
 			want          string
@@ -91,7 +91,7 @@ func TestListProcessOutcomes(t *testing.T) {
 			{"cancelled", "cancelled", "e-cancel p-killed"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				page, err := s.List(ctx, exec.HistoryFilter{Outcome: tt.outcome})
+				page, err := s.List(ctx, wasmexec.HistoryFilter{Outcome: tt.outcome})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // A run's network record is stored and read back; one over the cap keeps
@@ -14,7 +14,7 @@ import (
 func TestNetworkRecord(t *testing.T) {
 	s := MustOpen(t, Config{MaxExtraBytes: 4096})
 	r := newResult("exe_net", time.Now())
-	r.Network = []exec.NetworkRequest{
+	r.Network = []wasmexec.NetworkRequest{
 		{Method: "GET", URL: "https://api.example.com/x?k=wasmexec-secret-K", Status: 200, Bytes: 12, Ms: 3, Secrets: []string{"K"}},
 		{Method: "POST", URL: "http://10.0.0.1/", Error: "10.0.0.1 is a private address"},
 	}
@@ -24,7 +24,7 @@ func TestNetworkRecord(t *testing.T) {
 	}
 	big := newResult("exe_big", time.Now())
 	for i := 0; i < 200; i++ {
-		big.Network = append(big.Network, exec.NetworkRequest{Method: "GET", URL: fmt.Sprintf("https://example.com/%d", i), Status: 200})
+		big.Network = append(big.Network, wasmexec.NetworkRequest{Method: "GET", URL: fmt.Sprintf("https://example.com/%d", i), Status: 200})
 	}
 	MustSave(t, s, big, nil)
 	got := MustGet(t, s, "exe_big").Network

@@ -15,7 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // PostgreSQL, the second backend.
@@ -307,14 +307,14 @@ func redactErr(err error, u string) string {
 
 // dbError wraps a failure of a statement. A PostgreSQL that cannot be
 // reached (connection refused or lost, server shutting down) is
-// exec.EUnavailable, so the server answers 503 with Retry-After rather
+// wasmexec.EUnavailable, so the server answers 503 with Retry-After rather
 // than 500.
 func (s *Store) dbError(what string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if s.pg != nil && isConnectionError(err) {
-		return &exec.Error{Code: exec.EUnavailable, Message: fmt.Sprintf("the execution store (PostgreSQL at %s) is unavailable: %s", s.pg.url, what), Err: err}
+		return &wasmexec.Error{Code: wasmexec.EUnavailable, Message: fmt.Sprintf("the execution store (PostgreSQL at %s) is unavailable: %s", s.pg.url, what), Err: err}
 	}
 	return fmt.Errorf("store: %s: %w", what, err)
 }
@@ -337,7 +337,7 @@ func isConnectionError(err error) bool {
 }
 
 // Ping checks that the store can be reached: for PostgreSQL a round trip
-// to the server (exec.EUnavailable when it fails), for SQLite only that
+// to the server (wasmexec.EUnavailable when it fails), for SQLite only that
 // the Store is open.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.checkOpen(); err != nil {

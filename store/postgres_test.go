@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
@@ -179,7 +179,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 	for i := range 30 {
 		MustSave(t, a, newResult(fmt.Sprintf("before-%02d", i), t0.Add(time.Duration(i)*time.Millisecond)), nil)
 	}
-	first, err := b.List(ctx, exec.HistoryFilter{Limit: 7})
+	first, err := b.List(ctx, wasmexec.HistoryFilter{Limit: 7})
 	if err != nil || len(first.Executions) != 7 {
 		t.Fatalf("first page: %v", err)
 	}
@@ -209,7 +209,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 	// "before" records older than the cursor, and nothing new.
 	cursor := first.NextCursor
 	for cursor != "" {
-		p, err := b.List(ctx, exec.HistoryFilter{After: cursor, Limit: 5})
+		p, err := b.List(ctx, wasmexec.HistoryFilter{After: cursor, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +240,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 	// went, the newest of each node stayed.
 	for i := range 30 {
 		_, err := b.Get(ctx, fmt.Sprintf("before-%02d", i))
-		wantCode(t, "evicted before record", err, exec.EExpired)
+		wantCode(t, "evicted before record", err, wasmexec.EExpired)
 	}
 	got := MustGet(t, a, fmt.Sprintf("b-%03d", perNode-1))
 	if got.ContextID != "ctx-1" {
@@ -250,7 +250,7 @@ func TestPostgresTwoNodes(t *testing.T) {
 }
 
 // TestPostgresServerDown stops the server under an open Store: Save and
-// reads fail with exec.EUnavailable (503 with Retry-After at the HTTP
+// reads fail with wasmexec.EUnavailable (503 with Retry-After at the HTTP
 // front), a Save that failed is not stored, and once the server is back
 // the same Store works again without a restart.
 func TestPostgresServerDown(t *testing.T) {
@@ -266,21 +266,21 @@ func TestPostgresServerDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := s.Save(ctx, newResult("during", time.Now()), makeEvents(1, 2), false)
-	wantCode(t, "Save while down", err, exec.EUnavailable)
+	wantCode(t, "Save while down", err, wasmexec.EUnavailable)
 	errContains(t, err, "PostgreSQL", RedactURL(url), "unavailable")
 	_, err = s.Get(ctx, "before")
-	wantCode(t, "Get while down", err, exec.EUnavailable)
-	_, err = s.List(ctx, exec.HistoryFilter{})
-	wantCode(t, "List while down", err, exec.EUnavailable)
+	wantCode(t, "Get while down", err, wasmexec.EUnavailable)
+	_, err = s.List(ctx, wasmexec.HistoryFilter{})
+	wantCode(t, "List while down", err, wasmexec.EUnavailable)
 	_, err = s.Output(ctx, "before", "", 0)
-	wantCode(t, "Output while down", err, exec.EUnavailable)
+	wantCode(t, "Output while down", err, wasmexec.EUnavailable)
 
 	if err := c.StartServer(); err != nil {
 		t.Fatal(err)
 	}
 	MustGet(t, s, "before")
 	_, err = s.Get(ctx, "during")
-	wantCode(t, "the Save that failed", err, exec.ENotFound)
+	wantCode(t, "the Save that failed", err, wasmexec.ENotFound)
 	MustSave(t, s, newResult("after", time.Now()), nil)
 	if n := storedCount(t, s); n != 2 {
 		t.Fatalf("count %d, want 2", n)

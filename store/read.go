@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // resultColumns are the executions columns scanResult reads, in its order.
@@ -28,8 +28,8 @@ const recordOverheadBytes = 1024
 // scanResult reads one row of resultColumns. wireBytes estimates the JSON
 // of the record from above (List's page budget): recordOverheadBytes plus
 // the variable fields with every byte JSON may escape counted as six.
-func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, err error) {
-	r = new(exec.Result)
+func scanResult(row scanner) (r *wasmexec.Result, seq, expiresAt, wireBytes int64, err error) {
+	r = new(wasmexec.Result)
 	var (
 		kind, lang, outcome         string
 		errJSON, value, code, extra []byte
@@ -46,10 +46,10 @@ func scanResult(row scanner) (r *exec.Result, seq, expiresAt, wireBytes int64, e
 	}
 	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) + jsonBytes(network) +
 		jsonBytes([]byte(stdout.String)) + jsonBytes([]byte(stderr.String))
-	r.Kind, r.Language, r.Outcome = exec.Kind(kind), exec.Language(lang), exec.Outcome(outcome)
+	r.Kind, r.Language, r.Outcome = wasmexec.Kind(kind), wasmexec.Language(lang), wasmexec.Outcome(outcome)
 	r.FuelConsumed = uint64(fuel)
 	if len(errJSON) > 0 {
-		r.Error = new(exec.ErrorData)
+		r.Error = new(wasmexec.ErrorData)
 		if err := json.Unmarshal(errJSON, r.Error); err != nil {
 			return nil, 0, 0, 0, fmt.Errorf("execution %s: decode error details: %w", r.ExecutionID, err)
 		}
@@ -97,12 +97,12 @@ func jsonBytes(b []byte) int64 {
 }
 
 // Get returns the stored record of execution id. Reading does not extend its
-// TTL. With a tenant in ctx (exec.WithTenant) only that tenant's records
+// TTL. With a tenant in ctx (wasmexec.WithTenant) only that tenant's records
 // and tombstones are seen: another tenant's id is not_found, exactly like
-// an unknown one (see visible). Errors: exec.ENotFound when the id is unknown, exec.EExpired when it
+// an unknown one (see visible). Errors: wasmexec.ENotFound when the id is unknown, wasmexec.EExpired when it
 // expired (including past its expiry but not yet swept) or was evicted over
-// the cap, exec.EUnavailable after Close.
-func (s *Store) Get(ctx context.Context, id string) (*exec.Result, error) {
+// the cap, wasmexec.EUnavailable after Close.
+func (s *Store) Get(ctx context.Context, id string) (*wasmexec.Result, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -140,7 +140,9 @@ func (s *Store) missing(ctx context.Context, id string) error {
 	return expiredError(id, reason)
 }
 
-func notFound(id string) error { return exec.Errorf(exec.ENotFound, "execution %s not found", id) }
+func notFound(id string) error {
+	return wasmexec.Errorf(wasmexec.ENotFound, "execution %s not found", id)
+}
 
 // visible reports whether a record (or tombstone) of tenant may be seen by
 // the caller of ctx: always without a tenant in ctx (an open server, or
@@ -148,15 +150,15 @@ func notFound(id string) error { return exec.Errorf(exec.ENotFound, "execution %
 // tenant (an open server's, or before migration 0004) are hidden from
 // every tenant: ownership fails closed.
 func visible(ctx context.Context, tenant string) bool {
-	t := exec.TenantID(ctx)
+	t := wasmexec.TenantID(ctx)
 	return t == "" || t == tenant
 }
 
 func expiredError(id, reason string) error {
 	if reason == reasonEvicted {
-		return exec.Errorf(exec.EExpired, "execution %s was evicted: the store keeps a bounded number of completed executions", id)
+		return wasmexec.Errorf(wasmexec.EExpired, "execution %s was evicted: the store keeps a bounded number of completed executions", id)
 	}
-	return exec.Errorf(exec.EExpired, "execution %s has expired", id)
+	return wasmexec.Errorf(wasmexec.EExpired, "execution %s has expired", id)
 }
 
 // List page sizes.
@@ -170,9 +172,9 @@ const (
 // that ended by itself (any exit code, or a limit) is exited, one killed by
 // a signal is signalled (its run cancelled). timed_out is the same word in
 // both vocabularies.
-var processOutcomes = map[string][]exec.Outcome{
-	string(exec.ExitExited):    {exec.Succeeded, exec.Failed},
-	string(exec.ExitSignalled): {exec.Cancelled},
+var processOutcomes = map[string][]wasmexec.Outcome{
+	string(wasmexec.ExitExited):    {wasmexec.Succeeded, wasmexec.Failed},
+	string(wasmexec.ExitSignalled): {wasmexec.Cancelled},
 }
 
 // List returns stored, unexpired records matching f, newest first (by
@@ -185,16 +187,16 @@ var processOutcomes = map[string][]exec.Outcome{
 // HasMore and a cursor at that record; the first record of a page always
 // comes, alone if it is larger than the budget (records are bounded when
 // saved, so it is at most a few MiB).
-// Errors: exec.EInvalid for a malformed cursor or a negative limit,
-// exec.EUnavailable after Close.
-func (s *Store) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPage, error) {
+// Errors: wasmexec.EInvalid for a malformed cursor or a negative limit,
+// wasmexec.EUnavailable after Close.
+func (s *Store) List(ctx context.Context, f wasmexec.HistoryFilter) (*wasmexec.HistoryPage, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
 	limit := f.Limit
 	switch {
 	case limit < 0:
-		return nil, exec.Errorf(exec.EInvalid, "limit must not be negative, got %d", limit)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "limit must not be negative, got %d", limit)
 	case limit == 0:
 		limit = DefaultListLimit
 	case limit > MaxListLimit:
@@ -204,7 +206,7 @@ func (s *Store) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPa
 		where = []string{"expires_at_ms > ?"}
 		args  = []any{s.nowMs()}
 	)
-	if t := exec.TenantID(ctx); t != "" {
+	if t := wasmexec.TenantID(ctx); t != "" {
 		where, args = append(where, "tenant = ?"), append(args, t)
 	}
 	if f.After != "" {
@@ -219,7 +221,7 @@ func (s *Store) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPa
 		// A process's exit outcome: its records, by the run outcomes it
 		// stands for (processes.exitOf).
 		where = append(where, "kind = ? AND outcome IN ("+strings.TrimSuffix(strings.Repeat("?,", len(outcomes)), ",")+")")
-		args = append(args, string(exec.KindProcess))
+		args = append(args, string(wasmexec.KindProcess))
 		for _, o := range outcomes {
 			args = append(args, string(o))
 		}
@@ -239,7 +241,7 @@ func (s *Store) List(ctx context.Context, f exec.HistoryFilter) (*exec.HistoryPa
 		return nil, s.dbError("list", err)
 	}
 	defer rows.Close()
-	page := &exec.HistoryPage{Executions: []*exec.Result{}}
+	page := &wasmexec.HistoryPage{Executions: []*wasmexec.Result{}}
 	var lastSeq, pageBytes int64
 	for rows.Next() {
 		if len(page.Executions) == limit {
@@ -279,7 +281,7 @@ func encodeListCursor(seq int64) string {
 // error. Only what encodeListCursor produces is accepted.
 func parseListCursor(c string) (int64, error) {
 	bad := func() (int64, error) {
-		return 0, exec.Errorf(exec.EInvalid, "malformed list cursor %q", c)
+		return 0, wasmexec.Errorf(wasmexec.EInvalid, "malformed list cursor %q", c)
 	}
 	if len(c) < 2 || len(c) > 14 || !strings.HasPrefix(c, listCursorPrefix) {
 		return bad()
@@ -298,28 +300,28 @@ const (
 )
 
 // Output returns the retained events of execution id with sequence greater
-// than the cursor after (exec.EncodeCursor; empty means from the start), at
+// than the cursor after (wasmexec.EncodeCursor; empty means from the start), at
 // most limit of them (0 means DefaultOutputLimit, clamped to MaxOutputLimit).
 // NextCursor resumes after the last event returned (or repeats after when
 // none was); HasMore says more events follow. Truncated says events after the
 // cursor were dropped by a cap: the first retained event comes later than
 // after+1, or no event was retained at all from a log that dropped events.
 //
-// Errors: exec.EInvalid for a malformed cursor or a negative limit,
-// exec.ENotFound / exec.EExpired as for Get (scoped to the tenant of ctx), exec.ENotRetained when the run
+// Errors: wasmexec.EInvalid for a malformed cursor or a negative limit,
+// wasmexec.ENotFound / wasmexec.EExpired as for Get (scoped to the tenant of ctx), wasmexec.ENotRetained when the run
 // did not retain its events (an empty page would read as "no output"),
-// exec.EUnavailable after Close.
-func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.Replay, error) {
+// wasmexec.EUnavailable after Close.
+func (s *Store) Output(ctx context.Context, id, after string, limit int) (*wasmexec.Replay, error) {
 	if err := s.checkOpen(); err != nil {
 		return nil, err
 	}
-	from, err := exec.ParseCursor(after)
+	from, err := wasmexec.ParseCursor(after)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case limit < 0:
-		return nil, exec.Errorf(exec.EInvalid, "limit must not be negative, got %d", limit)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "limit must not be negative, got %d", limit)
 	case limit == 0:
 		limit = DefaultOutputLimit
 	case limit > MaxOutputLimit:
@@ -351,7 +353,7 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		outputTruncated bool
 		retained        bool
 		firstSeq        sql.NullInt64
-		replay          = &exec.Replay{Events: []exec.Event{}}
+		replay          = &wasmexec.Replay{Events: []wasmexec.Event{}}
 	)
 	for rows.Next() {
 		var (
@@ -373,8 +375,8 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		if chunk == nil {
 			chunk = []byte{}
 		}
-		replay.Events = append(replay.Events, exec.Event{
-			PID: pid.Int64, Sequence: uint64(seq.Int64), Channel: exec.Channel(channel.String),
+		replay.Events = append(replay.Events, wasmexec.Event{
+			PID: pid.Int64, Sequence: uint64(seq.Int64), Channel: wasmexec.Channel(channel.String),
 			Chunk: chunk, TimestampMs: ts.Int64,
 		})
 	}
@@ -391,13 +393,13 @@ func (s *Store) Output(ctx context.Context, id, after string, limit int) (*exec.
 		return nil, expiredError(id, reasonExpired)
 	}
 	if !retained {
-		return nil, exec.Errorf(exec.ENotRetained, "execution %s did not retain its output events (set output.retainEvents on the run to replay it)", id)
+		return nil, wasmexec.Errorf(wasmexec.ENotRetained, "execution %s did not retain its output events (set output.retainEvents on the run to replay it)", id)
 	}
 	last := cursor
 	if n := len(replay.Events); n > 0 {
 		last = replay.Events[n-1].Sequence
 	}
-	replay.NextCursor = exec.EncodeCursor(last)
+	replay.NextCursor = wasmexec.EncodeCursor(last)
 	if firstSeq.Valid {
 		replay.Truncated = uint64(firstSeq.Int64) > from+1
 	} else {

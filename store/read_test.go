@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
-func ids(rs []*exec.Result) []string {
+func ids(rs []*wasmexec.Result) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.ExecutionID
@@ -22,31 +22,31 @@ func TestListFilters(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		clock := newFakeClock()
 		s := b.open(t, Config{Now: clock.Now, manualSweep: true})
-		save := func(id, ctxID string, lang exec.Language, outcome exec.Outcome, kind exec.Kind) {
+		save := func(id, ctxID string, lang wasmexec.Language, outcome wasmexec.Outcome, kind wasmexec.Kind) {
 			r := newResult(id, clock.Now())
 			r.ContextID, r.Language, r.Outcome, r.Kind = ctxID, lang, outcome, kind
 			MustSave(t, s, r, nil)
 			clock.Add(time.Millisecond)
 		}
-		save("a", "c1", exec.JavaScript, exec.Succeeded, exec.KindEvaluate)
-		save("b", "c2", exec.Python, exec.Failed, exec.KindExecute)
-		save("c", "c1", exec.TypeScript, exec.TimedOut, exec.KindTypeScriptCheck)
-		save("d", "", exec.Python, exec.Succeeded, exec.KindProcess)
-		save("e", "c1", exec.JavaScript, exec.Failed, exec.KindEvaluate)
+		save("a", "c1", wasmexec.JavaScript, wasmexec.Succeeded, wasmexec.KindEvaluate)
+		save("b", "c2", wasmexec.Python, wasmexec.Failed, wasmexec.KindExecute)
+		save("c", "c1", wasmexec.TypeScript, wasmexec.TimedOut, wasmexec.KindTypeScriptCheck)
+		save("d", "", wasmexec.Python, wasmexec.Succeeded, wasmexec.KindProcess)
+		save("e", "c1", wasmexec.JavaScript, wasmexec.Failed, wasmexec.KindEvaluate)
 
 		tests := []struct {
 			name string
-			f    exec.HistoryFilter
+			f    wasmexec.HistoryFilter
 			want []string
 		}{
-			{"all, newest first", exec.HistoryFilter{}, []string{"e", "d", "c", "b", "a"}},
-			{"context", exec.HistoryFilter{ContextID: "c1"}, []string{"e", "c", "a"}},
-			{"language", exec.HistoryFilter{Language: "python"}, []string{"d", "b"}},
-			{"outcome", exec.HistoryFilter{Outcome: "failed"}, []string{"e", "b"}},
-			{"kind", exec.HistoryFilter{Kind: "evaluate"}, []string{"e", "a"}},
-			{"combined", exec.HistoryFilter{ContextID: "c1", Outcome: "succeeded"}, []string{"a"}},
-			{"no match", exec.HistoryFilter{Language: "cobol"}, []string{}},
-			{"limit", exec.HistoryFilter{Limit: 2}, []string{"e", "d"}},
+			{"all, newest first", wasmexec.HistoryFilter{}, []string{"e", "d", "c", "b", "a"}},
+			{"context", wasmexec.HistoryFilter{ContextID: "c1"}, []string{"e", "c", "a"}},
+			{"language", wasmexec.HistoryFilter{Language: "python"}, []string{"d", "b"}},
+			{"outcome", wasmexec.HistoryFilter{Outcome: "failed"}, []string{"e", "b"}},
+			{"kind", wasmexec.HistoryFilter{Kind: "evaluate"}, []string{"e", "a"}},
+			{"combined", wasmexec.HistoryFilter{ContextID: "c1", Outcome: "succeeded"}, []string{"a"}},
+			{"no match", wasmexec.HistoryFilter{Language: "cobol"}, []string{}},
+			{"limit", wasmexec.HistoryFilter{Limit: 2}, []string{"e", "d"}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestListFilters(t *testing.T) {
 			})
 		}
 		// Listed records are complete results.
-		page, _ := s.List(context.Background(), exec.HistoryFilter{Limit: 1})
+		page, _ := s.List(context.Background(), wasmexec.HistoryFilter{Limit: 1})
 		if got := MustGet(t, s, "e"); !reflect.DeepEqual(page.Executions[0], got) {
 			t.Fatalf("List record %+v differs from Get %+v", page.Executions[0], got)
 		}
@@ -75,22 +75,22 @@ func TestListBadArguments(t *testing.T) {
 		s := b.open(t, Config{})
 		tests := []struct {
 			name string
-			f    exec.HistoryFilter
+			f    wasmexec.HistoryFilter
 		}{
-			{"negative limit", exec.HistoryFilter{Limit: -1}},
-			{"garbage cursor", exec.HistoryFilter{After: "garbage"}},
-			{"event cursor", exec.HistoryFilter{After: exec.EncodeCursor(5)}},
-			{"prefix only", exec.HistoryFilter{After: "l"}},
-			{"zero", exec.HistoryFilter{After: "l0"}},
-			{"leading zero", exec.HistoryFilter{After: "l05"}},
-			{"upper case", exec.HistoryFilter{After: "lA"}},
-			{"negative", exec.HistoryFilter{After: "l-5"}},
-			{"overflow", exec.HistoryFilter{After: "lzzzzzzzzzzzzz"}},
+			{"negative limit", wasmexec.HistoryFilter{Limit: -1}},
+			{"garbage cursor", wasmexec.HistoryFilter{After: "garbage"}},
+			{"event cursor", wasmexec.HistoryFilter{After: wasmexec.EncodeCursor(5)}},
+			{"prefix only", wasmexec.HistoryFilter{After: "l"}},
+			{"zero", wasmexec.HistoryFilter{After: "l0"}},
+			{"leading zero", wasmexec.HistoryFilter{After: "l05"}},
+			{"upper case", wasmexec.HistoryFilter{After: "lA"}},
+			{"negative", wasmexec.HistoryFilter{After: "l-5"}},
+			{"overflow", wasmexec.HistoryFilter{After: "lzzzzzzzzzzzzz"}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := s.List(context.Background(), tt.f)
-				wantCode(t, "List", err, exec.EInvalid)
+				wantCode(t, "List", err, wasmexec.EInvalid)
 			})
 		}
 	})
@@ -118,7 +118,7 @@ func TestListPaginationStable(t *testing.T) {
 					if pages > 100 {
 						t.Fatal("paging does not end")
 					}
-					page, err := s.List(context.Background(), exec.HistoryFilter{After: cursor, Limit: limit})
+					page, err := s.List(context.Background(), wasmexec.HistoryFilter{After: cursor, Limit: limit})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -149,7 +149,7 @@ func TestListSkipsExpired(t *testing.T) {
 		clock.Add(500 * time.Millisecond)
 		MustSave(t, s, newResult("new", clock.Now()), nil)
 		clock.Add(500 * time.Millisecond) // "old" expires, not swept
-		page, err := s.List(context.Background(), exec.HistoryFilter{})
+		page, err := s.List(context.Background(), wasmexec.HistoryFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,19 +179,19 @@ func TestOutputPaging(t *testing.T) {
 			pages []page
 		}{
 			{"pages of 10", []page{
-				{"", 10, 1, 10, exec.EncodeCursor(10), true},
-				{exec.EncodeCursor(10), 10, 11, 10, exec.EncodeCursor(20), true},
-				{exec.EncodeCursor(20), 10, 21, 5, exec.EncodeCursor(25), false},
-				{exec.EncodeCursor(25), 10, 0, 0, exec.EncodeCursor(25), false},
+				{"", 10, 1, 10, wasmexec.EncodeCursor(10), true},
+				{wasmexec.EncodeCursor(10), 10, 11, 10, wasmexec.EncodeCursor(20), true},
+				{wasmexec.EncodeCursor(20), 10, 21, 5, wasmexec.EncodeCursor(25), false},
+				{wasmexec.EncodeCursor(25), 10, 0, 0, wasmexec.EncodeCursor(25), false},
 			}},
 			{"exact fit", []page{
-				{exec.EncodeCursor(15), 10, 16, 10, exec.EncodeCursor(25), false},
+				{wasmexec.EncodeCursor(15), 10, 16, 10, wasmexec.EncodeCursor(25), false},
 			}},
-			{"default limit takes all", []page{{"", 0, 1, 25, exec.EncodeCursor(25), false}}},
-			{"cursor past the end", []page{{exec.EncodeCursor(1000), 5, 0, 0, exec.EncodeCursor(1000), false}}},
+			{"default limit takes all", []page{{"", 0, 1, 25, wasmexec.EncodeCursor(25), false}}},
+			{"cursor past the end", []page{{wasmexec.EncodeCursor(1000), 5, 0, 0, wasmexec.EncodeCursor(1000), false}}},
 			// Repeated as it came, like any cursor past the end (and like the
 			// live log): not clamped to the largest stored sequence.
-			{"huge cursor", []page{{exec.EncodeCursor(^uint64(0)), 5, 0, 0, exec.EncodeCursor(^uint64(0)), false}}},
+			{"huge cursor", []page{{wasmexec.EncodeCursor(^uint64(0)), 5, 0, 0, wasmexec.EncodeCursor(^uint64(0)), false}}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -221,7 +221,7 @@ func TestOutputTruncated(t *testing.T) {
 		tests := []struct {
 			name      string
 			cfg       Config
-			events    []exec.Event
+			events    []wasmexec.Event
 			truncated bool // passed to Save
 			after     uint64
 			wantFirst uint64
@@ -248,7 +248,7 @@ func TestOutputTruncated(t *testing.T) {
 				if err := s.Save(ctx, newResult("x", t0), tt.events, tt.truncated); err != nil {
 					t.Fatal(err)
 				}
-				got, err := s.Output(ctx, "x", exec.EncodeCursor(tt.after), 0)
+				got, err := s.Output(ctx, "x", wasmexec.EncodeCursor(tt.after), 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -283,11 +283,11 @@ func TestOutputErrors(t *testing.T) {
 			limit int
 			code  string
 		}{
-			{"bad cursor", "x", "nope", 0, exec.EInvalid},
-			{"list cursor", "x", "l5", 0, exec.EInvalid},
-			{"negative limit", "x", "", -1, exec.EInvalid},
-			{"unknown id", "missing", "", 0, exec.ENotFound},
-			{"evicted id", "old", "", 0, exec.EExpired},
+			{"bad cursor", "x", "nope", 0, wasmexec.EInvalid},
+			{"list cursor", "x", "l5", 0, wasmexec.EInvalid},
+			{"negative limit", "x", "", -1, wasmexec.EInvalid},
+			{"unknown id", "missing", "", 0, wasmexec.ENotFound},
+			{"evicted id", "old", "", 0, wasmexec.EExpired},
 			{"ok", "x", "", 0, ""},
 		}
 		for _, tt := range tests {

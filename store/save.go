@@ -14,7 +14,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 const insertExecutionSQL = `INSERT INTO executions (
@@ -64,9 +64,9 @@ var insertEventsSQL = func() []string {
 // The record expires at CompletedAtMs + CompletedTTL (Now when CompletedAtMs
 // is 0). Save does not modify r or events.
 //
-// Errors: exec.EInvalid for a malformed record, exec.EConflict when the id is
-// already stored, exec.EUnavailable after Close.
-func (s *Store) Save(ctx context.Context, r *exec.Result, events []exec.Event, eventsTruncated bool) error {
+// Errors: wasmexec.EInvalid for a malformed record, wasmexec.EConflict when the id is
+// already stored, wasmexec.EUnavailable after Close.
+func (s *Store) Save(ctx context.Context, r *wasmexec.Result, events []wasmexec.Event, eventsTruncated bool) error {
 	if err := s.checkOpen(); err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 			// (ON CONFLICT DO NOTHING) instead of aborting the transaction.
 			switch err := s.insertRecord(ctx, tx, p.rec); {
 			case errors.Is(err, errDuplicate):
-				p.err = &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id)}
+				p.err = &wasmexec.Error{Code: wasmexec.EConflict, Message: fmt.Sprintf("execution %s is already stored", p.id)}
 			case err != nil:
 				fail(err)
 				return
@@ -232,7 +232,7 @@ func (s *Store) commitBatch(batch []*pendingSave) {
 func (s *Store) saveError(id string, err error) error {
 	var se sqlite3.Error
 	if (errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique) || isUniqueViolation(err) {
-		return &exec.Error{Code: exec.EConflict, Message: fmt.Sprintf("execution %s is already stored", id), Err: err}
+		return &wasmexec.Error{Code: wasmexec.EConflict, Message: fmt.Sprintf("execution %s is already stored", id), Err: err}
 	}
 	return s.dbError("save "+id, err)
 }
@@ -243,13 +243,13 @@ var errDuplicate = errors.New("duplicate execution id")
 // record is a validated execution ready to insert.
 type record struct {
 	args      []any // insertExecutionSQL's arguments
-	events    []exec.Event
+	events    []wasmexec.Event
 	expiresAt int64
 }
 
 // prepare turns a Result into the row Save inserts: events capped, code
 // truncated and hashed, expiry computed from the completion time.
-func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated bool, now int64) (record, error) {
+func (s *Store) prepare(r *wasmexec.Result, events []wasmexec.Event, eventsTruncated bool, now int64) (record, error) {
 	events, dropped := capEvents(events, s.cfg.MaxEventsBytes)
 
 	completed := r.CompletedAtMs
@@ -268,7 +268,7 @@ func (s *Store) prepare(r *exec.Result, events []exec.Event, eventsTruncated boo
 
 	errJSON, err := capError(r.Error, s.cfg.MaxErrorBytes)
 	if err != nil {
-		return record{}, exec.Errorf(exec.EInvalid, "execution %s: error details are not JSON-encodable: %v", r.ExecutionID, err)
+		return record{}, wasmexec.Errorf(wasmexec.EInvalid, "execution %s: error details are not JSON-encodable: %v", r.ExecutionID, err)
 	}
 	value, valueTruncated := []byte(r.Value), r.ValueTruncated
 	if len(value) > s.cfg.MaxValueBytes {
@@ -320,7 +320,7 @@ func (s *Store) insertRecord(ctx context.Context, tx *sql.Tx, rec record) error 
 	return s.insertEvents(ctx, tx, seq, rec.events)
 }
 
-func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []exec.Event) error {
+func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events []wasmexec.Event) error {
 	args := make([]any, 0, 6*min(len(events), eventsPerInsert))
 	for len(events) > 0 {
 		n := min(len(events), eventsPerInsert)
@@ -340,28 +340,28 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, seq int64, events 
 	return nil
 }
 
-func validateResult(r *exec.Result, events []exec.Event) error {
+func validateResult(r *wasmexec.Result, events []wasmexec.Event) error {
 	if r == nil {
-		return exec.Errorf(exec.EInvalid, "no execution result to save")
+		return wasmexec.Errorf(wasmexec.EInvalid, "no execution result to save")
 	}
 	if r.ExecutionID == "" {
-		return exec.Errorf(exec.EInvalid, "execution result has no executionId")
+		return wasmexec.Errorf(wasmexec.EInvalid, "execution result has no executionId")
 	}
 	switch r.Outcome {
-	case exec.Succeeded, exec.Failed, exec.Cancelled, exec.TimedOut:
+	case wasmexec.Succeeded, wasmexec.Failed, wasmexec.Cancelled, wasmexec.TimedOut:
 	default:
-		return exec.Errorf(exec.EInvalid, "execution %s: outcome %q is not a completed outcome; only completed executions are stored", r.ExecutionID, r.Outcome)
+		return wasmexec.Errorf(wasmexec.EInvalid, "execution %s: outcome %q is not a completed outcome; only completed executions are stored", r.ExecutionID, r.Outcome)
 	}
 	if r.Kind == "" {
-		return exec.Errorf(exec.EInvalid, "execution %s has no kind", r.ExecutionID)
+		return wasmexec.Errorf(wasmexec.EInvalid, "execution %s has no kind", r.ExecutionID)
 	}
 	if r.Language == "" {
-		return exec.Errorf(exec.EInvalid, "execution %s has no language", r.ExecutionID)
+		return wasmexec.Errorf(wasmexec.EInvalid, "execution %s has no language", r.ExecutionID)
 	}
 	var prev uint64
 	for i, e := range events {
 		if e.Sequence <= prev || e.Sequence > 1<<63-1 {
-			return exec.Errorf(exec.EInvalid, "execution %s: event %d has sequence %d after %d; sequences must increase from 1", r.ExecutionID, i, e.Sequence, prev)
+			return wasmexec.Errorf(wasmexec.EInvalid, "execution %s: event %d has sequence %d after %d; sequences must increase from 1", r.ExecutionID, i, e.Sequence, prev)
 		}
 		prev = e.Sequence
 	}
@@ -370,7 +370,7 @@ func validateResult(r *exec.Result, events []exec.Event) error {
 
 // capEvents keeps the newest events whose chunks fit in max bytes and says
 // whether it dropped any.
-func capEvents(events []exec.Event, max int64) ([]exec.Event, bool) {
+func capEvents(events []wasmexec.Event, max int64) ([]wasmexec.Event, bool) {
 	var total int64
 	i := len(events)
 	for i > 0 {
@@ -412,7 +412,7 @@ const (
 // is left (first as raw bytes, then allowing for JSON escapes, which can
 // make a byte six), the details are dropped when they don't fit beside
 // them, and the details say "truncated": true.
-func capError(e *exec.ErrorData, max int) ([]byte, error) {
+func capError(e *wasmexec.ErrorData, max int) ([]byte, error) {
 	if e == nil {
 		return nil, nil
 	}
@@ -489,7 +489,7 @@ func stringBytes(p *string) any {
 
 // capNetwork encodes a run's network record in at most max bytes, keeping
 // its first requests (each is small: URLs are cut at 2 KiB by egress).
-func capNetwork(n []exec.NetworkRequest, max int) []byte {
+func capNetwork(n []wasmexec.NetworkRequest, max int) []byte {
 	for len(n) > 0 {
 		b, err := json.Marshal(n)
 		if err == nil && len(b) <= max {

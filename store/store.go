@@ -17,7 +17,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Defaults for the zero fields of Config.
@@ -150,35 +150,35 @@ func (c Config) withDefaults() Config {
 
 // Validate reports the first invalid field: an empty Path, or a negative
 // size, count or duration (zero means the default). The error is an
-// *exec.Error with code exec.EInvalid.
+// *wasmexec.Error with code wasmexec.EInvalid.
 func (c Config) Validate() error {
 	switch {
 	case c.Path == "" && c.URL == "":
-		return exec.Errorf(exec.EInvalid, "store: Path (SQLite) or URL (PostgreSQL) is required")
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: Path (SQLite) or URL (PostgreSQL) is required")
 	case c.Path != "" && c.URL != "":
-		return exec.Errorf(exec.EInvalid, "store: set Path (SQLite) or URL (PostgreSQL), not both")
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: set Path (SQLite) or URL (PostgreSQL), not both")
 	case c.URL != "" && !strings.HasPrefix(c.URL, "postgres://") && !strings.HasPrefix(c.URL, "postgresql://"):
-		return exec.Errorf(exec.EInvalid, "store: URL must start with postgres:// or postgresql://, got %q", RedactURL(c.URL))
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: URL must start with postgres:// or postgresql://, got %q", RedactURL(c.URL))
 	case c.Sync != "" && c.Sync != "full" && c.Sync != "normal":
-		return exec.Errorf(exec.EInvalid, "store: Sync must be full or normal, got %q", c.Sync)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: Sync must be full or normal, got %q", c.Sync)
 	case c.CompletedTTL < 0:
-		return exec.Errorf(exec.EInvalid, "store: CompletedTTL must be positive, got %v", c.CompletedTTL)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: CompletedTTL must be positive, got %v", c.CompletedTTL)
 	case c.CompletedTTL > 0 && c.CompletedTTL < time.Millisecond:
-		return exec.Errorf(exec.EInvalid, "store: CompletedTTL must be at least 1ms, got %v", c.CompletedTTL)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: CompletedTTL must be at least 1ms, got %v", c.CompletedTTL)
 	case c.MaxCompleted < 0:
-		return exec.Errorf(exec.EInvalid, "store: MaxCompleted must be a positive integer, got %d", c.MaxCompleted)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxCompleted must be a positive integer, got %d", c.MaxCompleted)
 	case c.MaxCodeBytes < 0:
-		return exec.Errorf(exec.EInvalid, "store: MaxCodeBytes must be a positive integer, got %d", c.MaxCodeBytes)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxCodeBytes must be a positive integer, got %d", c.MaxCodeBytes)
 	case c.MaxEventsBytes < 0:
-		return exec.Errorf(exec.EInvalid, "store: MaxEventsBytes must be a positive integer, got %d", c.MaxEventsBytes)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxEventsBytes must be a positive integer, got %d", c.MaxEventsBytes)
 	case c.MaxValueBytes < 0 || c.MaxStreamBytes < 0 || c.MaxExtraBytes < 0 || c.MaxPageBytes < 0:
-		return exec.Errorf(exec.EInvalid, "store: MaxValueBytes, MaxStreamBytes, MaxExtraBytes and MaxPageBytes must be positive")
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxValueBytes, MaxStreamBytes, MaxExtraBytes and MaxPageBytes must be positive")
 	case c.MaxErrorBytes < 0 || (c.MaxErrorBytes > 0 && c.MaxErrorBytes < minErrorBytes):
-		return exec.Errorf(exec.EInvalid, "store: MaxErrorBytes must be at least %d, got %d", minErrorBytes, c.MaxErrorBytes)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxErrorBytes must be at least %d, got %d", minErrorBytes, c.MaxErrorBytes)
 	case c.MaxTombstones < 0:
-		return exec.Errorf(exec.EInvalid, "store: MaxTombstones must be a positive integer, got %d", c.MaxTombstones)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: MaxTombstones must be a positive integer, got %d", c.MaxTombstones)
 	case c.SweepInterval < 0:
-		return exec.Errorf(exec.EInvalid, "store: SweepInterval must be positive, got %v", c.SweepInterval)
+		return wasmexec.Errorf(wasmexec.EInvalid, "store: SweepInterval must be positive, got %v", c.SweepInterval)
 	}
 	return nil
 }
@@ -451,7 +451,7 @@ func (s *Store) Stats(ctx context.Context) (count int, sizeBytes int64, err erro
 
 func (s *Store) checkOpen() error {
 	if s.closed.Load() {
-		return exec.Errorf(exec.EUnavailable, "store is closed")
+		return wasmexec.Errorf(wasmexec.EUnavailable, "store is closed")
 	}
 	return nil
 }
@@ -464,11 +464,11 @@ func (s *Store) lockWrite(ctx context.Context) error {
 	case s.wsem <- struct{}{}:
 		if s.closed.Load() {
 			<-s.wsem
-			return exec.Errorf(exec.EUnavailable, "store is closed")
+			return wasmexec.Errorf(wasmexec.EUnavailable, "store is closed")
 		}
 		return nil
 	case <-s.stop:
-		return exec.Errorf(exec.EUnavailable, "store is closed")
+		return wasmexec.Errorf(wasmexec.EUnavailable, "store is closed")
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
@@ -48,7 +48,7 @@ func TestConfigValidate(t *testing.T) {
 				return
 			}
 			errContains(t, err, tt.wantErr)
-			wantCode(t, "Validate", err, exec.EInvalid)
+			wantCode(t, "Validate", err, wasmexec.EInvalid)
 			// Open refuses the same config, before touching the disk.
 			if _, err := Open(context.Background(), tt.cfg); err == nil {
 				t.Fatal("Open accepted an invalid config")
@@ -304,12 +304,12 @@ func TestSaveGetRoundTrip(t *testing.T) {
 		tests := []struct {
 			name   string
 			cfg    Config
-			mutate func(r *exec.Result)
-			check  func(t *testing.T, in, got *exec.Result)
+			mutate func(r *wasmexec.Result)
+			check  func(t *testing.T, in, got *wasmexec.Result)
 		}{
 			{
 				name: "every field",
-				check: func(t *testing.T, in, got *exec.Result) {
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					want := *in
 					want.CodeSHA256 = sha256hex(in.Code)
 					if !reflect.DeepEqual(got, &want) {
@@ -319,8 +319,8 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			},
 			{
 				name:   "streams not captured stay nil, captured empty stays empty",
-				mutate: func(r *exec.Result) { r.Stdout = nil; r.Stderr = strp("") },
-				check: func(t *testing.T, in, got *exec.Result) {
+				mutate: func(r *wasmexec.Result) { r.Stdout = nil; r.Stderr = strp("") },
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					if got.Stdout != nil || got.Stderr == nil || *got.Stderr != "" {
 						t.Fatalf("stdout %v stderr %v", got.Stdout, got.Stderr)
 					}
@@ -328,8 +328,8 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			},
 			{
 				name:   "bytes that are not UTF-8 survive",
-				mutate: func(r *exec.Result) { r.Stdout = strp("a\xff\xfeb\x00c") },
-				check: func(t *testing.T, in, got *exec.Result) {
+				mutate: func(r *wasmexec.Result) { r.Stdout = strp("a\xff\xfeb\x00c") },
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					if *got.Stdout != "a\xff\xfeb\x00c" {
 						t.Fatalf("stdout %q", *got.Stdout)
 					}
@@ -337,8 +337,8 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			},
 			{
 				name:   "largest fuel",
-				mutate: func(r *exec.Result) { r.FuelConsumed = ^uint64(0) },
-				check: func(t *testing.T, in, got *exec.Result) {
+				mutate: func(r *wasmexec.Result) { r.FuelConsumed = ^uint64(0) },
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					if got.FuelConsumed != ^uint64(0) {
 						t.Fatalf("fuel %d", got.FuelConsumed)
 					}
@@ -347,8 +347,8 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			{
 				name:   "code over the cap is cut on a rune boundary, hashed whole",
 				cfg:    Config{MaxCodeBytes: 41},
-				mutate: func(r *exec.Result) { r.Code = long },
-				check: func(t *testing.T, in, got *exec.Result) {
+				mutate: func(r *wasmexec.Result) { r.Code = long },
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					if got.Code != strings.Repeat("é", 20) {
 						t.Fatalf("code %q (%d bytes)", got.Code, len(got.Code))
 					}
@@ -359,8 +359,8 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			},
 			{
 				name:   "caller's hash kept",
-				mutate: func(r *exec.Result) { r.CodeSHA256 = "abc" },
-				check: func(t *testing.T, in, got *exec.Result) {
+				mutate: func(r *wasmexec.Result) { r.CodeSHA256 = "abc" },
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					if got.CodeSHA256 != "abc" {
 						t.Fatalf("hash %s", got.CodeSHA256)
 					}
@@ -368,10 +368,10 @@ func TestSaveGetRoundTrip(t *testing.T) {
 			},
 			{
 				name: "minimal result",
-				mutate: func(r *exec.Result) {
-					*r = exec.Result{ExecutionID: r.ExecutionID, Kind: exec.KindExecute, Language: exec.Python, Outcome: exec.Succeeded}
+				mutate: func(r *wasmexec.Result) {
+					*r = wasmexec.Result{ExecutionID: r.ExecutionID, Kind: wasmexec.KindExecute, Language: wasmexec.Python, Outcome: wasmexec.Succeeded}
 				},
-				check: func(t *testing.T, in, got *exec.Result) {
+				check: func(t *testing.T, in, got *wasmexec.Result) {
 					want := *in
 					want.CompletedAtMs = clock.Now().UnixMilli() // 0 means "now"
 					if !reflect.DeepEqual(got, &want) {
@@ -411,21 +411,21 @@ func TestSaveRejects(t *testing.T) {
 		MustSave(t, s, newResult("dup", t0), nil)
 		tests := []struct {
 			name     string
-			r        *exec.Result
-			events   []exec.Event
+			r        *wasmexec.Result
+			events   []wasmexec.Event
 			wantCode string
 			wantMsg  string
 		}{
-			{"nil result", nil, nil, exec.EInvalid, "no execution result"},
-			{"no id", &exec.Result{Kind: exec.KindEvaluate, Language: exec.JavaScript, Outcome: exec.Succeeded}, nil, exec.EInvalid, "no executionId"},
-			{"running work", &exec.Result{ExecutionID: "r", Kind: exec.KindEvaluate, Language: exec.JavaScript}, nil, exec.EInvalid, "only completed executions are stored"},
-			{"unknown outcome", &exec.Result{ExecutionID: "r", Kind: exec.KindEvaluate, Language: exec.JavaScript, Outcome: "running"}, nil, exec.EInvalid, "not a completed outcome"},
-			{"no kind", &exec.Result{ExecutionID: "r", Language: exec.JavaScript, Outcome: exec.Succeeded}, nil, exec.EInvalid, "no kind"},
-			{"no language", &exec.Result{ExecutionID: "r", Kind: exec.KindEvaluate, Outcome: exec.Succeeded}, nil, exec.EInvalid, "no language"},
-			{"sequence zero", newResult("r", t0), []exec.Event{{Sequence: 0}}, exec.EInvalid, "sequences must increase"},
-			{"sequence repeats", newResult("r", t0), []exec.Event{{Sequence: 1}, {Sequence: 1}}, exec.EInvalid, "sequences must increase"},
-			{"sequence goes back", newResult("r", t0), []exec.Event{{Sequence: 5}, {Sequence: 2}}, exec.EInvalid, "sequences must increase"},
-			{"duplicate id", newResult("dup", t0), nil, exec.EConflict, "already stored"},
+			{"nil result", nil, nil, wasmexec.EInvalid, "no execution result"},
+			{"no id", &wasmexec.Result{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Outcome: wasmexec.Succeeded}, nil, wasmexec.EInvalid, "no executionId"},
+			{"running work", &wasmexec.Result{ExecutionID: "r", Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript}, nil, wasmexec.EInvalid, "only completed executions are stored"},
+			{"unknown outcome", &wasmexec.Result{ExecutionID: "r", Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Outcome: "running"}, nil, wasmexec.EInvalid, "not a completed outcome"},
+			{"no kind", &wasmexec.Result{ExecutionID: "r", Language: wasmexec.JavaScript, Outcome: wasmexec.Succeeded}, nil, wasmexec.EInvalid, "no kind"},
+			{"no language", &wasmexec.Result{ExecutionID: "r", Kind: wasmexec.KindEvaluate, Outcome: wasmexec.Succeeded}, nil, wasmexec.EInvalid, "no language"},
+			{"sequence zero", newResult("r", t0), []wasmexec.Event{{Sequence: 0}}, wasmexec.EInvalid, "sequences must increase"},
+			{"sequence repeats", newResult("r", t0), []wasmexec.Event{{Sequence: 1}, {Sequence: 1}}, wasmexec.EInvalid, "sequences must increase"},
+			{"sequence goes back", newResult("r", t0), []wasmexec.Event{{Sequence: 5}, {Sequence: 2}}, wasmexec.EInvalid, "sequences must increase"},
+			{"duplicate id", newResult("dup", t0), nil, wasmexec.EConflict, "already stored"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -444,7 +444,7 @@ func TestGetUnknownIsNotFound(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t, Config{})
 		_, err := s.Get(context.Background(), "nope")
-		wantCode(t, "Get", err, exec.ENotFound)
+		wantCode(t, "Get", err, wasmexec.ENotFound)
 	})
 }
 
@@ -460,8 +460,8 @@ func TestTTLBoundaries(t *testing.T) {
 			wantCode string
 		}{
 			{"ttl-1ms present", ttl - time.Millisecond, ""},
-			{"ttl expired", ttl, exec.EExpired},
-			{"ttl+1ms expired", ttl + time.Millisecond, exec.EExpired},
+			{"ttl expired", ttl, wasmexec.EExpired},
+			{"ttl+1ms expired", ttl + time.Millisecond, wasmexec.EExpired},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -490,7 +490,7 @@ func TestTTLBoundaries(t *testing.T) {
 					wantCode(t, when+": Get", err, tt.wantCode)
 					_, err = s.Output(ctx, "x", "", 0)
 					wantCode(t, when+": Output", err, tt.wantCode)
-					page, err := s.List(ctx, exec.HistoryFilter{})
+					page, err := s.List(ctx, wasmexec.HistoryFilter{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -543,7 +543,7 @@ func TestCap(t *testing.T) {
 				for i, id := range ids {
 					_, err := s.Get(context.Background(), id)
 					if i < tt.wantEvicted {
-						wantCode(t, "Get "+id, err, exec.EExpired)
+						wantCode(t, "Get "+id, err, wasmexec.EExpired)
 						errContains(t, err, "evicted")
 					} else {
 						wantCode(t, "Get "+id, err, "")
@@ -571,7 +571,7 @@ func TestCapEvictsOldestCompletionNotOldestInsert(t *testing.T) {
 		MustSave(t, s, newResult("a", t0.Add(1*time.Second)), nil) // saved later, completed earlier
 		MustSave(t, s, newResult("c", t0.Add(3*time.Second)), nil)
 		_, err := s.Get(context.Background(), "a")
-		wantCode(t, "Get a", err, exec.EExpired)
+		wantCode(t, "Get a", err, wasmexec.EExpired)
 		MustGet(t, s, "b")
 		MustGet(t, s, "c")
 	})
@@ -591,7 +591,7 @@ func TestCapLoweredAtRestartIsEnforcedBySweep(t *testing.T) {
 			t.Fatalf("evicted %d, want 6", evicted)
 		}
 		_, err := s.Get(context.Background(), "f")
-		wantCode(t, "Get f", err, exec.EExpired)
+		wantCode(t, "Get f", err, wasmexec.EExpired)
 		MustGet(t, s, "g")
 	})
 }
@@ -609,8 +609,8 @@ func TestTombstonesAreBounded(t *testing.T) {
 			t.Fatalf("%d tombstones, want 3", n)
 		}
 		for _, tt := range []struct{ id, code string }{
-			{"a", exec.ENotFound}, {"e", exec.ENotFound},
-			{"f", exec.EExpired}, {"h", exec.EExpired},
+			{"a", wasmexec.ENotFound}, {"e", wasmexec.ENotFound},
+			{"f", wasmexec.EExpired}, {"h", wasmexec.EExpired},
 			{"i", ""}, {"j", ""},
 		} {
 			_, err := s.Get(context.Background(), tt.id)
@@ -651,7 +651,7 @@ func TestRestart(t *testing.T) {
 		s = b.open(t, at(loc, Config{CompletedTTL: time.Hour, Now: clock.Now, manualSweep: true}))
 		ctx := context.Background()
 		_, err := s.Get(ctx, "first")
-		wantCode(t, "first after restart", err, exec.EExpired)
+		wantCode(t, "first after restart", err, wasmexec.EExpired)
 		got := MustGet(t, s, "second")
 		if got.CompletedAtMs != t0.Add(time.Second).UnixMilli() {
 			t.Fatalf("second completedAt %d", got.CompletedAtMs)
@@ -668,7 +668,7 @@ func TestRestart(t *testing.T) {
 		MustGet(t, s, "second")
 		clock.Set(t0.Add(time.Second + ttl))
 		_, err = s.Get(ctx, "second")
-		wantCode(t, "second at its ttl", err, exec.EExpired)
+		wantCode(t, "second at its ttl", err, wasmexec.EExpired)
 		if expired, _ := mustSweep(t, s); expired != 1 {
 			t.Fatalf("swept %d, want 1", expired)
 		}
@@ -708,7 +708,7 @@ func TestSweeperRunsOnItsOwn(t *testing.T) {
 		took := waitEmpty(s)
 		t.Logf("swept after %v", took)
 		_, err := s.Get(context.Background(), "a")
-		wantCode(t, "Get a", err, exec.EExpired)
+		wantCode(t, "Get a", err, wasmexec.EExpired)
 
 		// Saved, closed before expiry, reopened: the new sweeper picks them up.
 		MustSave(t, s, newResult("c", time.Now()), nil)
@@ -732,15 +732,15 @@ func TestClosedStore(t *testing.T) {
 			t.Fatalf("second Close: %v", err)
 		}
 		ctx := context.Background()
-		wantCode(t, "Save", s.Save(ctx, newResult("b", time.Now()), nil, false), exec.EUnavailable)
+		wantCode(t, "Save", s.Save(ctx, newResult("b", time.Now()), nil, false), wasmexec.EUnavailable)
 		_, err := s.Get(ctx, "a")
-		wantCode(t, "Get", err, exec.EUnavailable)
-		_, err = s.List(ctx, exec.HistoryFilter{})
-		wantCode(t, "List", err, exec.EUnavailable)
+		wantCode(t, "Get", err, wasmexec.EUnavailable)
+		_, err = s.List(ctx, wasmexec.HistoryFilter{})
+		wantCode(t, "List", err, wasmexec.EUnavailable)
 		_, err = s.Output(ctx, "a", "", 0)
-		wantCode(t, "Output", err, exec.EUnavailable)
+		wantCode(t, "Output", err, wasmexec.EUnavailable)
 		_, _, err = s.Stats(ctx)
-		wantCode(t, "Stats", err, exec.EUnavailable)
+		wantCode(t, "Stats", err, wasmexec.EUnavailable)
 	})
 }
 
@@ -760,7 +760,7 @@ func TestCloseDuringSaves(t *testing.T) {
 					id := fmt.Sprintf("w%d-%d", w, i)
 					err := s.Save(context.Background(), newResult(id, time.Now()), makeEvents(1, 3), false)
 					if err != nil {
-						if exec.ErrorCode(err) != exec.EUnavailable {
+						if wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 							t.Errorf("Save %s: %v", id, err)
 						}
 						return

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func tenantCtx(id string) context.Context {
-	return exec.WithTenant(context.Background(), &exec.Tenant{ID: id})
+	return wasmexec.WithTenant(context.Background(), &wasmexec.Tenant{ID: id})
 }
 
 // With a tenant in the context, the store shows that tenant's records and
@@ -36,10 +36,10 @@ func TestTenantScope(t *testing.T) {
 			t.Fatalf("without a tenant the record reads with its tenant, got %q", r.Tenant)
 		}
 		_, unknown := s.Get(b, "exe_nope")
-		wantCode(t, "unknown id", unknown, exec.ENotFound)
+		wantCode(t, "unknown id", unknown, wasmexec.ENotFound)
 		same := func(what string, err error, id string) {
 			t.Helper()
-			wantCode(t, what, err, exec.ENotFound)
+			wantCode(t, what, err, wasmexec.ENotFound)
 			if got, want := strings.ReplaceAll(err.Error(), id, "ID"), strings.ReplaceAll(unknown.Error(), "exe_nope", "ID"); got != want {
 				t.Fatalf("%s: %q, unlike an unknown id's %q", what, got, want)
 			}
@@ -54,11 +54,11 @@ func TestTenantScope(t *testing.T) {
 		if _, err := s.Output(a, "exe_a", "", 0); err != nil {
 			t.Fatalf("a replays its own: %v", err)
 		}
-		page, err := s.List(b, exec.HistoryFilter{})
+		page, err := s.List(b, wasmexec.HistoryFilter{})
 		if err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_b" {
 			t.Fatalf("b's list: %v %+v", err, page)
 		}
-		if page, err := s.List(context.Background(), exec.HistoryFilter{}); err != nil || len(page.Executions) != 3 {
+		if page, err := s.List(context.Background(), wasmexec.HistoryFilter{}); err != nil || len(page.Executions) != 3 {
 			t.Fatalf("the server's own list (no tenant): %v %d records", err, len(page.Executions))
 		}
 
@@ -66,7 +66,7 @@ func TestTenantScope(t *testing.T) {
 		clock.Add(2 * time.Minute)
 		mustSweep(t, s)
 		_, err = s.Get(a, "exe_a")
-		wantCode(t, "a's expired record", err, exec.EExpired)
+		wantCode(t, "a's expired record", err, wasmexec.EExpired)
 		_, err = s.Get(b, "exe_a")
 		same("b gets a's expired record", err, "exe_a")
 		_, err = s.Output(b, "exe_a", "", 0)
@@ -107,11 +107,11 @@ func TestTenantMigrationOfOldData(t *testing.T) {
 		t.Fatalf("an old record's tenant = %q, want none", r.Tenant)
 	}
 	_, err = s.Get(tenantCtx("a"), "exe_old")
-	wantCode(t, "a tenant reads an old record", err, exec.ENotFound)
+	wantCode(t, "a tenant reads an old record", err, wasmexec.ENotFound)
 	r := newResult("exe_new", t0)
 	r.Tenant = "a"
 	MustSave(t, s, r, nil)
-	if page, err := s.List(tenantCtx("a"), exec.HistoryFilter{}); err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_new" {
+	if page, err := s.List(tenantCtx("a"), wasmexec.HistoryFilter{}); err != nil || len(page.Executions) != 1 || page.Executions[0].ExecutionID != "exe_new" {
 		t.Fatalf("a's list after the migration: %v %+v", err, page)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )
 
@@ -17,25 +17,25 @@ func BenchmarkRunFromTemplate(b *testing.B) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, setup, code string
-		lang              exec.Language
+		lang              wasmexec.Language
 		files             map[string]string
 	}{
-		{"js-1+1", "", "1+1", exec.JavaScript, nil},
-		{"js-200-files", "for (let i = 0; i < 200; i++) require('./m/f' + i + '.js')", "require('./m/f7.js')", exec.JavaScript, manyFiles(200)},
-		{"py-sympy", "import sympy", "import sympy\nx = sympy.Symbol('x')\nstr(sympy.solve(x**2 - 4, x))", exec.Python, nil},
+		{"js-1+1", "", "1+1", wasmexec.JavaScript, nil},
+		{"js-200-files", "for (let i = 0; i < 200; i++) require('./m/f' + i + '.js')", "require('./m/f7.js')", wasmexec.JavaScript, manyFiles(200)},
+		{"py-sympy", "import sympy", "import sympy\nx = sympy.Symbol('x')\nstr(sympy.solve(x**2 - 4, x))", wasmexec.Python, nil},
 	} {
-		if tc.lang == exec.Python && !hasPython() {
+		if tc.lang == wasmexec.Python && !hasPython() {
 			continue
 		}
-		d := e.build(b, ctx, exec.TemplateSpec{Language: tc.lang, SetupCode: tc.setup, Files: tc.files, TimeoutMs: 30000})
-		if d.State != exec.TemplateReady {
+		d := e.build(b, ctx, wasmexec.TemplateSpec{Language: tc.lang, SetupCode: tc.setup, Files: tc.files, TimeoutMs: 30000})
+		if d.State != wasmexec.TemplateReady {
 			b.Fatalf("build: %+v", d.Error)
 		}
 		b.Run(tc.name, func(b *testing.B) {
 			cpu0, t0 := testenv.CPUTime(), time.Now()
 			for i := 0; i < b.N; i++ {
-				res := e.run(b, ctx, exec.Request{Language: tc.lang, Template: d.TemplateID, Code: tc.code})
-				if res.Outcome != exec.Succeeded {
+				res := e.run(b, ctx, wasmexec.Request{Language: tc.lang, Template: d.TemplateID, Code: tc.code})
+				if res.Outcome != wasmexec.Succeeded {
 					b.Fatalf("%+v", res.Error)
 				}
 			}
@@ -71,23 +71,23 @@ func BenchmarkRunInContext(b *testing.B) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, code string
-		lang       exec.Language
+		lang       wasmexec.Language
 	}{
-		{"js-1+1", "1+1", exec.JavaScript},
-		{"py-sympy", "import sympy\nx = sympy.Symbol('x')\nstr(sympy.solve(x**2 - 4, x))", exec.Python},
+		{"js-1+1", "1+1", wasmexec.JavaScript},
+		{"py-sympy", "import sympy\nx = sympy.Symbol('x')\nstr(sympy.solve(x**2 - 4, x))", wasmexec.Python},
 	} {
-		if tc.lang == exec.Python && !hasPython() {
+		if tc.lang == wasmexec.Python && !hasPython() {
 			continue
 		}
 		b.Run(tc.name, func(b *testing.B) {
-			g, err := e.runner.StartGuest(ctx, exec.GuestSpec{Language: tc.lang, Workspace: b.TempDir()})
+			g, err := e.runner.StartGuest(ctx, wasmexec.GuestSpec{Language: tc.lang, Workspace: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer g.Close()
 			run := func() {
-				res, err := e.runner.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: tc.lang, Code: tc.code}, exec.RunOptions{Guest: g})
-				if err != nil || res.Outcome != exec.Succeeded {
+				res, err := e.runner.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: tc.lang, Code: tc.code}, wasmexec.RunOptions{Guest: g})
+				if err != nil || res.Outcome != wasmexec.Succeeded {
 					b.Fatalf("%v %+v", err, res)
 				}
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Every bound of a build, hit by a hostile one: the build ends failed
@@ -18,24 +18,24 @@ func TestHostileBuilds(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
-		spec exec.TemplateSpec
+		spec wasmexec.TemplateSpec
 		code string // the failure's code
 		msg  string // in its message
 	}{
-		{"busy loop", exec.TemplateSpec{SetupCode: "while (true) {}", TimeoutMs: 500}, "timeout", ""},
-		{"fuel", exec.TemplateSpec{SetupCode: "let i = 0; while (true) { i++ }", Limits: exec.Limits{Fuel: 50_000_000}}, exec.CodeCPULimit, ""},
-		{"timer bomb", exec.TemplateSpec{SetupCode: "function f() { setTimeout(f, 0); setTimeout(f, 0) } f(); new Promise(() => {})", TimeoutMs: 1000}, "timeout", ""},
-		{"huge heap", exec.TemplateSpec{SetupCode: "globalThis.a = []; while (true) a.push(new Array(1 << 20).fill(1.5))", Limits: exec.Limits{MemoryBytes: 96 << 20}}, exec.CodeMemoryLimit, ""},
-		{"files past the quota (written)", exec.TemplateSpec{SetupCode: "require('fs').writeFileSync('big.bin', Buffer.alloc(8 << 20))"}, exec.CodeQuotaExceeded, ""},
-		{"files past the quota (seeded)", exec.TemplateSpec{Files: map[string]string{"big.txt": strings.Repeat("x", 5<<20)}}, exec.ETooLarge, "quota"},
-		{"state past --template-max-state-bytes", exec.TemplateSpec{SetupCode: "globalThis.data = new Uint8Array(40 << 20); for (let i = 0; i < 640; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); 0"}, "template_state_too_large", "more than --template-max-state-bytes"},
-		{"exception", exec.TemplateSpec{SetupCode: "throw new Error('no')"}, exec.CodeException, "no"},
-		{"syntax error", exec.TemplateSpec{SetupCode: "let = ;"}, exec.CodeSyntaxError, ""},
+		{"busy loop", wasmexec.TemplateSpec{SetupCode: "while (true) {}", TimeoutMs: 500}, "timeout", ""},
+		{"fuel", wasmexec.TemplateSpec{SetupCode: "let i = 0; while (true) { i++ }", Limits: wasmexec.Limits{Fuel: 50_000_000}}, wasmexec.CodeCPULimit, ""},
+		{"timer bomb", wasmexec.TemplateSpec{SetupCode: "function f() { setTimeout(f, 0); setTimeout(f, 0) } f(); new Promise(() => {})", TimeoutMs: 1000}, "timeout", ""},
+		{"huge heap", wasmexec.TemplateSpec{SetupCode: "globalThis.a = []; while (true) a.push(new Array(1 << 20).fill(1.5))", Limits: wasmexec.Limits{MemoryBytes: 96 << 20}}, wasmexec.CodeMemoryLimit, ""},
+		{"files past the quota (written)", wasmexec.TemplateSpec{SetupCode: "require('fs').writeFileSync('big.bin', Buffer.alloc(8 << 20))"}, wasmexec.CodeQuotaExceeded, ""},
+		{"files past the quota (seeded)", wasmexec.TemplateSpec{Files: map[string]string{"big.txt": strings.Repeat("x", 5<<20)}}, wasmexec.ETooLarge, "quota"},
+		{"state past --template-max-state-bytes", wasmexec.TemplateSpec{SetupCode: "globalThis.data = new Uint8Array(40 << 20); for (let i = 0; i < 640; i++) crypto.getRandomValues(data.subarray(i << 16, (i + 1) << 16)); 0"}, "template_state_too_large", "more than --template-max-state-bytes"},
+		{"exception", wasmexec.TemplateSpec{SetupCode: "throw new Error('no')"}, wasmexec.CodeException, "no"},
+		{"syntax error", wasmexec.TemplateSpec{SetupCode: "let = ;"}, wasmexec.CodeSyntaxError, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.spec.Language = exec.JavaScript
+			tc.spec.Language = wasmexec.JavaScript
 			d := e.build(t, ctx, tc.spec)
-			if d.State != exec.TemplateFailed || d.Error == nil {
+			if d.State != wasmexec.TemplateFailed || d.Error == nil {
 				t.Fatalf("build ended %s, want failed: %+v", d.State, d)
 			}
 			if d.Error.Code != tc.code || !strings.Contains(d.Error.Message, tc.msg) {
@@ -48,8 +48,8 @@ func TestHostileBuilds(t *testing.T) {
 			// Nothing left: no workspace, no state in its record, no
 			// temporary file.
 			wantNothingLeft(t, e.dir, d.TemplateID)
-			_, err := e.runner.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Template: d.TemplateID, Code: "1"}, exec.RunOptions{})
-			if exec.ErrorCode(err) != exec.EConflict {
+			_, err := e.runner.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Template: d.TemplateID, Code: "1"}, wasmexec.RunOptions{})
+			if wasmexec.ErrorCode(err) != wasmexec.EConflict {
 				t.Fatalf("a run from a failed template: %v, want conflict", err)
 			}
 			if err := e.tpl.Delete(ctx, d.TemplateID); err != nil {

@@ -17,10 +17,10 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
-// Failure codes of a build (exec.Template.Error.Code), besides the run's
+// Failure codes of a build (wasmexec.Template.Error.Code), besides the run's
 // own (cpu_limit, memory_limit, timeout, quota_exceeded, exception, ...).
 const (
 	CodeStateTooLarge = "template_state_too_large"
@@ -35,14 +35,14 @@ func (m *Manager) startBuildLocked(t *tmpl, from context.Context) {
 		// the build is still its tenant's, whose record it leaves.
 		from = context.Background()
 		if t.d.Tenant != "" {
-			from = exec.WithTenant(from, &exec.Tenant{ID: t.d.Tenant})
+			from = wasmexec.WithTenant(from, &wasmexec.Tenant{ID: t.d.Tenant})
 		}
 	}
 	t.build = context.WithoutCancel(from)
 	ctx, cancel := context.WithCancel(t.build)
 	stop := context.AfterFunc(m.ctx, cancel)
 	done := make(chan struct{})
-	t.d.State, t.d.Error, t.done, t.cancel = exec.TemplateBuilding, nil, done, cancel
+	t.d.State, t.d.Error, t.done, t.cancel = wasmexec.TemplateBuilding, nil, done, cancel
 	d := describe(t)
 	m.wg.Add(1)
 	go func() {
@@ -61,7 +61,7 @@ type built struct {
 	tmp      string
 	off      int64
 	ws       string
-	packages []exec.TemplatePackage
+	packages []wasmexec.TemplatePackage
 	state    int64
 	wsBytes  int64
 	execID   string
@@ -91,7 +91,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 	spec, key := t.spec, t.key
 	m.mu.Unlock()
 	var b *built
-	var failure *exec.ErrorData
+	var failure *wasmexec.ErrorData
 	if ctx.Err() == nil {
 		b, failure = m.make(ctx, t, spec, key)
 	}
@@ -111,7 +111,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 		if b != nil && b.execID != "" {
 			t.d.BuildExecutionID = b.execID
 		}
-		t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = exec.TemplateFailed, failure, 0, 0, nil
+		t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = wasmexec.TemplateFailed, failure, 0, 0, nil
 		t.d.Builds++
 		t.spec.Files = nil // its recipe's files go too: a failed build holds nothing (its descriptor lists their names)
 		if err := m.writeRecord(t, nil); err != nil {
@@ -127,11 +127,11 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 	if err := commit(b.tmp, path); err != nil {
 		m.mu.Unlock()
 		b.discard()
-		m.fail(t, &exec.ErrorData{Code: CodeBuildFailed, Message: "its record could not be written: " + err.Error()})
+		m.fail(t, &wasmexec.ErrorData{Code: CodeBuildFailed, Message: "its record could not be written: " + err.Error()})
 		return
 	}
 	t.cur = &generation{record: path, off: b.off, ws: b.ws}
-	t.d.State, t.d.Error, t.cancel = exec.TemplateReady, nil, nil
+	t.d.State, t.d.Error, t.cancel = wasmexec.TemplateReady, nil, nil
 	t.d.ReadyAtMs = m.cfg.Now().UnixMilli()
 	t.d.Builds++
 	d := describe(t)
@@ -146,9 +146,9 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 
 // fail ends t's build failed after its output was accepted and could not
 // be kept.
-func (m *Manager) fail(t *tmpl, failure *exec.ErrorData) {
+func (m *Manager) fail(t *tmpl, failure *wasmexec.ErrorData) {
 	m.mu.Lock()
-	t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = exec.TemplateFailed, failure, 0, 0, nil
+	t.d.State, t.d.Error, t.d.StateBytes, t.d.WorkspaceBytes, t.cancel = wasmexec.TemplateFailed, failure, 0, 0, nil
 	t.spec.Files = nil
 	m.writeRecord(t, nil)
 	d := describe(t)
@@ -161,9 +161,9 @@ func (m *Manager) fail(t *tmpl, failure *exec.ErrorData) {
 // counted here, under the manager's lock, so concurrent builds can't
 // together pass it. Implicit templates are the server's (bounded by
 // MaxImplicitBytes). m.mu held.
-func (m *Manager) admitLocked(ctx context.Context, t *tmpl, b *built) *exec.ErrorData {
+func (m *Manager) admitLocked(ctx context.Context, t *tmpl, b *built) *wasmexec.ErrorData {
 	size := b.state + b.wsBytes
-	if tn := exec.TenantFrom(ctx); tn != nil && tn.Quotas.MaxTemplateBytes != nil && !t.d.Implicit {
+	if tn := wasmexec.TenantFrom(ctx); tn != nil && tn.Quotas.MaxTemplateBytes != nil && !t.d.Implicit {
 		used := int64(0)
 		for _, o := range m.byID {
 			if o != t && !o.deleted && !o.d.Implicit && o.d.Tenant == tn.ID {
@@ -171,7 +171,7 @@ func (m *Manager) admitLocked(ctx context.Context, t *tmpl, b *built) *exec.Erro
 			}
 		}
 		if q := *tn.Quotas.MaxTemplateBytes; used+size > q {
-			return &exec.ErrorData{Code: exec.EQuota, Name: "QuotaExceeded", Message: fmt.Sprintf("quota maxTemplateBytes (%d) reached: the tenant's templates would hold %d bytes (this one %d: state %d, workspace %d)", q, used+size, size, b.state, b.wsBytes),
+			return &wasmexec.ErrorData{Code: wasmexec.EQuota, Name: "QuotaExceeded", Message: fmt.Sprintf("quota maxTemplateBytes (%d) reached: the tenant's templates would hold %d bytes (this one %d: state %d, workspace %d)", q, used+size, size, b.state, b.wsBytes),
 				Details: map[string]any{"quota": "maxTemplateBytes", "limit": q, "bytes": used + size}}
 		}
 	}
@@ -181,16 +181,16 @@ func (m *Manager) admitLocked(ctx context.Context, t *tmpl, b *built) *exec.Erro
 
 // make builds spec's template: its workspace and its record in a
 // temporary file, or the failure.
-func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key string) (*built, *exec.ErrorData) {
+func (m *Manager) make(ctx context.Context, t *tmpl, spec wasmexec.TemplateSpec, key string) (*built, *wasmexec.ErrorData) {
 	ws, err := m.ws.New(workspacePrefix)
 	if err != nil {
-		return nil, &exec.ErrorData{Code: CodeBuildFailed, Message: "its workspace could not be made: " + err.Error()}
+		return nil, &wasmexec.ErrorData{Code: CodeBuildFailed, Message: "its workspace could not be made: " + err.Error()}
 	}
 	b := &built{ws: ws.Root}
 	m.mu.Lock()
 	mem := t.d.MemoryBytes
 	m.mu.Unlock()
-	g, err := m.cfg.Runner.StartGuest(ctx, exec.GuestSpec{Language: spec.Language, Env: spec.Env, MemoryBytes: mem, Workspace: ws.Root})
+	g, err := m.cfg.Runner.StartGuest(ctx, wasmexec.GuestSpec{Language: spec.Language, Env: spec.Env, MemoryBytes: mem, Workspace: ws.Root})
 	if err != nil {
 		b.discard()
 		return nil, errorData(err, "its guest could not be started")
@@ -210,25 +210,25 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 	}
 	limits := spec.Limits
 	limits.MemoryBytes = mem
-	req := &exec.Request{Kind: exec.KindEvaluate, Language: spec.Language, Code: code, Packages: spec.Packages, Files: spec.Files, Env: spec.Env, Limits: limits, TimeoutMs: spec.TimeoutMs}
-	res, err := m.cfg.Runner.Run(ctx, req, exec.RunOptions{Guest: g, Kind: exec.KindTemplateBuild, Quota: ws.Watch("the template's build")})
+	req := &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: spec.Language, Code: code, Packages: spec.Packages, Files: spec.Files, Env: spec.Env, Limits: limits, TimeoutMs: spec.TimeoutMs}
+	res, err := m.cfg.Runner.Run(ctx, req, wasmexec.RunOptions{Guest: g, Kind: wasmexec.KindTemplateBuild, Quota: ws.Watch("the template's build")})
 	if err != nil {
 		b.discard()
 		return nil, errorData(err, "its setup run could not run")
 	}
 	b.execID = res.ExecutionID
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		b.discard()
 		f := res.Error
 		if f == nil {
-			f = &exec.ErrorData{Code: CodeBuildFailed, Message: "its setup run ended " + string(res.Outcome)}
+			f = &wasmexec.ErrorData{Code: CodeBuildFailed, Message: "its setup run ended " + string(res.Outcome)}
 		}
 		f = withPrefix(f, "its setup run: ")
 		return b, f
 	}
 	if !g.Alive() {
 		b.discard()
-		return b, &exec.ErrorData{Code: CodeBuildFailed, Message: "its guest did not survive its setup run"}
+		return b, &wasmexec.ErrorData{Code: CodeBuildFailed, Message: "its guest did not survive its setup run"}
 	}
 	if u, err := ws.Check(ctx); err == nil && u.Over() {
 		b.discard()
@@ -236,24 +236,24 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 	}
 	if b.wsBytes, err = ws.Usage(); err != nil {
 		b.discard()
-		return b, &exec.ErrorData{Code: CodeBuildFailed, Message: "its workspace could not be measured: " + err.Error()}
+		return b, &wasmexec.ErrorData{Code: CodeBuildFailed, Message: "its workspace could not be measured: " + err.Error()}
 	}
 	b.packages = resolvedPackages(spec, res, ws.Root)
-	// A template's state is laid out for runs to map (exec.TemplateCapturer);
+	// A template's state is laid out for runs to map (wasmexec.TemplateCapturer);
 	// a guest that can't do that is captured as a context's would be.
 	capture := func(w io.WriterAt) (int64, error) {
-		return 0, exec.Errorf(exec.EConflict, "its guest can't be captured")
+		return 0, wasmexec.Errorf(wasmexec.EConflict, "its guest can't be captured")
 	}
-	if tc, ok := g.(exec.TemplateCapturer); ok {
+	if tc, ok := g.(wasmexec.TemplateCapturer); ok {
 		capture = func(w io.WriterAt) (int64, error) { return tc.CaptureTemplateTo(ctx, false, w) }
-	} else if fc, ok := g.(exec.FileCapturer); ok {
+	} else if fc, ok := g.(wasmexec.FileCapturer); ok {
 		capture = func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, false, w) }
 	}
 	// The record's head says ready with what is known now; its state's
 	// size is the file's (durable.go).
 	m.mu.Lock()
 	head := *t
-	head.d.State, head.d.Error = exec.TemplateReady, nil
+	head.d.State, head.d.Error = wasmexec.TemplateReady, nil
 	head.d.Packages, head.d.WorkspaceBytes, head.d.BuildExecutionID = b.packages, b.wsBytes, b.execID
 	head.d.ReadyAtMs, head.d.Builds = m.cfg.Now().UnixMilli(), head.d.Builds+1
 	m.mu.Unlock()
@@ -275,7 +275,7 @@ func (m *Manager) make(ctx context.Context, t *tmpl, spec exec.TemplateSpec, key
 			os.Remove(tmp)
 		}
 		b.discard()
-		return b, &exec.ErrorData{Code: CodeStateTooLarge, Name: "TemplateTooLarge",
+		return b, &wasmexec.ErrorData{Code: CodeStateTooLarge, Name: "TemplateTooLarge",
 			Message: fmt.Sprintf("its state is %d bytes, more than --template-max-state-bytes (%d)", n, m.cfg.MaxStateBytes),
 			Details: map[string]any{"maxStateBytes": m.cfg.MaxStateBytes, "stateBytes": n}}
 	}
@@ -301,15 +301,15 @@ func (b *bounded) WriteAt(p []byte, off int64) (int, error) {
 }
 
 // errorData turns a service or client error of a build into its failure.
-func errorData(err error, what string) *exec.ErrorData {
-	code := exec.ErrorCode(err)
-	if code == exec.EInternal || code == "" {
+func errorData(err error, what string) *wasmexec.ErrorData {
+	code := wasmexec.ErrorCode(err)
+	if code == wasmexec.EInternal || code == "" {
 		code = CodeBuildFailed
 	}
-	return &exec.ErrorData{Code: code, Message: what + ": " + exec.ErrorMessage(err)}
+	return &wasmexec.ErrorData{Code: code, Message: what + ": " + wasmexec.ErrorMessage(err)}
 }
 
-func withPrefix(f *exec.ErrorData, prefix string) *exec.ErrorData {
+func withPrefix(f *wasmexec.ErrorData, prefix string) *wasmexec.ErrorData {
 	c := *f
 	c.Message = prefix + c.Message
 	return &c
@@ -317,8 +317,8 @@ func withPrefix(f *exec.ErrorData, prefix string) *exec.ErrorData {
 
 // noSetup is a setup run that does nothing, for a template of packages
 // and files only.
-func noSetup(lang exec.Language) string {
-	if lang == exec.Python {
+func noSetup(lang wasmexec.Language) string {
+	if lang == wasmexec.Python {
 		return "pass"
 	}
 	return "undefined"
@@ -327,20 +327,20 @@ func noSetup(lang exec.Language) string {
 // resolvedPackages says which versions the build installed: Python's from
 // its run's record (extra.packages.installed), npm's from the package.json
 // of each package asked for.
-func resolvedPackages(spec exec.TemplateSpec, res *exec.Result, ws string) []exec.TemplatePackage {
-	out := []exec.TemplatePackage{}
+func resolvedPackages(spec wasmexec.TemplateSpec, res *wasmexec.Result, ws string) []wasmexec.TemplatePackage {
+	out := []wasmexec.TemplatePackage{}
 	if len(spec.Packages) == 0 {
 		return out
 	}
-	if spec.Language == exec.Python {
+	if spec.Language == wasmexec.Python {
 		var extra struct {
 			Packages struct {
-				Installed []exec.TemplatePackage `json:"installed"`
+				Installed []wasmexec.TemplatePackage `json:"installed"`
 			} `json:"packages"`
 		}
 		if json.Unmarshal(res.Extra, &extra) == nil {
 			for _, p := range extra.Packages.Installed {
-				out = append(out, exec.TemplatePackage{Name: p.Name, Version: p.Version})
+				out = append(out, wasmexec.TemplatePackage{Name: p.Name, Version: p.Version})
 			}
 		}
 		return out
@@ -352,7 +352,7 @@ func resolvedPackages(spec exec.TemplateSpec, res *exec.Result, ws string) []exe
 			Version string `json:"version"`
 		}
 		if err == nil && json.Unmarshal(b, &pj) == nil {
-			out = append(out, exec.TemplatePackage{Name: name, Version: pj.Version})
+			out = append(out, wasmexec.TemplatePackage{Name: name, Version: pj.Version})
 		}
 	}
 	return out

@@ -34,7 +34,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 var recordMagic = [8]byte{'W', 'X', 'T', 'P', 'L', 0, 0, 1}
@@ -50,11 +50,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // recordMeta is what a record says about its template.
 type recordMeta struct {
-	Template  exec.Template     `json:"template"`
-	Tenant    string            `json:"tenant,omitempty"`
-	Spec      exec.TemplateSpec `json:"spec"`
-	Key       string            `json:"key,omitempty"`
-	Workspace string            `json:"workspace,omitempty"` // directory name under workspaces/
+	Template  wasmexec.Template     `json:"template"`
+	Tenant    string                `json:"tenant,omitempty"`
+	Spec      wasmexec.TemplateSpec `json:"spec"`
+	Key       string                `json:"key,omitempty"`
+	Workspace string                `json:"workspace,omitempty"` // directory name under workspaces/
 }
 
 func (m *Manager) recordPath(id string) string {
@@ -184,7 +184,7 @@ func (m *Manager) loadRecords() map[string]bool {
 		}
 		t := &tmpl{d: meta.Template, spec: meta.Spec, key: meta.Key}
 		t.d.Tenant = meta.Tenant
-		if t.d.State == exec.TemplateReady {
+		if t.d.State == wasmexec.TemplateReady {
 			ws := ""
 			if meta.Workspace != "" {
 				if w, err := m.ws.Adopt(meta.Workspace); err == nil {
@@ -192,14 +192,14 @@ func (m *Manager) loadRecords() map[string]bool {
 				}
 			}
 			if ws == "" || size <= off {
-				t.d.State, t.d.Notice = exec.TemplateBuilding, "rebuilt: its state or workspace was missing at start-up"
+				t.d.State, t.d.Notice = wasmexec.TemplateBuilding, "rebuilt: its state or workspace was missing at start-up"
 			} else {
 				t.cur = &generation{record: path, off: off, ws: ws}
 				t.d.StateBytes = size - off
 				keep[meta.Workspace] = true
 			}
 		}
-		if t.d.State == exec.TemplateBuilding {
+		if t.d.State == wasmexec.TemplateBuilding {
 			t.d.StateBytes, t.d.WorkspaceBytes = 0, 0
 		}
 		m.byID[t.d.TemplateID] = t

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 )
@@ -18,19 +18,19 @@ func TestSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	e := newEnv(t, setup{dir: dir})
-	d := e.build(t, ctx, exec.TemplateSpec{TemplateID: "kept", Language: exec.JavaScript, SetupCode: "globalThis.answer = 42", Files: map[string]string{"a.txt": "A"}})
-	if d.State != exec.TemplateReady {
+	d := e.build(t, ctx, wasmexec.TemplateSpec{TemplateID: "kept", Language: wasmexec.JavaScript, SetupCode: "globalThis.answer = 42", Files: map[string]string{"a.txt": "A"}})
+	if d.State != wasmexec.TemplateReady {
 		t.Fatalf("build: %+v", d)
 	}
-	failed := e.build(t, ctx, exec.TemplateSpec{TemplateID: "broken", Language: exec.JavaScript, SetupCode: "throw 1"})
+	failed := e.build(t, ctx, wasmexec.TemplateSpec{TemplateID: "broken", Language: wasmexec.JavaScript, SetupCode: "throw 1"})
 
 	e2 := newEnv(t, setup{dir: dir})
 	got, err := e2.tpl.Get(ctx, "kept")
-	if err != nil || got.State != exec.TemplateReady || got.StateBytes != d.StateBytes || got.Packages == nil {
+	if err != nil || got.State != wasmexec.TemplateReady || got.StateBytes != d.StateBytes || got.Packages == nil {
 		t.Fatalf("after the restart: %+v (%v), before %+v", got, err, d)
 	}
-	wantValue(t, e2.run(t, ctx, exec.Request{Language: exec.JavaScript, Template: "kept", Code: "[answer, require('fs').readFileSync('a.txt', 'utf8')]"}), `[42,"A"]`)
-	if got, err := e2.tpl.Get(ctx, "broken"); err != nil || got.State != exec.TemplateFailed || got.Error == nil || got.Error.Code != failed.Error.Code {
+	wantValue(t, e2.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Template: "kept", Code: "[answer, require('fs').readFileSync('a.txt', 'utf8')]"}), `[42,"A"]`)
+	if got, err := e2.tpl.Get(ctx, "broken"); err != nil || got.State != wasmexec.TemplateFailed || got.Error == nil || got.Error.Code != failed.Error.Code {
 		t.Fatalf("the failed one after the restart: %+v (%v)", got, err)
 	}
 }
@@ -42,8 +42,8 @@ func TestImageChangeRebuilds(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	e := newEnv(t, setup{dir: dir})
-	d := e.build(t, ctx, exec.TemplateSpec{TemplateID: "moved", Language: exec.JavaScript, SetupCode: "globalThis.answer = 42"})
-	if d.State != exec.TemplateReady {
+	d := e.build(t, ctx, wasmexec.TemplateSpec{TemplateID: "moved", Language: wasmexec.JavaScript, SetupCode: "globalThis.answer = 42"})
+	if d.State != wasmexec.TemplateReady {
 		t.Fatalf("build: %+v", d)
 	}
 	// Another build of the JS image: the same module, with an env of
@@ -61,11 +61,11 @@ func TestImageChangeRebuilds(t *testing.T) {
 	}
 	e2 := newEnv(t, setup{dir: dir,
 		images:    map[string]*engine.Image{js.ImageName: img},
-		languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}},
+		languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}},
 	})
-	wantValue(t, e2.run(t, ctx, exec.Request{Language: exec.JavaScript, Template: "moved", Code: "answer"}), "42")
+	wantValue(t, e2.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Template: "moved", Code: "answer"}), "42")
 	got, err := e2.tpl.Get(ctx, "moved")
-	if err != nil || got.State != exec.TemplateReady || got.Builds != 2 || !strings.Contains(got.Notice, "made from another snapshot of the js image") {
+	if err != nil || got.State != wasmexec.TemplateReady || got.Builds != 2 || !strings.Contains(got.Notice, "made from another snapshot of the js image") {
 		t.Fatalf("after the image changed: %+v (%v)", got, err)
 	}
 	t.Log(got.Notice)

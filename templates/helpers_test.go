@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -27,9 +27,9 @@ type env struct {
 }
 
 // memStore keeps the records of runs (the persist step).
-type memStore struct{ recs chan *exec.Result }
+type memStore struct{ recs chan *wasmexec.Result }
 
-func (s *memStore) Save(_ context.Context, r *exec.Result, _ []exec.Event, _ bool) error {
+func (s *memStore) Save(_ context.Context, r *wasmexec.Result, _ []wasmexec.Event, _ bool) error {
 	select {
 	case s.recs <- r:
 	default:
@@ -47,8 +47,8 @@ func hasPython() bool {
 type setup struct {
 	dir        string // the templates' dir ("": a fresh one)
 	images     map[string]*engine.Image
-	languages  map[exec.Language]exec.LanguageDriver
-	policy     exec.Policy
+	languages  map[wasmexec.Language]wasmexec.LanguageDriver
+	policy     wasmexec.Policy
 	maxState   int64
 	maxImplied int64
 	quota      int64
@@ -58,16 +58,16 @@ func newEnv(tb testing.TB, s setup) *env {
 	tb.Helper()
 	if s.images == nil {
 		s.images = map[string]*engine.Image{js.ImageName: testenv.Image(tb, js.ImageName)}
-		s.languages = map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}}
+		s.languages = map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}}
 		if hasPython() {
 			s.images[python.ImageName] = testenv.Image(tb, python.ImageName)
-			s.languages[exec.Python] = python.Driver{}
+			s.languages[wasmexec.Python] = python.Driver{}
 		}
 	}
 	if s.dir == "" {
 		s.dir = tb.TempDir()
 	}
-	st := &memStore{recs: make(chan *exec.Result, 64)}
+	st := &memStore{recs: make(chan *wasmexec.Result, 64)}
 	ws, err := vfs.NewManager(testenv.ScratchDir(tb), s.quota)
 	if err != nil {
 		tb.Fatal(err)
@@ -87,7 +87,7 @@ func newEnv(tb testing.TB, s setup) *env {
 }
 
 // build creates a template and waits for the end of its build.
-func (e *env) build(tb testing.TB, ctx context.Context, spec exec.TemplateSpec) *exec.Template {
+func (e *env) build(tb testing.TB, ctx context.Context, spec wasmexec.TemplateSpec) *wasmexec.Template {
 	tb.Helper()
 	d, err := e.tpl.Create(ctx, &spec)
 	if err != nil {
@@ -97,35 +97,35 @@ func (e *env) build(tb testing.TB, ctx context.Context, spec exec.TemplateSpec) 
 }
 
 // wait polls template id until its build ends.
-func (e *env) wait(tb testing.TB, ctx context.Context, id string) *exec.Template {
+func (e *env) wait(tb testing.TB, ctx context.Context, id string) *wasmexec.Template {
 	tb.Helper()
-	var d *exec.Template
+	var d *wasmexec.Template
 	poll.Until(tb, 120*time.Second, "the build of "+id, func() bool {
 		var err error
 		d, err = e.tpl.Get(ctx, id)
 		if err != nil {
 			tb.Fatalf("get %s: %v", id, err)
 		}
-		return d.State != exec.TemplateBuilding
+		return d.State != wasmexec.TemplateBuilding
 	})
 	return d
 }
 
-func (e *env) run(tb testing.TB, ctx context.Context, req exec.Request) *exec.Result {
+func (e *env) run(tb testing.TB, ctx context.Context, req wasmexec.Request) *wasmexec.Result {
 	tb.Helper()
 	if req.Kind == "" {
-		req.Kind = exec.KindEvaluate
+		req.Kind = wasmexec.KindEvaluate
 	}
-	res, err := e.runner.Run(ctx, &req, exec.RunOptions{})
+	res, err := e.runner.Run(ctx, &req, wasmexec.RunOptions{})
 	if err != nil {
 		tb.Fatalf("run %q: %v", req.Code, err)
 	}
 	return res
 }
 
-func wantValue(tb testing.TB, res *exec.Result, want string) {
+func wantValue(tb testing.TB, res *wasmexec.Result, want string) {
 	tb.Helper()
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		tb.Fatalf("outcome %s, want succeeded (error %+v)", res.Outcome, res.Error)
 	}
 	if string(res.Value) != want {

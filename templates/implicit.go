@@ -20,7 +20,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // implicitKey is the key of an implicit template.
@@ -30,8 +30,8 @@ func implicitKey(tenant string, family string, packages []string, memory int64) 
 	return fmt.Sprintf("%s\x00%s\x00%d\x00%s", tenant, family, memory, strings.Join(set, "\n"))
 }
 
-// Implicit implements exec.ImplicitTemplates.
-func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []string, memory int64) *exec.TemplateImage {
+// Implicit implements wasmexec.ImplicitTemplates.
+func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages []string, memory int64) *wasmexec.TemplateImage {
 	if m.cfg.MaxImplicitBytes == 0 || len(packages) == 0 {
 		return nil
 	}
@@ -39,10 +39,10 @@ func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []s
 	if err != nil {
 		return nil
 	}
-	if lang == exec.TypeScript {
-		lang = exec.JavaScript // one family, and the setup code is JavaScript
+	if lang == wasmexec.TypeScript {
+		lang = wasmexec.JavaScript // one family, and the setup code is JavaScript
 	}
-	tenant := exec.TenantID(ctx)
+	tenant := wasmexec.TenantID(ctx)
 	key := implicitKey(tenant, f.Name, packages, memory)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -50,7 +50,7 @@ func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []s
 		return nil
 	}
 	if t := m.implicit[key]; t != nil {
-		if t.d.State != exec.TemplateReady {
+		if t.d.State != wasmexec.TemplateReady {
 			return nil // building, or failed (not tried again until evicted or restarted)
 		}
 		ti, err := m.holdLocked(t)
@@ -67,15 +67,15 @@ func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []s
 	set := slices.Clone(packages)
 	sort.Strings(set)
 	now := m.cfg.Now()
-	t := &tmpl{key: key, spec: exec.TemplateSpec{TemplateID: id, Language: lang, Packages: set, Limits: exec.Limits{MemoryBytes: memory}},
-		d: exec.Template{TemplateID: id, Language: lang, State: exec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
+	t := &tmpl{key: key, spec: wasmexec.TemplateSpec{TemplateID: id, Language: lang, Packages: set, Limits: wasmexec.Limits{MemoryBytes: memory}},
+		d: wasmexec.Template{TemplateID: id, Language: lang, State: wasmexec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
 	m.byID[id], m.implicit[key] = t, t
 	if err := m.writeRecord(t, nil); err != nil {
 		m.log.Warn("write an implicit template's record", "templateId", id, "err", err)
 	}
 	// The build is the server's, on behalf of the tenant (its record is
 	// theirs); it outlives the run that asked.
-	m.startBuildLocked(t, exec.WithTenant(context.Background(), exec.TenantFrom(ctx)))
+	m.startBuildLocked(t, wasmexec.WithTenant(context.Background(), wasmexec.TenantFrom(ctx)))
 	return nil
 }
 
@@ -84,8 +84,8 @@ func (m *Manager) Implicit(ctx context.Context, lang exec.Language, packages []s
 // distributions declare (top_level.txt, else the top of their files);
 // JavaScript requires each package by name. An import that fails is
 // skipped: the template holds the others.
-func implicitSetup(lang exec.Language, packages []string) string {
-	if lang == exec.Python {
+func implicitSetup(lang wasmexec.Language, packages []string) string {
+	if lang == wasmexec.Python {
 		return pySetup
 	}
 	names := make([]string, 0, len(packages))
@@ -116,7 +116,7 @@ del _d, _tops, _md
 // recently used first, while implicit templates hold more than
 // MaxImplicitBytes (negative: no bound). It returns their descriptors
 // (for template.deleted). m.mu held.
-func (m *Manager) evictLocked() []*exec.Template {
+func (m *Manager) evictLocked() []*wasmexec.Template {
 	if m.cfg.MaxImplicitBytes < 0 {
 		return nil
 	}
@@ -130,12 +130,12 @@ func (m *Manager) evictLocked() []*exec.Template {
 		return nil
 	}
 	sort.Slice(all, func(i, j int) bool { return lastUse(all[i]) < lastUse(all[j]) })
-	var out []*exec.Template
+	var out []*wasmexec.Template
 	for _, t := range all {
 		if total <= m.cfg.MaxImplicitBytes {
 			break
 		}
-		if t.d.State != exec.TemplateReady || (t.cur != nil && t.cur.refs > 0) {
+		if t.d.State != wasmexec.TemplateReady || (t.cur != nil && t.cur.refs > 0) {
 			continue
 		}
 		total -= t.d.Bytes()

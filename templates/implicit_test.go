@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
@@ -23,7 +23,7 @@ import (
 func TestImplicitOff(t *testing.T) {
 	e, st := stubEnv(t, 0)
 	for range 3 {
-		wantValue(t, e.run(t, context.Background(), exec.Request{Language: exec.JavaScript, Packages: []string{"alpha"}, Code: "typeof loads"}), `"undefined"`)
+		wantValue(t, e.run(t, context.Background(), wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"alpha"}, Code: "typeof loads"}), `"undefined"`)
 	}
 	if n := len(implicitOf(t, e)); n != 0 || st.staged.Load() != 3 {
 		t.Fatalf("%d implicit templates, %d stagings", n, st.staged.Load())
@@ -34,7 +34,7 @@ func TestImplicitOff(t *testing.T) {
 // that counts its loads in a global.
 type stager struct{ staged atomic.Int64 }
 
-func (s *stager) StagePackages(_ context.Context, packages []string) (func(context.Context, string) error, *exec.ErrorData, error) {
+func (s *stager) StagePackages(_ context.Context, packages []string) (func(context.Context, string) error, *wasmexec.ErrorData, error) {
 	s.staged.Add(1)
 	return func(_ context.Context, dir string) error {
 		for _, p := range packages {
@@ -53,20 +53,20 @@ func stubEnv(t *testing.T, maxImplicit int64) (*env, *stager) {
 	st := &stager{}
 	e := newEnv(t, setup{
 		images:     map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		languages:  map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Packages: st}},
+		languages:  map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{Packages: st}},
 		maxImplied: maxImplicit,
 	})
 	return e, st
 }
 
 // implicitOf returns the implicit templates.
-func implicitOf(t *testing.T, e *env) []*exec.Template {
+func implicitOf(t *testing.T, e *env) []*wasmexec.Template {
 	t.Helper()
 	all, err := e.tpl.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*exec.Template
+	var out []*wasmexec.Template
 	for _, d := range all {
 		if d.Implicit {
 			out = append(out, d)
@@ -80,25 +80,25 @@ func implicitOf(t *testing.T, e *env) []*exec.Template {
 func TestImplicitBuildsOnce(t *testing.T) {
 	e, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
 	ctx := context.Background()
-	req := func() exec.Request {
-		return exec.Request{Language: exec.JavaScript, Packages: []string{"alpha", "beta"}, Code: "[loads, require('alpha').big.length, require('beta').big.length, loads]"}
+	req := func() wasmexec.Request {
+		return wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"alpha", "beta"}, Code: "[loads, require('alpha').big.length, require('beta').big.length, loads]"}
 	}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			res, err := e.runner.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, Packages: []string{"beta", "alpha"}, Code: "1"}, exec.RunOptions{})
-			if err != nil || res.Outcome != exec.Succeeded {
+			res, err := e.runner.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Packages: []string{"beta", "alpha"}, Code: "1"}, wasmexec.RunOptions{})
+			if err != nil || res.Outcome != wasmexec.Succeeded {
 				t.Errorf("run: %v %+v", err, res)
 			}
 		})
 	}
 	wg.Wait()
-	var imp []*exec.Template
+	var imp []*wasmexec.Template
 	poll.Until(t, 60*time.Second, "the implicit template", func() bool {
 		imp = implicitOf(t, e)
-		return len(imp) == 1 && imp[0].State != exec.TemplateBuilding
+		return len(imp) == 1 && imp[0].State != wasmexec.TemplateBuilding
 	})
-	if d := imp[0]; d.State != exec.TemplateReady || d.Builds != 1 || len(d.Packages) != 2 || d.Packages[0].Version != "1.2.3" {
+	if d := imp[0]; d.State != wasmexec.TemplateReady || d.Builds != 1 || len(d.Packages) != 2 || d.Packages[0].Version != "1.2.3" {
 		t.Fatalf("the implicit template: %+v (%+v)", d, d.Error)
 	}
 	// Its setup required both packages: a run from it finds them loaded,
@@ -109,7 +109,7 @@ func TestImplicitBuildsOnce(t *testing.T) {
 		t.Fatalf("implicit templates after a run from one: %+v", got)
 	}
 	// Another set is another template.
-	e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"alpha"}, Code: "1"})
+	e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"alpha"}, Code: "1"})
 	poll.Until(t, 60*time.Second, "the second implicit template", func() bool { return len(implicitOf(t, e)) == 2 })
 }
 
@@ -119,22 +119,22 @@ func TestImplicitEvictedLRU(t *testing.T) {
 	ctx := context.Background()
 	// The size of one, measured.
 	e0, _ := stubEnv(t, templates.DefaultMaxImplicitBytes)
-	e0.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"m0"}, Code: "1"})
+	e0.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"m0"}, Code: "1"})
 	var size int64
 	poll.Until(t, 60*time.Second, "a first implicit template", func() bool {
 		imp := implicitOf(t, e0)
-		if len(imp) == 1 && imp[0].State == exec.TemplateReady {
+		if len(imp) == 1 && imp[0].State == wasmexec.TemplateReady {
 			size = imp[0].StateBytes + imp[0].WorkspaceBytes
 		}
 		return size > 0
 	})
 	e, _ := stubEnv(t, size*5/2) // room for two
 	ready := func(pkg string) {
-		e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{pkg}, Code: "1"})
+		e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{pkg}, Code: "1"})
 		poll.Until(t, 60*time.Second, "the template of "+pkg, func() bool {
 			for _, d := range implicitOf(t, e) {
 				if d.Packages != nil && len(d.Packages) == 1 && d.Packages[0].Name == pkg {
-					return d.State == exec.TemplateReady
+					return d.State == wasmexec.TemplateReady
 				}
 			}
 			return false
@@ -143,8 +143,8 @@ func TestImplicitEvictedLRU(t *testing.T) {
 	ready("a")
 	ready("b")
 	// a is used again: b is now the least recently used.
-	wantValue(t, e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"a"}, Code: "typeof loads"}), `"number"`)
-	e.run(t, ctx, exec.Request{Language: exec.JavaScript, Packages: []string{"c"}, Code: "1"})
+	wantValue(t, e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"a"}, Code: "typeof loads"}), `"number"`)
+	e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"c"}, Code: "1"})
 	poll.Until(t, 60*time.Second, "b evicted", func() bool {
 		names := map[string]bool{}
 		for _, d := range implicitOf(t, e) {

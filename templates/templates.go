@@ -10,7 +10,7 @@
 // into a fresh guest whose workspace is a copy of the template's (the
 // pipeline's guest step, pipeline/template.go).
 //
-// Its life, one state at a time (exec.TemplateState):
+// Its life, one state at a time (wasmexec.TemplateState):
 //
 //	building  Create (or a restart that found it building, or a state the
 //	          engine refused) started its build: install, seed, the setup
@@ -50,7 +50,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -66,7 +66,7 @@ const (
 // Config wires a Manager.
 type Config struct {
 	// Runner runs the builds and starts their guests (the pipeline).
-	Runner exec.Runner
+	Runner wasmexec.Runner
 	// Dir keeps the records (ID.tpl) and, under workspaces/, the
 	// workspaces; "" keeps nothing across a restart (a temporary dir).
 	Dir string
@@ -82,13 +82,13 @@ type Config struct {
 	MaxBuilds int
 	// Scratch makes the one-shot runs' workspaces: the spare copies of a
 	// template's workspace are made there (spares.go). nil: none.
-	Scratch exec.WorkspaceFactory
+	Scratch wasmexec.WorkspaceFactory
 	// Spares is how many copies of a large template workspace are kept
 	// ready (0: none).
 	Spares int
 	// OnEvent, when set, is told of template.building, template.ready,
 	// template.failed and template.deleted.
-	OnEvent func(typ string, t *exec.Template)
+	OnEvent func(typ string, t *wasmexec.Template)
 	Now     func() time.Time
 	Logger  *slog.Logger
 }
@@ -121,8 +121,8 @@ type Manager struct {
 
 // tmpl is one template. Manager.mu guards it.
 type tmpl struct {
-	d    exec.Template
-	spec exec.TemplateSpec // its recipe
+	d    wasmexec.Template
+	spec wasmexec.TemplateSpec // its recipe
 	// key is an implicit template's key ("" for others).
 	key string
 	// cur is what runs start from while ready; nil otherwise.
@@ -216,7 +216,7 @@ func (m *Manager) Start() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, t := range m.byID {
-		if t.d.State == exec.TemplateBuilding && t.done == nil {
+		if t.d.State == wasmexec.TemplateBuilding && t.done == nil {
 			m.startBuildLocked(t, nil)
 		}
 	}
@@ -249,12 +249,12 @@ func (m *Manager) Close() {
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 func notFound(id string) error {
-	return exec.Errorf(exec.ETemplateNotFound, "no template %q", id)
+	return wasmexec.Errorf(wasmexec.ETemplateNotFound, "no template %q", id)
 }
 
 // visible reports whether the tenant of ctx may see t.
 func visible(ctx context.Context, t *tmpl) bool {
-	tn := exec.TenantID(ctx)
+	tn := wasmexec.TenantID(ctx)
 	return tn == "" || t.d.Tenant == tn
 }
 
@@ -268,11 +268,11 @@ func (m *Manager) lookupLocked(ctx context.Context, id string) (*tmpl, error) {
 }
 
 // describe copies t's descriptor. m.mu held.
-func describe(t *tmpl) *exec.Template {
+func describe(t *tmpl) *wasmexec.Template {
 	d := t.d
 	d.Packages = slices.Clone(d.Packages)
 	if d.Packages == nil {
-		d.Packages = []exec.TemplatePackage{}
+		d.Packages = []wasmexec.TemplatePackage{}
 	}
 	d.Files = slices.Clone(d.Files)
 	d.Env = maps.Clone(d.Env)
@@ -287,33 +287,33 @@ func describe(t *tmpl) *exec.Template {
 // it returns is building (GET it, or follow /v1/events, for the end).
 // Errors: invalid_argument, template_conflict (the id exists), unavailable
 // (closing).
-func (m *Manager) Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Template, error) {
+func (m *Manager) Create(ctx context.Context, spec *wasmexec.TemplateSpec) (*wasmexec.Template, error) {
 	s, mem, err := m.validate(spec)
 	if err != nil {
 		return nil, err
 	}
 	id := s.TemplateID
 	if id == "" {
-		id = exec.NewID("tpl")
+		id = wasmexec.NewID("tpl")
 	}
 	now := m.cfg.Now()
-	t := &tmpl{spec: *s, d: exec.Template{
-		TemplateID: id, Language: s.Language, State: exec.TemplateBuilding, CreatedAtMs: now.UnixMilli(),
-		Files: sortedKeys(s.Files), Env: maps.Clone(s.Env), MemoryBytes: mem, Tenant: exec.TenantID(ctx),
+	t := &tmpl{spec: *s, d: wasmexec.Template{
+		TemplateID: id, Language: s.Language, State: wasmexec.TemplateBuilding, CreatedAtMs: now.UnixMilli(),
+		Files: sortedKeys(s.Files), Env: maps.Clone(s.Env), MemoryBytes: mem, Tenant: wasmexec.TenantID(ctx),
 	}}
 	t.spec.TemplateID = id
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, exec.Errorf(exec.EUnavailable, "the server is shutting down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down")
 	}
 	if _, ok := m.byID[id]; ok {
-		return nil, exec.Errorf(exec.ETemplateConflict, "template %q exists", id)
+		return nil, wasmexec.Errorf(wasmexec.ETemplateConflict, "template %q exists", id)
 	}
 	m.byID[id] = t
 	if err := m.writeRecord(t, nil); err != nil {
 		delete(m.byID, id)
-		return nil, exec.Errorf(exec.EInternal, "write the record of template %s: %v", id, err)
+		return nil, wasmexec.Errorf(wasmexec.EInternal, "write the record of template %s: %v", id, err)
 	}
 	m.startBuildLocked(t, ctx)
 	return describe(t), nil
@@ -321,23 +321,23 @@ func (m *Manager) Create(ctx context.Context, spec *exec.TemplateSpec) (*exec.Te
 
 // validate checks a spec and returns it normalized, with the memory limit
 // of its guests. Cheap: nothing runs.
-func (m *Manager) validate(spec *exec.TemplateSpec) (*exec.TemplateSpec, int64, error) {
+func (m *Manager) validate(spec *wasmexec.TemplateSpec) (*wasmexec.TemplateSpec, int64, error) {
 	s := *spec
 	if s.TemplateID != "" && !idPattern.MatchString(s.TemplateID) {
-		return nil, 0, exec.Errorf(exec.EInvalid, "templateId must be 1-64 characters of A-Z, a-z, 0-9, _ and -")
+		return nil, 0, wasmexec.Errorf(wasmexec.EInvalid, "templateId must be 1-64 characters of A-Z, a-z, 0-9, _ and -")
 	}
 	if s.Language == "" {
-		return nil, 0, exec.Errorf(exec.EInvalid, "language is required")
+		return nil, 0, wasmexec.Errorf(wasmexec.EInvalid, "language is required")
 	}
 	f, err := m.cfg.Runner.Family(s.Language)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := exec.ValidateEnv(s.Env); err != nil {
+	if err := wasmexec.ValidateEnv(s.Env); err != nil {
 		return nil, 0, err
 	}
 	if s.TimeoutMs < 0 {
-		return nil, 0, exec.Errorf(exec.EInvalid, "timeoutMs must be positive")
+		return nil, 0, wasmexec.Errorf(wasmexec.EInvalid, "timeoutMs must be positive")
 	}
 	lim, _, err := m.cfg.Runner.Policy().Resolve(s.Limits, time.Duration(s.TimeoutMs)*time.Millisecond, f.MinMemoryBytes)
 	if err != nil {
@@ -354,12 +354,12 @@ func (m *Manager) validate(spec *exec.TemplateSpec) (*exec.TemplateSpec, int64, 
 }
 
 // Get describes template id. Errors: template_not_found.
-func (m *Manager) Get(ctx context.Context, id string) (*exec.Template, error) {
+func (m *Manager) Get(ctx context.Context, id string) (*wasmexec.Template, error) {
 	return m.Template(ctx, id)
 }
 
-// Template implements exec.TemplateSource.
-func (m *Manager) Template(ctx context.Context, id string) (*exec.Template, error) {
+// Template implements wasmexec.TemplateSource.
+func (m *Manager) Template(ctx context.Context, id string) (*wasmexec.Template, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, err := m.lookupLocked(ctx, id)
@@ -371,10 +371,10 @@ func (m *Manager) Template(ctx context.Context, id string) (*exec.Template, erro
 
 // List describes the caller's tenant's templates, explicit ones first,
 // then by creation.
-func (m *Manager) List(ctx context.Context) ([]*exec.Template, error) {
+func (m *Manager) List(ctx context.Context) ([]*wasmexec.Template, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := []*exec.Template{}
+	out := []*wasmexec.Template{}
 	for _, t := range m.byID {
 		if !t.deleted && visible(ctx, t) {
 			out = append(out, describe(t))
@@ -451,9 +451,9 @@ func (m *Manager) removeGeneration(g *generation) {
 	}
 }
 
-// Open implements exec.TemplateSource: it waits within ctx for a build
+// Open implements wasmexec.TemplateSource: it waits within ctx for a build
 // under way, then holds the template's current generation.
-func (m *Manager) Open(ctx context.Context, id string) (*exec.TemplateImage, error) {
+func (m *Manager) Open(ctx context.Context, id string) (*wasmexec.TemplateImage, error) {
 	for {
 		m.mu.Lock()
 		t, err := m.lookupLocked(ctx, id)
@@ -462,22 +462,22 @@ func (m *Manager) Open(ctx context.Context, id string) (*exec.TemplateImage, err
 			return nil, err
 		}
 		switch t.d.State {
-		case exec.TemplateReady:
+		case wasmexec.TemplateReady:
 			ti, err := m.holdLocked(t)
 			m.mu.Unlock()
 			return ti, err
-		case exec.TemplateFailed:
+		case wasmexec.TemplateFailed:
 			msg := "no reason given"
 			if t.d.Error != nil {
 				msg = t.d.Error.Message
 			}
 			m.mu.Unlock()
-			return nil, exec.Errorf(exec.EConflict, "template %s failed to build: %s", id, msg)
+			return nil, wasmexec.Errorf(wasmexec.EConflict, "template %s failed to build: %s", id, msg)
 		}
 		done := t.done
 		m.mu.Unlock()
 		if done == nil { // building, but not started (before Start)
-			return nil, exec.Errorf(exec.EUnavailable, "template %s is not being built yet; retry shortly", id)
+			return nil, wasmexec.Errorf(wasmexec.EUnavailable, "template %s is not being built yet; retry shortly", id)
 		}
 		select {
 		case <-done:
@@ -488,18 +488,18 @@ func (m *Manager) Open(ctx context.Context, id string) (*exec.TemplateImage, err
 }
 
 // holdLocked holds t's current generation for one run. m.mu held.
-func (m *Manager) holdLocked(t *tmpl) (*exec.TemplateImage, error) {
+func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 	g := t.cur
 	f, err := os.Open(g.record)
 	if err != nil {
-		return nil, exec.Errorf(exec.EInternal, "open the state of template %s: %v", t.d.TemplateID, err)
+		return nil, wasmexec.Errorf(wasmexec.EInternal, "open the state of template %s: %v", t.d.TemplateID, err)
 	}
 	g.refs++
 	t.d.Runs++
 	t.d.LastUsedAtMs = m.cfg.Now().UnixMilli()
 	var once sync.Once
 	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
-	return &exec.TemplateImage{
+	return &wasmexec.TemplateImage{
 		ID: id, Language: t.d.Language, Env: maps.Clone(t.d.Env), MemoryBytes: t.d.MemoryBytes,
 		State: f, StateOffset: g.off, Workspace: g.ws, Checked: g.checked,
 		Restored: func() {
@@ -538,7 +538,7 @@ func (m *Manager) refused(t *tmpl, g *generation, reason string) {
 	m.startBuildLocked(t, t.build)
 }
 
-func (m *Manager) emit(typ string, d *exec.Template) {
+func (m *Manager) emit(typ string, d *wasmexec.Template) {
 	if m.cfg.OnEvent != nil {
 		m.cfg.OnEvent(typ, d)
 	}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/vfs"
 )
@@ -19,14 +19,14 @@ func TestIsolation(t *testing.T) {
 	ctx := context.Background()
 	type tc struct {
 		name              string
-		lang              exec.Language
+		lang              wasmexec.Language
 		setup             string
 		write, read, seen string // write: run 1 changes state; read: run 2 reports what it sees
 		want              string
 	}
 	cases := []tc{{
 		name:  "javascript",
-		lang:  exec.JavaScript,
+		lang:  wasmexec.JavaScript,
 		setup: "globalThis.base = 41; require('fs').writeFileSync('base.txt', 'from the template')",
 		write: "globalThis.base = 99; globalThis.leak = 1; require('fs').writeFileSync('leak.txt', 'x'); require('fs').writeFileSync('base.txt', 'changed'); base",
 		read:  "[base, typeof leak, require('fs').existsSync('leak.txt'), require('fs').readFileSync('base.txt', 'utf8')]",
@@ -36,7 +36,7 @@ func TestIsolation(t *testing.T) {
 	if hasPython() {
 		cases = append(cases, tc{
 			name:  "python",
-			lang:  exec.Python,
+			lang:  wasmexec.Python,
 			setup: "import json\nbase = 41\nopen('base.txt', 'w').write('from the template')",
 			write: "base = 99\nleak = 1\nopen('leak.txt', 'w').write('x')\nopen('base.txt', 'w').write('changed')\nbase",
 			read:  "import os\n[base, 'leak' in globals(), os.path.exists('leak.txt'), open('base.txt').read()]",
@@ -46,16 +46,16 @@ func TestIsolation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := e.build(t, ctx, exec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
-			if d.State != exec.TemplateReady {
+			d := e.build(t, ctx, wasmexec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
+			if d.State != wasmexec.TemplateReady {
 				t.Fatalf("build: %+v", d)
 			}
 			if d.StateBytes <= 0 || d.BuildExecutionID == "" {
 				t.Fatalf("descriptor: %+v", d)
 			}
-			wantValue(t, e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.write}), c.seen)
+			wantValue(t, e.run(t, ctx, wasmexec.Request{Language: c.lang, Template: d.TemplateID, Code: c.write}), c.seen)
 			for range 2 {
-				wantValue(t, e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.read}), c.want)
+				wantValue(t, e.run(t, ctx, wasmexec.Request{Language: c.lang, Template: d.TemplateID, Code: c.read}), c.want)
 			}
 		})
 	}
@@ -68,31 +68,31 @@ func TestEntropy(t *testing.T) {
 	ctx := context.Background()
 	type tc struct {
 		name, setup, probe string
-		lang               exec.Language
+		lang               wasmexec.Language
 	}
 	cases := []tc{{
 		name:  "javascript",
-		lang:  exec.JavaScript,
+		lang:  wasmexec.JavaScript,
 		setup: "globalThis.warm = Math.random()",
 		probe: "[Math.random(), Array.from(crypto.getRandomValues(new Uint8Array(8))).join(','), require('crypto').randomBytes(8).toString('hex')]",
 	}}
 	if hasPython() {
 		cases = append(cases, tc{
 			name:  "python",
-			lang:  exec.Python,
+			lang:  wasmexec.Python,
 			setup: "import random, os\nwarm = random.random()",
 			probe: "import random, os, uuid\n[random.random(), os.urandom(8).hex(), str(uuid.uuid4())]",
 		})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := e.build(t, ctx, exec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
-			if d.State != exec.TemplateReady {
+			d := e.build(t, ctx, wasmexec.TemplateSpec{Language: c.lang, SetupCode: c.setup})
+			if d.State != wasmexec.TemplateReady {
 				t.Fatalf("build: %+v", d)
 			}
 			var a, b []any
-			ra := e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
-			rb := e.run(t, ctx, exec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
+			ra := e.run(t, ctx, wasmexec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
+			rb := e.run(t, ctx, wasmexec.Request{Language: c.lang, Template: d.TemplateID, Code: c.probe})
 			if json.Unmarshal(ra.Value, &a) != nil || json.Unmarshal(rb.Value, &b) != nil || len(a) != 3 || len(b) != 3 {
 				t.Fatalf("values %s and %s (%+v %+v)", ra.Value, rb.Value, ra.Error, rb.Error)
 			}
@@ -120,20 +120,20 @@ func TestContextFromTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(cm.Close)
-	d := e.build(t, ctx, exec.TemplateSpec{Language: exec.JavaScript, SetupCode: "globalThis.n = 1", Files: map[string]string{"f.txt": "t"}})
-	run := func(id, code string) *exec.Result {
-		res, err := cm.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.JavaScript, ContextID: id, Code: code})
+	d := e.build(t, ctx, wasmexec.TemplateSpec{Language: wasmexec.JavaScript, SetupCode: "globalThis.n = 1", Files: map[string]string{"f.txt": "t"}})
+	run := func(id, code string) *wasmexec.Result {
+		res, err := cm.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, ContextID: id, Code: code})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
 	for _, id := range []string{"one", "two"} {
-		c, err := cm.Create(ctx, &exec.ContextSpec{ContextID: id, Template: d.TemplateID})
+		c, err := cm.Create(ctx, &wasmexec.ContextSpec{ContextID: id, Template: d.TemplateID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Language != exec.JavaScript || c.MemoryBytes != d.MemoryBytes {
+		if c.Language != wasmexec.JavaScript || c.MemoryBytes != d.MemoryBytes {
 			t.Fatalf("descriptor %+v", c)
 		}
 		wantValue(t, run(id, "n += 1; fs.writeFileSync('f.txt', 'c'); n"), "2")
@@ -141,15 +141,15 @@ func TestContextFromTemplate(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		spec exec.ContextSpec
+		spec wasmexec.ContextSpec
 		code string
 	}{
-		{"unknown template", exec.ContextSpec{Template: "nope"}, exec.ETemplateNotFound},
-		{"another env", exec.ContextSpec{Template: d.TemplateID, Env: map[string]string{"A": "b"}}, exec.EInvalid},
-		{"another memory", exec.ContextSpec{Template: d.TemplateID, Limits: exec.Limits{MemoryBytes: 64 << 20}}, exec.EInvalid},
+		{"unknown template", wasmexec.ContextSpec{Template: "nope"}, wasmexec.ETemplateNotFound},
+		{"another env", wasmexec.ContextSpec{Template: d.TemplateID, Env: map[string]string{"A": "b"}}, wasmexec.EInvalid},
+		{"another memory", wasmexec.ContextSpec{Template: d.TemplateID, Limits: wasmexec.Limits{MemoryBytes: 64 << 20}}, wasmexec.EInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := cm.Create(ctx, &tc.spec); exec.ErrorCode(err) != tc.code {
+			if _, err := cm.Create(ctx, &tc.spec); wasmexec.ErrorCode(err) != tc.code {
 				t.Fatalf("err %v, want %s", err, tc.code)
 			}
 		})

@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Archives: a tree in or out of a workspace in one call.
@@ -72,7 +72,7 @@ func ParseArchiveFormat(s string) (string, error) {
 	case "zip":
 		return ArchiveZip, nil
 	}
-	return "", exec.Errorf(exec.EInvalid, "archive must be tar, tgz or zip (or empty to detect it), not %q", s)
+	return "", wasmexec.Errorf(wasmexec.EInvalid, "archive must be tar, tgz or zip (or empty to detect it), not %q", s)
 }
 
 // DetectArchive names the format of an archive from its first bytes (at
@@ -90,7 +90,7 @@ func DetectArchive(head []byte) string {
 }
 
 // ExtractResult says what an archive added.
-type ExtractResult = exec.ArchiveResult
+type ExtractResult = wasmexec.ArchiveResult
 
 // archiveEntry is one entry of an archive being unpacked.
 type archiveEntry struct {
@@ -118,14 +118,14 @@ func (t tarEntries) next() (string, bool, time.Time, io.Reader, error) {
 			if errors.Is(err, io.EOF) {
 				return "", false, time.Time{}, nil, io.EOF
 			}
-			return "", false, time.Time{}, nil, exec.Errorf(exec.EInvalid, "archive: %v", err)
+			return "", false, time.Time{}, nil, wasmexec.Errorf(wasmexec.EInvalid, "archive: %v", err)
 		}
 		switch h.Typeflag {
 		case tar.TypeReg, tar.TypeRegA:
 			if len(h.PAXRecords) > 0 {
 				for k := range h.PAXRecords {
 					if strings.HasPrefix(k, "GNU.sparse.") {
-						return "", false, time.Time{}, nil, exec.Errorf(exec.EInvalid, "archive entry %q is a sparse file; only regular files and directories can be unpacked", h.Name)
+						return "", false, time.Time{}, nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q is a sparse file; only regular files and directories can be unpacked", h.Name)
 					}
 				}
 			}
@@ -135,7 +135,7 @@ func (t tarEntries) next() (string, bool, time.Time, io.Reader, error) {
 		case tar.TypeXGlobalHeader:
 			continue
 		}
-		return "", false, time.Time{}, nil, exec.Errorf(exec.EInvalid, "archive entry %q is a %s; only regular files and directories can be unpacked", h.Name, tarKind(h.Typeflag))
+		return "", false, time.Time{}, nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q is a %s; only regular files and directories can be unpacked", h.Name, tarKind(h.Typeflag))
 	}
 }
 
@@ -180,7 +180,7 @@ func (z *zipEntries) next() (string, bool, time.Time, io.Reader, error) {
 	case mode.IsRegular():
 		rc, err := f.Open()
 		if err != nil {
-			return "", false, time.Time{}, nil, exec.Errorf(exec.EInvalid, "archive entry %q: %v", f.Name, err)
+			return "", false, time.Time{}, nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q: %v", f.Name, err)
 		}
 		z.open = rc
 		return f.Name, false, f.Modified, rc, nil
@@ -189,7 +189,7 @@ func (z *zipEntries) next() (string, bool, time.Time, io.Reader, error) {
 	if mode&fs.ModeSymlink != 0 {
 		kind = "symlink"
 	}
-	return "", false, time.Time{}, nil, exec.Errorf(exec.EInvalid, "archive entry %q is a %s; only regular files and directories can be unpacked", f.Name, kind)
+	return "", false, time.Time{}, nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q is a %s; only regular files and directories can be unpacked", f.Name, kind)
 }
 
 // archiveName turns an archive entry's name into a path relative to the
@@ -197,14 +197,14 @@ func (z *zipEntries) next() (string, bool, time.Time, io.Reader, error) {
 // one that leaves (..) is refused; "" is the destination itself.
 func archiveName(name string) (string, error) {
 	if strings.IndexByte(name, 0) >= 0 {
-		return "", exec.Errorf(exec.EInvalid, "archive entry name contains a NUL byte")
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "archive entry name contains a NUL byte")
 	}
 	if strings.HasPrefix(name, "/") {
-		return "", exec.Errorf(exec.EInvalid, "archive entry %q has an absolute path", name)
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q has an absolute path", name)
 	}
 	for _, part := range strings.Split(name, "/") {
 		if part == ".." {
-			return "", exec.Errorf(exec.EInvalid, "archive entry %q leaves the directory it is unpacked into", name)
+			return "", wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q leaves the directory it is unpacked into", name)
 		}
 	}
 	return strings.TrimPrefix(path.Clean("/"+name), "/"), nil
@@ -225,13 +225,13 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 	if fi, err := w.resolve(root, base, false); err != nil {
 		return nil, err
 	} else if fi != nil && !fi.IsDir() {
-		return nil, exec.Errorf(exec.EConflict, "%q is not a directory", base)
+		return nil, wasmexec.Errorf(wasmexec.EConflict, "%q is not a directory", base)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if format == "" {
 		head, _ := br.Peek(512)
 		if format = DetectArchive(head); format == "" {
-			return nil, exec.Errorf(exec.EInvalid, "the body is not a tar, gzipped tar or zip archive")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "the body is not a tar, gzipped tar or zip archive")
 		}
 	}
 	var entries archiveReader
@@ -241,7 +241,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 	case ArchiveTgz:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "archive: not gzip data: %v", err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "archive: not gzip data: %v", err)
 		}
 		defer zr.Close()
 		entries = tarEntries{tar.NewReader(zr)}
@@ -254,11 +254,11 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 		}
 		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "archive: not a zip archive: %v", err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "archive: not a zip archive: %v", err)
 		}
 		entries = &zipEntries{files: zr.File}
 	default:
-		return nil, exec.Errorf(exec.EInvalid, "unknown archive format %q", format)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "unknown archive format %q", format)
 	}
 
 	maxEntries, maxBytes := MaxArchiveEntries, int64(MaxArchiveBytes)
@@ -301,7 +301,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 			return nil, err
 		}
 		if n >= maxEntries {
-			return nil, exec.Errorf(exec.ETooLarge, "the archive has more than %d entries", maxEntries)
+			return nil, wasmexec.Errorf(wasmexec.ETooLarge, "the archive has more than %d entries", maxEntries)
 		}
 		relName, err := archiveName(name)
 		if err != nil {
@@ -309,7 +309,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 		}
 		if relName == "" {
 			if !isDir {
-				return nil, exec.Errorf(exec.EInvalid, "archive entry %q names no file", name)
+				return nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q names no file", name)
 			}
 			continue // the destination itself
 		}
@@ -321,7 +321,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 			if prev.dir && isDir {
 				continue
 			}
-			return nil, exec.Errorf(exec.EInvalid, "the archive names %q twice", clean)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "the archive names %q twice", clean)
 		}
 		e := &archiveEntry{clean: clean, dir: isDir, modTime: mod}
 		if !isDir {
@@ -338,14 +338,14 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 				err = cerr
 			}
 			if err != nil {
-				var coded *exec.Error
+				var coded *wasmexec.Error
 				if errors.As(err, &coded) {
 					return nil, err
 				}
-				return nil, exec.Errorf(exec.EInvalid, "archive entry %q: %v", name, err)
+				return nil, wasmexec.Errorf(wasmexec.EInvalid, "archive entry %q: %v", name, err)
 			}
 			if copied > left {
-				return nil, exec.Errorf(exec.ETooLarge, "the archive unpacks to more than %d bytes", maxBytes)
+				return nil, wasmexec.Errorf(wasmexec.ETooLarge, "the archive unpacks to more than %d bytes", maxBytes)
 			}
 			e.size = copied
 			total += copied
@@ -363,7 +363,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 		for d := path.Dir(e.clean); d != "." && d != base && (base == "" || strings.HasPrefix(d, base+"/")); d = path.Dir(d) {
 			if p := byPath[d]; p != nil {
 				if !p.dir {
-					return nil, exec.Errorf(exec.EConflict, "the archive names %q as a file and as a directory of %q", d, e.clean)
+					return nil, wasmexec.Errorf(wasmexec.EConflict, "the archive names %q as a file and as a directory of %q", d, e.clean)
 				}
 				continue
 			}
@@ -382,9 +382,9 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 				more += w.charge(walkEntry{mode: syscall.S_IFREG, size: e.size})
 			}
 		case e.dir && !fi.IsDir():
-			return nil, exec.Errorf(exec.EConflict, "%q is a file in the workspace and a directory in the archive", e.clean)
+			return nil, wasmexec.Errorf(wasmexec.EConflict, "%q is a file in the workspace and a directory in the archive", e.clean)
 		case !e.dir && fi.IsDir():
-			return nil, exec.Errorf(exec.EConflict, "%q is a directory in the workspace and a file in the archive", e.clean)
+			return nil, wasmexec.Errorf(wasmexec.EConflict, "%q is a directory in the workspace and a file in the archive", e.clean)
 		case !e.dir:
 			freed += w.chargeInfo(fi)
 			more += w.charge(walkEntry{mode: syscall.S_IFREG, size: e.size})
@@ -401,7 +401,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 			more += w.entryBytes()
 			impliedDirs = append(impliedDirs, d)
 		} else if !fi.IsDir() {
-			return nil, exec.Errorf(exec.EConflict, "%q is a file in the workspace; the archive puts files in it", d)
+			return nil, wasmexec.Errorf(wasmexec.EConflict, "%q is a file in the workspace; the archive puts files in it", d)
 		}
 	}
 	if base != "" {
@@ -474,7 +474,7 @@ func (w *Workspace) Extract(ctx context.Context, dir string, r io.Reader, format
 // through a symlink, another format), ctx's, out's.
 func (w *Workspace) WriteArchive(ctx context.Context, dir, format string, out io.Writer) error {
 	if format != ArchiveTar && format != ArchiveTgz {
-		return exec.Errorf(exec.EInvalid, "a workspace tree is served as tar or tgz, not %q", format)
+		return wasmexec.Errorf(wasmexec.EInvalid, "a workspace tree is served as tar or tgz, not %q", format)
 	}
 	root, clean, fi, err := w.existing(dir, "directory", false)
 	if err != nil {
@@ -482,7 +482,7 @@ func (w *Workspace) WriteArchive(ctx context.Context, dir, format string, out io
 	}
 	defer root.Close()
 	if !fi.IsDir() {
-		return exec.Errorf(exec.EInvalid, "%q is not a directory", clean)
+		return wasmexec.Errorf(wasmexec.EInvalid, "%q is not a directory", clean)
 	}
 	var zw *gzip.Writer
 	if format == ArchiveTgz {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -129,37 +129,37 @@ func TestExtractRefusesHostileArchives(t *testing.T) {
 		archive []byte
 		code    string
 	}{
-		{"parent escape", tarOf(t, false, file("ok.txt", "fine"), file("../escape.txt", "x")), exec.EInvalid},
-		{"nested parent escape", tarOf(t, false, file("ok.txt", "fine"), file("a/../../escape.txt", "x")), exec.EInvalid},
-		{"absolute path", tarOf(t, false, file("ok.txt", "fine"), file("/etc/passwd", "x")), exec.EInvalid},
-		{"absolute workspace path", tarOf(t, false, file("/workspace/x.txt", "x")), exec.EInvalid},
-		{"symlink", tarOf(t, false, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}}), exec.EInvalid},
-		{"relative symlink", tarOf(t, false, tarEntry{h: tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "ok.txt"}}), exec.EInvalid},
-		{"hard link", tarOf(t, false, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "hard", Typeflag: tar.TypeLink, Linkname: "ok.txt"}}), exec.EInvalid},
-		{"character device", tarOf(t, false, tarEntry{h: tar.Header{Name: "null", Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 3}}), exec.EInvalid},
-		{"block device", tarOf(t, false, tarEntry{h: tar.Header{Name: "sda", Typeflag: tar.TypeBlock, Devmajor: 8}}), exec.EInvalid},
-		{"fifo", tarOf(t, false, tarEntry{h: tar.Header{Name: "pipe", Typeflag: tar.TypeFifo}}), exec.EInvalid},
-		{"NUL in a name", zipOf(func(zw *zip.Writer) { w, _ := zw.Create("a\x00b"); io.WriteString(w, "x") }), exec.EInvalid},
-		{"file and directory of the same name", tarOf(t, false, file("a", "x"), file("a/b", "y")), exec.EConflict},
-		{"the same file twice", tarOf(t, false, file("a", "x"), file("a", "y")), exec.EInvalid},
+		{"parent escape", tarOf(t, false, file("ok.txt", "fine"), file("../escape.txt", "x")), wasmexec.EInvalid},
+		{"nested parent escape", tarOf(t, false, file("ok.txt", "fine"), file("a/../../escape.txt", "x")), wasmexec.EInvalid},
+		{"absolute path", tarOf(t, false, file("ok.txt", "fine"), file("/etc/passwd", "x")), wasmexec.EInvalid},
+		{"absolute workspace path", tarOf(t, false, file("/workspace/x.txt", "x")), wasmexec.EInvalid},
+		{"symlink", tarOf(t, false, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}}), wasmexec.EInvalid},
+		{"relative symlink", tarOf(t, false, tarEntry{h: tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "ok.txt"}}), wasmexec.EInvalid},
+		{"hard link", tarOf(t, false, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "hard", Typeflag: tar.TypeLink, Linkname: "ok.txt"}}), wasmexec.EInvalid},
+		{"character device", tarOf(t, false, tarEntry{h: tar.Header{Name: "null", Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 3}}), wasmexec.EInvalid},
+		{"block device", tarOf(t, false, tarEntry{h: tar.Header{Name: "sda", Typeflag: tar.TypeBlock, Devmajor: 8}}), wasmexec.EInvalid},
+		{"fifo", tarOf(t, false, tarEntry{h: tar.Header{Name: "pipe", Typeflag: tar.TypeFifo}}), wasmexec.EInvalid},
+		{"NUL in a name", zipOf(func(zw *zip.Writer) { w, _ := zw.Create("a\x00b"); io.WriteString(w, "x") }), wasmexec.EInvalid},
+		{"file and directory of the same name", tarOf(t, false, file("a", "x"), file("a/b", "y")), wasmexec.EConflict},
+		{"the same file twice", tarOf(t, false, file("a", "x"), file("a", "y")), wasmexec.EInvalid},
 		{"zip symlink", zipOf(func(zw *zip.Writer) {
 			h := &zip.FileHeader{Name: "link"}
 			h.SetMode(fs.ModeSymlink | 0o777)
 			w, _ := zw.CreateHeader(h)
 			io.WriteString(w, "/etc/passwd")
-		}), exec.EInvalid},
-		{"zip parent escape", zipOf(func(zw *zip.Writer) { w, _ := zw.Create("../../x"); io.WriteString(w, "x") }), exec.EInvalid},
-		{"zip bomb", bomb, exec.ETooLarge},
-		{"gzip bomb", tarOf(t, true, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "bomb", Typeflag: tar.TypeReg, Size: 64 << 20}}), exec.ETooLarge},
-		{"100k entries", many, exec.ETooLarge},
-		{"not an archive", []byte("just some text, long enough to look at"), exec.EInvalid},
-		{"truncated tar", tarOf(t, false, file("ok.txt", strings.Repeat("x", 4000)))[:1500], exec.EInvalid},
+		}), wasmexec.EInvalid},
+		{"zip parent escape", zipOf(func(zw *zip.Writer) { w, _ := zw.Create("../../x"); io.WriteString(w, "x") }), wasmexec.EInvalid},
+		{"zip bomb", bomb, wasmexec.ETooLarge},
+		{"gzip bomb", tarOf(t, true, file("ok.txt", "fine"), tarEntry{h: tar.Header{Name: "bomb", Typeflag: tar.TypeReg, Size: 64 << 20}}), wasmexec.ETooLarge},
+		{"100k entries", many, wasmexec.ETooLarge},
+		{"not an archive", []byte("just some text, long enough to look at"), wasmexec.EInvalid},
+		{"truncated tar", tarOf(t, false, file("ok.txt", strings.Repeat("x", 4000)))[:1500], wasmexec.EInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := mustWorkspaceLimits(t, vfs.Limits{Quota: 8 << 20, MaxFiles: 10_000})
 			os.WriteFile(filepath.Join(w.Root, "before.txt"), []byte("kept"), 0o644)
 			_, err := w.Extract(context.Background(), "", bytes.NewReader(tc.archive), "")
-			if exec.ErrorCode(err) != tc.code {
+			if wasmexec.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
 			if got := listTree(t, w.Root); len(got) != 1 || got[0] != "before.txt=kept" {
@@ -236,7 +236,7 @@ func TestUsageNotKeptWhileGuestsWrite(t *testing.T) {
 	// The guest fills the workspace behind the file calls' back.
 	os.WriteFile(filepath.Join(w.Root, "big.bin"), bytes.Repeat([]byte("x"), 1<<20), 0o644)
 	w.GuestStopped()
-	if err := w.WriteFile("b.txt", []byte("b")); exec.ErrorCode(err) != exec.ETooLarge {
+	if err := w.WriteFile("b.txt", []byte("b")); wasmexec.ErrorCode(err) != wasmexec.ETooLarge {
 		t.Fatalf("err = %v, want payload_too_large (the guest's bytes counted)", err)
 	}
 }
@@ -298,20 +298,20 @@ func TestExtractAgainstTheWorkspace(t *testing.T) {
 		archive []byte
 		code    string
 	}{
-		{"file over a directory", tarOf(t, false, file("new.txt", "n"), file("taken", "f")), exec.EConflict},
-		{"directory over a file", tarOf(t, false, file("taken/inner.txt/x", "f")), exec.EConflict},
-		{"over the quota", tarOf(t, false, file("big", strings.Repeat("x", 70<<10))), exec.ETooLarge},
+		{"file over a directory", tarOf(t, false, file("new.txt", "n"), file("taken", "f")), wasmexec.EConflict},
+		{"directory over a file", tarOf(t, false, file("taken/inner.txt/x", "f")), wasmexec.EConflict},
+		{"over the quota", tarOf(t, false, file("big", strings.Repeat("x", 70<<10))), wasmexec.ETooLarge},
 		{"over the file limit", tarOf(t, false, func() []tarEntry {
 			var es []tarEntry
 			for i := range 60 {
 				es = append(es, file(fmt.Sprintf("n%d", i), "x"))
 			}
 			return es
-		}()...), exec.ETooLarge},
+		}()...), wasmexec.ETooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := listTree(t, w.Root)
-			if _, err := w.Extract(context.Background(), "", bytes.NewReader(tc.archive), vfs.ArchiveTar); exec.ErrorCode(err) != tc.code {
+			if _, err := w.Extract(context.Background(), "", bytes.NewReader(tc.archive), vfs.ArchiveTar); wasmexec.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
 			if after := listTree(t, w.Root); strings.Join(before, "|") != strings.Join(after, "|") {

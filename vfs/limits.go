@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Defaults of Limits.
@@ -63,15 +63,15 @@ func DefaultLimits() Limits {
 func (l Limits) Validate() error {
 	switch {
 	case l.Quota < 0:
-		return exec.Errorf(exec.EInvalid, "workspace quota must not be negative, got %d", l.Quota)
+		return wasmexec.Errorf(wasmexec.EInvalid, "workspace quota must not be negative, got %d", l.Quota)
 	case l.MaxFiles < 0:
-		return exec.Errorf(exec.EInvalid, "workspace max files must not be negative, got %d", l.MaxFiles)
+		return wasmexec.Errorf(wasmexec.EInvalid, "workspace max files must not be negative, got %d", l.MaxFiles)
 	case l.EntryBytes < 0:
-		return exec.Errorf(exec.EInvalid, "workspace entry bytes must not be negative, got %d", l.EntryBytes)
+		return wasmexec.Errorf(wasmexec.EInvalid, "workspace entry bytes must not be negative, got %d", l.EntryBytes)
 	case l.MaxReadBytes < 0:
-		return exec.Errorf(exec.EInvalid, "workspace max read bytes must not be negative, got %d", l.MaxReadBytes)
+		return wasmexec.Errorf(wasmexec.EInvalid, "workspace max read bytes must not be negative, got %d", l.MaxReadBytes)
 	case l.MaxSeedFiles < 0:
-		return exec.Errorf(exec.EInvalid, "workspace max seed files must not be negative, got %d", l.MaxSeedFiles)
+		return wasmexec.Errorf(wasmexec.EInvalid, "workspace max seed files must not be negative, got %d", l.MaxSeedFiles)
 	}
 	return nil
 }
@@ -153,7 +153,7 @@ func (u Usage) Err() error {
 	if !u.Over() {
 		return nil
 	}
-	return exec.Errorf(exec.ETooLarge, "the workspace is over its limits: %s", u)
+	return wasmexec.Errorf(wasmexec.ETooLarge, "the workspace is over its limits: %s", u)
 }
 
 // Details returns u as the details of a quota_exceeded failure.
@@ -168,18 +168,18 @@ func (u Usage) Details() map[string]any {
 // Failure is the guest failure of a run or process that took the
 // workspace over its limits: code quota_exceeded, u as details, who ("the
 // run", "the process") in the message.
-func (u Usage) Failure(who string) *exec.ErrorData {
-	return &exec.ErrorData{
-		Code: exec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: u.Details(),
+func (u Usage) Failure(who string) *wasmexec.ErrorData {
+	return &wasmexec.ErrorData{
+		Code: wasmexec.CodeQuotaExceeded, Name: "QuotaExceededError", Details: u.Details(),
 		Message: who + " took the workspace over its limits (" + u.String() + ") and was stopped",
 	}
 }
 
 // Watch returns a check of w against its limits for a running guest (see
-// exec.QuotaCheck): nil while within them, else who's quota_exceeded. A
+// wasmexec.QuotaCheck): nil while within them, else who's quota_exceeded. A
 // check that fails to count (the workspace is going away) passes.
-func (w *Workspace) Watch(who string) exec.QuotaCheck {
-	return func() *exec.ErrorData {
+func (w *Workspace) Watch(who string) wasmexec.QuotaCheck {
+	return func() *wasmexec.ErrorData {
 		u, err := w.Check(context.Background())
 		if err != nil || !u.Over() {
 			return nil

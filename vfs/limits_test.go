@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -52,13 +52,13 @@ func TestReadFileSparseTiB(t *testing.T) {
 		t.Skipf("this file system can't hold a 1 TiB sparse file: %v", err)
 	}
 	b, err := w.ReadFile("huge.bin")
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 	if b != nil || !strings.Contains(err.Error(), fmt.Sprint(vfs.DefaultMaxReadBytes)) {
 		t.Fatalf("got %d bytes, %v", len(b), err)
 	}
 	// A Workspace literal (how a process reads its "file") has the cap too.
 	_, err = (&vfs.Workspace{Root: w.Root}).ReadFile("huge.bin")
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 }
 
 func TestReadFileCap(t *testing.T) {
@@ -69,12 +69,12 @@ func TestReadFileCap(t *testing.T) {
 		t.Fatalf("ten: %q %v", b, err)
 	}
 	_, err := w.ReadFile("eleven")
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 	// The quota bounds a read too.
 	w = mustWorkspaceLimits(t, vfs.Limits{Quota: 5})
 	os.WriteFile(filepath.Join(w.Root, "six"), []byte("012345"), 0o644)
 	_, err = w.ReadFile("six")
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 }
 
 // Directories, empty files and symlinks count DefaultEntryBytes each and
@@ -115,8 +115,8 @@ func TestCheckStopsAtTheLimit(t *testing.T) {
 	if !u.Over() || !u.Partial || u.Files != 101 || u.MaxFiles != 100 {
 		t.Fatalf("usage %+v", u)
 	}
-	wantCode(t, u.Err(), exec.ETooLarge)
-	if f := u.Failure("the run"); f.Code != exec.CodeQuotaExceeded || f.Details["files"] != 101 || f.Details["maxFiles"] != 100 || !strings.HasPrefix(f.Message, "the run took the workspace over its limits (at least ") {
+	wantCode(t, u.Err(), wasmexec.ETooLarge)
+	if f := u.Failure("the run"); f.Code != wasmexec.CodeQuotaExceeded || f.Details["files"] != 101 || f.Details["maxFiles"] != 100 || !strings.HasPrefix(f.Message, "the run took the workspace over its limits (at least ") {
 		t.Fatalf("failure %+v", f)
 	}
 	// Over the quota: stops there as well.
@@ -129,7 +129,7 @@ func TestCheckStopsAtTheLimit(t *testing.T) {
 		t.Fatalf("usage %+v %v", u, err)
 	}
 	// The API refuses to add to a workspace over its limits.
-	wantCode(t, w.WriteFile("more", []byte("x")), exec.ETooLarge)
+	wantCode(t, w.WriteFile("more", []byte("x")), wasmexec.ETooLarge)
 	// A cancelled check ends.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -145,7 +145,7 @@ func TestWriteFileCountsEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := w.WriteFile("d", []byte("d"))
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 	if !strings.Contains(err.Error(), "limit of 3 files") {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestWriteFileCountsEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	w = mustWorkspaceLimits(t, vfs.Limits{Quota: 2*vfs.DefaultEntryBytes + 10})
-	wantCode(t, w.WriteFile("x/y/z/f", []byte("f")), exec.ETooLarge) // three directories
+	wantCode(t, w.WriteFile("x/y/z/f", []byte("f")), wasmexec.ETooLarge) // three directories
 	if err := w.WriteFile("x/y/f", make([]byte, 10)); err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +194,13 @@ func TestSeedLimits(t *testing.T) {
 		files[fmt.Sprint("f", i)] = "x"
 	}
 	err := w.Seed(ctx, files)
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 	if !strings.Contains(err.Error(), "at most 5") {
 		t.Fatal(err)
 	}
 	// All or nothing against the quota.
 	err = w.Seed(ctx, map[string]string{"a": strings.Repeat("a", 60), "b": strings.Repeat("b", 41)})
-	wantCode(t, err, exec.ETooLarge)
+	wantCode(t, err, wasmexec.ETooLarge)
 	if es, _ := w.List(""); len(es) != 0 {
 		t.Fatalf("a refused seed wrote %v", es)
 	}
@@ -216,12 +216,12 @@ func TestSeedLimits(t *testing.T) {
 		files map[string]string
 		code  string
 	}{
-		{"two names for one path", map[string]string{"x": "1", "/workspace/x": "2"}, exec.EInvalid},
-		{"the root", map[string]string{"/workspace": "1"}, exec.EInvalid},
-		{"escape", map[string]string{"../x": "1"}, exec.EInvalid},
-		{"file and directory", map[string]string{"x": "1", "x/y": "2"}, exec.EConflict},
-		{"over an existing directory", map[string]string{".": "1"}, exec.EInvalid},
-		{"under an existing file", map[string]string{"a/y": "1"}, exec.EConflict},
+		{"two names for one path", map[string]string{"x": "1", "/workspace/x": "2"}, wasmexec.EInvalid},
+		{"the root", map[string]string{"/workspace": "1"}, wasmexec.EInvalid},
+		{"escape", map[string]string{"../x": "1"}, wasmexec.EInvalid},
+		{"file and directory", map[string]string{"x": "1", "x/y": "2"}, wasmexec.EConflict},
+		{"over an existing directory", map[string]string{".": "1"}, wasmexec.EInvalid},
+		{"under an existing file", map[string]string{"a/y": "1"}, wasmexec.EConflict},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantCode(t, w.Seed(ctx, tc.files), tc.code)
@@ -233,7 +233,7 @@ func TestSeedLimits(t *testing.T) {
 	if err := w.Seed(cctx, map[string]string{"late": "x"}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled seed: %v", err)
 	}
-	if _, err := w.ReadFile("late"); exec.ErrorCode(err) != exec.ENotFound {
+	if _, err := w.ReadFile("late"); wasmexec.ErrorCode(err) != wasmexec.ENotFound {
 		t.Fatalf("late: %v", err)
 	}
 }
@@ -246,11 +246,11 @@ func TestGuestSymlinksNotFollowed(t *testing.T) {
 	os.Symlink("/etc/passwd", filepath.Join(w.Root, "pw"))
 	for _, p := range []string{"up", "up/" + filepath.Base(w.Root), "pw"} {
 		_, err := w.ReadFile(p)
-		wantCode(t, err, exec.EInvalid)
-		wantCode(t, w.WriteFile(p, []byte("x")), exec.EInvalid)
+		wantCode(t, err, wasmexec.EInvalid)
+		wantCode(t, w.WriteFile(p, []byte("x")), wasmexec.EInvalid)
 	}
 	_, err := w.List("up")
-	wantCode(t, err, exec.EInvalid)
+	wantCode(t, err, wasmexec.EInvalid)
 	for _, p := range []string{"up", "pw"} {
 		if e, err := w.Stat(p); err != nil || e.Type != "symlink" {
 			t.Fatalf("stat %s: %+v %v", p, e, err)

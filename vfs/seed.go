@@ -8,7 +8,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Seed writes files (path → content) into the workspace before a run, in
@@ -28,7 +28,7 @@ func (w *Workspace) Seed(ctx context.Context, files map[string]string) error {
 		return nil
 	}
 	if n, max := len(files), w.maxSeedFiles(); n > max {
-		return exec.Errorf(exec.ETooLarge, "files names %d files; a run may seed at most %d", n, max)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "files names %d files; a run may seed at most %d", n, max)
 	}
 	type seed struct {
 		clean, content string
@@ -41,10 +41,10 @@ func (w *Workspace) Seed(ctx context.Context, files map[string]string) error {
 			return err
 		}
 		if clean == "" {
-			return exec.Errorf(exec.EInvalid, "files: a file path is required, not the workspace")
+			return wasmexec.Errorf(wasmexec.EInvalid, "files: a file path is required, not the workspace")
 		}
 		if byPath[clean] {
-			return exec.Errorf(exec.EInvalid, "files names %q twice", clean)
+			return wasmexec.Errorf(wasmexec.EInvalid, "files names %q twice", clean)
 		}
 		byPath[clean] = true
 		seeds = append(seeds, seed{clean, content})
@@ -53,7 +53,7 @@ func (w *Workspace) Seed(ctx context.Context, files map[string]string) error {
 	for _, s := range seeds {
 		for d := path.Dir(s.clean); d != "."; d = path.Dir(d) {
 			if byPath[d] {
-				return exec.Errorf(exec.EConflict, "files names %q as a file and as a directory of %q", d, s.clean)
+				return wasmexec.Errorf(wasmexec.EConflict, "files names %q as a file and as a directory of %q", d, s.clean)
 			}
 		}
 	}
@@ -80,7 +80,7 @@ func (w *Workspace) Seed(ctx context.Context, files map[string]string) error {
 			return err
 		}
 		if fi != nil && fi.IsDir() {
-			return exec.Errorf(exec.EConflict, "files: %q is a directory in the workspace", s.clean)
+			return wasmexec.Errorf(wasmexec.EConflict, "files: %q is a directory in the workspace", s.clean)
 		}
 		if fi != nil {
 			freed += w.chargeInfo(fi)

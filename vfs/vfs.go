@@ -42,7 +42,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Limits on client paths (Linux's).
@@ -172,22 +172,22 @@ func (w *Workspace) Remove() error { return os.RemoveAll(w.Root) }
 // itself. Errors are invalid_argument.
 func Clean(p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", exec.Errorf(exec.EInvalid, "path contains a NUL byte")
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "path contains a NUL byte")
 	}
 	if len(p) > MaxPathBytes {
-		return "", exec.Errorf(exec.EInvalid, "path is longer than %d bytes", MaxPathBytes)
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "path is longer than %d bytes", MaxPathBytes)
 	}
 	if strings.HasPrefix(p, "/workspace/") || p == "/workspace" {
 		p = strings.TrimPrefix(p, "/workspace")
 	} else if strings.HasPrefix(p, "/") {
-		return "", exec.Errorf(exec.EInvalid, "absolute path %q is outside /workspace", p)
+		return "", wasmexec.Errorf(wasmexec.EInvalid, "absolute path %q is outside /workspace", p)
 	}
 	for _, part := range strings.Split(p, "/") {
 		if part == ".." {
-			return "", exec.Errorf(exec.EInvalid, "path %q leaves the workspace", p)
+			return "", wasmexec.Errorf(wasmexec.EInvalid, "path %q leaves the workspace", p)
 		}
 		if len(part) > MaxNameBytes {
-			return "", exec.Errorf(exec.EInvalid, "a path component is longer than %d bytes", MaxNameBytes)
+			return "", wasmexec.Errorf(wasmexec.EInvalid, "a path component is longer than %d bytes", MaxNameBytes)
 		}
 	}
 	c := strings.TrimPrefix(path.Clean("/"+p), "/")
@@ -226,16 +226,16 @@ func (w *Workspace) resolveDepth(root *os.Root, clean string, allowFinalLink boo
 				return nil, i, nil
 			}
 			if errors.Is(err, syscall.ENOTDIR) {
-				return nil, 0, exec.Errorf(exec.EConflict, "%q is not a directory", strings.Join(parts[:i], "/"))
+				return nil, 0, wasmexec.Errorf(wasmexec.EConflict, "%q is not a directory", strings.Join(parts[:i], "/"))
 			}
 			return nil, 0, fsError(err, clean)
 		}
 		last := i == len(parts)-1
 		if fi.Mode()&fs.ModeSymlink != 0 && !(last && allowFinalLink) {
-			return nil, 0, exec.Errorf(exec.EInvalid, "path %q goes through a symlink", name)
+			return nil, 0, wasmexec.Errorf(wasmexec.EInvalid, "path %q goes through a symlink", name)
 		}
 		if !last && !fi.IsDir() {
-			return nil, 0, exec.Errorf(exec.EConflict, "%q is not a directory", name)
+			return nil, 0, wasmexec.Errorf(wasmexec.EConflict, "%q is not a directory", name)
 		}
 		if last {
 			return fi, len(parts), nil
@@ -268,22 +268,22 @@ func openRoot(dir string) (*os.Root, error) {
 // fsError turns a file-system error into a client error where one fits
 // (an escape caught by os.Root is a bad path, not a server failure).
 func fsError(err error, clean string) error {
-	var coded *exec.Error
+	var coded *wasmexec.Error
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &coded):
 		return err
 	case errors.Is(err, fs.ErrNotExist):
-		return exec.Errorf(exec.ENotFound, "no file %q in the workspace", clean)
+		return wasmexec.Errorf(wasmexec.ENotFound, "no file %q in the workspace", clean)
 	case errors.Is(err, syscall.ENOTDIR):
-		return exec.Errorf(exec.EConflict, "a component of %q is not a directory", clean)
+		return wasmexec.Errorf(wasmexec.EConflict, "a component of %q is not a directory", clean)
 	case errors.Is(err, syscall.EISDIR):
-		return exec.Errorf(exec.EConflict, "%q is a directory", clean)
+		return wasmexec.Errorf(wasmexec.EConflict, "%q is a directory", clean)
 	case errors.Is(err, syscall.ELOOP), strings.Contains(err.Error(), "escapes from parent"), strings.Contains(err.Error(), "path escapes"):
-		return exec.Errorf(exec.EInvalid, "path %q leaves the workspace", clean)
+		return wasmexec.Errorf(wasmexec.EInvalid, "path %q leaves the workspace", clean)
 	case errors.Is(err, syscall.ENAMETOOLONG):
-		return exec.Errorf(exec.EInvalid, "path %q is too long", clean)
+		return wasmexec.Errorf(wasmexec.EInvalid, "path %q is too long", clean)
 	}
 	return err
 }
@@ -299,14 +299,14 @@ func (w *Workspace) WriteFile(p string, data []byte) error {
 	}
 	defer root.Close()
 	if clean == "" {
-		return exec.Errorf(exec.EInvalid, "a file path is required")
+		return wasmexec.Errorf(wasmexec.EInvalid, "a file path is required")
 	}
 	fi, depth, err := w.resolveDepth(root, clean, false)
 	if err != nil {
 		return err
 	}
 	if fi != nil && fi.IsDir() {
-		return exec.Errorf(exec.EConflict, "%q is a directory", clean)
+		return wasmexec.Errorf(wasmexec.EConflict, "%q is a directory", clean)
 	}
 	var freed, more int64
 	added := 0
@@ -345,13 +345,13 @@ func (w *Workspace) chargeInfo(fi fs.FileInfo) int64 {
 // it doesn't fit, or when u already passed a limit (Check stopped early).
 func (w *Workspace) fits(u Usage, freed int64, files int, more int64) error {
 	if u.Partial {
-		return exec.Errorf(exec.ETooLarge, "the workspace is already over its limits (%s); delete files first", u)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "the workspace is already over its limits (%s); delete files first", u)
 	}
 	if used := u.UsedBytes - freed; w.Quota > 0 && used+more > w.Quota {
-		return exec.Errorf(exec.ETooLarge, "workspace quota of %d bytes exceeded (%d used, %d more requested)", w.Quota, used, more)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "workspace quota of %d bytes exceeded (%d used, %d more requested)", w.Quota, used, more)
 	}
 	if w.MaxFiles > 0 && u.Files+files > w.MaxFiles {
-		return exec.Errorf(exec.ETooLarge, "workspace limit of %d files exceeded (%d used, %d more requested)", w.MaxFiles, u.Files, files)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "workspace limit of %d files exceeded (%d used, %d more requested)", w.MaxFiles, u.Files, files)
 	}
 	return nil
 }
@@ -395,7 +395,7 @@ func (w *Workspace) existing(p, what string, allowFinalLink bool) (*os.Root, str
 	}
 	fi, err := w.resolve(root, clean, allowFinalLink)
 	if err == nil && fi == nil {
-		err = exec.Errorf(exec.ENotFound, "no %s %q in the workspace", what, clean)
+		err = wasmexec.Errorf(wasmexec.ENotFound, "no %s %q in the workspace", what, clean)
 	}
 	if err != nil {
 		root.Close()
@@ -418,14 +418,14 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	}
 	defer root.Close()
 	if fi.IsDir() {
-		return nil, exec.Errorf(exec.EInvalid, "%q is a directory; list it instead", clean)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "%q is a directory; list it instead", clean)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "%q is not a regular file", clean)
 	}
 	limit := w.readLimit()
 	tooLarge := func(size int64) error {
-		return exec.Errorf(exec.ETooLarge, "file %q has %d bytes; one read returns at most %d", clean, size, limit)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "file %q has %d bytes; one read returns at most %d", clean, size, limit)
 	}
 	if fi.Size() > limit {
 		return nil, tooLarge(fi.Size())
@@ -438,7 +438,7 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, exec.Errorf(exec.EInvalid, "%q is not a regular file", clean)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "%q is not a regular file", clean)
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(min(fi.Size(), limit)) + 1)
@@ -471,7 +471,7 @@ func (w *Workspace) Delete(p string) error {
 	}
 	defer root.Close()
 	if clean == "" {
-		return exec.Errorf(exec.EInvalid, "refusing to delete the workspace root")
+		return wasmexec.Errorf(wasmexec.EInvalid, "refusing to delete the workspace root")
 	}
 	// What it frees, for the kept usage: the entry and, for a directory,
 	// what is below it (a walk of that tree only).
@@ -499,7 +499,7 @@ func (w *Workspace) Delete(p string) error {
 }
 
 // Entry is one item of a directory listing.
-type Entry = exec.FileEntry
+type Entry = wasmexec.FileEntry
 
 func entryOf(clean string, fi fs.FileInfo) Entry {
 	e := Entry{Path: clean, Size: fi.Size(), ModifiedAtMs: fi.ModTime().UnixMilli(), Type: "other"}
@@ -523,7 +523,7 @@ func (w *Workspace) List(dir string) ([]Entry, error) {
 	}
 	defer root.Close()
 	if !fi.IsDir() {
-		return nil, exec.Errorf(exec.EInvalid, "%q is not a directory", clean)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "%q is not a directory", clean)
 	}
 	f, err := root.Open(rel(clean))
 	if err != nil {
@@ -551,7 +551,7 @@ func sortEntries(es []Entry) {
 }
 
 // NewWorkspace, SeedWorkspace and RemoveWorkspace make a Manager an
-// exec.WorkspaceFactory: one-shot runs get a fresh workspace each, seeded
+// wasmexec.WorkspaceFactory: one-shot runs get a fresh workspace each, seeded
 // from the request's files (within the quota) and removed afterwards.
 
 // NewWorkspace creates an empty workspace and returns its directory.
@@ -573,12 +573,12 @@ func (m *Manager) SeedWorkspace(ctx context.Context, dir string, files map[strin
 // RemoveWorkspace deletes the workspace at dir.
 func (m *Manager) RemoveWorkspace(dir string) error { return os.RemoveAll(dir) }
 
-var _ exec.WorkspaceFactory = (*Manager)(nil)
+var _ wasmexec.WorkspaceFactory = (*Manager)(nil)
 
 // WatchWorkspace returns the check a one-shot run writing to dir is
-// watched with (exec.WorkspaceQuota): the run's quota_exceeded once dir is
+// watched with (wasmexec.WorkspaceQuota): the run's quota_exceeded once dir is
 // over a limit; nil when the manager has none.
-func (m *Manager) WatchWorkspace(dir string) exec.QuotaCheck {
+func (m *Manager) WatchWorkspace(dir string) wasmexec.QuotaCheck {
 	if m.limits.Quota <= 0 && m.limits.MaxFiles <= 0 {
 		return nil
 	}
@@ -592,4 +592,4 @@ func (m *Manager) CheckWorkspace(ctx context.Context, dir string) (Usage, error)
 	return m.Workspace(dir).Check(ctx)
 }
 
-var _ exec.WorkspaceQuota = (*Manager)(nil)
+var _ wasmexec.WorkspaceQuota = (*Manager)(nil)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/vfs"
 )
 
@@ -22,22 +22,22 @@ func TestClean(t *testing.T) {
 		{"the workspace", "/workspace", "", ""},
 		{"empty", "", "", ""},
 		{"dot", ".", "", ""},
-		{"dotdot", "..", "", exec.EInvalid},
-		{"dotdot prefix", "../etc/passwd", "", exec.EInvalid},
-		{"dotdot inside", "a/../../b", "", exec.EInvalid},
-		{"dotdot that stays inside", "a/../b", "", exec.EInvalid}, // rejected anyway: never ambiguous
-		{"workspace dotdot", "/workspace/../etc", "", exec.EInvalid},
-		{"absolute outside", "/etc/passwd", "", exec.EInvalid},
-		{"prefix lookalike", "/workspacex/a", "", exec.EInvalid},
-		{"NUL", "a\x00b", "", exec.EInvalid},
-		{"long name", strings.Repeat("n", vfs.MaxNameBytes+1), "", exec.EInvalid},
-		{"long path", strings.Repeat("d/", vfs.MaxPathBytes/2+1), "", exec.EInvalid},
+		{"dotdot", "..", "", wasmexec.EInvalid},
+		{"dotdot prefix", "../etc/passwd", "", wasmexec.EInvalid},
+		{"dotdot inside", "a/../../b", "", wasmexec.EInvalid},
+		{"dotdot that stays inside", "a/../b", "", wasmexec.EInvalid}, // rejected anyway: never ambiguous
+		{"workspace dotdot", "/workspace/../etc", "", wasmexec.EInvalid},
+		{"absolute outside", "/etc/passwd", "", wasmexec.EInvalid},
+		{"prefix lookalike", "/workspacex/a", "", wasmexec.EInvalid},
+		{"NUL", "a\x00b", "", wasmexec.EInvalid},
+		{"long name", strings.Repeat("n", vfs.MaxNameBytes+1), "", wasmexec.EInvalid},
+		{"long path", strings.Repeat("d/", vfs.MaxPathBytes/2+1), "", wasmexec.EInvalid},
 		{"dotdot-like names are names", "..a/b..", "..a/b..", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := vfs.Clean(tc.in)
 			if tc.code != "" {
-				if exec.ErrorCode(err) != tc.code || err == nil {
+				if wasmexec.ErrorCode(err) != tc.code || err == nil {
 					t.Fatalf("Clean(%q) = %q, %v; want %s", tc.in, got, err, tc.code)
 				}
 				return
@@ -82,7 +82,7 @@ func mustWorkspace(tb testing.TB, quota int64) *vfs.Workspace {
 
 func wantCode(tb testing.TB, err error, code string) {
 	tb.Helper()
-	if err == nil || exec.ErrorCode(err) != code {
+	if err == nil || wasmexec.ErrorCode(err) != code {
 		tb.Fatalf("err = %v, want %s", err, code)
 	}
 }
@@ -110,22 +110,22 @@ func TestFileOperations(t *testing.T) {
 	if len(es) != 1 {
 		t.Fatalf("d/e: %+v", es)
 	}
-	wantCode(t, w.WriteFile("d", []byte("x")), exec.EConflict)
-	wantCode(t, w.WriteFile("top.txt/x", []byte("x")), exec.EConflict)
+	wantCode(t, w.WriteFile("d", []byte("x")), wasmexec.EConflict)
+	wantCode(t, w.WriteFile("top.txt/x", []byte("x")), wasmexec.EConflict)
 	_, err = w.ReadFile("d")
-	wantCode(t, err, exec.EInvalid)
+	wantCode(t, err, wasmexec.EInvalid)
 	_, err = w.ReadFile("missing")
-	wantCode(t, err, exec.ENotFound)
+	wantCode(t, err, wasmexec.ENotFound)
 	_, err = w.ReadFile("top.txt/x")
-	wantCode(t, err, exec.EConflict)
+	wantCode(t, err, wasmexec.EConflict)
 	_, err = w.List("top.txt")
-	wantCode(t, err, exec.EInvalid)
+	wantCode(t, err, wasmexec.EInvalid)
 	if err := w.Delete("d"); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, w.Delete("d"), exec.ENotFound)
-	wantCode(t, w.Delete(""), exec.EInvalid)
-	wantCode(t, w.Delete("/workspace"), exec.EInvalid)
+	wantCode(t, w.Delete("d"), wasmexec.ENotFound)
+	wantCode(t, w.Delete(""), wasmexec.EInvalid)
+	wantCode(t, w.Delete("/workspace"), wasmexec.EInvalid)
 	if u, _ := w.Usage(); u != 3 {
 		t.Fatalf("usage %d", u)
 	}
@@ -143,12 +143,12 @@ func TestSymlinksRefused(t *testing.T) {
 	os.WriteFile(filepath.Join(w.Root, "inside.txt"), []byte("i"), 0o644)
 	for _, p := range []string{"out", "out/secret", "out/new", "rel-link"} {
 		_, err := w.ReadFile(p)
-		wantCode(t, err, exec.EInvalid)
-		wantCode(t, w.WriteFile(p, []byte("x")), exec.EInvalid)
+		wantCode(t, err, wasmexec.EInvalid)
+		wantCode(t, w.WriteFile(p, []byte("x")), wasmexec.EInvalid)
 	}
 	_, err := w.List("out")
-	wantCode(t, err, exec.EInvalid)
-	wantCode(t, w.Delete("out/secret"), exec.EInvalid)
+	wantCode(t, err, wasmexec.EInvalid)
+	wantCode(t, w.Delete("out/secret"), wasmexec.EInvalid)
 	// Usage doesn't follow the link into the 1-byte secret... or anything
 	// else: a link counts as one entry.
 	if u, _ := w.Usage(); u != 1+2*vfs.DefaultEntryBytes {
@@ -170,7 +170,7 @@ func TestQuotaOnWrite(t *testing.T) {
 	if err := w.WriteFile("a", make([]byte, 60)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, w.WriteFile("b", make([]byte, 41)), exec.ETooLarge)
+	wantCode(t, w.WriteFile("b", make([]byte, 41)), wasmexec.ETooLarge)
 	if err := w.WriteFile("b", make([]byte, 40)); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestQuotaOnWrite(t *testing.T) {
 	if err := w.WriteFile("a", make([]byte, 60)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, w.WriteFile("a", make([]byte, 61)), exec.ETooLarge)
+	wantCode(t, w.WriteFile("a", make([]byte, 61)), wasmexec.ETooLarge)
 	if b, _ := w.ReadFile("a"); len(b) != 60 {
 		t.Fatalf("a refused write changed the file: %d bytes", len(b))
 	}

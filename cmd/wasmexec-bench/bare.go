@@ -15,8 +15,8 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
@@ -59,28 +59,28 @@ func benchBare(t *table, srv *server, _ string) error {
 	var fuelRates []string
 	var rates []float64
 	for _, p := range []struct {
-		lang  exec.Language
+		lang  wasmexec.Language
 		image string
 		label string
 		code  string
-		drv   exec.LanguageDriver
+		drv   wasmexec.LanguageDriver
 	}{
-		{exec.JavaScript, js.ImageName, "JS", bareJS, js.Driver{}},
-		{exec.Python, python.ImageName, "Python", barePython, python.Driver{}},
+		{wasmexec.JavaScript, js.ImageName, "JS", bareJS, js.Driver{}},
+		{wasmexec.Python, python.ImageName, "Python", barePython, python.Driver{}},
 	} {
 		img, err := e.LoadImage(context.Background(), filepath.Join(*imagesDir, p.image))
 		if err != nil {
 			t.add(p.label+" guest vs bare wasmtime", "skipped: "+firstLine(err.Error()), "")
 			continue
 		}
-		req := &exec.Request{Kind: exec.KindEvaluate, Language: p.lang, Code: p.code}
+		req := &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: p.lang, Code: p.code}
 		prep, err := p.drv.Prepare(context.Background(), req)
 		if err != nil {
 			return err
 		}
 		// What the engine adds to every request (the run's memory limit:
 		// the JS guest sets its GC's soft limit from it).
-		prep.Control.MemoryBytes = exec.DefaultLimits().MemoryBytes
+		prep.Control.MemoryBytes = wasmexec.DefaultLimits().MemoryBytes
 		payload, err := json.Marshal(prep.Control)
 		if err != nil {
 			return err

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	wexec "github.com/wasmexec/wasmexec/exec"
+	wexec "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/npm"
 )
 

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func init() {
@@ -19,8 +19,8 @@ func init() {
 // CPU. Fuel counts wasm instructions, and how many run per CPU-second
 // depends on the program (memory traffic, bulk copies counted as one
 // instruction), so the rate is reported as a median and a range.
-var fuelPrograms = map[exec.Language][]struct{ name, code string }{
-	exec.JavaScript: {
+var fuelPrograms = map[wasmexec.Language][]struct{ name, code string }{
+	wasmexec.JavaScript: {
 		{"fib", `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) } fib(25)`},
 		{"sieve", `let c = 0; for (let r = 0; r < 13; r++) { const f = new Array(5001).fill(true); c = 0
   for (let i = 2; i <= 5000; i++) if (f[i]) { c++; for (let k = i + i; k <= 5000; k += i) f[k] = false } } c`},
@@ -34,7 +34,7 @@ let n = 0; for (let r = 0; r < 12; r++) n += tree(6).length; n`},
 let s = 0; for (let r = 0; r < 4; r++) s += JSON.parse(JSON.stringify(o)).length; s`},
 		{"sort", `let s = 1; const a = []; for (let i = 0; i < 10000; i++) { s = (s * 16807) % 2147483647; a.push(s) } a.sort((p, q) => p - q); a[0]`},
 	},
-	exec.Python: {
+	wasmexec.Python: {
 		{"fib", "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nfib(28)"},
 		{"sieve", "c = 0\nfor r in range(60):\n    f = [True] * 5001\n    c = 0\n    for i in range(2, 5001):\n        if f[i]:\n            c += 1\n            for k in range(i + i, 5001, i):\n                f[k] = False\nc"},
 		{"towers", "moves = 0\ndef hanoi(n, a, b, c):\n    global moves\n    if n == 0:\n        return\n    hanoi(n - 1, a, c, b)\n    c.append(a.pop())\n    moves += 1\n    hanoi(n - 1, b, a, c)\nhanoi(18, list(range(18, 0, -1)), [], [])\nmoves"},
@@ -49,12 +49,12 @@ let s = 0; for (let r = 0; r < 4; r++) s += JSON.parse(JSON.stringify(o)).length
 // benchFuelRate measures the fuel the server's guests burn per CPU-second
 // (fuelConsumed over the server's CPU for the request, less an empty
 // request's) on fuelPrograms, and what the default fuel is in CPU-seconds
-// at the median rate: exec.FuelPerSecond is meant to make it 10. Per
+// at the median rate: wasmexec.FuelPerSecond is meant to make it 10. Per
 // wall-second (durationMs) is shown too: on a shared machine it is much
 // lower, and it is not what the limit means.
 func benchFuelRate(t *table, srv *server, _ string) error {
 	var all []float64
-	for _, lang := range []exec.Language{exec.JavaScript, exec.Python} {
+	for _, lang := range []wasmexec.Language{wasmexec.JavaScript, wasmexec.Python} {
 		empty, _ := json.Marshal(map[string]any{"language": lang, "code": "0"})
 		if _, err := srv.post("/v1/evaluate", string(empty)); err != nil {
 			t.add(fmt.Sprintf("%s fuel rate", lang), "skipped: "+firstLine(err.Error()), "")
@@ -99,7 +99,7 @@ func benchFuelRate(t *table, srv *server, _ string) error {
 	}
 	if len(all) > 0 {
 		m := pct(all, 50)
-		t.add("default fuel in CPU-seconds at the median rate", fmt.Sprintf("%.1f (%.3g units / %.2g per s; exec.FuelPerSecond %.2g)", float64(exec.DefaultLimits().Fuel)/m, float64(exec.DefaultLimits().Fuel), m, float64(exec.FuelPerSecond)), "≈ 10")
+		t.add("default fuel in CPU-seconds at the median rate", fmt.Sprintf("%.1f (%.3g units / %.2g per s; wasmexec.FuelPerSecond %.2g)", float64(wasmexec.DefaultLimits().Fuel)/m, float64(wasmexec.DefaultLimits().Fuel), m, float64(wasmexec.FuelPerSecond)), "≈ 10")
 	}
 	return nil
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func init() {
@@ -38,7 +38,7 @@ func benchOutput(t *table, srv *server, _ string) error {
 			}
 			// The guest's own share (the language's console.log/print),
 			// from fuel: the same on a loaded machine.
-			guestUs := float64(rl.FuelConsumed-rq.FuelConsumed) / outputLines / exec.FuelPerSecond * 1e6
+			guestUs := float64(rl.FuelConsumed-rq.FuelConsumed) / outputLines / wasmexec.FuelPerSecond * 1e6
 			// Interleaved, so both see the same machine noise.
 			var q, l []float64
 			for i := 0; i < 15; i++ {

@@ -22,9 +22,9 @@ import (
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/server"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
@@ -122,7 +122,7 @@ type options struct {
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	d := exec.DefaultPolicy()
+	d := wasmexec.DefaultPolicy()
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.dataDir, "data-dir", "./data", "data directory: SQLite file, workspaces")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "compiled-module cache (outside the clone)")
@@ -189,10 +189,10 @@ func (o *options) register(fs *flag.FlagSet) {
 	o.registerCluster(fs)
 }
 
-func (o *options) policy() exec.Policy {
-	return exec.Policy{
-		Default:        exec.Limits{Fuel: o.fuel, MemoryBytes: o.memoryBytes, OutputBytes: o.outputBytes},
-		Max:            exec.Limits{Fuel: o.maxFuel, MemoryBytes: o.maxMemoryBytes, OutputBytes: o.maxOutputBytes},
+func (o *options) policy() wasmexec.Policy {
+	return wasmexec.Policy{
+		Default:        wasmexec.Limits{Fuel: o.fuel, MemoryBytes: o.memoryBytes, OutputBytes: o.outputBytes},
+		Max:            wasmexec.Limits{Fuel: o.maxFuel, MemoryBytes: o.maxMemoryBytes, OutputBytes: o.maxOutputBytes},
 		DefaultTimeout: time.Duration(o.timeoutMs) * time.Millisecond,
 		MaxTimeout:     time.Duration(o.maxTimeoutMs) * time.Millisecond,
 		MaxStdinBytes:  o.stdinBytes,
@@ -279,7 +279,7 @@ type app struct {
 	// tpl keeps the templates (nil while loading).
 	tpl *templates.Manager
 	// templateEvent publishes template.* events (server.Config.TemplateEvent).
-	templateEvent atomic.Pointer[func(string, *exec.Template)]
+	templateEvent atomic.Pointer[func(string, *wasmexec.Template)]
 }
 
 func (a *app) contexts() *contexts.Manager {
@@ -409,10 +409,10 @@ func (a *app) load(ctx context.Context) error {
 	}
 	// Every language is served, its image loaded or not: a run whose
 	// image is missing is told why (engine.DriverConfig.Missing).
-	langs := map[exec.Language]exec.LanguageDriver{}
+	langs := map[wasmexec.Language]wasmexec.LanguageDriver{}
 	{
 		pkgs := a.npmClient()
-		langs[exec.JavaScript] = js.Driver{Packages: pkgs}
+		langs[wasmexec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
 		// process; a server always has workers (see options.validate).
 		tsDriver := ts.Driver{Packages: pkgs}
@@ -442,11 +442,11 @@ func (a *app) load(ctx context.Context) error {
 			// ahead of the guest (languages/ts/modules.go).
 			conv := &ts.ModuleConverter{Workers: w}
 			tsDriver.Modules = conv
-			langs[exec.JavaScript] = js.Driver{Packages: pkgs, Modules: conv}
+			langs[wasmexec.JavaScript] = js.Driver{Packages: pkgs, Modules: conv}
 		}
-		langs[exec.TypeScript] = tsDriver
+		langs[wasmexec.TypeScript] = tsDriver
 	}
-	langs[exec.Python] = python.Driver{Packages: a.pipService()}
+	langs[wasmexec.Python] = python.Driver{Packages: a.pipService()}
 	network, err := a.opts.egress()
 	if err != nil {
 		return err
@@ -496,7 +496,7 @@ func (a *app) load(ctx context.Context) error {
 		MaxBuilds:        a.opts.templateBuilds,
 		Scratch:          a.ws,
 		Spares:           2,
-		OnEvent: func(typ string, t *exec.Template) {
+		OnEvent: func(typ string, t *wasmexec.Template) {
 			if f := a.templateEvent.Load(); f != nil {
 				(*f)(typ, t)
 			}
@@ -698,9 +698,9 @@ func (a *app) readiness() (bool, map[string]any) {
 	}
 	parts := map[string]any{}
 	for _, l := range []struct {
-		lang  exec.Language
+		lang  wasmexec.Language
 		image string
-	}{{exec.JavaScript, js.ImageName}, {exec.TypeScript, js.ImageName}, {exec.Python, python.ImageName}} {
+	}{{wasmexec.JavaScript, js.ImageName}, {wasmexec.TypeScript, js.ImageName}, {wasmexec.Python, python.ImageName}} {
 		p := map[string]any{"ready": ready && a.images[l.image] != nil, "image": l.image, "state": "ready"}
 		switch {
 		case a.loadErr != nil:
@@ -767,15 +767,15 @@ func imagePart(state string, st buildStatus) map[string]any {
 }
 
 // Run implements server.Runner, answering 503 until the images are loaded.
-func (a *app) Run(ctx context.Context, req *exec.Request, opts exec.RunOptions) (*exec.Result, error) {
+func (a *app) Run(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error) {
 	if !a.ready.Load() {
-		return nil, exec.Errorf(exec.EUnavailable, "the server is still loading its guest images; see /readyz")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is still loading its guest images; see /readyz")
 	}
 	return a.runner.Run(ctx, req, opts)
 }
 
 // pidBase is the first pid of this server's range: in a cluster, its
-// number above exec.PIDShift.
+// number above wasmexec.PIDShift.
 func (a *app) pidBase() int64 {
 	if a.cluster != nil {
 		return a.cluster.PIDBase()

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
 	"github.com/wasmexec/wasmexec/server"
 )
@@ -27,7 +27,7 @@ import (
 type checker struct {
 	native  *tscheck.NativePool // nil: TypeScript 7 is not in the image
 	legacy  *tscheck.Pool       // nil: 5.9 disabled or not built
-	persist func(ctx context.Context, r *exec.Result, log *exec.OutputLog) error
+	persist func(ctx context.Context, r *wasmexec.Result, log *wasmexec.OutputLog) error
 	log     *slog.Logger
 
 	mu    sync.Mutex
@@ -52,7 +52,7 @@ const (
 	checkerNotBuilt = "not built" // no typescript image
 )
 
-func newCheckerFront(native *tscheck.NativePool, legacy *tscheck.Pool, persist func(context.Context, *exec.Result, *exec.OutputLog) error, log *slog.Logger) *checker {
+func newCheckerFront(native *tscheck.NativePool, legacy *tscheck.Pool, persist func(context.Context, *wasmexec.Result, *wasmexec.OutputLog) error, log *slog.Logger) *checker {
 	c := &checker{native: native, legacy: legacy, persist: persist, log: log, state: checkerWarming,
 		done: make(chan struct{}), legacyDone: make(chan struct{}), closing: make(chan struct{})}
 	if native == nil {
@@ -62,7 +62,7 @@ func newCheckerFront(native *tscheck.NativePool, legacy *tscheck.Pool, persist f
 	return c
 }
 
-var errNoTS7 = exec.Errorf(exec.EUnavailable, "TypeScript 7 is not in the typescript image (rebuild it: guest-images/build-cached.sh typescript)")
+var errNoTS7 = wasmexec.Errorf(wasmexec.EUnavailable, "TypeScript 7 is not in the typescript image (rebuild it: guest-images/build-cached.sh typescript)")
 
 // start starts TypeScript 7's workers and waits until they are warm or
 // ctx ends.
@@ -190,7 +190,7 @@ func majorOf(v string) (string, error) {
 	case v == "5" || v == "5.9" || strings.HasPrefix(v, "5.9."):
 		return "5.9", nil
 	}
-	return "", exec.Errorf(exec.EInvalid, "typescriptVersion %q: this server checks with 7 (the default, TypeScript 7.0) or 5.9", v)
+	return "", wasmexec.Errorf(wasmexec.EInvalid, "typescriptVersion %q: this server checks with 7 (the default, TypeScript 7.0) or 5.9", v)
 }
 
 func (c *checker) Check(ctx context.Context, req *server.CheckRequest) (any, error) {
@@ -208,14 +208,14 @@ func (c *checker) Check(ctx context.Context, req *server.CheckRequest) (any, err
 	if err != nil {
 		return nil, err
 	}
-	rec := &exec.Result{
-		ExecutionID:   exec.NewID("exe"),
-		Kind:          exec.KindTypeScriptCheck,
-		Language:      exec.TypeScript,
+	rec := &wasmexec.Result{
+		ExecutionID:   wasmexec.NewID("exe"),
+		Kind:          wasmexec.KindTypeScriptCheck,
+		Language:      wasmexec.TypeScript,
 		Outcome:       res.Outcome,
 		Error:         res.Error,
-		StartedAtMs:   exec.Millis(started),
-		CompletedAtMs: exec.Millis(time.Now()),
+		StartedAtMs:   wasmexec.Millis(started),
+		CompletedAtMs: wasmexec.Millis(time.Now()),
 		DurationMs:    res.DurationMs,
 	}
 	code := req.Code
@@ -243,7 +243,7 @@ func (c *checker) checkNative(ctx context.Context, req *server.CheckRequest) (*t
 	var opts map[string]json.RawMessage
 	if len(req.CompilerOptions) > 0 && string(req.CompilerOptions) != "null" {
 		if err := json.Unmarshal(req.CompilerOptions, &opts); err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "compilerOptions: want an object of TypeScript 7 compiler options: %v", err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions: want an object of TypeScript 7 compiler options: %v", err)
 		}
 	}
 	select {
@@ -256,9 +256,9 @@ func (c *checker) checkNative(ctx context.Context, req *server.CheckRequest) (*t
 	c.mu.Unlock()
 	switch state {
 	case checkerWarming:
-		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript checker is still warming up; retry shortly (GET /v1/typescript says when it is ready)")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript checker is still warming up; retry shortly (GET /v1/typescript says when it is ready)")
 	case checkerFailed:
-		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript 7 checker failed to start: %v", startErr)
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript 7 checker failed to start: %v", startErr)
 	}
 	return c.native.Check(ctx, tscheck.Request{
 		Code:         req.Code,
@@ -272,13 +272,13 @@ func (c *checker) checkNative(ctx context.Context, req *server.CheckRequest) (*t
 
 func (c *checker) checkLegacy(ctx context.Context, req *server.CheckRequest) (*tscheck.Result, error) {
 	if c.legacy == nil {
-		return nil, exec.Errorf(exec.EInvalid, "typescriptVersion 5.9 is not enabled on this server (--tscheck-legacy-workers 0); omit typescriptVersion to check with TypeScript 7")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "typescriptVersion 5.9 is not enabled on this server (--tscheck-legacy-workers 0); omit typescriptVersion to check with TypeScript 7")
 	}
 	var opts tscheck.CompilerOptions
 	if req.TsconfigPath != "" {
 		text, ok := req.Files[req.TsconfigPath]
 		if !ok {
-			return nil, exec.Errorf(exec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
 		}
 		o, err := tscheck.OptionsFromTsconfig(text, req.TsconfigPath)
 		if err != nil {
@@ -291,7 +291,7 @@ func (c *checker) checkLegacy(ctx context.Context, req *server.CheckRequest) (*t
 		dec := json.NewDecoder(bytes.NewReader(req.CompilerOptions))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&opts); err != nil {
-			return nil, exec.Errorf(exec.EInvalid, "compilerOptions: %v", err)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions: %v", err)
 		}
 	}
 	c.startLegacy()
@@ -300,13 +300,13 @@ func (c *checker) checkLegacy(ctx context.Context, req *server.CheckRequest) (*t
 	select {
 	case <-c.legacyDone:
 	case <-ctx.Done():
-		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript 5.9 checker is still warming up (it starts on first use); retry shortly")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript 5.9 checker is still warming up (it starts on first use); retry shortly")
 	}
 	c.mu.Lock()
 	state, startErr := c.legacyState, c.legacyErr
 	c.mu.Unlock()
 	if state == checkerFailed {
-		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript 5.9 checker failed to start: %v", startErr)
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript 5.9 checker failed to start: %v", startErr)
 	}
 	return c.legacy.Check(ctx, tscheck.Request{
 		Code:            req.Code,
@@ -322,7 +322,7 @@ func (c *checker) checkLegacy(ctx context.Context, req *server.CheckRequest) (*t
 type loadingChecker struct{}
 
 func (loadingChecker) Check(context.Context, *server.CheckRequest) (any, error) {
-	return nil, exec.Errorf(exec.EUnavailable, "the server is still loading; the TypeScript checker starts after the guest images (see /readyz)")
+	return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is still loading; the TypeScript checker starts after the guest images (see /readyz)")
 }
 
 // tscheckWorker is `wasmexec tscheck-worker`: one TypeScript 5.9 checker

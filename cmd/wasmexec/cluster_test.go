@@ -16,8 +16,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
@@ -253,7 +253,7 @@ func TestServeCluster(t *testing.T) {
 	var streams []string
 	for _, p := range []*proc{n1, n2, n3} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		s, err := client.New(p.base, client.WithAPIKey(clusterKeyA)).Events(ctx, client.EventsOptions{LastID: exec.EncodeCursor(0)})
+		s, err := client.New(p.base, client.WithAPIKey(clusterKeyA)).Events(ctx, client.EventsOptions{LastID: wasmexec.EncodeCursor(0)})
 		if err != nil {
 			cancel()
 			t.Fatalf("events through %s: %v", p.base, err)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/wasmexec/wasmexec/pypi"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/store"
@@ -249,7 +249,7 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 	if minImage != "" {
 		memWhy = fmt.Sprintf("; the %s guest image needs at least %d", minImage, minMem)
 	}
-	between("max-memory-bytes", o.maxMemoryBytes, max(1, minMem), exec.MaxMemoryBytes, " (4 GiB, all a 32-bit guest can address"+memWhy+")")
+	between("max-memory-bytes", o.maxMemoryBytes, max(1, minMem), wasmexec.MaxMemoryBytes, " (4 GiB, all a 32-bit guest can address"+memWhy+")")
 	between("memory-bytes", o.memoryBytes, max(1, minMem), max(1, o.maxMemoryBytes), " (at most --max-memory-bytes"+memWhy+")")
 	if o.maxFuel == 0 {
 		bad("max-fuel", o.maxFuel, "accepted 1 or more")
@@ -273,7 +273,7 @@ func (o *options) validate(specs map[string]engine.ImageSpec) error {
 
 	// Network.
 	if _, err := egress.ParseList(splitPatterns(o.networkAllow)); err != nil {
-		bad("network-allow", o.networkAllow, "%s", exec.ErrorMessage(err))
+		bad("network-allow", o.networkAllow, "%s", wasmexec.ErrorMessage(err))
 	}
 	atLeast("network-max-requests", int64(o.networkMaxRequests), 1, "")
 	between("network-max-response-bytes", o.networkMaxResponseBytes, 1, egress.MaxResponseBytesLimit, "")

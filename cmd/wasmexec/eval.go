@@ -10,8 +10,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // evalServerFlags are the serve flags that matter to an in-process eval;
@@ -29,7 +29,7 @@ func evalCmd(cmd string, args []string) error {
 	inputs := fs.String("inputs", "", "a JSON object the code sees as the global inputs")
 	stdin := fs.Bool("stdin", false, "pass this command's stdin to the code")
 	asJSON := fs.Bool("json", false, "print the whole result as JSON")
-	var req exec.Request
+	var req wasmexec.Request
 	fs.Int64Var(&req.TimeoutMs, "timeout-ms", 0, "wall-clock deadline of the run (default: the server's, 30000)")
 	fs.Uint64Var(&req.Limits.Fuel, "fuel", 0, "fuel limit of the run (default: the server's)")
 	fs.Int64Var(&req.Limits.MemoryBytes, "memory-bytes", 0, "memory limit of the run (default: the server's, 256 MiB)")
@@ -67,10 +67,10 @@ func evalCmd(cmd string, args []string) error {
 		}
 		code = string(b)
 	}
-	req.Language, req.Code = exec.Language(*lang), code
-	req.Kind = exec.KindEvaluate
+	req.Language, req.Code = wasmexec.Language(*lang), code
+	req.Kind = wasmexec.KindEvaluate
 	if cmd == "exec" {
-		req.Kind = exec.KindExecute
+		req.Kind = wasmexec.KindExecute
 	}
 	if *inputs != "" {
 		req.Inputs = json.RawMessage(*inputs)
@@ -88,7 +88,7 @@ func evalCmd(cmd string, args []string) error {
 	if req.Limits.MemoryBytes < 0 || req.Limits.OutputBytes < 0 {
 		return fmt.Errorf("--memory-bytes and --output-bytes: accepted 1 or more")
 	}
-	var res *exec.Result
+	var res *wasmexec.Result
 	if *serverURL != "" {
 		res, err = evalRemote(*serverURL, &req)
 	} else {
@@ -137,7 +137,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string, usage func(io.Writer)) (s
 // TypeScript workers, in a temporary data directory. Limits the request
 // asks for above the server maxima raise them: on the command line the
 // user is the operator.
-func evalLocal(o options, req *exec.Request) (*exec.Result, error) {
+func evalLocal(o options, req *wasmexec.Request) (*wasmexec.Result, error) {
 	o.poolSize, o.storeEnabled, o.tscheckWorkers, o.tsWorkers, o.inProcess = 0, false, 0, 0, true
 	o.maxTimeoutMs = max(o.maxTimeoutMs, req.TimeoutMs)
 	o.maxFuel = max(o.maxFuel, req.Limits.Fuel)
@@ -157,17 +157,17 @@ func evalLocal(o options, req *exec.Request) (*exec.Result, error) {
 	if err := a.load(context.Background()); err != nil {
 		return nil, err
 	}
-	return a.runner.Run(context.Background(), req, exec.RunOptions{})
+	return a.runner.Run(context.Background(), req, wasmexec.RunOptions{})
 }
 
 // evalRemote runs req on the server at base (the client package),
 // with the key of WASMEXEC_API_KEY when set.
-func evalRemote(base string, req *exec.Request) (*exec.Result, error) {
+func evalRemote(base string, req *wasmexec.Request) (*wasmexec.Result, error) {
 	c := client.New(base, client.WithAPIKey(os.Getenv("WASMEXEC_API_KEY")))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	run := c.Evaluate
-	if req.Kind == exec.KindExecute {
+	if req.Kind == wasmexec.KindExecute {
 		run = c.Execute
 	}
 	res, err := run(ctx, req)
@@ -181,7 +181,7 @@ func evalRemote(base string, req *exec.Request) (*exec.Result, error) {
 	return res, nil
 }
 
-func printResult(res *exec.Result, asJSON bool) error {
+func printResult(res *wasmexec.Result, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -196,7 +196,7 @@ func printResult(res *exec.Result, asJSON bool) error {
 	if res.Value != nil {
 		fmt.Println(string(res.Value))
 	}
-	if res.Outcome != exec.Succeeded {
+	if res.Outcome != wasmexec.Succeeded {
 		msg := string(res.Outcome)
 		if res.Error != nil {
 			msg += ": " + res.Error.Code + ": " + res.Error.Message

@@ -17,8 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
@@ -89,8 +89,8 @@ func TestServePostgresEvents(t *testing.T) {
 	as := func(n int, key string) *client.Client { return client.New(nodes[n].base, client.WithAPIKey(key)) }
 	run := func(n int, key, code string) string {
 		t.Helper()
-		r, err := as(n, key).Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: code})
-		if err != nil || r.Outcome != exec.Succeeded {
+		r, err := as(n, key).Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: code})
+		if err != nil || r.Outcome != wasmexec.Succeeded {
 			t.Fatalf("evaluate on server %d: %v %+v", n+1, err, r)
 		}
 		return r.ExecutionID
@@ -113,7 +113,7 @@ func TestServePostgresEvents(t *testing.T) {
 		t.Fatalf("server 2's reader got:\n%s", render(got))
 	}
 	start := got[0].ID
-	if start != exec.EncodeCursor(1) {
+	if start != wasmexec.EncodeCursor(1) {
 		t.Fatalf("the first event of a new database is %s", start)
 	}
 
@@ -122,7 +122,7 @@ func TestServePostgresEvents(t *testing.T) {
 		run(i%2, keyA, fmt.Sprint(i))
 	}
 	ctxs := as(0, keyA)
-	if _, err := ctxs.CreateContext(ctx, &exec.ContextSpec{ContextID: "ev1", Language: exec.JavaScript}); err != nil {
+	if _, err := ctxs.CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "ev1", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ctxs.DeleteContext(ctx, "ev1"); err != nil {
@@ -134,7 +134,7 @@ func TestServePostgresEvents(t *testing.T) {
 	// The same stream through either server, from the start.
 	var streams [2]string
 	for n := range nodes {
-		s, err := as(n, keyA).Events(ctx, client.EventsOptions{LastID: exec.EncodeCursor(0)})
+		s, err := as(n, keyA).Events(ctx, client.EventsOptions{LastID: wasmexec.EncodeCursor(0)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestServePostgresEvents(t *testing.T) {
 			}
 		}
 	}
-	huge, err := as(1, keyA).Events(ctx, client.EventsOptions{LastID: exec.EncodeCursor(math.MaxUint64)})
+	huge, err := as(1, keyA).Events(ctx, client.EventsOptions{LastID: wasmexec.EncodeCursor(math.MaxUint64)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestServePostgresEvents(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range floodRuns / 6 {
-				if _, err := as(g%2, keyA).Evaluate(ctx, &exec.Request{Language: exec.JavaScript, Code: fmt.Sprint(i)}); err != nil {
+				if _, err := as(g%2, keyA).Evaluate(ctx, &wasmexec.Request{Language: wasmexec.JavaScript, Code: fmt.Sprint(i)}); err != nil {
 					t.Errorf("flood run on server %d: %v", g%2+1, err)
 					return
 				}
@@ -255,7 +255,7 @@ func TestServePostgresEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		es := readUntil(t, s, func(e *client.SSE) bool { return e.ID == exec.EncodeCursor(total) })
+		es := readUntil(t, s, func(e *client.SSE) bool { return e.ID == wasmexec.EncodeCursor(total) })
 		s.Close()
 		if es[0].Event != "truncated" || !strings.Contains(string(es[0].Data), fmt.Sprintf(`"dropped":%d`, total-window-1)) || len(es) != 1+window {
 			t.Fatalf("server %d from %s after the flood: %d events:\n%s", n+1, start, len(es), render(es[:min(3, len(es))]))
@@ -282,7 +282,7 @@ func TestServePostgresEvents(t *testing.T) {
 			truncated++
 		}
 		if id, ok := strings.CutPrefix(line, "id: "); ok {
-			seq, err := exec.ParseCursor(id)
+			seq, err := wasmexec.ParseCursor(id)
 			if err != nil || seq <= prev {
 				t.Fatalf("the stuck reader got %s after %d (%v)", id, prev, err)
 			}
@@ -308,7 +308,7 @@ func stuckReader(tb testing.TB, base, key string) net.Conn {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	req, _ := http.NewRequest("GET", base+"/v1/events?after="+exec.EncodeCursor(0), nil)
+	req, _ := http.NewRequest("GET", base+"/v1/events?after="+wasmexec.EncodeCursor(0), nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	if err := req.Write(conn); err != nil {
 		tb.Fatal(err)
@@ -335,7 +335,7 @@ func TestServePostgresEventsDatabaseDown(t *testing.T) {
 	if err := c.StopServer(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.New(n1.base).CreateContext(ctx, &exec.ContextSpec{ContextID: "while-down", Language: exec.JavaScript}); err != nil {
+	if _, err := client.New(n1.base).CreateContext(ctx, &wasmexec.ContextSpec{ContextID: "while-down", Language: wasmexec.JavaScript}); err != nil {
 		t.Fatalf("create a context with the database down: %v", err)
 	}
 	poll.Until(t, 30*time.Second, "the event to wait in server 1's queue", func() bool {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	wexec "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
-	wexec "github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 )

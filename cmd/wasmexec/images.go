@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
 
@@ -158,7 +158,7 @@ func (a *app) imageState(name string) (string, buildStatus) {
 
 // unavailableError is a 503 with a Retry-After.
 type unavailableError struct {
-	err     *exec.Error
+	err     *wasmexec.Error
 	seconds int
 }
 
@@ -183,9 +183,9 @@ func (a *app) missingImage(name string) error {
 		if st.Image != "" && st.Image != name {
 			what = fmt.Sprintf("%s (its layer %s)", name, st.Image)
 		}
-		return &unavailableError{exec.Errorf(exec.EUnavailable, "the %s guest image is still being built: step %d/%d, %s; see /readyz", what, st.Step, st.Steps, left), retry}
+		return &unavailableError{wasmexec.Errorf(wasmexec.EUnavailable, "the %s guest image is still being built: step %d/%d, %s; see /readyz", what, st.Step, st.Steps, left), retry}
 	case "loading":
-		return &unavailableError{exec.Errorf(exec.EUnavailable, "the %s guest image is being loaded; see /readyz", name), 5}
+		return &unavailableError{wasmexec.Errorf(wasmexec.EUnavailable, "the %s guest image is being loaded; see /readyz", name), 5}
 	case "failed":
 		msg := fmt.Sprintf("the %s guest image failed to build", name)
 		if st.Label != "" {
@@ -194,9 +194,9 @@ func (a *app) missingImage(name string) error {
 		if st.Log != "" {
 			msg += "; its log is " + st.Log
 		}
-		return &unavailableError{exec.Errorf(exec.EUnavailable, "%s", msg), 60}
+		return &unavailableError{wasmexec.Errorf(wasmexec.EUnavailable, "%s", msg), 60}
 	}
-	return exec.Errorf(exec.EUnavailable, "the %s guest image is not built (run make guest-images, or guest-images/build-cached.sh %s)", name, name)
+	return wasmexec.Errorf(wasmexec.EUnavailable, "the %s guest image is not built (run make guest-images, or guest-images/build-cached.sh %s)", name, name)
 }
 
 // watchImages loads the images that were missing at start once their

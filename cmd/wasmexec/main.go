@@ -29,7 +29,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/npm"
@@ -337,12 +337,12 @@ func (a *app) serverConfig() server.Config {
 					return npm.Room(r), err
 				}}, release, nil
 			},
-			Persist: func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) },
+			Persist: func(ctx context.Context, r *wasmexec.Result) error { return a.recorder.Record(ctx, r, nil) },
 		}
 	}
 	if a.ctxs != nil {
 		pip := a.pipService()
-		pip.Persist = func(ctx context.Context, r *exec.Result) error { return a.recorder.Record(ctx, r, nil) }
+		pip.Persist = func(ctx context.Context, r *wasmexec.Result) error { return a.recorder.Record(ctx, r, nil) }
 		cfg.Pip = pip
 	}
 	if a.keys != nil {

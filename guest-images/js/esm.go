@@ -130,7 +130,7 @@ func fromEsbuild(code string) *transformed {
 	return t
 }
 
-// shipped is a conversion the host made ahead (exec.Conversion): its
+// shipped is a conversion the host made ahead (wasmexec.Conversion): its
 // code follows the request's JSON (request.decode).
 type shipped struct {
 	Key  string `json:"key"`
@@ -155,7 +155,7 @@ func addShipped(list []shipped) {
 // shippedByKey holds the request's shipped conversions, unprocessed.
 var shippedByKey = map[[32]byte]string{}
 
-// Conversions are cached by what they depend on (exec.ConversionKey on the
+// Conversions are cached by what they depend on (wasmexec.ConversionKey on the
 // host computes the same key) (the source, its file name
 // and the run's tsconfig), so a context that runs the same cell again, or
 // reloads a module whose file was rewritten as it was, converts nothing:

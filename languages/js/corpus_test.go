@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	wexec "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	wexec "github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/npm"

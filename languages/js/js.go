@@ -9,16 +9,16 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // ImageName is the guest image JavaScript (and transpiled TypeScript) runs in.
 const ImageName = "js"
 
-// Driver is the exec.LanguageDriver for JavaScript.
+// Driver is the wasmexec.LanguageDriver for JavaScript.
 type Driver struct {
 	// Packages stages a one-shot run's npm packages; nil refuses them.
-	Packages exec.PackageStager
+	Packages wasmexec.PackageStager
 	// Modules, when set, converts the run's ES modules on the host ahead
 	// of the guest (languages/ts.ModuleConverter); nil leaves it all to the
 	// guest.
@@ -29,14 +29,14 @@ type Driver struct {
 // filename) to CommonJS on the host, as the guest would, for the control
 // request's Conversions.
 type ModuleConverter interface {
-	ConvertRun(ctx context.Context, files map[string]string, code, filename, tsconfig string) []exec.Conversion
+	ConvertRun(ctx context.Context, files map[string]string, code, filename, tsconfig string) []wasmexec.Conversion
 }
 
-// Image implements exec.LanguageDriver.
+// Image implements wasmexec.LanguageDriver.
 func (Driver) Image() string { return ImageName }
 
-// Prepare implements exec.LanguageDriver.
-func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
+// Prepare implements wasmexec.LanguageDriver.
+func (d Driver) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
 	if err := ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		return nil, err
 	}
 	filename := cmp.Or(req.Filename, "main.js")
-	p := &exec.Prepared{Control: Control(req, req.Code, filename)}
+	p := &wasmexec.Prepared{Control: Control(req, req.Code, filename)}
 	if d.Modules != nil {
 		p.Control.Conversions = d.Modules.ConvertRun(ctx, req.Files, req.Code, filename, req.TsconfigText())
 	}
@@ -53,24 +53,24 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 
 // StagePackages fetches a one-shot run's packages (req.Packages) with st
 // and adds their seed to p; a failure of the packages becomes p's failure.
-// Errors: exec.EInvalid (packages in a context, or none can be installed
+// Errors: wasmexec.EInvalid (packages in a context, or none can be installed
 // here), or st's.
-func StagePackages(ctx context.Context, st exec.PackageStager, req *exec.Request, p *exec.Prepared) (*exec.Prepared, error) {
+func StagePackages(ctx context.Context, st wasmexec.PackageStager, req *wasmexec.Request, p *wasmexec.Prepared) (*wasmexec.Prepared, error) {
 	if len(req.Packages) == 0 {
 		return p, nil
 	}
 	if req.ContextID != "" {
-		return nil, exec.Errorf(exec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/npm/install")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "packages are for one-shot runs; a context installs with POST /v1/contexts/:id/npm/install")
 	}
 	if st == nil {
-		return nil, exec.Errorf(exec.EInvalid, "packages are not enabled on this server")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "packages are not enabled on this server")
 	}
 	seed, failure, err := st.StagePackages(ctx, req.Packages)
 	if err != nil {
 		return nil, err
 	}
 	if failure != nil {
-		return &exec.Prepared{Failure: failure}, nil
+		return &wasmexec.Prepared{Failure: failure}, nil
 	}
 	p.Seed = seed
 	return p, nil
@@ -82,16 +82,16 @@ func ValidateFormat(f string) error {
 	case "", "module", "commonjs":
 		return nil
 	}
-	return exec.Errorf(exec.EInvalid, "format must be module or commonjs, not %q", f)
+	return wasmexec.Errorf(wasmexec.EInvalid, "format must be module or commonjs, not %q", f)
 }
 
 // ValidateFilePath checks a request's filePath: a relative path inside the
 // workspace naming a JavaScript or TypeScript file, and no code beside it.
-// Errors: exec.EInvalid.
-func ValidateFilePath(req *exec.Request) error {
+// Errors: wasmexec.EInvalid.
+func ValidateFilePath(req *wasmexec.Request) error {
 	if t := req.TsconfigPath; t != "" {
 		if path.IsAbs(t) || strings.Contains(t, "\\") || path.Clean(t) != t || t == ".." || strings.HasPrefix(t, "../") || path.Ext(t) != ".json" {
-			return exec.Errorf(exec.EInvalid, "tsconfigPath must be a clean path relative to the workspace naming a .json file, not %q", t)
+			return wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath must be a clean path relative to the workspace naming a .json file, not %q", t)
 		}
 	}
 	p := req.FilePath
@@ -99,24 +99,24 @@ func ValidateFilePath(req *exec.Request) error {
 		return nil
 	}
 	if req.Code != "" {
-		return exec.Errorf(exec.EInvalid, "code and filePath are exclusive: filePath runs the workspace file instead of code")
+		return wasmexec.Errorf(wasmexec.EInvalid, "code and filePath are exclusive: filePath runs the workspace file instead of code")
 	}
 	if path.IsAbs(p) || strings.Contains(p, "\\") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
-		return exec.Errorf(exec.EInvalid, "filePath must be a clean path relative to the workspace, not %q", p)
+		return wasmexec.Errorf(wasmexec.EInvalid, "filePath must be a clean path relative to the workspace, not %q", p)
 	}
 	switch path.Ext(p) {
 	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts":
 		return nil
 	}
-	return exec.Errorf(exec.EInvalid, "filePath must name a .js, .mjs, .cjs, .ts or .tsx file, not %q", p)
+	return wasmexec.Errorf(wasmexec.EInvalid, "filePath must name a .js, .mjs, .cjs, .ts or .tsx file, not %q", p)
 }
 
 // Control builds the driver request for JS code (TypeScript passes its
 // transpiled output and its own file name). A filePath is run by the guest,
 // which reads the file (TypeScript included) from the workspace, or, in a
 // one-shot run, takes it from the request's Sources (ModuleSources).
-func Control(req *exec.Request, code, filename string) exec.ControlRequest {
-	ctl := exec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
+func Control(req *wasmexec.Request, code, filename string) wasmexec.ControlRequest {
+	ctl := wasmexec.ControlRequest{Op: string(req.Kind), Code: code, Filename: filename, Format: req.Format, FilePath: req.FilePath, TsconfigPath: req.TsconfigPath}
 	if req.ContextID == "" && (req.FilePath != "" || req.TsconfigPath != "" || mayLoadModules.MatchString(code)) {
 		ctl.Sources = ModuleSources(req.Files)
 	}
@@ -130,7 +130,7 @@ func Control(req *exec.Request, code, filename string) exec.ControlRequest {
 var mayLoadModules = regexp.MustCompile(`\b(import|export|require)\b`)
 
 // Limits of the files a one-shot run ships to the guest as Sources (after
-// the request's JSON, so a copy: exec.ControlRequest.Payload): a file past
+// the request's JSON, so a copy: wasmexec.ControlRequest.Payload): a file past
 // them is read through WASI, as in a context.
 const (
 	maxSourceFiles     = 64
@@ -147,7 +147,7 @@ const guestWorkspace = "/workspace"
 // path order, so the choice is the same every time). The guest reads
 // them from the request instead of through WASI, a round trip to a host
 // thread per call; the runner sends them only when the workspace is the
-// run's own (exec.ControlRequest.Sources).
+// run's own (wasmexec.ControlRequest.Sources).
 func ModuleSources(files map[string]string) map[string]string {
 	if len(files) == 0 {
 		return nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // ModuleSources ships only module files, by clean guest path, within its
@@ -59,14 +59,14 @@ func TestControlShipsSourcesOnlyWhenUseful(t *testing.T) {
 	files := map[string]string{"lib.mjs": "export const f = 1;\n"}
 	for _, tc := range []struct {
 		name string
-		req  exec.Request
+		req  wasmexec.Request
 		ship bool
 	}{
-		{"cell that imports", exec.Request{Code: "import { f } from './lib.mjs'; f", Files: files}, true},
-		{"cell that requires", exec.Request{Code: "require('./lib.mjs').f", Files: files}, true},
-		{"filePath", exec.Request{FilePath: "lib.mjs", Files: files}, true},
-		{"cell that loads nothing", exec.Request{Code: "1 + 1", Files: files}, false},
-		{"context", exec.Request{Code: "import { f } from './lib.mjs'; f", Files: files, ContextID: "c"}, false},
+		{"cell that imports", wasmexec.Request{Code: "import { f } from './lib.mjs'; f", Files: files}, true},
+		{"cell that requires", wasmexec.Request{Code: "require('./lib.mjs').f", Files: files}, true},
+		{"filePath", wasmexec.Request{FilePath: "lib.mjs", Files: files}, true},
+		{"cell that loads nothing", wasmexec.Request{Code: "1 + 1", Files: files}, false},
+		{"context", wasmexec.Request{Code: "import { f } from './lib.mjs'; f", Files: files, ContextID: "c"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctl := Control(&tc.req, tc.req.Code, "main.js")

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
@@ -17,13 +17,13 @@ func TestFilePathOneShot(t *testing.T) {
 		"app/main.py": "import sys, util\nprint(util.shout(' '.join(sys.argv[1:])))\nprint(__file__, sys.argv[0])\n",
 		"app/util.py": "def shout(s):\n    return s.upper() + '!'\n",
 	}
-	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, FilePath: "app/main.py", Files: files, Args: []string{"hi", "there"}})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "HI THERE!\n/workspace/app/main.py app/main.py\n" {
+	res := MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, FilePath: "app/main.py", Files: files, Args: []string{"hi", "there"}})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "HI THERE!\n/workspace/app/main.py app/main.py\n" {
 		t.Fatalf("%s %+v %q", res.Outcome, res.Error, *res.Stdout)
 	}
 	// Relative to the working directory, as a shell would take it.
-	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, FilePath: "main.py", Cwd: "app", Files: files, Args: []string{"x"}})
-	if res.Outcome != exec.Succeeded || *res.Stdout != "X!\n/workspace/app/main.py main.py\n" {
+	res = MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, FilePath: "main.py", Cwd: "app", Files: files, Args: []string{"x"}})
+	if res.Outcome != wasmexec.Succeeded || *res.Stdout != "X!\n/workspace/app/main.py main.py\n" {
 		t.Fatalf("cwd: %s %+v %q", res.Outcome, res.Error, *res.Stdout)
 	}
 }
@@ -31,18 +31,18 @@ func TestFilePathOneShot(t *testing.T) {
 func TestFilePathValidation(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		req  exec.Request
+		req  wasmexec.Request
 	}{
-		{"code beside it", exec.Request{Code: "1", FilePath: "a.py"}},
-		{"absolute", exec.Request{FilePath: "/workspace/a.py"}},
-		{"escapes", exec.Request{FilePath: "../a.py"}},
-		{"unclean", exec.Request{FilePath: "a/../b.py"}},
-		{"not python", exec.Request{FilePath: "a.js"}},
-		{"tsconfig", exec.Request{FilePath: "a.py", TsconfigPath: "tsconfig.json"}},
+		{"code beside it", wasmexec.Request{Code: "1", FilePath: "a.py"}},
+		{"absolute", wasmexec.Request{FilePath: "/workspace/a.py"}},
+		{"escapes", wasmexec.Request{FilePath: "../a.py"}},
+		{"unclean", wasmexec.Request{FilePath: "a/../b.py"}},
+		{"not python", wasmexec.Request{FilePath: "a.js"}},
+		{"tsconfig", wasmexec.Request{FilePath: "a.py", TsconfigPath: "tsconfig.json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.req.Kind, tc.req.Language = exec.KindExecute, exec.Python
-			if _, err := (python.Driver{}).Prepare(t.Context(), &tc.req); exec.ErrorCode(err) != exec.EInvalid {
+			tc.req.Kind, tc.req.Language = wasmexec.KindExecute, wasmexec.Python
+			if _, err := (python.Driver{}).Prepare(t.Context(), &tc.req); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("err = %v, want invalid_argument", err)
 			}
 		})
@@ -53,7 +53,7 @@ func TestFilePathValidation(t *testing.T) {
 // would set them to 0: tools/patch_stdlib.py).
 func TestUtimeNow(t *testing.T) {
 	r := MustRunner(t)
-	res := MustRun(t, r, exec.Request{Code: `
+	res := MustRun(t, r, wasmexec.Request{Code: `
 import os, time, pathlib
 open("f.txt", "w").write("x")
 os.utime("f.txt", (1, 2))
@@ -69,7 +69,7 @@ os.utime(fd)
 c = os.fstat(fd)
 now = time.time()
 [before, all(abs(s.st_mtime - now) < 60 and abs(s.st_atime - now) < 60 for s in (a, b, c)), os.utime in os.supports_fd]`})
-	if res.Outcome != exec.Succeeded || string(res.Value) != "[2.0,true,true]" {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != "[2.0,true,true]" {
 		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
 	}
 }
@@ -102,8 +102,8 @@ for p in ("/x.txt", "/usr/x.txt", "/workspace/../y.txt", "/usr/share/zoneinfo/x"
 out`, `["refused","refused","refused","refused"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := MustRun(t, r, exec.Request{Code: tc.code})
-			if res.Outcome != exec.Succeeded || string(res.Value) != tc.want {
+			res := MustRun(t, r, wasmexec.Request{Code: tc.code})
+			if res.Outcome != wasmexec.Succeeded || string(res.Value) != tc.want {
 				t.Fatalf("%s %s %+v, want %s", res.Outcome, res.Value, res.Error, tc.want)
 			}
 		})
@@ -116,12 +116,12 @@ func TestZoneinfoDirectory(t *testing.T) {
 		t.Skip("the bundled-library layer (guest-images/pylibs) is not built")
 	}
 	r := MustRunner(t)
-	res := MustRun(t, r, exec.Request{Code: `
+	res := MustRun(t, r, wasmexec.Request{Code: `
 import os, zoneinfo
 with open("/usr/share/zoneinfo/Europe/Berlin", "rb") as f:
     magic = f.read(4)
 [magic.decode(), "Europe" in os.listdir("/usr/share/zoneinfo"), str(zoneinfo.ZoneInfo("America/New_York"))]`})
-	if res.Outcome != exec.Succeeded || string(res.Value) != `["TZif",true,"America/New_York"]` {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != `["TZif",true,"America/New_York"]` {
 		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
 	}
 }
@@ -130,7 +130,7 @@ with open("/usr/share/zoneinfo/Europe/Berlin", "rb") as f:
 // with zones from the bundled tzdata and POSIX TZ strings.
 func TestTimezone(t *testing.T) {
 	r := MustRunner(t)
-	res := MustRun(t, r, exec.Request{Env: map[string]string{"TZ": "Europe/Berlin"}, Code: `
+	res := MustRun(t, r, wasmexec.Request{Env: map[string]string{"TZ": "Europe/Berlin"}, Code: `
 import os, time, zoneinfo
 out = [time.tzname, time.timezone, time.localtime(1700000000).tm_hour, time.strftime("%Z", time.localtime(1690000000)),
        time.mktime(time.localtime(1700000000)), str(zoneinfo.ZoneInfo("Asia/Tokyo"))]
@@ -142,7 +142,7 @@ time.tzset()
 out += [time.tzname, time.localtime(1700000000).tm_hour]
 out`})
 	want := `[["CET","CEST"],-3600,23,"CEST",1700000000.0,"Asia/Tokyo",["EST","EDT"],17,["UTC","UTC"],22]`
-	if res.Outcome != exec.Succeeded || string(res.Value) != want {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
 		t.Fatalf("%s %s %+v\nwant %s", res.Outcome, res.Value, res.Error, want)
 	}
 }
@@ -151,11 +151,11 @@ out`})
 // half is missing import as far as Linux gets without it.
 func TestWholeStdlib(t *testing.T) {
 	r := MustRunner(t)
-	res := MustRun(t, r, exec.Request{Code: `
+	res := MustRun(t, r, wasmexec.Request{Code: `
 import _pydecimal, _pyio, importlib.util
 [str(_pydecimal.Decimal(1) / 3)[:6], _pyio.BytesIO(b"ab").read().decode(), importlib.util.find_spec("ctypes") is not None,
  importlib.util.find_spec("test") is None]`})
-	if res.Outcome != exec.Succeeded || string(res.Value) != `["0.3333","ab",true,true]` {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != `["0.3333","ab",true,true]` {
 		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
 	}
 }

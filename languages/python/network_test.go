@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/pipeline"
@@ -36,7 +36,7 @@ func MustNetRunner(tb testing.TB, cfg egress.Config) *pipeline.Pipeline {
 	}
 	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.Python: python.Driver{}},
 		Network:   e,
 	})
 }
@@ -93,15 +93,15 @@ s = http.client.HTTPSConnection("example.com", %s)
 s.request("GET", "/echo", headers={"Authorization": "Bearer " + os.environ["TOKEN"]})
 out["https"] = s.getresponse().read().decode()
 out`, srv.URL, port)
-	res := MustRun(t, r, exec.Request{Code: code,
-		Network: &exec.Network{Allow: []string{srv.URL, "example.com:" + port, "127.0.0.1:" + port}},
-		Secrets: map[string]exec.Secret{"TOKEN": {Value: value, Hosts: []string{"example.com:" + port}}}})
-	wantOutcome(t, res, exec.Succeeded, "")
+	res := MustRun(t, r, wasmexec.Request{Code: code,
+		Network: &wasmexec.Network{Allow: []string{srv.URL, "example.com:" + port, "127.0.0.1:" + port}},
+		Secrets: map[string]wasmexec.Secret{"TOKEN": {Value: value, Hosts: []string{"example.com:" + port}}}})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	var out map[string]any
 	if err := json.Unmarshal(res.Value, &out); err != nil {
 		t.Fatal(err)
 	}
-	ph := exec.SecretPlaceholder("TOKEN")
+	ph := wasmexec.SecretPlaceholder("TOKEN")
 	want := map[string]any{
 		"get":      "GET   ",
 		"post":     []any{200.0, "1", "POST k=v application/x-www-form-urlencoded "},
@@ -159,8 +159,8 @@ try:
 except requests.ConnectionError as e:
     refused = str(e)
 [j, s.get(base + "/cookie").text, gone.status_code, gone.ok, refused]`, srv.URL)
-	res := MustRun(t, r, exec.Request{Code: code, Network: &exec.Network{Allow: []string{srv.URL}}})
-	wantOutcome(t, res, exec.Succeeded, "")
+	res := MustRun(t, r, wasmexec.Request{Code: code, Network: &wasmexec.Network{Allow: []string{srv.URL}}})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	var out []any
 	if err := json.Unmarshal(res.Value, &out); err != nil || len(out) != 5 {
 		t.Fatalf("value %s: %v", res.Value, err)
@@ -178,7 +178,7 @@ except requests.ConnectionError as e:
 // requests), only to a namespace of its own.
 func TestPythonNetworkIsolated(t *testing.T) {
 	r := MustNetRunner(t, egress.Config{Allow: []string{"127.0.0.1:*"}})
-	res := MustRun(t, r, exec.Request{Code: `
+	res := MustRun(t, r, wasmexec.Request{Code: `
 import http.client, gc
 leaks = []
 for cls in (http.client.HTTPConnection, http.client.HTTPSConnection):
@@ -191,7 +191,7 @@ for cls in (http.client.HTTPConnection, http.client.HTTPSConnection):
             if getattr(c, "__globals__", {}).get("_serve_one") is not None:
                 leaks.append(k + " closure")
 leaks`})
-	wantOutcome(t, res, exec.Succeeded, "")
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	if string(res.Value) != "[]" {
 		t.Fatalf("driver globals reachable through: %s", res.Value)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
@@ -50,8 +50,8 @@ func TestBundledLayer(t *testing.T) {
 	testenv.BuiltDir(t, python.LayerImage, "site")
 	r := MustRunner(t)
 	for _, tc := range layerSmoke {
-		res := MustRun(t, r, exec.Request{Code: tc.code})
-		if res.Outcome != exec.Succeeded {
+		res := MustRun(t, r, wasmexec.Request{Code: tc.code})
+		if res.Outcome != wasmexec.Succeeded {
 			t.Errorf("%s: %s %+v", tc.name, res.Outcome, res.Error)
 			continue
 		}
@@ -64,12 +64,12 @@ func TestBundledLayer(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.name, res.Value, tc.want)
 		}
 	}
-	res := MustRun(t, r, exec.Request{Code: "import sympy\n[sympy.__file__, type(sympy.__spec__.loader).__name__, sympy.__cached__]"})
+	res := MustRun(t, r, wasmexec.Request{Code: "import sympy\n[sympy.__file__, type(sympy.__spec__.loader).__name__, sympy.__cached__]"})
 	if string(res.Value) != `["/usr/local/lib/python3.11/dist-packages/sympy/__init__.py","SourceFileLoader","/usr/local/lib/python3.11/dist-packages/sympy/__pycache__/__init__.cpython-311.pyc"]` {
 		t.Errorf("sympy from: %s %+v", res.Value, res.Error)
 	}
-	res = MustRun(t, r, exec.Request{Code: "open('/usr/local/lib/python3.11/dist-packages/six.py', 'a').write('x')"})
-	if res.Outcome != exec.Failed || res.Error.Name != "PermissionError" {
+	res = MustRun(t, r, wasmexec.Request{Code: "open('/usr/local/lib/python3.11/dist-packages/six.py', 'a').write('x')"})
+	if res.Outcome != wasmexec.Failed || res.Error.Name != "PermissionError" {
 		t.Errorf("writing the layer: %s %+v", res.Outcome, res.Error)
 	}
 }

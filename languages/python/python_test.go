@@ -12,7 +12,7 @@ import (
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/pipeline"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/python"
 )
@@ -21,24 +21,24 @@ func MustRunner(tb testing.TB) *pipeline.Pipeline {
 	tb.Helper()
 	return testenv.Runner(tb, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{python.ImageName: testenv.Image(tb, python.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.Python: python.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.Python: python.Driver{}},
 	})
 }
 
-func MustRun(tb testing.TB, r *pipeline.Pipeline, req exec.Request) *exec.Result {
+func MustRun(tb testing.TB, r *pipeline.Pipeline, req wasmexec.Request) *wasmexec.Result {
 	tb.Helper()
 	if req.Kind == "" {
-		req.Kind = exec.KindEvaluate
+		req.Kind = wasmexec.KindEvaluate
 	}
-	req.Language = exec.Python
-	res, err := r.Run(context.Background(), &req, exec.RunOptions{})
+	req.Language = wasmexec.Python
+	res, err := r.Run(context.Background(), &req, wasmexec.RunOptions{})
 	if err != nil {
 		tb.Fatalf("run %q: %v", req.Code, err)
 	}
 	return res
 }
 
-func wantOutcome(tb testing.TB, res *exec.Result, outcome exec.Outcome, code string) {
+func wantOutcome(tb testing.TB, res *wasmexec.Result, outcome wasmexec.Outcome, code string) {
 	tb.Helper()
 	if res.Outcome != outcome || (code != "" && (res.Error == nil || res.Error.Code != code)) {
 		tb.Fatalf("got %s %+v, want %s %s", res.Outcome, res.Error, outcome, code)
@@ -56,8 +56,8 @@ func TestREPLValues(t *testing.T) {
 		{"import math\nr = 2\nmath.floor(math.pi * r * r)", "12", ""},
 		{"(1, 'two', 3.5, True)", `[1,"two",3.5,true]`, ""},
 	} {
-		res := MustRun(t, r, exec.Request{Code: tc.code})
-		wantOutcome(t, res, exec.Succeeded, "")
+		res := MustRun(t, r, wasmexec.Request{Code: tc.code})
+		wantOutcome(t, res, wasmexec.Succeeded, "")
 		got := string(res.Value)
 		if got == "null" {
 			got = ""
@@ -66,7 +66,7 @@ func TestREPLValues(t *testing.T) {
 			t.Errorf("%q: value %s stdout %q, want %s %q", tc.code, res.Value, *res.Stdout, tc.value, tc.stdout)
 		}
 	}
-	res := MustRun(t, r, exec.Request{Code: "object()"})
+	res := MustRun(t, r, wasmexec.Request{Code: "object()"})
 	var marker map[string]string
 	if json.Unmarshal(res.Value, &marker) != nil || marker["$type"] != "object" || !strings.HasPrefix(marker["$repr"], "<object object") {
 		t.Errorf("non-JSON value fallback: %s", res.Value)
@@ -101,8 +101,8 @@ async def main():
     return "asyncio"
 ok.append(asyncio.run(main()))
 ok`
-	res := MustRun(t, r, exec.Request{Code: code})
-	wantOutcome(t, res, exec.Succeeded, "")
+	res := MustRun(t, r, wasmexec.Request{Code: code})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	want := `["json","re","math","datetime","collections","decimal","hashlib","random","statistics","zlib","sqlite3","csv","dataclasses","asyncio"]`
 	if string(res.Value) != want {
 		t.Fatalf("smoke list: %s", res.Value)
@@ -113,38 +113,38 @@ ok`
 func TestGuards(t *testing.T) {
 	r := MustRunner(t)
 	t.Run("fuel", func(t *testing.T) {
-		wantOutcome(t, MustRun(t, r, exec.Request{Code: "while True:\n    pass", Limits: exec.Limits{Fuel: 1_000_000_000}}), exec.Failed, exec.CodeCPULimit)
+		wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "while True:\n    pass", Limits: wasmexec.Limits{Fuel: 1_000_000_000}}), wasmexec.Failed, wasmexec.CodeCPULimit)
 	})
 	t.Run("deadline", func(t *testing.T) {
-		wantOutcome(t, MustRun(t, r, exec.Request{Code: "import time\nwhile True:\n    time.sleep(0.05)", TimeoutMs: 500}), exec.TimedOut, "")
-		wantOutcome(t, MustRun(t, r, exec.Request{Code: "import time\ntime.sleep(3600)", TimeoutMs: 300}), exec.TimedOut, "")
+		wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "import time\nwhile True:\n    time.sleep(0.05)", TimeoutMs: 500}), wasmexec.TimedOut, "")
+		wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "import time\ntime.sleep(3600)", TimeoutMs: 300}), wasmexec.TimedOut, "")
 	})
 	t.Run("memory bomb", func(t *testing.T) {
-		wantOutcome(t, MustRun(t, r, exec.Request{Code: "a = []\nwhile True:\n    a.append(bytearray(1 << 20))", Limits: exec.Limits{MemoryBytes: 64 << 20}}), exec.Failed, exec.CodeMemoryLimit)
-		res := MustRun(t, r, exec.Request{Code: "1+1"})
+		wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "a = []\nwhile True:\n    a.append(bytearray(1 << 20))", Limits: wasmexec.Limits{MemoryBytes: 64 << 20}}), wasmexec.Failed, wasmexec.CodeMemoryLimit)
+		res := MustRun(t, r, wasmexec.Request{Code: "1+1"})
 		if string(res.Value) != "2" {
 			t.Fatalf("after the bomb: %s %+v", res.Outcome, res.Error)
 		}
 	})
 	t.Run("output flood", func(t *testing.T) {
-		res := MustRun(t, r, exec.Request{Code: "while True:\n    print('x' * 1000)", Limits: exec.Limits{OutputBytes: 64 << 10}})
-		wantOutcome(t, res, exec.Failed, exec.CodeOutputLimit)
+		res := MustRun(t, r, wasmexec.Request{Code: "while True:\n    print('x' * 1000)", Limits: wasmexec.Limits{OutputBytes: 64 << 10}})
+		wantOutcome(t, res, wasmexec.Failed, wasmexec.CodeOutputLimit)
 		if !res.StdoutTruncated || len(*res.Stdout) != 64<<10 {
 			t.Fatalf("truncated=%v len=%d", res.StdoutTruncated, len(*res.Stdout))
 		}
 	})
 	t.Run("deep recursion", func(t *testing.T) {
-		wantOutcome(t, MustRun(t, r, exec.Request{Code: "def f(n):\n    return f(n + 1)\nf(0)"}), exec.Failed, exec.CodeStackOverflow)
+		wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "def f(n):\n    return f(n + 1)\nf(0)"}), wasmexec.Failed, wasmexec.CodeStackOverflow)
 	})
 	t.Run("host file read", func(t *testing.T) {
 		for _, p := range []string{"/etc/passwd", "../../../etc/passwd", "/proc/self/environ", testenv.RepoRoot() + "/go.mod"} {
-			res := MustRun(t, r, exec.Request{Code: "open(" + strconvQuote(p) + ").read()"})
-			wantOutcome(t, res, exec.Failed, exec.CodeException)
+			res := MustRun(t, r, wasmexec.Request{Code: "open(" + strconvQuote(p) + ").read()"})
+			wantOutcome(t, res, wasmexec.Failed, wasmexec.CodeException)
 		}
 	})
 	t.Run("host env", func(t *testing.T) {
 		t.Setenv("WASMEXEC_TEST_SECRET", "host-secret")
-		res := MustRun(t, r, exec.Request{Code: "import os\ndict(os.environ)", Env: map[string]string{"GREETING": "hi"}})
+		res := MustRun(t, r, wasmexec.Request{Code: "import os\ndict(os.environ)", Env: map[string]string{"GREETING": "hi"}})
 		if strings.Contains(string(res.Value), "host-secret") || !strings.Contains(string(res.Value), `"GREETING":"hi"`) {
 			t.Fatalf("environ: %s", res.Value)
 		}
@@ -153,25 +153,25 @@ func TestGuards(t *testing.T) {
 
 func TestExceptionsStdinExitArgs(t *testing.T) {
 	r := MustRunner(t)
-	res := MustRun(t, r, exec.Request{Code: "def f():\n    raise ValueError('bad value')\n\nf()"})
-	wantOutcome(t, res, exec.Failed, exec.CodeException)
+	res := MustRun(t, r, wasmexec.Request{Code: "def f():\n    raise ValueError('bad value')\n\nf()"})
+	wantOutcome(t, res, wasmexec.Failed, wasmexec.CodeException)
 	if res.Error.Name != "ValueError" || res.Error.Message != "bad value" || !strings.Contains(res.Error.Stack, "line 2") || strings.Contains(res.Error.Stack, "wasmexec_driver") {
 		t.Fatalf("exception: %+v", res.Error)
 	}
-	wantOutcome(t, MustRun(t, r, exec.Request{Code: "def ("}), exec.Failed, exec.CodeSyntaxError)
-	res = MustRun(t, r, exec.Request{Code: "a = input()\nb = input()\n[a, b]", Stdin: "one\ntwo\n"})
+	wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "def ("}), wasmexec.Failed, wasmexec.CodeSyntaxError)
+	res = MustRun(t, r, wasmexec.Request{Code: "a = input()\nb = input()\n[a, b]", Stdin: "one\ntwo\n"})
 	if string(res.Value) != `["one","two"]` {
 		t.Fatalf("stdin: %s %+v", res.Value, res.Error)
 	}
-	res = MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "import sys\nprint(sys.argv[1:])\nsys.exit(3)", Args: []string{"a", "b"}})
-	if res.ExitCode != 3 || res.Outcome != exec.Failed || *res.Stdout != "['a', 'b']\n" {
+	res = MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "import sys\nprint(sys.argv[1:])\nsys.exit(3)", Args: []string{"a", "b"}})
+	if res.ExitCode != 3 || res.Outcome != wasmexec.Failed || *res.Stdout != "['a', 'b']\n" {
 		t.Fatalf("exit: %d %s %q", res.ExitCode, res.Outcome, *res.Stdout)
 	}
-	res = MustRun(t, r, exec.Request{Code: "inputs['n'] * 2", Inputs: json.RawMessage(`{"n": 21}`)})
+	res = MustRun(t, r, wasmexec.Request{Code: "inputs['n'] * 2", Inputs: json.RawMessage(`{"n": 21}`)})
 	if string(res.Value) != "42" {
 		t.Fatalf("inputs: %s %+v", res.Value, res.Error)
 	}
-	wantOutcome(t, MustRun(t, r, exec.Request{Code: "inputs['n'] = 1", Inputs: json.RawMessage(`{"n": 21}`)}), exec.Failed, exec.CodeException)
+	wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "inputs['n'] = 1", Inputs: json.RawMessage(`{"n": 21}`)}), wasmexec.Failed, wasmexec.CodeException)
 }
 
 // The stdlib is read-only to the guest: writes fail and nothing persists.
@@ -189,8 +189,8 @@ func TestStdlibReadOnly(t *testing.T) {
 		"import os\nfd = os.open('/usr/local/lib/python311.zip', os.O_WRONLY)\nos.write(fd, b'x')",
 		"import os\nos.truncate('/usr/local/lib/python311.zip', 0)",
 	} {
-		res := MustRun(t, r, exec.Request{Code: code})
-		if res.Outcome != exec.Failed {
+		res := MustRun(t, r, wasmexec.Request{Code: code})
+		if res.Outcome != wasmexec.Failed {
 			t.Errorf("%q succeeded", code)
 		}
 	}
@@ -200,7 +200,7 @@ func TestStdlibReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(zip), "new.py")); err == nil {
 		t.Fatal("a file was created in the stdlib dir")
 	}
-	res := MustRun(t, r, exec.Request{Code: "import json\njson.dumps([1])"})
+	res := MustRun(t, r, wasmexec.Request{Code: "import json\njson.dumps([1])"})
 	if string(res.Value) != `"[1]"` {
 		t.Fatalf("stdlib after the attempts: %s %+v", res.Value, res.Error)
 	}
@@ -246,8 +246,8 @@ attempt("asyncio name", lambda: asyncio.run(conn("example.com")), OSError)
 attempt("asyncio address", lambda: asyncio.run(conn("127.0.0.1")), OSError)
 got["gethostname"] = socket.gethostname()
 got`
-	res := MustRun(t, r, exec.Request{Code: code})
-	wantOutcome(t, res, exec.Succeeded, "")
+	res := MustRun(t, r, wasmexec.Request{Code: code})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	var got map[string]string
 	if err := json.Unmarshal(res.Value, &got); err != nil || len(got) != 10 {
 		t.Fatalf("value %s: %v", res.Value, err)
@@ -282,8 +282,8 @@ got`
 	}
 
 	// Uncaught, the run fails with that message and the exception's name.
-	res = MustRun(t, r, exec.Request{Code: "import urllib.request\nurllib.request.urlopen('https://example.com/')"})
-	wantOutcome(t, res, exec.Failed, exec.CodeException)
+	res = MustRun(t, r, wasmexec.Request{Code: "import urllib.request\nurllib.request.urlopen('https://example.com/')"})
+	wantOutcome(t, res, wasmexec.Failed, wasmexec.CodeException)
 	if res.Error.Name != "URLError" || !strings.Contains(res.Error.Message, "network access is not enabled for this run") {
 		t.Fatalf("uncaught urlopen: %+v", res.Error)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Every guest starts from the same snapshot, yet each has its own entropy:
@@ -22,8 +22,8 @@ func TestSnapshotEntropyPerGuest(t *testing.T) {
 		cols[i] = map[string]bool{}
 	}
 	for range n {
-		res := MustRun(t, r, exec.Request{Code: code})
-		wantOutcome(t, res, exec.Succeeded, "")
+		res := MustRun(t, r, wasmexec.Request{Code: code})
+		wantOutcome(t, res, wasmexec.Succeeded, "")
 		var row []json.RawMessage
 		if err := json.Unmarshal(res.Value, &row); err != nil || len(row) != len(cols) {
 			t.Fatalf("value %s: %v", res.Value, err)
@@ -45,7 +45,7 @@ func TestSnapshotModulesArePerGuest(t *testing.T) {
 	r := MustRunner(t)
 	listing := "import sys\nsorted(sys.modules)"
 	var first []string
-	if err := json.Unmarshal(MustRun(t, r, exec.Request{Code: listing}).Value, &first); err != nil {
+	if err := json.Unmarshal(MustRun(t, r, wasmexec.Request{Code: listing}).Value, &first); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"json", "re", "datetime", "collections", "math", "itertools", "functools",
@@ -59,9 +59,9 @@ func TestSnapshotModulesArePerGuest(t *testing.T) {
 			t.Errorf("%s is in a fresh guest's sys.modules", m)
 		}
 	}
-	wantOutcome(t, MustRun(t, r, exec.Request{Code: "import colorsys, sys\nsys.modules['leftover'] = colorsys"}), exec.Succeeded, "")
+	wantOutcome(t, MustRun(t, r, wasmexec.Request{Code: "import colorsys, sys\nsys.modules['leftover'] = colorsys"}), wasmexec.Succeeded, "")
 	var again []string
-	if err := json.Unmarshal(MustRun(t, r, exec.Request{Code: listing}).Value, &again); err != nil {
+	if err := json.Unmarshal(MustRun(t, r, wasmexec.Request{Code: listing}).Value, &again); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(first, again) {
@@ -77,8 +77,8 @@ func TestSnapshotEnvArgvCwdClock(t *testing.T) {
 		"[os.environ.get('A'), os.environ.get('B'), os.getenv('PWD'), os.getcwd(), sys.argv, time.time()]"
 	for _, env := range []map[string]string{{"A": "1"}, {"B": "2"}} {
 		before := float64(time.Now().UnixNano()) / 1e9
-		res := MustRun(t, r, exec.Request{Code: code, Env: env})
-		wantOutcome(t, res, exec.Succeeded, "")
+		res := MustRun(t, r, wasmexec.Request{Code: code, Env: env})
+		wantOutcome(t, res, wasmexec.Succeeded, "")
 		var v []any
 		if err := json.Unmarshal(res.Value, &v); err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestSnapshotEnvArgvCwdClock(t *testing.T) {
 			t.Errorf("time.time() %f, host %f", now, before)
 		}
 	}
-	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "import sys, time\nt0 = time.monotonic()\nprint(sys.argv, time.monotonic() >= t0)", Args: []string{"x"}})
+	res := MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "import sys, time\nt0 = time.monotonic()\nprint(sys.argv, time.monotonic() >= t0)", Args: []string{"x"}})
 	if res.Stdout == nil || *res.Stdout != "['main.py', 'x'] True\n" {
 		t.Errorf("execute argv/monotonic: %+v", res)
 	}

@@ -3,7 +3,7 @@ package python_test
 import (
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Values follow one rule in both languages (README): None, like
@@ -20,14 +20,14 @@ func TestValueRuleAndExecuteAwait(t *testing.T) {
 		{"{1: 'a', (2, 3): {4}}", `{"$type":"Map","entries":[[1,"a"],[[2,3],{"$type":"Set","entries":[4]}]]}`},
 		{"{'a': {1: None}}", `{"a":{"$type":"Map","entries":[[1,null]]}}`},
 	} {
-		res := MustRun(t, r, exec.Request{Code: tc.code})
-		wantOutcome(t, res, exec.Succeeded, "")
+		res := MustRun(t, r, wasmexec.Request{Code: tc.code})
+		wantOutcome(t, res, wasmexec.Succeeded, "")
 		if string(res.Value) != tc.value {
 			t.Errorf("%q: value %q, want %q", tc.code, res.Value, tc.value)
 		}
 	}
-	res := MustRun(t, r, exec.Request{Kind: exec.KindExecute, Code: "import asyncio\nawait asyncio.sleep(0)\nprint('awaited', __name__)"})
-	wantOutcome(t, res, exec.Succeeded, "")
+	res := MustRun(t, r, wasmexec.Request{Kind: wasmexec.KindExecute, Code: "import asyncio\nawait asyncio.sleep(0)\nprint('awaited', __name__)"})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
 	if res.Stdout == nil || *res.Stdout != "awaited __main__\n" {
 		t.Errorf("execute with top-level await: %+v", res)
 	}

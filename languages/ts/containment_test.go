@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // hostileShapes are the esbuild crash reproducers once used to tune a
@@ -131,7 +131,7 @@ func TestHostileInputsAreContained(t *testing.T) {
 	for _, sh := range hostileShapes {
 		code := sh.gen(sh.n)
 		if len(code) > MaxSourceBytes {
-			if _, err := w.Transpile(context.Background(), code, "main.ts"); exec.ErrorCode(err) != exec.ETooLarge {
+			if _, err := w.Transpile(context.Background(), code, "main.ts"); wasmexec.ErrorCode(err) != wasmexec.ETooLarge {
 				t.Errorf("%s: %d bytes: %v; want payload_too_large", sh.name, len(code), err)
 			}
 			n := sh.n * MaxSourceBytes / len(code)

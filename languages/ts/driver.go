@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/js"
 )
 
-// Driver is the exec.LanguageDriver for TypeScript: it transpiles on the
+// Driver is the wasmexec.LanguageDriver for TypeScript: it transpiles on the
 // host and runs the JavaScript in the JS guest (so TypeScript shares
 // JavaScript's contexts), then maps error positions back to the TypeScript.
 type Driver struct {
@@ -18,23 +18,23 @@ type Driver struct {
 	// the in-process CLI, trusted code).
 	Workers *Workers
 	// Packages stages a one-shot run's npm packages; nil refuses them.
-	Packages exec.PackageStager
+	Packages wasmexec.PackageStager
 	// Modules, when set, converts the run's ES modules on the host ahead
 	// of the guest (see ModuleConverter).
 	Modules js.ModuleConverter
 }
 
-// Image implements exec.LanguageDriver.
+// Image implements wasmexec.LanguageDriver.
 func (d Driver) Image() string { return js.ImageName }
 
-// Prepare implements exec.LanguageDriver, transpiling within ctx (the run's
+// Prepare implements wasmexec.LanguageDriver, transpiling within ctx (the run's
 // deadline). Code the transpiler rejects is a failed result, not a request
 // error: code syntax_error (1-based line and UTF-16 column) for a syntax
 // error, transpile_failed when the transpiler itself broke on the code
-// (crash, out of memory or stack, timeout). Errors: exec.EInvalid (bad
-// format), exec.ETooLarge (source over MaxSourceBytes), exec.EUnavailable
+// (crash, out of memory or stack, timeout). Errors: wasmexec.EInvalid (bad
+// format), wasmexec.ETooLarge (source over MaxSourceBytes), wasmexec.EUnavailable
 // (workers closed), or one wrapping ctx.Err() when ctx ends first.
-func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared, error) {
+func (d Driver) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Prepared, error) {
 	if err := js.ValidateFormat(req.Format); err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		if err := js.ValidateFilePath(req); err != nil {
 			return nil, err
 		}
-		p := &exec.Prepared{Control: js.Control(req, "", req.FilePath)}
+		p := &wasmexec.Prepared{Control: js.Control(req, "", req.FilePath)}
 		if d.Modules != nil {
 			p.Control.Conversions = d.Modules.ConvertRun(ctx, req.Files, "", "", req.TsconfigText())
 		}
@@ -57,7 +57,7 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	if tsconfig != "" {
 		tc, err := ParseTsconfig(tsconfig)
 		if err != nil {
-			return &exec.Prepared{Failure: &exec.ErrorData{Code: exec.CodeException, Name: "Error", Message: "tsconfigPath: " + req.TsconfigPath + " does not parse as JSON: " + err.Error()}}, nil
+			return &wasmexec.Prepared{Failure: &wasmexec.ErrorData{Code: wasmexec.CodeException, Name: "Error", Message: "tsconfigPath: " + req.TsconfigPath + " does not parse as JSON: " + err.Error()}}, nil
 		}
 		if tc.CompilerOptions.JSX != "" && filename == DefaultFilename {
 			filename = "main.tsx" // jsx applies to code named .tsx
@@ -75,9 +75,9 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 		var te *TranspileError
 		switch {
 		case errors.As(err, &se):
-			return &exec.Prepared{Failure: se.ErrorData()}, nil
+			return &wasmexec.Prepared{Failure: se.ErrorData()}, nil
 		case errors.As(err, &te):
-			return &exec.Prepared{Failure: te.ErrorData()}, nil
+			return &wasmexec.Prepared{Failure: te.ErrorData()}, nil
 		}
 		return nil, err
 	}
@@ -85,9 +85,9 @@ func (d Driver) Prepare(ctx context.Context, req *exec.Request) (*exec.Prepared,
 	if d.Modules != nil {
 		ctl.Conversions = d.Modules.ConvertRun(ctx, req.Files, p.JS, p.Filename, tsconfig)
 	}
-	return js.StagePackages(ctx, d.Packages, req, &exec.Prepared{
+	return js.StagePackages(ctx, d.Packages, req, &wasmexec.Prepared{
 		Control: ctl,
-		Finish: func(r *exec.Result) {
+		Finish: func(r *wasmexec.Result) {
 			if r.Error != nil {
 				r.Error = p.MapErrorData(r.Error)
 			}

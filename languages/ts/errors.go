@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // SyntaxError is TypeScript that could not be transpiled, positioned in the
@@ -33,9 +33,9 @@ func (e *SyntaxError) Error() string {
 // ErrorData returns the wire form of the error: code "syntax_error", name
 // "SyntaxError", the message, and details {"line", "column"} (omitted when
 // the position is unknown).
-func (e *SyntaxError) ErrorData() *exec.ErrorData {
-	d := &exec.ErrorData{
-		Code:    exec.CodeSyntaxError,
+func (e *SyntaxError) ErrorData() *wasmexec.ErrorData {
+	d := &wasmexec.ErrorData{
+		Code:    wasmexec.CodeSyntaxError,
 		Name:    "SyntaxError",
 		Message: e.Message,
 	}
@@ -66,9 +66,9 @@ func (e *TranspileError) Error() string { return e.Message }
 
 // ErrorData returns the wire form of the error: code "transpile_failed",
 // name "TranspileError", the message, and details {"reason"}.
-func (e *TranspileError) ErrorData() *exec.ErrorData {
-	return &exec.ErrorData{
-		Code:    exec.CodeTranspileFailed,
+func (e *TranspileError) ErrorData() *wasmexec.ErrorData {
+	return &wasmexec.ErrorData{
+		Code:    wasmexec.CodeTranspileFailed,
 		Name:    "TranspileError",
 		Message: e.Message,
 		Details: map[string]any{"reason": e.Reason},

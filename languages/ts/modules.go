@@ -10,7 +10,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/js"
 )
 
@@ -22,7 +22,7 @@ import (
 // does those conversions on the host instead, in the transpile worker
 // processes (native, and contained like every esbuild call on untrusted
 // code), caches them by content, and ships them with the control request;
-// the guest takes a shipped conversion whose key (exec.ConversionKey: file
+// the guest takes a shipped conversion whose key (wasmexec.ConversionKey: file
 // name, tsconfig, source) matches what it is about to convert, and
 // converts itself otherwise. The host's esbuild is the guest's version
 // with the guest's options; it lacks the guest's patch that keeps a
@@ -121,7 +121,7 @@ type conversionEntry struct {
 // Code esbuild refuses (or with top-level await) is left out: the guest
 // converts it and reports what is wrong. A failure of the workers leaves
 // the rest to the guest too; only the end of ctx stops it.
-func (c *ModuleConverter) ConvertRun(ctx context.Context, files map[string]string, code, filename, tsconfig string) []exec.Conversion {
+func (c *ModuleConverter) ConvertRun(ctx context.Context, files map[string]string, code, filename, tsconfig string) []wasmexec.Conversion {
 	if code != "" && !loadsModules.MatchString(code) {
 		return nil // a cell that imports nothing converts nothing
 	}
@@ -156,13 +156,13 @@ func (c *ModuleConverter) ConvertRun(ctx context.Context, files map[string]strin
 		}
 		jobs = append(jobs, job{p, stripShebang(src)})
 	}
-	var out []exec.Conversion
+	var out []wasmexec.Conversion
 	total := 0
 	for _, j := range jobs {
 		if len(j.src) > maxConvertFileBytes || ctx.Err() != nil {
 			continue
 		}
-		key := exec.ConversionKey(j.file, tsconfig, j.src)
+		key := wasmexec.ConversionKey(j.file, tsconfig, j.src)
 		conv, ok := c.cached(key)
 		if !ok {
 			var err error
@@ -180,7 +180,7 @@ func (c *ModuleConverter) ConvertRun(ctx context.Context, files map[string]strin
 			continue
 		}
 		total += len(conv)
-		out = append(out, exec.Conversion{Key: key, Code: conv})
+		out = append(out, wasmexec.Conversion{Key: key, Code: conv})
 	}
 	return out
 }

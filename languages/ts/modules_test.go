@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
@@ -29,43 +29,43 @@ func TestModulesConvertedOnTheHost(t *testing.T) {
 		"tla.mjs":   "import { f } from './lib.mjs';\nconst x = await Promise.resolve(f(1));\nx",
 	}
 	image := testenv.Image(t, js.ImageName)
-	runner := func(conv js.ModuleConverter) exec.Runner {
+	runner := func(conv js.ModuleConverter) wasmexec.Runner {
 		return testenv.Runner(t, testenv.RunnerConfig{
 			Images:    map[string]*engine.Image{js.ImageName: image},
-			Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{Modules: conv}, exec.TypeScript: ts.Driver{Modules: conv}},
+			Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{Modules: conv}, wasmexec.TypeScript: ts.Driver{Modules: conv}},
 		})
 	}
 	conv := &ts.ModuleConverter{}
 	with, without := runner(conv), runner(nil)
-	run := func(r exec.Runner, lang exec.Language, filePath, code string) *exec.Result {
+	run := func(r wasmexec.Runner, lang wasmexec.Language, filePath, code string) *wasmexec.Result {
 		t.Helper()
-		res, err := r.Run(context.Background(), &exec.Request{Kind: exec.KindEvaluate, Language: lang, FilePath: filePath, Code: code, Files: files}, exec.RunOptions{})
+		res, err := r.Run(context.Background(), &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: lang, FilePath: filePath, Code: code, Files: files}, wasmexec.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	a, b := run(with, exec.JavaScript, "main.mjs", ""), run(without, exec.JavaScript, "main.mjs", "")
-	for _, r := range []*exec.Result{a, b} {
-		if r.Outcome != exec.Succeeded || string(r.Value) != "42" {
+	a, b := run(with, wasmexec.JavaScript, "main.mjs", ""), run(without, wasmexec.JavaScript, "main.mjs", "")
+	for _, r := range []*wasmexec.Result{a, b} {
+		if r.Outcome != wasmexec.Succeeded || string(r.Value) != "42" {
 			t.Fatalf("main.mjs: %s %s %+v", r.Outcome, r.Value, r.Error)
 		}
 	}
 	if a.FuelConsumed*2 > b.FuelConsumed {
 		t.Fatalf("with host conversions the run burned %d fuel, without %d: the guest still converted", a.FuelConsumed, b.FuelConsumed)
 	}
-	if r := run(with, exec.JavaScript, "entry.mjs", ""); r.Outcome != exec.Failed || !strings.Contains(r.Error.Stack, "boom.mjs:4:") {
+	if r := run(with, wasmexec.JavaScript, "entry.mjs", ""); r.Outcome != wasmexec.Failed || !strings.Contains(r.Error.Stack, "boom.mjs:4:") {
 		t.Fatalf("stack of a host-converted module: %s %+v", r.Outcome, r.Error)
 	}
-	if r := run(with, exec.JavaScript, "tla.mjs", ""); r.Outcome != exec.Succeeded || string(r.Value) != "23" {
+	if r := run(with, wasmexec.JavaScript, "tla.mjs", ""); r.Outcome != wasmexec.Succeeded || string(r.Value) != "23" {
 		t.Fatalf("top-level await, converted by the guest: %s %s %+v", r.Outcome, r.Value, r.Error)
 	}
 	cell := "import { f } from './lib.mjs';\nf(1)"
-	a, b = run(with, exec.JavaScript, "", cell), run(without, exec.JavaScript, "", cell)
+	a, b = run(with, wasmexec.JavaScript, "", cell), run(without, wasmexec.JavaScript, "", cell)
 	if string(a.Value) != "23" || string(b.Value) != "23" || a.FuelConsumed*2 > b.FuelConsumed {
 		t.Fatalf("a cell that imports: %s (%d fuel) vs %s (%d fuel) without host conversions", a.Value, a.FuelConsumed, b.Value, b.FuelConsumed)
 	}
-	if r := run(with, exec.TypeScript, "", "import { g } from './util.ts';\nconst n: number = g(5);\nn"); r.Outcome != exec.Succeeded || string(r.Value) != "5" {
+	if r := run(with, wasmexec.TypeScript, "", "import { g } from './util.ts';\nconst n: number = g(5);\nn"); r.Outcome != wasmexec.Succeeded || string(r.Value) != "5" {
 		t.Fatalf("TypeScript cell: %s %s %+v", r.Outcome, r.Value, r.Error)
 	}
 }
@@ -85,7 +85,7 @@ func TestConvertRunBounds(t *testing.T) {
 	}
 	big := map[string]string{"big.mjs": "export const s = '" + strings.Repeat("x", 1<<20) + "';\n", "ok.mjs": "export const a = 1;\n", "bad.mjs": "export const = 1;\n", "plain.js": "module.exports = 1;\n", "data.json": "{}"}
 	got := conv.ConvertRun(ctx, big, "", "", "")
-	if len(got) != 1 || got[0].Key != exec.ConversionKey("/workspace/ok.mjs", "", "export const a = 1;\n") {
+	if len(got) != 1 || got[0].Key != wasmexec.ConversionKey("/workspace/ok.mjs", "", "export const a = 1;\n") {
 		t.Fatalf("got %d conversions, want only ok.mjs's", len(got))
 	}
 	var wide = map[string]string{}
@@ -110,7 +110,7 @@ func TestConvertRunGuestPaths(t *testing.T) {
 	src := "export const x = 1;\n"
 	for _, name := range []string{"a.mjs", "/workspace/a.mjs", "./a.mjs"} {
 		got := (&ts.ModuleConverter{}).ConvertRun(context.Background(), map[string]string{name: src}, "", "", "")
-		if len(got) != 1 || got[0].Key != exec.ConversionKey("/workspace/a.mjs", "", src) {
+		if len(got) != 1 || got[0].Key != wasmexec.ConversionKey("/workspace/a.mjs", "", src) {
 			t.Fatalf("%s: %+v", name, got)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // MapStack rewrites the positions in a goja stack trace (or any text holding
@@ -141,7 +141,7 @@ func (p *Program) MapErrorPosition(msg string) string {
 // MapStack and MapErrorPosition), and Details "line"/"column" when both are
 // present as numbers (a guest that reports a syntax error's position there).
 // d itself is not modified; nil gives nil.
-func (p *Program) MapErrorData(d *exec.ErrorData) *exec.ErrorData {
+func (p *Program) MapErrorData(d *wasmexec.ErrorData) *wasmexec.ErrorData {
 	if d == nil {
 		return nil
 	}

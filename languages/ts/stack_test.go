@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // gojaException runs p in a fresh goja runtime (after any extra scripts,
@@ -187,8 +187,8 @@ func TestGojaUnsupportedSyntaxIsLowered(t *testing.T) {
 
 func TestMapErrorData(t *testing.T) {
 	p := MustTranspile(t, sevenLines)
-	in := &exec.ErrorData{
-		Code:    exec.CodeException,
+	in := &wasmexec.ErrorData{
+		Code:    wasmexec.CodeException,
 		Name:    "Error",
 		Message: "boom at fail (main.ts:3:9(5))",
 		Stack:   "Error: boom\n\tat fail (main.ts:3:9(5))\n\tat main.ts:5:5(7)\n",
@@ -196,8 +196,8 @@ func TestMapErrorData(t *testing.T) {
 	}
 	keep := *in
 	got := p.MapErrorData(in)
-	want := &exec.ErrorData{
-		Code:    exec.CodeException,
+	want := &wasmexec.ErrorData{
+		Code:    wasmexec.CodeException,
 		Name:    "Error",
 		Message: "boom at fail (main.ts:7:9)",
 		Stack:   "Error: boom\n\tat fail (main.ts:7:9)\n\tat main.ts:9:1\n",

@@ -43,7 +43,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // DefaultFilename is the name used when Transpile is given an empty one.
@@ -119,10 +119,10 @@ func transformOptions(filename string) api.TransformOptions {
 // well inside one protocol frame.
 const MaxSourceBytes = 16 << 20
 
-// checkSize refuses a source over MaxSourceBytes (exec.ETooLarge).
+// checkSize refuses a source over MaxSourceBytes (wasmexec.ETooLarge).
 func checkSize(code string) error {
 	if len(code) > MaxSourceBytes {
-		return exec.Errorf(exec.ETooLarge, "the TypeScript source is %d bytes; the transpiler takes at most %d", len(code), MaxSourceBytes)
+		return wasmexec.Errorf(wasmexec.ETooLarge, "the TypeScript source is %d bytes; the transpiler takes at most %d", len(code), MaxSourceBytes)
 	}
 	return nil
 }
@@ -137,7 +137,7 @@ func checkSize(code string) error {
 // Errors: a *SyntaxError when the code does not parse (esbuild reports only
 // the first one; its ErrorData has code "syntax_error"), a *TranspileError
 // when esbuild reports an internal error (a recovered panic), and
-// exec.ETooLarge past MaxSourceBytes. It is safe for concurrent use.
+// wasmexec.ETooLarge past MaxSourceBytes. It is safe for concurrent use.
 func Transpile(code, filename string) (*Program, error) {
 	return TranspileWith(code, filename, "")
 }
@@ -150,7 +150,7 @@ func Transpile(code, filename string) (*Program, error) {
 // its target lowers the output (es5 and below count as es2015, the oldest
 // esbuild emits). With jsx set, a file named .ts is parsed as TSX. paths
 // and baseUrl are for resolution: the guest applies them. Errors: as
-// Transpile's, and exec.EInvalid for a tsconfig that does not parse.
+// Transpile's, and wasmexec.EInvalid for a tsconfig that does not parse.
 func TranspileWith(code, filename, tsconfig string) (*Program, error) {
 	if filename == "" {
 		filename = DefaultFilename
@@ -257,11 +257,11 @@ type Tsconfig struct {
 
 // ParseTsconfig parses a tsconfig.json as strict JSON (no comments, no
 // trailing commas: what the JavaScript guest reads too). Errors:
-// exec.EInvalid naming what does not parse.
+// wasmexec.EInvalid naming what does not parse.
 func ParseTsconfig(text string) (*Tsconfig, error) {
 	var tc Tsconfig
 	if err := json.Unmarshal([]byte(text), &tc); err != nil {
-		return nil, exec.Errorf(exec.EInvalid, "tsconfig does not parse as JSON: %v", err)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "tsconfig does not parse as JSON: %v", err)
 	}
 	return &tc, nil
 }

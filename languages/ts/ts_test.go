@@ -10,7 +10,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // MustTranspile transpiles or fails the test.
@@ -221,7 +221,7 @@ func TestEsbuildPanicIsNotASyntaxError(t *testing.T) {
 	if !errors.As(err, &te) || te.Reason != ReasonCrashed || strings.Contains(te.Message, "\n") {
 		t.Fatalf("err = %#v; want a one-line TranspileError, reason crashed", err)
 	}
-	if d := te.ErrorData(); d.Code != exec.CodeTranspileFailed {
+	if d := te.ErrorData(); d.Code != wasmexec.CodeTranspileFailed {
 		t.Errorf("ErrorData = %+v", d)
 	}
 	err = errorFromMessage(api.Message{Text: `Unexpected ";"`, Location: &api.Location{Line: 1, Column: 6, LineText: "let = ;"}}, "main.ts", "let = ;")
@@ -237,8 +237,8 @@ func TestSyntaxErrorData(t *testing.T) {
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v", err)
 	}
-	want := &exec.ErrorData{
-		Code:    exec.CodeSyntaxError,
+	want := &wasmexec.ErrorData{
+		Code:    wasmexec.CodeSyntaxError,
 		Name:    "SyntaxError",
 		Message: `Unexpected ";"`,
 		Details: map[string]any{"line": 1, "column": 28},

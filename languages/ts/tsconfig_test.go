@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/ts"
@@ -35,27 +35,27 @@ func TestTsconfigAppliesToTheHostTranspile(t *testing.T) {
 	if strings.Contains(p.JS, "??=") || !strings.Contains(p.JS, `h("i", null, "x")`) {
 		t.Fatalf("target es2020 and jsxFactory h not applied:\n%s", p.JS)
 	}
-	if _, err := ts.TranspileWith("1", "main.ts", "{not json"); exec.ErrorCode(err) != exec.EInvalid {
+	if _, err := ts.TranspileWith("1", "main.ts", "{not json"); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("a tsconfig that does not parse: %v", err)
 	}
 
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[exec.Language]exec.LanguageDriver{exec.JavaScript: js.Driver{}, exec.TypeScript: ts.Driver{}},
+		Languages: map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{}, wasmexec.TypeScript: ts.Driver{}},
 	})
 	ctx := context.Background()
-	res, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.TypeScript, Code: code, Files: files, TsconfigPath: "tsconfig.json"}, exec.RunOptions{})
+	res, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.TypeScript, Code: code, Files: files, TsconfigPath: "tsconfig.json"}, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Succeeded || string(res.Value) != want {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
 		t.Fatalf("one-shot: %s %s %+v, want %s", res.Outcome, res.Value, res.Error, want)
 	}
-	bad, err := r.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.TypeScript, Code: "1", Files: map[string]string{"tsconfig.json": "{"}, TsconfigPath: "tsconfig.json"}, exec.RunOptions{})
+	bad, err := r.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.TypeScript, Code: "1", Files: map[string]string{"tsconfig.json": "{"}, TsconfigPath: "tsconfig.json"}, wasmexec.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad.Outcome != exec.Failed || !strings.Contains(bad.Error.Message, "tsconfigPath") {
+	if bad.Outcome != wasmexec.Failed || !strings.Contains(bad.Error.Message, "tsconfigPath") {
 		t.Fatalf("bad tsconfig: %s %+v", bad.Outcome, bad.Error)
 	}
 
@@ -68,17 +68,17 @@ func TestTsconfigAppliesToTheHostTranspile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	if _, err := m.Create(ctx, &exec.ContextSpec{ContextID: "tsc", Language: exec.TypeScript}); err != nil {
+	if _, err := m.Create(ctx, &wasmexec.ContextSpec{ContextID: "tsc", Language: wasmexec.TypeScript}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Run(ctx, &exec.Request{Kind: exec.KindExecute, Language: exec.TypeScript, ContextID: "tsc", Code: "0", Files: files}); err != nil {
+	if _, err := m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindExecute, Language: wasmexec.TypeScript, ContextID: "tsc", Code: "0", Files: files}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = m.Run(ctx, &exec.Request{Kind: exec.KindEvaluate, Language: exec.TypeScript, ContextID: "tsc", Code: code, TsconfigPath: "tsconfig.json"})
+	res, err = m.Run(ctx, &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.TypeScript, ContextID: "tsc", Code: code, TsconfigPath: "tsconfig.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != exec.Succeeded || string(res.Value) != want {
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
 		t.Fatalf("in a context: %s %s %+v, want %s", res.Outcome, res.Value, res.Error, want)
 	}
 }

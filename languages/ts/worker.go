@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
@@ -101,7 +101,7 @@ func NewWorkers(cfg WorkersConfig) (*Workers, error) {
 		Logger:           cfg.Logger,
 	})
 	if err != nil {
-		return nil, exec.Errorf(exec.EInvalid, "TypeScript transpile workers: %v", err)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "TypeScript transpile workers: %v", err)
 	}
 	return &Workers{pool: pool, timeout: cfg.Timeout}, nil
 }
@@ -130,7 +130,7 @@ func (w *Workers) Start(ctx context.Context) error {
 }
 
 // Close stops the workers and waits for them. Transpiles in flight end
-// with exec.EUnavailable.
+// with wasmexec.EUnavailable.
 func (w *Workers) Close() error { return w.pool.Close() }
 
 // Transpile is the package's Transpile, run in a worker process within
@@ -139,9 +139,9 @@ func (w *Workers) Close() error { return w.pool.Close() }
 //
 // Errors: *SyntaxError (the code does not parse); *TranspileError (the
 // worker crashed, ran out of memory or stack, or overran the timeout: it is
-// killed and a fresh one takes the next request); exec.ETooLarge past
+// killed and a fresh one takes the next request); wasmexec.ETooLarge past
 // MaxSourceBytes; an error wrapping ctx.Err() when ctx ends first;
-// exec.EUnavailable once the workers are closed or not started.
+// wasmexec.EUnavailable once the workers are closed or not started.
 func (w *Workers) Transpile(ctx context.Context, code, filename string) (*Program, error) {
 	return w.TranspileWith(ctx, code, filename, "")
 }
@@ -169,7 +169,7 @@ func (w *Workers) run(ctx context.Context, req workerRequest) (*Program, error) 
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("waiting for a TypeScript transpile worker: %w", ctx.Err())
 			}
-			return nil, exec.Errorf(exec.EUnavailable, "the TypeScript transpiler is not running (%v)", err)
+			return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript transpiler is not running (%v)", err)
 		}
 		if err := wk.Send(req); err != nil {
 			// The worker died before it had read all of the code. Dead of
@@ -219,7 +219,7 @@ func (w *Workers) await(ctx context.Context, wk *workerpool.Worker[workerMessage
 		return nil, fmt.Errorf("transpile: %w", ctx.Err())
 	case <-w.pool.Closing():
 		wk.Kill()
-		return nil, exec.Errorf(exec.EUnavailable, "the TypeScript transpiler is shut down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the TypeScript transpiler is shut down")
 	}
 }
 

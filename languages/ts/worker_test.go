@@ -13,7 +13,7 @@ import (
 
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool/workertest"
 )
 
@@ -129,7 +129,7 @@ func TestWorkersTimeout(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("took %v", d)
 	}
-	if d := te.ErrorData(); d.Code != exec.CodeTranspileFailed || d.Name != "TranspileError" || d.Details["reason"] != ReasonTimeout {
+	if d := te.ErrorData(); d.Code != wasmexec.CodeTranspileFailed || d.Name != "TranspileError" || d.Details["reason"] != ReasonTimeout {
 		t.Errorf("ErrorData = %+v", d)
 	}
 	AssertServes(t, w)
@@ -189,14 +189,14 @@ func processExists(pid int) bool {
 }
 
 func TestWorkersLifecycle(t *testing.T) {
-	if _, err := NewWorkers(WorkersConfig{}); exec.ErrorCode(err) != exec.EInvalid {
+	if _, err := NewWorkers(WorkersConfig{}); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Errorf("NewWorkers without a command: %v", err)
 	}
 	w, err := NewWorkers(WorkersConfig{Command: []string{"sh", "-c", "exit 3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Transpile(context.Background(), "1", ""); exec.ErrorCode(err) != exec.EUnavailable {
+	if _, err := w.Transpile(context.Background(), "1", ""); wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 		t.Errorf("Transpile before Start: %v", err)
 	}
 	if err := w.Start(context.Background()); err == nil {
@@ -214,7 +214,7 @@ func TestWorkersLifecycle(t *testing.T) {
 			t.Errorf("worker %d still exists after Close", pid)
 		}
 	}
-	if _, err := w.Transpile(context.Background(), "1", ""); exec.ErrorCode(err) != exec.EUnavailable {
+	if _, err := w.Transpile(context.Background(), "1", ""); wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 		t.Errorf("Transpile after Close: %v", err)
 	}
 }
@@ -245,11 +245,11 @@ func TestSourceSizeLimit(t *testing.T) {
 	for i := range big {
 		big[i] = ' '
 	}
-	if _, err := Transpile(string(big), ""); exec.ErrorCode(err) != exec.ETooLarge {
+	if _, err := Transpile(string(big), ""); wasmexec.ErrorCode(err) != wasmexec.ETooLarge {
 		t.Errorf("Transpile of %d bytes: %v", len(big), err)
 	}
 	w := MustStartWorkers(t, WorkersConfig{Size: 1})
-	if _, err := w.Transpile(context.Background(), string(big), ""); exec.ErrorCode(err) != exec.ETooLarge {
+	if _, err := w.Transpile(context.Background(), string(big), ""); wasmexec.ErrorCode(err) != wasmexec.ETooLarge {
 		t.Errorf("Workers.Transpile of %d bytes: %v", len(big), err)
 	}
 }

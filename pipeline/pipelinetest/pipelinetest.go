@@ -25,7 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/pipeline"
 )
 
@@ -49,32 +49,32 @@ func (d *Driver) Live() int {
 	return d.live
 }
 
-func (d *Driver) Image(name string) (exec.Family, error) {
+func (d *Driver) Image(name string) (wasmexec.Family, error) {
 	if name != Image {
-		return exec.Family{}, exec.Errorf(exec.EUnavailable, "the %s guest image is not loaded", name)
+		return wasmexec.Family{}, wasmexec.Errorf(wasmexec.EUnavailable, "the %s guest image is not loaded", name)
 	}
-	return exec.Family{Name: Image, MinMemoryBytes: 1 << 20}, nil
+	return wasmexec.Family{Name: Image, MinMemoryBytes: 1 << 20}, nil
 }
 
-func (d *Driver) Guest(ctx context.Context, spec pipeline.GuestSpec) (exec.Guest, error) {
+func (d *Driver) Guest(ctx context.Context, spec pipeline.GuestSpec) (wasmexec.Guest, error) {
 	return d.start(spec, true)
 }
 
-func (d *Driver) StartGuest(ctx context.Context, spec pipeline.GuestSpec) (exec.Guest, error) {
+func (d *Driver) StartGuest(ctx context.Context, spec pipeline.GuestSpec) (wasmexec.Guest, error) {
 	return d.start(spec, false)
 }
 
-func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, state []byte) (exec.Guest, error) {
+func (d *Driver) RestoreGuest(ctx context.Context, spec pipeline.GuestSpec, state []byte) (wasmexec.Guest, error) {
 	return d.start(spec, false)
 }
 
-func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, f *os.File, off int64) (exec.Guest, error) {
+func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, f *os.File, off int64) (wasmexec.Guest, error) {
 	return d.start(spec, false)
 }
 
 func (d *Driver) StateRefused(error) bool { return false }
 
-func (d *Driver) start(spec pipeline.GuestSpec, once bool) (exec.Guest, error) {
+func (d *Driver) start(spec pipeline.GuestSpec, once bool) (wasmexec.Guest, error) {
 	if _, err := d.Image(spec.Image); err != nil {
 		return nil, err
 	}
@@ -108,13 +108,13 @@ func (g *guest) Close() {
 }
 
 // Call answers one request as the package comment says.
-func (g *guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
+func (g *guest) Call(ctx context.Context, in wasmexec.CallInput) wasmexec.CallResult {
 	g.d.Calls.Add(1)
 	start := time.Now()
 	g.mu.Lock()
 	if g.dead {
 		g.mu.Unlock()
-		return exec.CallResult{Outcome: exec.Failed, Died: true, Error: &exec.ErrorData{Code: exec.CodeInternal, Message: "guest is not running"}}
+		return wasmexec.CallResult{Outcome: wasmexec.Failed, Died: true, Error: &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "guest is not running"}}
 	}
 	if g.once {
 		g.dead = true
@@ -125,26 +125,26 @@ func (g *guest) Call(ctx context.Context, in exec.CallInput) exec.CallResult {
 		Code string `json:"code"`
 	}
 	if err := json.Unmarshal(in.Payload, &req); err != nil {
-		return exec.CallResult{Outcome: exec.Failed, Error: &exec.ErrorData{Code: exec.CodeInternal, Message: "malformed control request"}}
+		return wasmexec.CallResult{Outcome: wasmexec.Failed, Error: &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "malformed control request"}}
 	}
-	reply := func(v any) exec.CallResult {
+	reply := func(v any) wasmexec.CallResult {
 		b, _ := json.Marshal(v)
-		return exec.CallResult{Response: b, Duration: time.Since(start)}
+		return wasmexec.CallResult{Response: b, Duration: time.Since(start)}
 	}
 	code := strings.TrimSpace(req.Code)
 	switch verb, arg, _ := strings.Cut(code, " "); verb {
 	case "block":
 		<-ctx.Done()
-		o, ed := exec.ContextOutcome(ctx)
-		return exec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
+		o, ed := wasmexec.ContextOutcome(ctx)
+		return wasmexec.CallResult{Outcome: o, Error: ed, Duration: time.Since(start)}
 	case "exit":
 		n, _ := strconv.Atoi(arg)
 		return reply(map[string]any{"status": "exit", "exitCode": n})
 	case "throw":
-		return reply(map[string]any{"status": "error", "error": map[string]string{"code": exec.CodeException, "name": "Error", "message": arg}})
+		return reply(map[string]any{"status": "error", "error": map[string]string{"code": wasmexec.CodeException, "name": "Error", "message": arg}})
 	case "print":
 		if in.Output != nil {
-			in.Output.Write(exec.Stdout, []byte(arg+"\n"))
+			in.Output.Write(wasmexec.Stdout, []byte(arg+"\n"))
 		}
 		return reply(map[string]any{"status": "ok", "value": nil, "hasValue": req.Op == "evaluate"})
 	}

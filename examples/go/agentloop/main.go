@@ -20,8 +20,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/client"
-	"github.com/wasmexec/wasmexec/exec"
 )
 
 // tools is the tool as a model sees it (the JSON Schema most providers take).
@@ -100,7 +100,7 @@ type toolOutput struct {
 	Error   string          `json:"error,omitempty"`
 }
 
-func toolResult(res *exec.Result) string {
+func toolResult(res *wasmexec.Result) string {
 	out := toolOutput{Outcome: string(res.Outcome), Value: res.Value}
 	if res.Stdout != nil {
 		out.Stdout = *res.Stdout
@@ -134,7 +134,7 @@ func runAgent(ctx context.Context, c *client.Client, contextID string, m model, 
 		}
 		for _, tc := range reply.ToolCalls {
 			fmt.Fprintf(w, "--> run_code:\n%s\n", tc.Args.Code)
-			res, err := c.Evaluate(ctx, &exec.Request{Language: exec.Python, ContextID: contextID, Code: tc.Args.Code},
+			res, err := c.Evaluate(ctx, &wasmexec.Request{Language: wasmexec.Python, ContextID: contextID, Code: tc.Args.Code},
 				client.OnStdout(func(b []byte) { fmt.Fprintf(w, "    stdout: %s", b) }))
 			if err != nil {
 				return "", err // a service failure; a guest failure is a result and goes back to the model
@@ -149,7 +149,7 @@ func runAgent(ctx context.Context, c *client.Client, contextID string, m model, 
 
 func run(ctx context.Context, base string, w io.Writer) (string, error) {
 	c := client.New(base, client.WithAPIKey(os.Getenv("WASMEXEC_API_KEY")))
-	sc, err := c.CreateContext(ctx, &exec.ContextSpec{Language: exec.Python})
+	sc, err := c.CreateContext(ctx, &wasmexec.ContextSpec{Language: wasmexec.Python})
 	if err != nil {
 		return "", err
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/contexts"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
@@ -17,10 +17,10 @@ import (
 // index) until release is called and makes held true while it does; then
 // starts run in the same context, checks it queues, releases the install,
 // and checks the install succeeded and the run, after it, has value want.
-func InstallHoldsTheRunSlot(t *testing.T, m *contexts.Manager, run *exec.Request, held func() bool, release func(), install func() (exec.Outcome, error), want string) {
+func InstallHoldsTheRunSlot(t *testing.T, m *contexts.Manager, run *wasmexec.Request, held func() bool, release func(), install func() (wasmexec.Outcome, error), want string) {
 	t.Helper()
 	ctx := context.Background()
-	installed := make(chan exec.Outcome, 1)
+	installed := make(chan wasmexec.Outcome, 1)
 	go func() {
 		o, err := install()
 		if err != nil {
@@ -29,7 +29,7 @@ func InstallHoldsTheRunSlot(t *testing.T, m *contexts.Manager, run *exec.Request
 		installed <- o
 	}()
 	poll.Until(t, time.Minute, "the install to download", held)
-	ran := make(chan *exec.Result, 1)
+	ran := make(chan *wasmexec.Result, 1)
 	go func() {
 		r, err := m.Run(ctx, run)
 		if err != nil {
@@ -42,10 +42,10 @@ func InstallHoldsTheRunSlot(t *testing.T, m *contexts.Manager, run *exec.Request
 		return err == nil && d.Queued == 1
 	})
 	release()
-	if o := <-installed; o != exec.Succeeded {
+	if o := <-installed; o != wasmexec.Succeeded {
 		t.Fatalf("install: %q", o)
 	}
-	if r := <-ran; r == nil || r.Outcome != exec.Succeeded || string(r.Value) != want {
+	if r := <-ran; r == nil || r.Outcome != wasmexec.Succeeded || string(r.Value) != want {
 		t.Fatalf("the run after the install: %+v", r)
 	}
 }

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
-	"github.com/wasmexec/wasmexec/exec"
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/vfs"
@@ -121,7 +121,7 @@ func ScratchDir(tb testing.TB) string {
 	return tb.TempDir()
 }
 
-// Workspaces returns a workspace manager (an exec.WorkspaceFactory) rooted
+// Workspaces returns a workspace manager (an wasmexec.WorkspaceFactory) rooted
 // in a scratch directory, with no quota.
 func Workspaces(tb testing.TB) *vfs.Manager {
 	tb.Helper()
@@ -135,9 +135,9 @@ func Workspaces(tb testing.TB) *vfs.Manager {
 // RunnerConfig is what a test sets of a pipeline over the real engine.
 type RunnerConfig struct {
 	Images        map[string]*engine.Image
-	Languages     map[exec.Language]exec.LanguageDriver
-	Policy        exec.Policy
-	Workspaces    exec.WorkspaceFactory
+	Languages     map[wasmexec.Language]wasmexec.LanguageDriver
+	Policy        wasmexec.Policy
+	Workspaces    wasmexec.WorkspaceFactory
 	Network       *egress.Egress
 	MaxConcurrent int
 	MaxQueued     int
@@ -160,7 +160,7 @@ type RunnerConfig struct {
 func Runner(tb testing.TB, cfg RunnerConfig) *pipeline.Pipeline {
 	tb.Helper()
 	if cfg.Policy.Max.Fuel == 0 {
-		cfg.Policy = exec.DefaultPolicy()
+		cfg.Policy = wasmexec.DefaultPolicy()
 	}
 	if cfg.Workspaces == nil {
 		cfg.Workspaces = Workspaces(tb)
@@ -206,9 +206,9 @@ func SecondImage(tb testing.TB, name string) *engine.Image {
 }
 
 // StoreFunc is a pipeline.Store that hands each record to a test.
-type StoreFunc func(ctx context.Context, r *exec.Result, events []exec.Event, truncated bool) error
+type StoreFunc func(ctx context.Context, r *wasmexec.Result, events []wasmexec.Event, truncated bool) error
 
-func (f StoreFunc) Save(ctx context.Context, r *exec.Result, events []exec.Event, truncated bool) error {
+func (f StoreFunc) Save(ctx context.Context, r *wasmexec.Result, events []wasmexec.Event, truncated bool) error {
 	return f(ctx, r, events, truncated)
 }
 

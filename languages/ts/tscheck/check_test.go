@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -242,7 +242,7 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// Bad requests are *exec.Error, never a result.
+// Bad requests are *wasmexec.Error, never a result.
 func TestCheckRejectsBadRequests(t *testing.T) {
 	p := SharedPool(t)
 	tests := []struct {
@@ -250,25 +250,25 @@ func TestCheckRejectsBadRequests(t *testing.T) {
 		req      Request
 		wantCode string
 	}{
-		{"bad target", Request{Code: "1", CompilerOptions: CompilerOptions{Target: "es1999"}}, exec.EInvalid},
-		{"removed target es3", Request{Code: "1", CompilerOptions: CompilerOptions{Target: "es3"}}, exec.EInvalid},
-		{"bad lib", Request{Code: "1", CompilerOptions: CompilerOptions{Lib: []string{"es2022", "nodejs"}}}, exec.EInvalid},
-		{"bad module", Request{Code: "1", CompilerOptions: CompilerOptions{Module: "amd2"}}, exec.EInvalid},
-		{"no code", Request{}, exec.EInvalid},
-		{"path escaping to a lib file", Request{Files: map[string]string{"lib/lib.es5.d.ts": "x"}}, exec.EInvalid},
-		{"duplicate paths", Request{Files: map[string]string{"a.ts": "1", "/a.ts": "2"}}, exec.EInvalid},
-		{"code and main.ts", Request{Code: "1", Files: map[string]string{"main.ts": "2"}}, exec.EInvalid},
-		{"filePath not in files", Request{Files: map[string]string{"a.ts": "1"}, FilePath: "b.ts"}, exec.EInvalid},
-		{"no TypeScript file", Request{Files: map[string]string{"a.json": "{}"}}, exec.EInvalid},
-		{"negative timeout", Request{Code: "1", Timeout: -1}, exec.EInvalid},
-		{"too large", Request{Code: strings.Repeat("x", maxSourceBytes+1)}, exec.ETooLarge},
+		{"bad target", Request{Code: "1", CompilerOptions: CompilerOptions{Target: "es1999"}}, wasmexec.EInvalid},
+		{"removed target es3", Request{Code: "1", CompilerOptions: CompilerOptions{Target: "es3"}}, wasmexec.EInvalid},
+		{"bad lib", Request{Code: "1", CompilerOptions: CompilerOptions{Lib: []string{"es2022", "nodejs"}}}, wasmexec.EInvalid},
+		{"bad module", Request{Code: "1", CompilerOptions: CompilerOptions{Module: "amd2"}}, wasmexec.EInvalid},
+		{"no code", Request{}, wasmexec.EInvalid},
+		{"path escaping to a lib file", Request{Files: map[string]string{"lib/lib.es5.d.ts": "x"}}, wasmexec.EInvalid},
+		{"duplicate paths", Request{Files: map[string]string{"a.ts": "1", "/a.ts": "2"}}, wasmexec.EInvalid},
+		{"code and main.ts", Request{Code: "1", Files: map[string]string{"main.ts": "2"}}, wasmexec.EInvalid},
+		{"filePath not in files", Request{Files: map[string]string{"a.ts": "1"}, FilePath: "b.ts"}, wasmexec.EInvalid},
+		{"no TypeScript file", Request{Files: map[string]string{"a.json": "{}"}}, wasmexec.EInvalid},
+		{"negative timeout", Request{Code: "1", Timeout: -1}, wasmexec.EInvalid},
+		{"too large", Request{Code: strings.Repeat("x", maxSourceBytes+1)}, wasmexec.ETooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := p.Check(context.Background(), tc.req)
-			var e *exec.Error
+			var e *wasmexec.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("Check = %+v, %v; want *exec.Error", res, err)
+				t.Fatalf("Check = %+v, %v; want *wasmexec.Error", res, err)
 			}
 			if e.Code != tc.wantCode {
 				t.Errorf("code %q (%s), want %q", e.Code, e.Message, tc.wantCode)
@@ -334,7 +334,7 @@ func TestCheckTsconfigAndNamedCode(t *testing.T) {
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != 2307 {
 		t.Fatalf("diagnostics %+v; want 2307 (cannot find module)", res.Diagnostics)
 	}
-	if _, err := OptionsFromTsconfig("{", "tsconfig.json"); exec.ErrorCode(err) != exec.EInvalid {
+	if _, err := OptionsFromTsconfig("{", "tsconfig.json"); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 		t.Fatalf("bad tsconfig: %v", err)
 	}
 }

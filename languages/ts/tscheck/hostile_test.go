@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // explosiveType makes the checker enumerate 9! permutations: node itself
@@ -62,26 +62,26 @@ func TestHostileInputs(t *testing.T) {
 	tests := []struct {
 		name     string
 		req      Request
-		outcomes []exec.Outcome
+		outcomes []wasmexec.Outcome
 		codes    []string // acceptable Error.Code values
 	}{
 		{
 			name:     "deeply recursive type",
 			req:      Request{Code: explosiveType, Timeout: 2 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut},
 			codes:    []string{CodeTimeout},
 		},
 		{
 			name:     "20k nested parentheses",
 			req:      Request{Code: nestedParens(20000), Timeout: 10 * time.Second},
-			outcomes: []exec.Outcome{exec.Failed, exec.TimedOut},
-			codes:    []string{exec.CodeStackOverflow, CodeTimeout},
+			outcomes: []wasmexec.Outcome{wasmexec.Failed, wasmexec.TimedOut},
+			codes:    []string{wasmexec.CodeStackOverflow, CodeTimeout},
 		},
 		{
 			name:     "1 MB file",
 			req:      Request{Code: megabyteFile(), Timeout: 300 * time.Millisecond},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Failed},
-			codes:    []string{CodeTimeout, exec.CodeMemoryLimit},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Failed},
+			codes:    []string{CodeTimeout, wasmexec.CodeMemoryLimit},
 		},
 	}
 	for _, tc := range tests {
@@ -99,7 +99,7 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-func containsOutcome(list []exec.Outcome, o exec.Outcome) bool {
+func containsOutcome(list []wasmexec.Outcome, o wasmexec.Outcome) bool {
 	for _, x := range list {
 		if x == o {
 			return true
@@ -139,7 +139,7 @@ func TestWorkerKilledMidCheck(t *testing.T) {
 	if res == nil {
 		t.FailNow()
 	}
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeInternal {
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeInternal {
 		t.Fatalf("killed check: outcome %s error %+v; want failed/internal", res.Outcome, res.Error)
 	}
 	t.Logf("killed check: %s", res.Error.Message)
@@ -162,7 +162,7 @@ func TestMemoryLimit(t *testing.T) {
 	p := MustStartPool(t, PoolConfig{Size: 1, MemoryLimitBytes: memLimitForTest})
 	pids := p.workerPIDs()
 	res := MustCheck(t, p, Request{Code: stringBomb, Timeout: 3 * time.Minute})
-	if res.Outcome != exec.Failed || res.Error == nil || res.Error.Code != exec.CodeMemoryLimit {
+	if res.Outcome != wasmexec.Failed || res.Error == nil || res.Error.Code != wasmexec.CodeMemoryLimit {
 		t.Fatalf("outcome %s error %+v; want failed/memory_limit", res.Outcome, res.Error)
 	}
 	survived := len(p.workerPIDs()) == 1 && p.workerPIDs()[0] == pids[0]
@@ -187,7 +187,7 @@ func TestContextEndsCheck(t *testing.T) {
 		pid := waitBusy(t, p)
 		cancel()
 		res := <-done
-		if res == nil || res.Outcome != exec.Cancelled {
+		if res == nil || res.Outcome != wasmexec.Cancelled {
 			t.Fatalf("result %+v; want cancelled", res)
 		}
 		if pids := p.workerPIDs(); len(pids) != 1 || pids[0] != pid {
@@ -202,7 +202,7 @@ func TestContextEndsCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != exec.TimedOut {
+		if res.Outcome != wasmexec.TimedOut {
 			t.Fatalf("outcome %s error %+v; want timed_out", res.Outcome, res.Error)
 		}
 		AssertProbeCorrect(t, p)
@@ -236,7 +236,7 @@ func TestPoolLifecycle(t *testing.T) {
 		t.Fatalf("Ready %v Version %q", p.Ready(), p.Version())
 	}
 	pids := p.workerPIDs()
-	if err := p.Start(context.Background()); exec.ErrorCode(err) != exec.EConflict {
+	if err := p.Start(context.Background()); wasmexec.ErrorCode(err) != wasmexec.EConflict {
 		t.Errorf("second Start: %v", err)
 	}
 	if err := p.Close(); err != nil {
@@ -251,7 +251,7 @@ func TestPoolLifecycle(t *testing.T) {
 		}
 	}
 	_, err := p.Check(context.Background(), probe)
-	if exec.ErrorCode(err) != exec.EUnavailable {
+	if wasmexec.ErrorCode(err) != wasmexec.EUnavailable {
 		t.Errorf("Check after Close: %v", err)
 	}
 	if err := p.Close(); err != nil {
@@ -261,7 +261,7 @@ func TestPoolLifecycle(t *testing.T) {
 
 func TestNewPoolWithoutImage(t *testing.T) {
 	_, err := NewPool(PoolConfig{WorkerCommand: []string{"x"}, ImageDir: t.TempDir()})
-	if exec.ErrorCode(err) != exec.EUnavailable || !strings.Contains(exec.ErrorMessage(err), "build.sh") {
+	if wasmexec.ErrorCode(err) != wasmexec.EUnavailable || !strings.Contains(wasmexec.ErrorMessage(err), "build.sh") {
 		t.Fatalf("NewPool on an empty dir: %v", err)
 	}
 }
@@ -282,7 +282,7 @@ func TestCloseCancelsInFlightCheck(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if res := <-done; res == nil || res.Outcome != exec.Cancelled {
+	if res := <-done; res == nil || res.Outcome != wasmexec.Cancelled {
 		t.Fatalf("in-flight check: %+v; want cancelled", res)
 	}
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {

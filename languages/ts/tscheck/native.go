@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
@@ -122,17 +122,17 @@ func NewNativePool(cfg NativeConfig) (*NativePool, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if len(cfg.LaunchCommand) == 0 {
-		return nil, exec.Errorf(exec.EInvalid, "tscheck: LaunchCommand is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "tscheck: LaunchCommand is required")
 	}
 	for _, f := range []string{"tsc", "VERSION", "lib.d.ts", "lib.es2022.d.ts"} {
 		if _, err := os.Stat(filepath.Join(cfg.Dir, f)); err != nil {
-			return nil, &exec.Error{Code: exec.EUnavailable,
+			return nil, &wasmexec.Error{Code: wasmexec.EUnavailable,
 				Message: fmt.Sprintf("TypeScript 7 image incomplete: %s missing in %q (run guest-images/build-cached.sh typescript)", f, cfg.Dir), Err: err}
 		}
 	}
 	v, err := os.ReadFile(filepath.Join(cfg.Dir, "VERSION"))
 	if err != nil {
-		return nil, &exec.Error{Code: exec.EUnavailable, Message: "TypeScript 7 image: cannot read VERSION", Err: err}
+		return nil, &wasmexec.Error{Code: wasmexec.EUnavailable, Message: "TypeScript 7 image: cannot read VERSION", Err: err}
 	}
 	p := &NativePool{
 		cfg:     cfg,
@@ -170,10 +170,10 @@ func (p *NativePool) Stats() (warmUps int64, warmCPU time.Duration, niced string
 // background until Close either way.
 func (p *NativePool) Start(ctx context.Context) error {
 	if p.closed.Load() {
-		return exec.Errorf(exec.EUnavailable, "tscheck: pool closed")
+		return wasmexec.Errorf(wasmexec.EUnavailable, "tscheck: pool closed")
 	}
 	if !p.started.CompareAndSwap(false, true) {
-		return exec.Errorf(exec.EConflict, "tscheck: pool already started")
+		return wasmexec.Errorf(wasmexec.EConflict, "tscheck: pool already started")
 	}
 	t := time.Now()
 	cred := p.cfg.Credential
@@ -216,7 +216,7 @@ func (p *NativePool) Start(ctx context.Context) error {
 		case <-ctx.Done():
 			return fmt.Errorf("tscheck: start TypeScript 7 workers: %w", ctx.Err())
 		case <-p.closing:
-			return exec.Errorf(exec.EUnavailable, "tscheck: pool closed")
+			return wasmexec.Errorf(wasmexec.EUnavailable, "tscheck: pool closed")
 		}
 	}
 	p.log.Info("TypeScript 7 checker ready", "workers", p.cfg.Size, "ms", ms(time.Since(t)))
@@ -322,7 +322,7 @@ type nativeWorker struct {
 	killed     atomic.Bool
 	reason     string // set by kill, before gone closes
 	exitStatus string
-	exitCause  string // exec.Code* of a death by itself, from stderr
+	exitCause  string // wasmexec.Code* of a death by itself, from stderr
 	gone       chan struct{}
 }
 
@@ -389,7 +389,7 @@ func (p *NativePool) startWorker() (*nativeWorker, error) {
 			res, err = w.run(context.Background(), prep)
 			if err == nil && res == nil {
 				err = errors.New("the compiler exited")
-			} else if err == nil && res.Outcome != exec.Succeeded {
+			} else if err == nil && res.Outcome != wasmexec.Succeeded {
 				err = fmt.Errorf("%s: %s", res.Outcome, res.Error.Message)
 			} else if err == nil && len(res.Diagnostics) > 0 {
 				err = fmt.Errorf("unexpected diagnostic: %s", res.Diagnostics[0].Message)
@@ -444,11 +444,11 @@ func deathCause(stderr string) string {
 	switch {
 	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") ||
 		strings.Contains(stderr, "pthread_create failed"):
-		return exec.CodeMemoryLimit
+		return wasmexec.CodeMemoryLimit
 	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
-		return exec.CodeStackOverflow
+		return wasmexec.CodeStackOverflow
 	}
-	return exec.CodeInternal
+	return wasmexec.CodeInternal
 }
 
 // nativePrepared is a validated request: the files the worker serves
@@ -477,14 +477,14 @@ func (p *NativePool) prepare(req Request) (*nativePrepared, error) {
 		n, ok := normalizePath(req.TsconfigPath)
 		text, exists := pf.files[n]
 		if !ok || !exists {
-			return nil, exec.Errorf(exec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath %q is not one of the files", req.TsconfigPath)
 		}
 		tsconfig = n
 		_ = text
 	}
 	cfgPath := nativeConfigPath(tsconfig)
 	if _, clash := pf.files[cfgPath]; clash {
-		return nil, exec.Errorf(exec.EInvalid, "files: %q is reserved for the checker's own tsconfig", pf.toUser[cfgPath])
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "files: %q is reserved for the checker's own tsconfig", pf.toUser[cfgPath])
 	}
 	// Sandbox declarations are decided on the options; the config lists them.
 	roots := append([]string{}, pf.roots...)
@@ -526,17 +526,17 @@ func (p *NativePool) prepare(req Request) (*nativePrepared, error) {
 		globalKey: string(h.Sum(nil))}, nil
 }
 
-// Check type-checks one request. Bad requests return a *exec.Error
-// (exec.EInvalid, exec.ETooLarge); a closed pool, exec.EUnavailable.
+// Check type-checks one request. Bad requests return a *wasmexec.Error
+// (wasmexec.EInvalid, wasmexec.ETooLarge); a closed pool, wasmexec.EUnavailable.
 // Everything else — type errors, a deadline, a dead worker, ctx ending — is
 // a Result.
 func (p *NativePool) Check(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
 	if p.closed.Load() {
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is shut down")
 	}
 	if !p.started.Load() {
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is not started yet")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is not started yet")
 	}
 	prep, err := p.prepare(req)
 	if err != nil {
@@ -547,15 +547,15 @@ func (p *NativePool) Check(ctx context.Context, req Request) (*Result, error) {
 		select {
 		case w = <-p.idle:
 		case <-ctx.Done():
-			r := &Result{Outcome: exec.Cancelled, Diagnostics: []Diagnostic{},
-				Error: &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
+			r := &Result{Outcome: wasmexec.Cancelled, Diagnostics: []Diagnostic{},
+				Error: &wasmexec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Outcome, r.Error = exec.TimedOut, &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check started"}
+				r.Outcome, r.Error = wasmexec.TimedOut, &wasmexec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check started"}
 			}
 			r.TypeScriptVersion, r.DurationMs = p.version, ms(time.Since(start))
 			return r, nil
 		case <-p.closing:
-			return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
+			return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is shut down")
 		}
 		if w.killed.Load() {
 			continue // ended while idle; its slot starts another
@@ -599,7 +599,7 @@ func isClosed(c chan struct{}) bool {
 
 // run checks prep on w. A nil result with a nil error means w was gone
 // before it got the request (the caller tries another worker); an error is
-// a request the compiler rejected (exec.EInvalid).
+// a request the compiler rejected (wasmexec.EInvalid).
 func (w *nativeWorker) run(ctx context.Context, prep *nativePrepared) (*Result, error) {
 	t0 := time.Now()
 	p := w.pool
@@ -777,24 +777,24 @@ func (w *nativeWorker) watchMemory() (stop func()) {
 
 // deadResult describes a check whose worker ended under it.
 func (w *nativeWorker) deadResult(stage string, err error, timeout time.Duration) *Result {
-	r := &Result{Outcome: exec.Failed, Diagnostics: []Diagnostic{}}
+	r := &Result{Outcome: wasmexec.Failed, Diagnostics: []Diagnostic{}}
 	switch w.reason {
 	case killTimeout:
-		r.Outcome = exec.TimedOut
-		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}
+		r.Outcome = wasmexec.TimedOut
+		r.Error = &wasmexec.ErrorData{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}
 	case killCancelled, killClosing:
-		r.Outcome = exec.Cancelled
-		r.Error = &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}
+		r.Outcome = wasmexec.Cancelled
+		r.Error = &wasmexec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}
 	case killMemory:
-		r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
+		r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeMemoryLimit,
 			Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", w.pool.cfg.MemoryLimitBytes)}
 	default:
 		switch w.exitCause {
-		case exec.CodeMemoryLimit:
-			r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
+		case wasmexec.CodeMemoryLimit:
+			r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeMemoryLimit,
 				Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", w.pool.cfg.MemoryLimitBytes)}
-		case exec.CodeStackOverflow:
-			r.Error = &exec.ErrorData{Code: exec.CodeStackOverflow, Message: "the type checker ran out of stack (input nested too deeply)"}
+		case wasmexec.CodeStackOverflow:
+			r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeStackOverflow, Message: "the type checker ran out of stack (input nested too deeply)"}
 		default:
 			msg := "the type checker died (" + w.exitStatus + ")"
 			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {
@@ -803,7 +803,7 @@ func (w *nativeWorker) deadResult(stage string, err error, timeout time.Duration
 			if s := w.stderr.Summary(); s != "" {
 				msg += ": " + firstLine(s)
 			}
-			r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: msg}
+			r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: msg}
 		}
 	}
 	return r
@@ -842,7 +842,7 @@ var categories = []string{"warning", "error", "suggestion", "message"}
 
 // toResult sorts and deduplicates as tsc does, turns positions into lines
 // and columns, and maps paths back to the request's. Diagnostics about the
-// generated tsconfig are the request's options' fault: exec.EInvalid.
+// generated tsconfig are the request's options' fault: wasmexec.EInvalid.
 func (p *NativePool) toResult(all []apiDiagnostic, prep *nativePrepared) (*Result, error) {
 	type item struct {
 		d   *apiDiagnostic
@@ -869,7 +869,7 @@ func (p *NativePool) toResult(all []apiDiagnostic, prep *nativePrepared) (*Resul
 		}
 		return a.msg < b.msg
 	})
-	r := &Result{Outcome: exec.Succeeded, Diagnostics: []Diagnostic{}}
+	r := &Result{Outcome: wasmexec.Succeeded, Diagnostics: []Diagnostic{}}
 	lines := map[string][]int{}
 	for i, it := range items {
 		if i > 0 {

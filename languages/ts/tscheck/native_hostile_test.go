@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // pathologicalUnion crosses three unions of 100 literals: a million members.
@@ -62,21 +62,21 @@ func TestNativeHostileInputs(t *testing.T) {
 	tests := []struct {
 		name     string
 		req      Request
-		outcomes []exec.Outcome
+		outcomes []wasmexec.Outcome
 		codes    []string // acceptable Error.Code values when not succeeded
 	}{
 		{name: "deeply recursive type", req: Request{Code: explosiveType, Timeout: 2 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Failed, exec.Succeeded}, codes: []string{CodeTimeout, exec.CodeMemoryLimit}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Failed, wasmexec.Succeeded}, codes: []string{CodeTimeout, wasmexec.CodeMemoryLimit}},
 		{name: "template literal bomb", req: Request{Code: stringBomb, Timeout: 3 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Failed, exec.Succeeded}, codes: []string{CodeTimeout, exec.CodeMemoryLimit}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Failed, wasmexec.Succeeded}, codes: []string{CodeTimeout, wasmexec.CodeMemoryLimit}},
 		{name: "pathological union", req: Request{Code: pathologicalUnion(), Timeout: 3 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Failed, exec.Succeeded}, codes: []string{CodeTimeout, exec.CodeMemoryLimit}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Failed, wasmexec.Succeeded}, codes: []string{CodeTimeout, wasmexec.CodeMemoryLimit}},
 		{name: "100k nested parentheses", req: Request{Code: nestedParens(100000), Timeout: 5 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Failed, exec.Succeeded}, codes: []string{CodeTimeout, exec.CodeStackOverflow, exec.CodeMemoryLimit}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Failed, wasmexec.Succeeded}, codes: []string{CodeTimeout, wasmexec.CodeStackOverflow, wasmexec.CodeMemoryLimit}},
 		{name: "10 MB file", req: Request{Code: tenMegabytes(), Timeout: 10 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Succeeded}, codes: []string{CodeTimeout}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Succeeded}, codes: []string{CodeTimeout}},
 		{name: "10,000 files", req: Request{Files: tenThousandFiles(), Timeout: 10 * time.Second},
-			outcomes: []exec.Outcome{exec.TimedOut, exec.Succeeded}, codes: []string{CodeTimeout}},
+			outcomes: []wasmexec.Outcome{wasmexec.TimedOut, wasmexec.Succeeded}, codes: []string{CodeTimeout}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,7 +108,7 @@ func TestNativeHostileInputs(t *testing.T) {
 			if !slices.Contains(tc.outcomes, res.Outcome) {
 				t.Fatalf("outcome %s (%+v); want one of %v", res.Outcome, res.Error, tc.outcomes)
 			}
-			if res.Outcome != exec.Succeeded && !slices.Contains(tc.codes, res.Error.Code) {
+			if res.Outcome != wasmexec.Succeeded && !slices.Contains(tc.codes, res.Error.Code) {
 				t.Fatalf("error %+v; want a code among %v", res.Error, tc.codes)
 			}
 			if limit := tc.req.Timeout + 3*time.Second; took > limit {
@@ -127,7 +127,7 @@ func TestNativeHostileInputs(t *testing.T) {
 func TestNativeMemoryLimit(t *testing.T) {
 	p := MustStartNativePool(t, NativeConfig{Size: 1, MemoryLimitBytes: 256 << 20})
 	res := MustNativeCheck(t, p, Request{Code: explosiveType, Timeout: time.Minute})
-	if res.Outcome != exec.Failed || res.Error.Code != exec.CodeMemoryLimit {
+	if res.Outcome != wasmexec.Failed || res.Error.Code != wasmexec.CodeMemoryLimit {
 		t.Fatalf("got %s %+v; want failed/memory_limit", res.Outcome, res.Error)
 	}
 	nativeProbe(t, p)
@@ -138,7 +138,7 @@ func TestNativeDeadlineAndCancel(t *testing.T) {
 	p := MustStartNativePool(t, NativeConfig{Size: 1})
 	t0 := time.Now()
 	res := MustNativeCheck(t, p, Request{Code: explosiveType, Timeout: 300 * time.Millisecond})
-	if res.Outcome != exec.TimedOut || res.Error.Code != CodeTimeout {
+	if res.Outcome != wasmexec.TimedOut || res.Error.Code != CodeTimeout {
 		t.Fatalf("got %s %+v; want timed_out", res.Outcome, res.Error)
 	}
 	if d := time.Since(t0); d > 2*time.Second {
@@ -149,7 +149,7 @@ func TestNativeDeadlineAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	res, err := p.Check(ctx, Request{Code: explosiveType, Timeout: time.Minute})
-	if err != nil || res.Outcome != exec.Cancelled {
+	if err != nil || res.Outcome != wasmexec.Cancelled {
 		t.Fatalf("got %v %+v; want cancelled", err, res)
 	}
 	nativeProbe(t, p)

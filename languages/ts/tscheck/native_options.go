@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // A TypeScript 7 check is a project: a tsconfig the worker generates (in
@@ -38,11 +38,11 @@ func nativeOptions(opts map[string]json.RawMessage, tsconfigPath, userTsconfig s
 		switch {
 		case k == "sandboxGlobals":
 			if err := json.Unmarshal(v, &sandbox); err != nil {
-				return "", false, false, exec.Errorf(exec.EInvalid, "compilerOptions.sandboxGlobals: want true or false")
+				return "", false, false, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.sandboxGlobals: want true or false")
 			}
 			continue
 		case contains(nativeDeniedOptions, k):
-			return "", false, false, exec.Errorf(exec.EInvalid, "compilerOptions.%s: not supported by the checker (it reports diagnostics only)", k)
+			return "", false, false, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.%s: not supported by the checker (it reports diagnostics only)", k)
 		}
 		co[k] = v
 	}
@@ -99,7 +99,7 @@ func nativeOptions(opts map[string]json.RawMessage, tsconfigPath, userTsconfig s
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
-		return "", false, false, exec.Errorf(exec.EInvalid, "compilerOptions: %v", err)
+		return "", false, false, wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions: %v", err)
 	}
 	return string(b), domLibs, sandbox, nil
 }
@@ -223,7 +223,7 @@ func optionsError(diags []Diagnostic, tsconfigPath string) error {
 	if tsconfigPath != "" {
 		where = fmt.Sprintf("compilerOptions or tsconfigPath %q", tsconfigPath)
 	}
-	return exec.Errorf(exec.EInvalid, "%s: %s", where, strings.Join(parts, "; "))
+	return wasmexec.Errorf(wasmexec.EInvalid, "%s: %s", where, strings.Join(parts, "; "))
 }
 
 func dedupe(s []string) []string {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // nativeParityCases are checked by the pool and by TypeScript 7's own CLI
@@ -240,7 +240,7 @@ func TestNativeOptionErrors(t *testing.T) {
 				req = Request{Files: tc.files, TsconfigPath: tc.tsconfig}
 			}
 			_, err := p.Check(context.Background(), req)
-			if exec.ErrorCode(err) != exec.EInvalid {
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("err %v; want invalid_argument", err)
 			}
 			for _, w := range tc.want {

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
@@ -61,7 +61,7 @@ const (
 	killGrace = 2 * time.Second
 )
 
-// Error codes in Result.Error beyond the exec.Code* ones.
+// Error codes in Result.Error beyond the wasmexec.Code* ones.
 const (
 	CodeTimeout   = "timeout"
 	CodeCancelled = "cancelled"
@@ -102,14 +102,14 @@ func notPrewarmed(bg, prewarm [][]string) [][]string {
 }
 
 // NewPool validates cfg and the image. It starts nothing; call Start.
-// Errors are *exec.Error with code exec.EInvalid (bad config) or
-// exec.EUnavailable (image missing or incomplete).
+// Errors are *wasmexec.Error with code wasmexec.EInvalid (bad config) or
+// wasmexec.EUnavailable (image missing or incomplete).
 func NewPool(cfg PoolConfig) (*Pool, error) {
 	if cfg.Size <= 0 {
 		cfg.Size = 1
 	}
 	if len(cfg.WorkerCommand) == 0 {
-		return nil, exec.Errorf(exec.EInvalid, "tscheck: WorkerCommand is required")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "tscheck: WorkerCommand is required")
 	}
 	if cfg.MemoryLimitBytes == 0 {
 		cfg.MemoryLimitBytes = DefaultMemoryLimit
@@ -126,14 +126,14 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	}
 	for _, f := range []string{"typescript.js", "VERSION", "lib/lib.es2022.d.ts"} {
 		if _, err := os.Stat(filepath.Join(cfg.ImageDir, f)); err != nil {
-			return nil, &exec.Error{Code: exec.EUnavailable,
+			return nil, &wasmexec.Error{Code: wasmexec.EUnavailable,
 				Message: fmt.Sprintf("typescript image incomplete: %s missing in %q (run guest-images/typescript/build.sh)", f, cfg.ImageDir),
 				Err:     err}
 		}
 	}
 	v, err := os.ReadFile(filepath.Join(cfg.ImageDir, "VERSION"))
 	if err != nil {
-		return nil, &exec.Error{Code: exec.EUnavailable, Message: "typescript image: cannot read VERSION", Err: err}
+		return nil, &wasmexec.Error{Code: wasmexec.EUnavailable, Message: "typescript image: cannot read VERSION", Err: err}
 	}
 	p := &Pool{
 		cfg:      cfg,
@@ -155,7 +155,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 		Logger:           cfg.Logger.With("component", "tscheck"),
 	})
 	if err != nil {
-		return nil, exec.Errorf(exec.EInvalid, "tscheck: %v", err)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "tscheck: %v", err)
 	}
 	return p, nil
 }
@@ -178,9 +178,9 @@ func (p *Pool) Start(ctx context.Context) error {
 	if err := p.workers.Start(ctx); err != nil {
 		switch {
 		case errors.Is(err, workerpool.ErrClosed):
-			return exec.Errorf(exec.EUnavailable, "tscheck: pool closed")
+			return wasmexec.Errorf(wasmexec.EUnavailable, "tscheck: pool closed")
 		case errors.Is(err, workerpool.ErrStarted):
-			return exec.Errorf(exec.EConflict, "tscheck: pool already started")
+			return wasmexec.Errorf(wasmexec.EConflict, "tscheck: pool already started")
 		}
 		return fmt.Errorf("tscheck: %w", err)
 	}
@@ -249,21 +249,21 @@ func (p *Pool) route(w *workerpool.Worker[workerMessage], m workerMessage) bool 
 	return true
 }
 
-// Check type-checks one request. Bad requests return a *exec.Error
-// (exec.EInvalid, exec.ETooLarge); a closed pool, exec.EUnavailable.
+// Check type-checks one request. Bad requests return a *wasmexec.Error
+// (wasmexec.EInvalid, wasmexec.ETooLarge); a closed pool, wasmexec.EUnavailable.
 // Everything else — type errors, a deadline, a dead worker, ctx ending — is
 // a Result (ctx ending gives TimedOut for a deadline, Cancelled otherwise).
 func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
 	if p.closed() {
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is shut down")
 	}
 	// Option values are validated against what the compiler reported; that
 	// is known once a worker has started.
 	select {
 	case <-p.infoSet:
 	default:
-		return nil, exec.Errorf(exec.EUnavailable, "type checker is not started yet")
+		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is not started yet")
 	}
 	p.mu.Lock()
 	libs, enums := p.libs, p.enums
@@ -277,7 +277,7 @@ func (p *Pool) Check(ctx context.Context, req Request) (*Result, error) {
 		w, err := p.workers.Acquire(ctx)
 		if err != nil {
 			if p.closed() {
-				return nil, exec.Errorf(exec.EUnavailable, "type checker is shut down")
+				return nil, wasmexec.Errorf(wasmexec.EUnavailable, "type checker is shut down")
 			}
 			return p.ctxResult(ctx, start), nil
 		}
@@ -304,19 +304,19 @@ func (p *Pool) closed() bool {
 }
 
 func (p *Pool) ctxResult(ctx context.Context, start time.Time) *Result {
-	r := &Result{Outcome: exec.Cancelled, Diagnostics: []Diagnostic{},
-		Error:             &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"},
+	r := &Result{Outcome: wasmexec.Cancelled, Diagnostics: []Diagnostic{},
+		Error:             &wasmexec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"},
 		TypeScriptVersion: p.version, DurationMs: ms(time.Since(start))}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		r.Outcome = exec.TimedOut
-		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
+		r.Outcome = wasmexec.TimedOut
+		r.Error = &wasmexec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
 	}
 	return r
 }
 
 // run sends one check to w and waits for its end. sent is false when the
 // request could not be written (the worker had died); then w is not reused.
-// An error is a request the compiler rejected (exec.EInvalid).
+// An error is a request the compiler rejected (wasmexec.EInvalid).
 func (p *Pool) run(ctx context.Context, w *workerpool.Worker[workerMessage], prep *prepared) (res *Result, sent bool, err error) {
 	timeout := prep.timeout
 	if dl, ok := ctx.Deadline(); ok {
@@ -360,8 +360,8 @@ func (p *Pool) run(ctx context.Context, w *workerpool.Worker[workerMessage], pre
 		case <-hard.C:
 			p.log.Warn("type-check worker ignored its deadline; killing it", "pid", w.PID(), "timeout", timeout)
 			w.Kill()
-			return &Result{Outcome: exec.TimedOut, Diagnostics: []Diagnostic{},
-				Error: &exec.ErrorData{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}}, true, nil
+			return &Result{Outcome: wasmexec.TimedOut, Diagnostics: []Diagnostic{},
+				Error: &wasmexec.ErrorData{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}}, true, nil
 
 		case <-cancelled:
 			// Ask the worker to stop; it answers with a cancelled result, or
@@ -377,11 +377,11 @@ func (p *Pool) run(ctx context.Context, w *workerpool.Worker[workerMessage], pre
 
 		case <-graceC:
 			w.Kill()
-			r := &Result{Outcome: exec.Cancelled, Diagnostics: []Diagnostic{},
-				Error: &exec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
+			r := &Result{Outcome: wasmexec.Cancelled, Diagnostics: []Diagnostic{},
+				Error: &wasmexec.ErrorData{Code: CodeCancelled, Message: "type check cancelled"}}
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Outcome = exec.TimedOut
-				r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
+				r.Outcome = wasmexec.TimedOut
+				r.Error = &wasmexec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
 			}
 			return r, true, nil
 		}
@@ -415,21 +415,21 @@ func (p *Pool) finish(ctx context.Context, w *workerpool.Worker[workerMessage], 
 		if m.Error != nil {
 			msg += ": " + m.Error.Message
 		}
-		return nil, true, exec.Errorf(exec.EInvalid, "%s", msg)
+		return nil, true, wasmexec.Errorf(wasmexec.EInvalid, "%s", msg)
 	}
 	r := p.toResult(m, prep)
 	r.workerCPUMs = m.CPUMs
-	if r.Outcome == exec.Cancelled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		r.Outcome = exec.TimedOut
-		r.Error = &exec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
+	if r.Outcome == wasmexec.Cancelled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		r.Outcome = wasmexec.TimedOut
+		r.Error = &wasmexec.ErrorData{Code: CodeTimeout, Message: "deadline exceeded before the type check finished"}
 	}
 	return r, true, nil
 }
 
 func (p *Pool) toResult(m workerMessage, prep *prepared) *Result {
-	r := &Result{Outcome: exec.Outcome(m.Outcome), Diagnostics: []Diagnostic{}}
+	r := &Result{Outcome: wasmexec.Outcome(m.Outcome), Diagnostics: []Diagnostic{}}
 	switch m.Outcome {
-	case string(exec.Succeeded):
+	case string(wasmexec.Succeeded):
 		for _, d := range m.Diagnostics {
 			if u, ok := prep.toUser[d.FilePath]; ok {
 				d.FilePath = u
@@ -442,31 +442,31 @@ func (p *Pool) toResult(m workerMessage, prep *prepared) *Result {
 		return r
 	}
 	if m.Error != nil {
-		r.Error = &exec.ErrorData{Code: m.Error.Code, Message: m.Error.Message}
+		r.Error = &wasmexec.ErrorData{Code: m.Error.Code, Message: m.Error.Message}
 	}
 	if r.Error == nil {
-		r.Outcome = exec.Failed
-		r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: "worker sent outcome " + strconv.Quote(m.Outcome)}
+		r.Outcome = wasmexec.Failed
+		r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "worker sent outcome " + strconv.Quote(m.Outcome)}
 	}
 	return r
 }
 
 // deadResult describes a check whose worker died under it.
 func (p *Pool) deadResult(w *workerpool.Worker[workerMessage]) *Result {
-	r := &Result{Outcome: exec.Failed, Diagnostics: []Diagnostic{}}
+	r := &Result{Outcome: wasmexec.Failed, Diagnostics: []Diagnostic{}}
 	e := w.Exit()
 	switch e.Cause {
 	case workerpool.OutOfMemory:
-		r.Error = &exec.ErrorData{Code: exec.CodeMemoryLimit,
+		r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeMemoryLimit,
 			Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", p.cfg.MemoryLimitBytes)}
 	case workerpool.StackOverflow:
-		r.Error = &exec.ErrorData{Code: exec.CodeStackOverflow, Message: "the type checker ran out of stack"}
+		r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeStackOverflow, Message: "the type checker ran out of stack"}
 	default:
 		msg := "the type checker process exited unexpectedly: " + e.Status
 		if first := firstLine(e.Stderr); first != "" {
 			msg += " (" + first + ")"
 		}
-		r.Error = &exec.ErrorData{Code: exec.CodeInternal, Message: msg}
+		r.Error = &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: msg}
 	}
 	return r
 }

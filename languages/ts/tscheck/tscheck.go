@@ -20,8 +20,8 @@
 // TimedOut and Failed mean the checker itself could not finish: a deadline
 // (the worker interrupts the VM; the pool kills the process a grace period
 // later if that does not work), the worker dying (Failed with
-// exec.CodeMemoryLimit when it ran out of its RLIMIT_DATA, else
-// exec.CodeInternal), or input nested too deeply (exec.CodeStackOverflow).
+// wasmexec.CodeMemoryLimit when it ran out of its RLIMIT_DATA, else
+// wasmexec.CodeInternal), or input nested too deeply (wasmexec.CodeStackOverflow).
 // A dead worker costs only its check and is replaced in the background.
 //
 // Defaults when a request leaves them unset: target es2022, lib ["es2022"],
@@ -45,7 +45,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // Request is one type check. Code alone is the single file /main.ts. Files
@@ -102,13 +102,13 @@ type CompilerOptions struct {
 // strict JSON) found at tsconfigPath among a check's files: the options
 // CompilerOptions has are taken, others ignored; baseUrl is resolved
 // against the tsconfig's directory, which is also the base of paths when
-// there is no baseUrl (as tsc does). Errors: exec.EInvalid.
+// there is no baseUrl (as tsc does). Errors: wasmexec.EInvalid.
 func OptionsFromTsconfig(text, tsconfigPath string) (CompilerOptions, error) {
 	var tc struct {
 		CompilerOptions CompilerOptions `json:"compilerOptions"`
 	}
 	if err := json.Unmarshal([]byte(text), &tc); err != nil {
-		return CompilerOptions{}, exec.Errorf(exec.EInvalid, "tsconfigPath: %s does not parse as JSON: %v", tsconfigPath, err)
+		return CompilerOptions{}, wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath: %s does not parse as JSON: %v", tsconfigPath, err)
 	}
 	o := tc.CompilerOptions
 	o.SandboxGlobals = nil
@@ -140,12 +140,12 @@ type Diagnostic struct {
 // Result is the outcome of one check. Error is set when Outcome is not
 // Succeeded.
 type Result struct {
-	Outcome           exec.Outcome    `json:"outcome"`
-	HasErrors         bool            `json:"hasErrors"`
-	Diagnostics       []Diagnostic    `json:"diagnostics"`
-	Error             *exec.ErrorData `json:"error,omitempty"`
-	TypeScriptVersion string          `json:"typeScriptVersion"`
-	DurationMs        float64         `json:"durationMs"`
+	Outcome           wasmexec.Outcome    `json:"outcome"`
+	HasErrors         bool                `json:"hasErrors"`
+	Diagnostics       []Diagnostic        `json:"diagnostics"`
+	Error             *wasmexec.ErrorData `json:"error,omitempty"`
+	TypeScriptVersion string              `json:"typeScriptVersion"`
+	DurationMs        float64             `json:"durationMs"`
 
 	workerCPUMs float64 // the worker's CPU time for the check (benchmarks)
 }
@@ -243,18 +243,18 @@ func validateOptions(o CompilerOptions, libs map[string]bool, enums map[string][
 			allowed = without(allowed, "es3") // removed in TypeScript 5.5
 		}
 		if !contains(allowed, v) {
-			return exec.Errorf(exec.EInvalid, "compilerOptions.%s: unknown value %q (allowed: %s)", name, get(o), strings.Join(allowed, ", "))
+			return wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.%s: unknown value %q (allowed: %s)", name, get(o), strings.Join(allowed, ", "))
 		}
 	}
 	if len(o.Paths) > 1000 {
-		return exec.Errorf(exec.EInvalid, "compilerOptions.paths: too many entries (%d)", len(o.Paths))
+		return wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.paths: too many entries (%d)", len(o.Paths))
 	}
 	if len(o.Lib) > 64 {
-		return exec.Errorf(exec.EInvalid, "compilerOptions.lib: too many entries (%d)", len(o.Lib))
+		return wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.lib: too many entries (%d)", len(o.Lib))
 	}
 	for _, l := range o.Lib {
 		if !libs[strings.ToLower(l)] {
-			return exec.Errorf(exec.EInvalid, "compilerOptions.lib: unknown lib %q (e.g. es2022, esnext, dom, dom.iterable, webworker)", l)
+			return wasmexec.Errorf(wasmexec.EInvalid, "compilerOptions.lib: unknown lib %q (e.g. es2022, esnext, dom, dom.iterable, webworker)", l)
 		}
 	}
 	return nil
@@ -315,7 +315,7 @@ func normalizePath(p string) (string, bool) {
 	return n, true
 }
 
-// prepare validates a request (exec.EInvalid, exec.ETooLarge) and builds the
+// prepare validates a request (wasmexec.EInvalid, wasmexec.ETooLarge) and builds the
 // worker payload.
 func prepare(req Request, libs map[string]bool, enums map[string][]string) (*prepared, error) {
 	if err := validateOptions(req.CompilerOptions, libs, enums); err != nil {
@@ -351,14 +351,14 @@ type preparedFiles struct {
 // prepareFiles validates a request's timeout, files and filePath.
 func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 	if req.Timeout < 0 {
-		return nil, exec.Errorf(exec.EInvalid, "timeout must not be negative")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "timeout must not be negative")
 	}
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
 	if timeout > MaxTimeout {
-		return nil, exec.Errorf(exec.EInvalid, "timeout %v exceeds the maximum %v", req.Timeout, MaxTimeout)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "timeout %v exceeds the maximum %v", req.Timeout, MaxTimeout)
 	}
 
 	files := make(map[string]string, len(req.Files)+1)
@@ -367,24 +367,24 @@ func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 	add := func(userPath, text string) error {
 		n, ok := normalizePath(userPath)
 		if !ok {
-			return exec.Errorf(exec.EInvalid, "files: invalid path %q", userPath)
+			return wasmexec.Errorf(wasmexec.EInvalid, "files: invalid path %q", userPath)
 		}
 		if _, dup := files[n]; dup {
-			return exec.Errorf(exec.EInvalid, "files: %q names the same file as %q", userPath, toUser[n])
+			return wasmexec.Errorf(wasmexec.EInvalid, "files: %q names the same file as %q", userPath, toUser[n])
 		}
 		if !utf8.ValidString(text) {
-			return exec.Errorf(exec.EInvalid, "files: %q is not valid UTF-8", userPath)
+			return wasmexec.Errorf(wasmexec.EInvalid, "files: %q is not valid UTF-8", userPath)
 		}
 		total += len(text)
 		if total > maxSourceBytes {
-			return exec.Errorf(exec.ETooLarge, "sources exceed %d bytes", maxSourceBytes)
+			return wasmexec.Errorf(wasmexec.ETooLarge, "sources exceed %d bytes", maxSourceBytes)
 		}
 		files[n] = text
 		toUser[n] = userPath
 		return nil
 	}
 	if len(req.Files) > maxFiles {
-		return nil, exec.Errorf(exec.EInvalid, "files: at most %d files", maxFiles)
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "files: at most %d files", maxFiles)
 	}
 	// Sorted, so the error for a bad request does not depend on map order.
 	keys := make([]string, 0, len(req.Files))
@@ -399,7 +399,7 @@ func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 	}
 	if req.Code != "" || len(req.Files) == 0 {
 		if req.Code == "" {
-			return nil, exec.Errorf(exec.EInvalid, "code or files is required")
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "code or files is required")
 		}
 		// Code is the file filePath names when files do not have it,
 		// else /main.ts.
@@ -410,7 +410,7 @@ func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 			}
 		}
 		if _, dup := files[defaultMain]; dup && name == defaultMain {
-			return nil, exec.Errorf(exec.EInvalid, "code and files[%q] both given", toUser[defaultMain])
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "code and files[%q] both given", toUser[defaultMain])
 		}
 		if err := add(name, req.Code); err != nil {
 			return nil, err
@@ -424,7 +424,7 @@ func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 		}
 	}
 	if len(roots) == 0 {
-		return nil, exec.Errorf(exec.EInvalid, "files: no TypeScript file (.ts, .tsx, .mts, .cts)")
+		return nil, wasmexec.Errorf(wasmexec.EInvalid, "files: no TypeScript file (.ts, .tsx, .mts, .cts)")
 	}
 	sort.Strings(roots)
 
@@ -432,10 +432,10 @@ func prepareFiles(req Request, maxFiles int) (*preparedFiles, error) {
 	if req.FilePath != "" {
 		n, ok := normalizePath(req.FilePath)
 		if _, exists := files[n]; !ok || !exists {
-			return nil, exec.Errorf(exec.EInvalid, "filePath %q is not one of the files", req.FilePath)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "filePath %q is not one of the files", req.FilePath)
 		}
 		if !isTSFile(n) {
-			return nil, exec.Errorf(exec.EInvalid, "filePath %q is not a TypeScript file", req.FilePath)
+			return nil, wasmexec.Errorf(wasmexec.EInvalid, "filePath %q is not a TypeScript file", req.FilePath)
 		}
 		checkFiles = []string{n}
 	}

@@ -20,7 +20,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
@@ -121,8 +121,8 @@ func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 			}
 		case opCheck:
 			if w.vm == nil {
-				w.send(workerMessage{Type: msgResult, ID: req.ID, Outcome: string(exec.Failed),
-					Error: &wireError{Code: exec.CodeInternal, Message: "worker not initialized"}})
+				w.send(workerMessage{Type: msgResult, ID: req.ID, Outcome: string(wasmexec.Failed),
+					Error: &wireError{Code: wasmexec.CodeInternal, Message: "worker not initialized"}})
 				continue
 			}
 			res := w.check(req)
@@ -278,7 +278,7 @@ func (w *worker) init(req workerRequest) error {
 		t := time.Now()
 		payload := prewarmPayload(libs)
 		res := w.runCheck(0, payload, 0)
-		if res.Outcome != string(exec.Succeeded) {
+		if res.Outcome != string(wasmexec.Succeeded) {
 			msg := res.Outcome
 			if res.Error != nil {
 				msg += ": " + res.Error.Message
@@ -311,10 +311,10 @@ func (w *worker) warmBackground() {
 	t := time.Now()
 	res := w.runCheck(backgroundID, prewarmPayload(libs), 0)
 	switch {
-	case res.Outcome == string(exec.Succeeded):
+	case res.Outcome == string(wasmexec.Succeeded):
 		w.background = w.background[1:]
 		w.log(msgWarmedInBackground, map[string]any{"libs": libs, "ms": ms(time.Since(t))})
-	case res.Outcome == string(exec.Cancelled):
+	case res.Outcome == string(wasmexec.Cancelled):
 		// preempted by a request: try again when idle
 	default:
 		msg := res.Outcome
@@ -373,8 +373,8 @@ func (w *worker) interrupt(id uint64, reason string) {
 
 func (w *worker) check(req workerRequest) workerMessage {
 	if req.Check == nil {
-		return workerMessage{Type: msgResult, ID: req.ID, Outcome: string(exec.Failed),
-			Error: &wireError{Code: exec.CodeInternal, Message: "check request without payload"}}
+		return workerMessage{Type: msgResult, ID: req.ID, Outcome: string(wasmexec.Failed),
+			Error: &wireError{Code: wasmexec.CodeInternal, Message: "check request without payload"}}
 	}
 	timeout := time.Duration(req.TimeoutMs) * time.Millisecond
 	return w.runCheck(req.ID, req.Check, timeout)
@@ -389,15 +389,15 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 	defer func() { res.CPUMs = ms(processCPU() - cpu0) }()
 	reqJSON, err := json.Marshal(payload)
 	if err != nil {
-		res.Outcome = string(exec.Failed)
-		res.Error = &wireError{Code: exec.CodeInternal, Message: err.Error()}
+		res.Outcome = string(wasmexec.Failed)
+		res.Error = &wireError{Code: wasmexec.CodeInternal, Message: err.Error()}
 		return res
 	}
 
 	w.mu.Lock()
 	if id != 0 && w.cancelBefore == id || id == backgroundID && w.waiting > 0 {
 		w.mu.Unlock()
-		res.Outcome = string(exec.Cancelled)
+		res.Outcome = string(wasmexec.Cancelled)
 		res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
 		return res
 	}
@@ -433,9 +433,9 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 		if err = json.Unmarshal([]byte(val.String()), &out); err == nil {
 			if out.Invalid != "" {
 				res.Outcome = wireInvalid
-				res.Error = &wireError{Code: exec.EInvalid, Message: out.Invalid}
+				res.Error = &wireError{Code: wasmexec.EInvalid, Message: out.Invalid}
 			} else {
-				res.Outcome = string(exec.Succeeded)
+				res.Outcome = string(wasmexec.Succeeded)
 				res.Diagnostics = out.Diagnostics
 				res.Timings = out.Timings
 				if res.Diagnostics == nil {
@@ -460,27 +460,27 @@ func (w *worker) runCheck(id uint64, payload *checkPayload, timeout time.Duratio
 		reason, _ := intr.Value().(string)
 		switch reason {
 		case "cancelled", "preempted":
-			res.Outcome = string(exec.Cancelled)
+			res.Outcome = string(wasmexec.Cancelled)
 			res.Error = &wireError{Code: CodeCancelled, Message: "type check cancelled"}
 		case "memory":
-			res.Outcome = string(exec.Failed)
-			res.Error = &wireError{Code: exec.CodeMemoryLimit,
+			res.Outcome = string(wasmexec.Failed)
+			res.Error = &wireError{Code: wasmexec.CodeMemoryLimit,
 				Message: fmt.Sprintf("the type checker ran out of memory (limit %d bytes)", w.memLimit)}
 			res.Recycle = true
 		default:
-			res.Outcome = string(exec.TimedOut)
+			res.Outcome = string(wasmexec.TimedOut)
 			res.Error = &wireError{Code: CodeTimeout, Message: fmt.Sprintf("type check did not finish within %v", timeout)}
 		}
 	case errors.As(err, &so):
-		res.Outcome = string(exec.Failed)
-		res.Error = &wireError{Code: exec.CodeStackOverflow,
+		res.Outcome = string(wasmexec.Failed)
+		res.Error = &wireError{Code: wasmexec.CodeStackOverflow,
 			Message: "the type checker ran out of stack (input nested too deeply)"}
 	case errors.As(err, &exc):
-		res.Outcome = string(exec.Failed)
-		res.Error = &wireError{Code: exec.CodeInternal, Message: "the type checker threw: " + firstLine(exc.Error())}
+		res.Outcome = string(wasmexec.Failed)
+		res.Error = &wireError{Code: wasmexec.CodeInternal, Message: "the type checker threw: " + firstLine(exc.Error())}
 	default:
-		res.Outcome = string(exec.Failed)
-		res.Error = &wireError{Code: exec.CodeInternal, Message: "the type checker failed: " + firstLine(err.Error())}
+		res.Outcome = string(wasmexec.Failed)
+		res.Error = &wireError{Code: wasmexec.CodeInternal, Message: "the type checker failed: " + firstLine(err.Error())}
 	}
 	return res
 }

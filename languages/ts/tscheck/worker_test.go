@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/workerpool"
 )
 
@@ -88,19 +88,19 @@ func TestWorkerProtocol(t *testing.T) {
 		wantOutcome string
 		wantCode    string
 	}{
-		{"completes", []workerRequest{{Op: opCheck, ID: 1, Check: plain, TimeoutMs: 60_000}}, string(exec.Succeeded), ""},
-		{"times out", []workerRequest{{Op: opCheck, ID: 2, Check: tinyPayload(explosiveType), TimeoutMs: 200}}, string(exec.TimedOut), CodeTimeout},
+		{"completes", []workerRequest{{Op: opCheck, ID: 1, Check: plain, TimeoutMs: 60_000}}, string(wasmexec.Succeeded), ""},
+		{"times out", []workerRequest{{Op: opCheck, ID: 2, Check: tinyPayload(explosiveType), TimeoutMs: 200}}, string(wasmexec.TimedOut), CodeTimeout},
 		{"cancel right after the request", []workerRequest{
 			{Op: opCheck, ID: 3, Check: tinyPayload(explosiveType), TimeoutMs: 60_000},
 			{Op: opCancel, ID: 3},
-		}, string(exec.Cancelled), CodeCancelled},
+		}, string(wasmexec.Cancelled), CodeCancelled},
 		{"stale cancel is ignored", []workerRequest{
 			{Op: opCancel, ID: 3},
 			{Op: opCheck, ID: 4, Check: plain, TimeoutMs: 60_000},
-		}, string(exec.Succeeded), ""},
+		}, string(wasmexec.Succeeded), ""},
 		{"options the compiler rejects", []workerRequest{{Op: opCheck, ID: 5, TimeoutMs: 60_000,
 			Check: &checkPayload{Files: plain.Files, Roots: plain.Roots, Options: map[string]any{"target": "es1999"}}}},
-			wireInvalid, exec.EInvalid},
+			wireInvalid, wasmexec.EInvalid},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestWorkerProtocol(t *testing.T) {
 			if tc.wantCode != "" && (m.Error == nil || m.Error.Code != tc.wantCode) {
 				t.Fatalf("error %+v; want code %q", m.Error, tc.wantCode)
 			}
-			if m.Outcome == string(exec.Succeeded) {
+			if m.Outcome == string(wasmexec.Succeeded) {
 				found := false
 				for _, d := range m.Diagnostics {
 					found = found || d.Code == 2322 && d.Line == 2 && d.Column == 14
@@ -147,7 +147,7 @@ func TestWorkerProtocol(t *testing.T) {
 
 // The wire names of Result and Diagnostic are part of the HTTP API.
 func TestJSONShape(t *testing.T) {
-	res := Result{Outcome: exec.Succeeded, HasErrors: true, TypeScriptVersion: "5.9.3", DurationMs: 1.5,
+	res := Result{Outcome: wasmexec.Succeeded, HasErrors: true, TypeScriptVersion: "5.9.3", DurationMs: 1.5,
 		Diagnostics: []Diagnostic{{Code: 2322, Category: "error", Message: "m", FilePath: "/main.ts", Line: 1, Column: 7}}}
 	b, err := json.Marshal(res)
 	if err != nil {

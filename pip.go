@@ -1,4 +1,4 @@
-package exec
+package wasmexec
 
 // PipInstallRequest is the body of POST /v1/contexts/:id/pip/install:
 // install Packages (PEP 508 requirements) or the requirements file at

@@ -1,4 +1,4 @@
-package exec_test
+package wasmexec_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
 // AppendJSON and MarshalJSON describe the same event.
@@ -15,12 +15,12 @@ func FuzzEventAppendJSON(f *testing.F) {
 		f.Add([]byte(s), int64(7), uint64(3))
 	}
 	f.Fuzz(func(t *testing.T, chunk []byte, pid int64, seq uint64) {
-		ev := exec.Event{PID: pid, Sequence: seq, Channel: exec.Stderr, Chunk: chunk, TimestampMs: 1796017980957}
+		ev := wasmexec.Event{PID: pid, Sequence: seq, Channel: wasmexec.Stderr, Chunk: chunk, TimestampMs: 1796017980957}
 		fast := ev.AppendJSON(nil)
 		if !json.Valid(fast) {
 			t.Fatalf("invalid JSON %s", fast)
 		}
-		var a, b exec.Event
+		var a, b wasmexec.Event
 		if err := json.Unmarshal(fast, &a); err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func FuzzEventAppendJSON(f *testing.F) {
 		if err := json.Unmarshal(slow, &b); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(a.Chunk, chunk) || a.PID != pid || a.Sequence != seq || a.Channel != exec.Stderr || a.TimestampMs != ev.TimestampMs {
+		if !bytes.Equal(a.Chunk, chunk) || a.PID != pid || a.Sequence != seq || a.Channel != wasmexec.Stderr || a.TimestampMs != ev.TimestampMs {
 			t.Fatalf("round trip %+v, want %+v", a, ev)
 		}
 		var ma, mb map[string]any
@@ -46,9 +46,9 @@ func FuzzEventAppendJSON(f *testing.F) {
 // A full log keeps a contiguous window of the newest events within its
 // byte cap and reports what it dropped.
 func TestOutputLogWindow(t *testing.T) {
-	l := exec.NewOutputLog(1, 3000) // room for ~25 events with their overhead
+	l := wasmexec.NewOutputLog(1, 3000) // room for ~25 events with their overhead
 	for i := 0; i < 5000; i++ {
-		l.Append(exec.Stdout, bytes.Repeat([]byte{'a' + byte(i%26)}, 1+i%13))
+		l.Append(wasmexec.Stdout, bytes.Repeat([]byte{'a' + byte(i%26)}, 1+i%13))
 	}
 	evs, dropped := l.Snapshot()
 	if !dropped || len(evs) == 0 || evs[len(evs)-1].Sequence != 5000 {
@@ -69,7 +69,7 @@ func TestOutputLogWindow(t *testing.T) {
 		t.Fatalf("read from 0: %+v", r)
 	}
 	r = l.Read(evs[5].Sequence, 3)
-	if r.Truncated || r.Events[0].Sequence != evs[6].Sequence || r.NextCursor != exec.EncodeCursor(evs[8].Sequence) {
+	if r.Truncated || r.Events[0].Sequence != evs[6].Sequence || r.NextCursor != wasmexec.EncodeCursor(evs[8].Sequence) {
 		t.Fatalf("read from the middle: %+v", r)
 	}
 }
@@ -83,14 +83,14 @@ func TestEventOverhead(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	l := exec.NewOutputLog(1, cap)
+	l := wasmexec.NewOutputLog(1, cap)
 	for i := 0; i < n; i++ {
-		l.Append(exec.Stdout, []byte{'x'})
+		l.Append(wasmexec.Stdout, []byte{'x'})
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	evs, dropped := l.Snapshot()
-	if !dropped || len(evs) > cap/(1+exec.EventOverheadBytes)+1 {
+	if !dropped || len(evs) > cap/(1+wasmexec.EventOverheadBytes)+1 {
 		t.Fatalf("kept %d events of %d (dropped=%v)", len(evs), n, dropped)
 	}
 	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)

@@ -1,4 +1,4 @@
-package exec
+package wasmexec
 
 // HistoryFilter selects completed executions (GET /v1/executions). Empty
 // fields match everything; a value that names nothing (an unknown

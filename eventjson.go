@@ -1,4 +1,4 @@
-package exec
+package wasmexec
 
 import (
 	"encoding/base64"

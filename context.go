@@ -1,4 +1,4 @@
-package exec
+package wasmexec
 
 // Execution-context vocabulary. The contexts package
 // implements it (and documents the state machine); server/ speaks it on the

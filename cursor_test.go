@@ -1,16 +1,16 @@
-package exec_test
+package wasmexec_test
 
 import (
 	"math"
 	"testing"
 
-	"github.com/wasmexec/wasmexec/exec"
+	"github.com/wasmexec/wasmexec"
 )
 
-func seqEvents(first, last uint64) []exec.Event {
-	var evs []exec.Event
+func seqEvents(first, last uint64) []wasmexec.Event {
+	var evs []wasmexec.Event
 	for s := first; s <= last; s++ {
-		evs = append(evs, exec.Event{Sequence: s, Channel: exec.Stdout, Chunk: []byte("x")})
+		evs = append(evs, wasmexec.Event{Sequence: s, Channel: wasmexec.Stdout, Chunk: []byte("x")})
 	}
 	return evs
 }
@@ -20,36 +20,36 @@ func seqEvents(first, last uint64) []exec.Event {
 // after it: an empty page, not truncated, the same cursor.
 func TestReplayAfterTheLargestCursor(t *testing.T) {
 	const maxCursor = "c3w5e11264sgsf"
-	seq, err := exec.ParseCursor(maxCursor)
-	if err != nil || seq != math.MaxUint64 || exec.EncodeCursor(seq) != maxCursor {
+	seq, err := wasmexec.ParseCursor(maxCursor)
+	if err != nil || seq != math.MaxUint64 || wasmexec.EncodeCursor(seq) != maxCursor {
 		t.Fatalf("ParseCursor(%q) = %d, %v", maxCursor, seq, err)
 	}
 	for _, tc := range []struct {
 		name   string
-		events []exec.Event
+		events []wasmexec.Event
 	}{
 		{"events from 1", seqEvents(1, 5)},
 		{"oldest dropped", seqEvents(3, 5)},
 		{"no events", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := exec.ReplayEvents(tc.events, seq, 10)
+			r := wasmexec.ReplayEvents(tc.events, seq, 10)
 			if r.Truncated || r.HasMore || len(r.Events) != 0 || r.NextCursor != maxCursor {
 				t.Fatalf("after %s: %+v", maxCursor, r)
 			}
 		})
 	}
 	// The live log answers the same.
-	l := exec.NewOutputLog(0, 1<<20)
-	l.Append(exec.Stdout, []byte("a"))
+	l := wasmexec.NewOutputLog(0, 1<<20)
+	l.Append(wasmexec.Stdout, []byte("a"))
 	if r := l.Read(seq, 10); r.Truncated || len(r.Events) != 0 || r.NextCursor != maxCursor {
 		t.Fatalf("live log after %s: %+v", maxCursor, r)
 	}
 	// Truncation is still reported where it happened.
-	if r := exec.ReplayEvents(seqEvents(3, 5), 1, 10); !r.Truncated || r.Events[0].Sequence != 3 {
+	if r := wasmexec.ReplayEvents(seqEvents(3, 5), 1, 10); !r.Truncated || r.Events[0].Sequence != 3 {
 		t.Fatalf("after 1 of 3..5: %+v", r)
 	}
-	if r := exec.ReplayEvents(seqEvents(3, 5), 2, 10); r.Truncated {
+	if r := wasmexec.ReplayEvents(seqEvents(3, 5), 2, 10); r.Truncated {
 		t.Fatalf("after 2 of 3..5: %+v", r)
 	}
 }
@@ -62,24 +62,24 @@ func FuzzReplayCursor(f *testing.F) {
 		f.Add(s, uint64(1), uint64(5))
 	}
 	f.Fuzz(func(t *testing.T, c string, first, last uint64) {
-		seq, err := exec.ParseCursor(c)
+		seq, err := wasmexec.ParseCursor(c)
 		if err != nil {
-			if exec.ErrorCode(err) != exec.EInvalid {
+			if wasmexec.ErrorCode(err) != wasmexec.EInvalid {
 				t.Fatalf("ParseCursor(%q): %v", c, err)
 			}
 			return
 		}
-		if back, err := exec.ParseCursor(exec.EncodeCursor(seq)); err != nil || back != seq {
+		if back, err := wasmexec.ParseCursor(wasmexec.EncodeCursor(seq)); err != nil || back != seq {
 			t.Fatalf("round trip of %q: %d %v", c, back, err)
 		}
 		if first == 0 || last < first || last-first > 100 {
 			return
 		}
-		r := exec.ReplayEvents(seqEvents(first, last), seq, 1000)
+		r := wasmexec.ReplayEvents(seqEvents(first, last), seq, 1000)
 		if r.Truncated != (seq < first-1) {
 			t.Fatalf("after %d of %d..%d: truncated %v", seq, first, last, r.Truncated)
 		}
-		next, err := exec.ParseCursor(r.NextCursor)
+		next, err := wasmexec.ParseCursor(r.NextCursor)
 		if err != nil || next < seq && !r.Truncated {
 			t.Fatalf("after %d of %d..%d: next cursor %q", seq, first, last, r.NextCursor)
 		}

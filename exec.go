@@ -1,16 +1,16 @@
-// Package exec is the vocabulary of wasmexec: requests, results, outcomes,
+// Package wasmexec is the vocabulary of wasmexec: requests, results, outcomes,
 // output events and replay, limits, context and process descriptors, the
 // one error type, and the Runner interface of the run lifecycle.
 //
 // It has no cgo and never imports wasmtime: the run pipeline (package
 // pipeline) implements Runner over the engine (package engine, its
 // Driver), and adapters (server/, store/, vfs/, contexts/, processes/,
-// languages/*) depend on exec, never on the engine.
+// languages/*) depend on it, never on the engine.
 //
 // Size: it is the vocabulary every package shares (requests, results, errors,
 // limits, events, contexts, processes, network, tenants); one file per
 // noun.
-package exec
+package wasmexec
 
 import (
 	"encoding/json"
