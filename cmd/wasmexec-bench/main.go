@@ -31,7 +31,7 @@ var (
 	imagesDir = flag.String("images-dir", "build/images", "guest images")
 	duration  = flag.Duration("duration", 3*time.Second, "length of each throughput run")
 	samples   = flag.Int("samples", 300, "sequential requests per latency measurement")
-	only      = flag.String("only", "", "comma-separated sections to run (js, and those registered by the other files: python, ts, store, pool, frontdoor, authcost, postgres, events, cluster, ...); empty: all")
+	only      = flag.String("only", "", "comma-separated sections to run (js, and those registered by the other files: python, ts (the checker), tsrun (TypeScript one-shot runs vs JavaScript), store, pool, frontdoor, authcost, postgres, events, cluster, ...); empty: all")
 )
 
 func main() {
