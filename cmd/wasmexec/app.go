@@ -415,7 +415,7 @@ func (a *app) load(ctx context.Context) error {
 		langs[wasmexec.JavaScript] = js.Driver{Packages: pkgs}
 		// Without workers (in-process eval, prepare) esbuild runs in this
 		// process; a server always has workers (see options.validate).
-		tsDriver := ts.Driver{Packages: pkgs}
+		tsDriver := ts.Driver{Packages: pkgs, Cache: ts.NewTranspileCache(0)}
 		if a.opts.tsWorkers > 0 {
 			self, err := os.Executable()
 			if err != nil {

@@ -22,6 +22,9 @@ type Driver struct {
 	// Modules, when set, converts the run's ES modules on the host ahead
 	// of the guest (see ModuleConverter).
 	Modules js.ModuleConverter
+	// Cache, when set, keeps transpiles by content (see TranspileCache), so
+	// code run again skips the transpiler.
+	Cache *TranspileCache
 }
 
 // Image implements wasmexec.LanguageDriver.
@@ -65,10 +68,10 @@ func (d Driver) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.P
 	}
 	var p *Program
 	var err error
-	if d.Workers != nil {
-		p, err = d.Workers.TranspileWith(ctx, req.Code, filename, tsconfig)
+	if d.Cache != nil {
+		p, err = d.Cache.Transpile(ctx, req.Code, filename, tsconfig, d.transpile)
 	} else {
-		p, err = TranspileWith(req.Code, filename, tsconfig)
+		p, err = d.transpile(ctx, req.Code, filename, tsconfig)
 	}
 	if err != nil {
 		var se *SyntaxError
@@ -93,4 +96,12 @@ func (d Driver) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.P
 			}
 		},
 	})
+}
+
+// transpile is the driver's transpiler: its Workers, else this process.
+func (d Driver) transpile(ctx context.Context, code, filename, tsconfig string) (*Program, error) {
+	if d.Workers != nil {
+		return d.Workers.TranspileWith(ctx, code, filename, tsconfig)
+	}
+	return TranspileWith(code, filename, tsconfig)
 }

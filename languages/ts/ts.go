@@ -19,7 +19,8 @@
 // costs only its request, which fails with code transpile_failed
 // (*TranspileError); the next request gets a fresh worker. Transpile itself
 // runs esbuild in the calling process: it is for workers, tests and trusted
-// code.
+// code. A TranspileCache in front of either keeps transpiles by content, so
+// code run again skips the transpiler (Driver.Cache).
 //
 // A *Program carries the generated JavaScript and its source map. Run
 // Program.JS in goja under the name Program.Filename, then pass anything goja
@@ -28,11 +29,12 @@
 // source instead.
 //
 // Everything here is safe for concurrent use: Transpile keeps no shared state,
-// Workers serves concurrent requests, and a Program is immutable once
-// returned (its source map index is built lazily, once, under a sync.Once).
+// Workers serves concurrent requests, TranspileCache locks, and a Program is
+// immutable once returned (its source map index is built lazily, once, under
+// a sync.Once).
 //
-// Size: transpiling, module conversion, source maps and their worker processes
-// belong together; each file is one of them.
+// Size: transpiling, its cache, module conversion, source maps and their
+// worker processes belong together; each file is one of them.
 package ts
 
 import (
