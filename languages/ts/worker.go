@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime"
 	"time"
 
 	"github.com/wasmexec/wasmexec"
@@ -256,6 +258,15 @@ func deathError(e workerpool.Exit, memLimit int64) *TranspileError {
 func WorkerMain(stdin io.Reader, stdout io.Writer) error {
 	if _, err := workerpool.ApplyLimits(); err != nil {
 		return err
+	}
+	if os.Getenv("GOMAXPROCS") == "" {
+		// A transform is one file, and esbuild's goroutines for it hand off
+		// to each other: with one P none of them waits for a parked thread
+		// to wake on another CPU, which measured ~15% of a small
+		// transpile's latency after the worker sat idle (its usual state
+		// between runs). A worker stuck on hostile code also burns one CPU,
+		// not every one.
+		runtime.GOMAXPROCS(1)
 	}
 	in := bufio.NewReader(stdin)
 	out := bufio.NewWriter(stdout)
