@@ -61,7 +61,7 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	}
 	sum := sha256.Sum256([]byte(key))
 	id := "imp_" + hex.EncodeToString(sum[:10])
-	if o := m.byID[id]; o != nil { // the same key, or a client's id: leave it
+	if o := m.byID[id]; o != nil && m.cfg.Shared == nil { // the same key, or a client's id: leave it
 		return nil
 	}
 	set := slices.Clone(packages)
@@ -69,6 +69,16 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	now := m.cfg.Now()
 	t := &tmpl{key: key, spec: wasmexec.TemplateSpec{TemplateID: id, Language: lang, Packages: set, Limits: wasmexec.Limits{MemoryBytes: memory}},
 		d: wasmexec.Template{TemplateID: id, Language: lang, State: wasmexec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
+	if m.cfg.Shared != nil {
+		// The cluster's: found, fetched or built in the background, once
+		// per key at a time here (and built once for the cluster).
+		if !m.syncing[key] {
+			m.syncing[key] = true
+			m.wg.Add(1)
+			go m.implicitShared(wasmexec.WithTenant(context.Background(), wasmexec.TenantFrom(ctx)), t)
+		}
+		return nil
+	}
 	m.byID[id], m.implicit[key] = t, t
 	if err := m.writeRecord(t, nil); err != nil {
 		m.log.Warn("write an implicit template's record", "templateId", id, "err", err)
@@ -140,6 +150,18 @@ func (m *Manager) evictLocked() []*wasmexec.Template {
 		}
 		total -= t.d.Bytes()
 		m.deleteLocked(t)
+		if m.cfg.Shared != nil {
+			// The cluster's copy goes too: what it stores is bounded the
+			// same way (each node evicting what it uses least).
+			id := t.d.TemplateID
+			m.wg.Add(1)
+			go func() {
+				defer m.wg.Done()
+				ctx, cancel := context.WithTimeout(m.ctx, sharedTimeout)
+				defer cancel()
+				m.cfg.Shared.DeleteTemplate(ctx, id)
+			}()
+		}
 		out = append(out, describe(t))
 		m.log.Info("implicit template evicted (least recently used)", "templateId", t.d.TemplateID, "bytes", t.d.Bytes())
 	}
