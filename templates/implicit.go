@@ -50,8 +50,10 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 		return nil
 	}
 	if t := m.implicit[key]; t != nil {
-		if t.d.State != wasmexec.TemplateReady {
-			return nil // building, or failed (not tried again until evicted or restarted)
+		if t.d.State != wasmexec.TemplateReady || t.cur == nil {
+			// Building, failed (not tried again until evicted or
+			// restarted), or, in a cluster, its capture being fetched.
+			return nil
 		}
 		ti, err := m.holdLocked(t)
 		if err != nil {

@@ -1,7 +1,15 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"syscall"
@@ -248,5 +256,90 @@ func TestServeClusterTemplates(t *testing.T) {
 	}
 	if s, r, raw := runFrom(t, n2, clusterKeyA, "slow", "done"); s != 200 || r["value"] != float64(42) {
 		t.Fatalf("a run from slow through n2: %d %s", s, raw)
+	}
+}
+
+// fakeNPM serves one package, tiny@1.0.0, as an npm registry does.
+func fakeNPM(t *testing.T) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, body := range map[string]string{"package/package.json": `{"name":"tiny","version":"1.0.0","main":"index.js"}`, "package/index.js": "exports.x = 41;"} {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(body))
+	}
+	tw.Close()
+	zw.Close()
+	tgz := buf.Bytes()
+	sum := sha512.Sum512(tgz)
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/tiny":
+			json.NewEncoder(w).Encode(map[string]any{"name": "tiny", "dist-tags": map[string]any{"latest": "1.0.0"}, "versions": map[string]any{"1.0.0": map[string]any{
+				"name": "tiny", "version": "1.0.0", "dist": map[string]any{"tarball": srv.URL + "/tiny/-/tiny-1.0.0.tgz", "integrity": "sha512-" + base64.StdEncoding.EncodeToString(sum[:])}}}})
+		case "/tiny/-/tiny-1.0.0.tgz":
+			w.Write(tgz)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// One-shot runs with the same packages through two nodes at once: the
+// implicit template of that set is built once, by one node, and runs
+// through either start from it (the other fetches it).
+func TestServeClusterImplicitTemplateBuiltOnce(t *testing.T) {
+	tc := newTestCluster(t, "--npm-registry", fakeNPM(t))
+	nodes := []*proc{tc.node(t, "n1"), tc.node(t, "n2")}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("n1:\n%s\nn2:\n%s", nodes[0].logs.String(), nodes[1].logs.String())
+		}
+	})
+	run := `{"language":"javascript","packages":["tiny@1.0.0"],"code":"require('tiny').x + 1"}`
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if s, r, raw := nodes[i%2].doKey(t, clusterKeyA, "POST", "/v1/evaluate", run); s != 200 || r["value"] != float64(42) {
+				t.Errorf("a one-shot run with packages through %s: %d %s", nodes[i%2].base, s, raw)
+			}
+		}()
+	}
+	wg.Wait()
+	var id string
+	poll.Until(t, 2*time.Minute, "the implicit template to be ready", func() bool {
+		var state string
+		err := tc.db.QueryRow(`SELECT template_id, state FROM cluster_templates WHERE implicit`).Scan(&id, &state)
+		if state == "failed" {
+			t.Fatalf("the implicit template failed: %s", nodes[0].logs.String()+nodes[1].logs.String())
+		}
+		return err == nil && state == "ready"
+	})
+	var rows int
+	tc.db.QueryRow(`SELECT count(*) FROM cluster_templates WHERE implicit`).Scan(&rows)
+	if _, _, builds := tc.templateRow(t, id); builds != 1 || rows != 1 {
+		t.Fatalf("%d implicit templates, %s built %d times; want one, built once", rows, id, builds)
+	}
+	// Both nodes start runs from it: the one that did not build it
+	// fetches it (in the background, at a run that finds no copy).
+	_, builder, _ := tc.templateRow(t, id)
+	other := nodes[0]
+	if builder == "n1" {
+		other = nodes[1]
+	}
+	poll.Until(t, time.Minute, "the other node to fetch the implicit template", func() bool {
+		if s, r, raw := other.doKey(t, clusterKeyA, "POST", "/v1/evaluate", run); s != 200 || r["value"] != float64(42) {
+			t.Fatalf("a run through the other node: %d %s", s, raw)
+		}
+		return strings.Contains(other.logs.String(), "fetched a template's capture")
+	})
+	if _, _, builds := tc.templateRow(t, id); builds != 1 {
+		t.Fatalf("%s built %d times", id, builds)
 	}
 }
