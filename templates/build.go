@@ -150,6 +150,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 	t.d.State, t.d.Error, t.cancel = wasmexec.TemplateReady, nil, nil
 	t.d.ReadyAtMs = m.cfg.Now().UnixMilli()
 	t.d.Builds++
+	m.usedLocked(t)
 	d := describe(t)
 	evicted := m.evictLocked()
 	m.mu.Unlock()

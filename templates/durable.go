@@ -24,6 +24,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wasmexec/wasmexec"
@@ -211,6 +213,20 @@ func (m *Manager) loadRecords() map[string]bool {
 		if t.key != "" {
 			m.implicit[t.key] = t
 		}
+	}
+	// The order of use the records kept (to the millisecond) is where
+	// this process's count of uses starts.
+	ready := make([]*tmpl, 0, len(m.byID))
+	for _, t := range m.byID {
+		if t.cur != nil {
+			ready = append(ready, t)
+		}
+	}
+	slices.SortFunc(ready, func(a, b *tmpl) int {
+		return cmp.Or(cmp.Compare(lastUse(a), lastUse(b)), strings.Compare(a.d.TemplateID, b.d.TemplateID))
+	})
+	for _, t := range ready {
+		m.usedLocked(t)
 	}
 	return keep
 }

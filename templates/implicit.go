@@ -128,6 +128,11 @@ del _d, _tops, _md
 // recently used first, while implicit templates hold more than
 // MaxImplicitBytes (negative: no bound). It returns their descriptors
 // (for template.deleted). m.mu held.
+//
+// The order is Manager.uses', not lastUsedAtMs': a run from one template
+// and another's build often happen in the same millisecond (the template
+// just used was then evicted in place of the older one), and a wall clock
+// can step back.
 func (m *Manager) evictLocked() []*wasmexec.Template {
 	if m.cfg.MaxImplicitBytes < 0 {
 		return nil
@@ -141,13 +146,16 @@ func (m *Manager) evictLocked() []*wasmexec.Template {
 	if total <= m.cfg.MaxImplicitBytes {
 		return nil
 	}
-	sort.Slice(all, func(i, j int) bool { return lastUse(all[i]) < lastUse(all[j]) })
+	sort.Slice(all, func(i, j int) bool { return all[i].used < all[j].used })
 	var out []*wasmexec.Template
 	for _, t := range all {
 		if total <= m.cfg.MaxImplicitBytes {
 			break
 		}
-		if t.d.State != wasmexec.TemplateReady || (t.cur != nil && t.cur.refs > 0) {
+		if t.d.State != wasmexec.TemplateReady || t.cur == nil || t.cur.refs > 0 {
+			// Building, held by a run, or, in a cluster, a row whose
+			// capture this node is fetching: evicting that would delete,
+			// for every node, a template this node never used.
 			continue
 		}
 		total -= t.d.Bytes()
@@ -170,4 +178,13 @@ func (m *Manager) evictLocked() []*wasmexec.Template {
 	return out
 }
 
+// usedLocked records a use of t: a run holding it, or it becoming ready
+// here. m.mu held.
+func (m *Manager) usedLocked(t *tmpl) {
+	m.uses++
+	t.used = m.uses
+}
+
+// lastUse is when t was last used or became ready, as its descriptor
+// says (and its record keeps across a restart).
 func lastUse(t *tmpl) int64 { return max(t.d.LastUsedAtMs, t.d.ReadyAtMs) }

@@ -320,6 +320,7 @@ func (m *Manager) finishShared(ctx context.Context, t *tmpl, gen int64, b *built
 	if path != "" {
 		m.retireLocked(t)
 		t.cur = &generation{record: path, off: b.off, ws: b.ws, sum: sum}
+		m.usedLocked(t)
 	}
 	d := describe(t)
 	evicted := m.evictLocked()

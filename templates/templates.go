@@ -117,6 +117,10 @@ type Manager struct {
 	implicit map[string]*tmpl // implicit key → template
 	syncing  map[string]bool  // implicit keys looked up in the cluster now
 	closed   bool
+	// uses counts the uses of templates (a run holding one, or one
+	// becoming ready here): the order implicit templates are evicted in
+	// (implicit.go).
+	uses uint64
 
 	builds chan struct{} // build slots
 	ctx    context.Context
@@ -147,6 +151,8 @@ type tmpl struct {
 	// capture under way here ends (shared.go).
 	gen      int64
 	fetching chan struct{}
+	// used is Manager.uses at its last use here (0: none yet).
+	used uint64
 }
 
 // generation is one build's output: its record (state from off) and
@@ -553,6 +559,7 @@ func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 	g.refs++
 	t.d.Runs++
 	t.d.LastUsedAtMs = m.cfg.Now().UnixMilli()
+	m.usedLocked(t)
 	var once sync.Once
 	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
 	return &wasmexec.TemplateImage{
