@@ -49,7 +49,7 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	if m.closed {
 		return nil
 	}
-	if t := m.implicit[key]; t != nil {
+	if t := m.implicit[key]; t != nil && (m.cfg.Shared == nil || !unfetchedLocked(t)) {
 		if t.d.State != wasmexec.TemplateReady || t.cur == nil {
 			// Building, failed (not tried again until evicted or
 			// restarted), or, in a cluster, its capture being fetched.
@@ -73,8 +73,9 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 		d: wasmexec.Template{TemplateID: id, Language: lang, State: wasmexec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
 	if m.cfg.Shared != nil {
 		// The cluster's: found, fetched or built in the background, once
-		// per key at a time here (and built once for the cluster).
-		if !m.syncing[key] {
+		// per key at a time here (and built once for the cluster), and
+		// after a failed lookup not before its retry is due.
+		if !m.syncing[key] && m.lookupDueLocked(key) {
 			m.syncing[key] = true
 			m.wg.Add(1)
 			go m.implicitShared(wasmexec.WithTenant(context.Background(), wasmexec.TenantFrom(ctx)), t)

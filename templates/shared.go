@@ -23,8 +23,12 @@ package templates
 //     one whose state the engine refused.
 //   - Implicit templates have ids made from their key, so every node asking
 //     for a set finds the same row: one node builds it, the others fetch it.
-//     Each node evicts the copies it holds, least recently used first, and
-//     an eviction deletes the template for the whole cluster.
+//     A node whose fetch failed (or was refused, the rebuild claimed by
+//     another) looks the set up again at a later run, after a wait doubled
+//     at each failure in a row (1 s up to a minute); runs meanwhile go
+//     without it. Each node evicts the copies it holds, least recently
+//     used first, and an eviction deletes the template for the whole
+//     cluster.
 
 import (
 	"context"
@@ -32,8 +36,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -557,44 +563,149 @@ func (m *Manager) deleteShared(ctx context.Context, id string) error {
 
 // implicitShared finds, in the background, the cluster's implicit
 // template of t's key: fetched here when ready, built here when nobody
-// has it yet (or its builder died). Runs meanwhile go on without it.
+// has it yet (or its builder died). Runs meanwhile go on without it. A
+// lookup that failed (the row unreadable, the fetch failed or was
+// refused and rebuilt elsewhere) is tried again by a later run, once its
+// retry is due.
 func (m *Manager) implicitShared(from context.Context, t *tmpl) {
 	defer m.wg.Done()
-	defer func() {
-		m.mu.Lock()
-		delete(m.syncing, t.key)
-		m.mu.Unlock()
-	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(from), sharedTimeout)
 	defer cancel()
 	stop := context.AfterFunc(m.ctx, cancel)
 	defer stop()
-	r, err := m.cfg.Shared.GetTemplate(ctx, t.d.TemplateID)
-	if err != nil {
+	err := m.lookupImplicit(ctx, from, t)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.syncing, t.key)
+	if err == nil || m.closed {
+		delete(m.retries, t.key)
 		return
 	}
+	if o := m.implicit[t.key]; o != nil && unfetchedLocked(o) {
+		// Its row's descriptor, with nothing here: it would count
+		// against MaxImplicitBytes, and hide the row from the retry.
+		m.deleteLocked(o)
+	}
+	r := m.retries[t.key]
 	if r == nil {
-		if _, err := m.createShared(from, t); err == nil || wasmexec.ErrorCode(err) != wasmexec.ETemplateConflict {
-			return
+		r = &retry{}
+		m.retries[t.key] = r
+	}
+	wait := r.failedLocked(m.cfg.Now())
+	m.log.Warn("an implicit template could not be had from the cluster; runs go on without it until a retry", "templateId", t.d.TemplateID, "failures", r.failures, "retryIn", wait, "err", err)
+	m.pruneRetriesLocked()
+}
+
+// lookupImplicit is implicitShared's lookup: nil when the template is
+// here, built here, or nothing is to be tried again (building elsewhere,
+// failed, or a client's template of that id).
+func (m *Manager) lookupImplicit(ctx, from context.Context, t *tmpl) error {
+	r, err := m.cfg.Shared.GetTemplate(ctx, t.d.TemplateID)
+	if err != nil {
+		return fmt.Errorf("read its row: %w", err)
+	}
+	if r == nil {
+		_, err := m.createShared(from, t)
+		if err == nil {
+			return nil
 		}
-		if r, err = m.cfg.Shared.GetTemplate(ctx, t.d.TemplateID); err != nil || r == nil {
-			return
+		if wasmexec.ErrorCode(err) != wasmexec.ETemplateConflict {
+			return fmt.Errorf("create its row: %w", err)
+		}
+		if r, err = m.cfg.Shared.GetTemplate(ctx, t.d.TemplateID); err != nil {
+			return fmt.Errorf("read its row: %w", err)
+		}
+		if r == nil {
+			return errors.New("its row was deleted as it was created")
 		}
 	}
 	if r.Tenant != t.d.Tenant || !r.Implicit {
-		return // a client's template of that id: leave it
+		return nil // a client's template of that id: leave it
 	}
 	meta, err := fromRow(r)
 	if err != nil {
-		return
+		return err
 	}
 	switch {
 	case r.State == wasmexec.TemplateReady:
-		if ti, _, err := m.holdShared(ctx, r, meta); err == nil && ti != nil {
-			ti.Release()
+		ti, _, err := m.holdShared(ctx, r, meta)
+		if err != nil {
+			return fmt.Errorf("fetch its capture: %w", err)
 		}
+		if ti != nil {
+			ti.Release()
+			return nil
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if o := m.implicit[t.key]; o != nil && (o.cur != nil || o.d.State == wasmexec.TemplateBuilding && o.done != nil) {
+			// Fetched by a run meanwhile, or its capture was refused
+			// and this node rebuilds it.
+			return nil
+		}
+		return errors.New("its capture changed, or was refused and is rebuilt elsewhere, as it was fetched")
 	case r.State == wasmexec.TemplateBuilding && r.LeaseLeftMs <= 0:
-		m.claimShared(ctx, r, meta, false, fmt.Sprintf("its build on node %s stopped before it ended", r.Builder))
+		if err := m.claimShared(ctx, r, meta, false, fmt.Sprintf("its build on node %s stopped before it ended", r.Builder)); err != nil {
+			return fmt.Errorf("claim its build: %w", err)
+		}
+	}
+	return nil
+}
+
+// unfetchedLocked: t is a ready row's entry with no copy here and no
+// fetch of one under way (what a fetch that failed leaves). m.mu held.
+func unfetchedLocked(t *tmpl) bool {
+	return t.d.State == wasmexec.TemplateReady && t.cur == nil && t.fetching == nil
+}
+
+const (
+	// implicitRetryMin is the wait before an implicit template whose
+	// lookup failed is looked up again, doubled at each failure in a row
+	// up to implicitRetryMax: a peer or the database that failed now may
+	// be back in a moment, and one that stays down is asked once a
+	// minute, not by every run.
+	implicitRetryMin = time.Second
+	implicitRetryMax = time.Minute
+	// maxRetries bounds the failed keys remembered; past it the ones due
+	// longest ago are forgotten (their next lookup is then due at once).
+	maxRetries = 1024
+)
+
+// retry is the state of an implicit key whose last lookup failed.
+type retry struct {
+	failures int
+	at       time.Time // not looked up again before
+}
+
+// failedLocked counts a failure at now and returns the wait before the
+// next lookup. m.mu held.
+func (r *retry) failedLocked(now time.Time) time.Duration {
+	r.failures++
+	wait := implicitRetryMax
+	if n := r.failures - 1; n < 16 {
+		wait = min(implicitRetryMin<<n, implicitRetryMax)
+	}
+	r.at = now.Add(wait)
+	return wait
+}
+
+// lookupDueLocked says whether implicit key may be looked up in the
+// cluster now. m.mu held.
+func (m *Manager) lookupDueLocked(key string) bool {
+	r := m.retries[key]
+	return r == nil || !m.cfg.Now().Before(r.at)
+}
+
+// pruneRetriesLocked forgets the failed keys due longest ago past
+// maxRetries. m.mu held.
+func (m *Manager) pruneRetriesLocked() {
+	if len(m.retries) <= maxRetries {
+		return
+	}
+	keys := slices.Collect(maps.Keys(m.retries))
+	slices.SortFunc(keys, func(a, b string) int { return m.retries[a].at.Compare(m.retries[b].at) })
+	for _, k := range keys[:len(keys)-maxRetries] {
+		delete(m.retries, k)
 	}
 }
 

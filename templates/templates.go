@@ -116,7 +116,10 @@ type Manager struct {
 	byID     map[string]*tmpl
 	implicit map[string]*tmpl // implicit key → template
 	syncing  map[string]bool  // implicit keys looked up in the cluster now
-	closed   bool
+	// retries are the implicit keys whose last lookup in the cluster
+	// failed, and when they may be looked up again (shared.go).
+	retries map[string]*retry
+	closed  bool
 	// uses counts the uses of templates (a run holding one, or one
 	// becoming ready here): the order implicit templates are evicted in
 	// (implicit.go).
@@ -230,7 +233,7 @@ func New(cfg Config) (*Manager, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{cfg: cfg, log: cfg.Logger, ws: ws, tmp: tmp, byID: map[string]*tmpl{}, implicit: map[string]*tmpl{}, syncing: map[string]bool{},
+	m := &Manager{cfg: cfg, log: cfg.Logger, ws: ws, tmp: tmp, byID: map[string]*tmpl{}, implicit: map[string]*tmpl{}, syncing: map[string]bool{}, retries: map[string]*retry{},
 		builds: make(chan struct{}, cfg.MaxBuilds), ctx: ctx, cancel: cancel}
 	keep := m.loadRecords()
 	if n, err := ws.RemoveStaleExcept(workspacePrefix, keep); err != nil {
