@@ -153,3 +153,31 @@ type ImplicitTemplates interface {
 	// without it.
 	Implicit(ctx context.Context, lang Language, packages []string, memoryBytes int64) *TemplateImage
 }
+
+// SharedTemplate is a template's row in a cluster's database (package
+// cluster): what every server of the cluster knows of it. The templates
+// package fills Meta with its own encoding (descriptor and recipe); the
+// cluster stores it as it is.
+type SharedTemplate struct {
+	ID       string
+	Tenant   string
+	Implicit bool
+	State    TemplateState
+	Meta     []byte
+	// Builder is the node building it (State building) or that built it
+	// last; Generation fences the build under way (+1 at every claim),
+	// whose lease has LeaseLeftMs left (≤ 0: over, another node may
+	// claim the build).
+	Builder     string
+	Generation  int64
+	LeaseLeftMs int64
+	// Sum is the SHA-256 (hex) of its stored capture and CaptureBytes its
+	// size (ready); Bytes what it holds as quotas count it (its state and
+	// workspace); Builds the builds that ended.
+	Sum          string
+	CaptureBytes int64
+	Bytes        int64
+	Builds       int64
+	CreatedAtMs  int64
+	LastUsedAtMs int64
+}

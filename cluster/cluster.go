@@ -34,6 +34,12 @@
 // clock. Processes can't move: a pid carries the number of the node that
 // runs it (PIDBase), and the node's URL is in cluster_nodes.
 //
+// Templates are shared the same way (templates.go): a row per template,
+// a build claimed by one node under a lease, the capture stored once.
+//
+// Size: contexts and templates share one database pool, one schema, one
+// lease clock and one snapshot format; each file is one of those concerns.
+//
 // Errors: context_conflict (Register: the id exists on some node),
 // context_not_found (Route: another tenant's context), unavailable (Route:
 // the owner is alive but this request can't reach it; RetryAfter says
@@ -194,6 +200,10 @@ func (c *Cluster) setUp(ctx context.Context) error {
 	}
 	if n, _ := res.RowsAffected(); n > 0 {
 		c.log.Info("released the contexts an earlier process of this node owned", "count", n)
+	}
+	// And the template builds it had under way: any node takes them over.
+	if _, err := tx.ExecContext(ctx, `UPDATE cluster_templates SET lease_expires_at_ms = 0 WHERE builder_node = $1 AND state = 'building'`, c.cfg.NodeID); err != nil {
+		return fmt.Errorf("cluster: release the template builds of an earlier process: %w", err)
 	}
 	return tx.Commit()
 }

@@ -40,16 +40,28 @@ func limitOf(max int64) int64 {
 func pack(record *io.SectionReader, ws string, max int64) ([]byte, error) {
 	limit := limitOf(max)
 	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
-	if err != nil {
+	if err := packTo(&buf, record, ws, limit); err != nil {
 		return nil, err
+	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("the snapshot is %d bytes, more than %d", buf.Len(), limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// packTo writes the archive of record and ws to w; the workspace's files
+// may hold at most limit bytes.
+func packTo(w io.Writer, record *io.SectionReader, ws string, limit int64) error {
+	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		return err
 	}
 	tw := tar.NewWriter(zw)
 	if err := tw.WriteHeader(&tar.Header{Name: recordEntry, Mode: 0o600, Size: record.Size(), Typeflag: tar.TypeReg}); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := io.Copy(tw, record); err != nil {
-		return nil, err
+		return err
 	}
 	var total int64
 	err = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
@@ -87,18 +99,12 @@ func pack(record *io.SectionReader, ws string, max int64) ([]byte, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := tw.Close(); err != nil {
-		return nil, err
+		return err
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > limit {
-		return nil, fmt.Errorf("the snapshot is %d bytes, more than %d", buf.Len(), limit)
-	}
-	return buf.Bytes(), nil
+	return zw.Close()
 }
 
 // unpackSnapshot reads the record of a snapshot and returns it with a
@@ -141,41 +147,49 @@ func unpackSnapshot(blob []byte, max int64) ([]byte, func(dir string) error, err
 			if err != nil {
 				return err
 			}
-			rel, ok := strings.CutPrefix(h.Name, wsEntry)
-			if !ok || rel == "" {
-				continue
-			}
-			clean := path.Clean("/" + rel)[1:]
-			if clean == "" || clean != strings.TrimSuffix(rel, "/") {
-				return fmt.Errorf("snapshot entry %q is not a plain relative path", h.Name)
-			}
-			p := filepath.Join(dir, filepath.FromSlash(clean))
-			switch h.Typeflag {
-			case tar.TypeDir:
-				if err := os.MkdirAll(p, 0o755); err != nil {
-					return err
-				}
-			case tar.TypeReg:
-				if total += h.Size; total > limit {
-					return fmt.Errorf("the snapshot's workspace holds more than %d bytes", limit)
-				}
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					return err
-				}
-				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(h.Mode).Perm()|0o600)
-				if err != nil {
-					return err
-				}
-				_, err = io.CopyN(f, tr, h.Size)
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return err
-				}
-				os.Chtimes(p, h.ModTime, h.ModTime)
+			if err := extractWorkspaceEntry(tr, h, dir, &total, limit); err != nil {
+				return err
 			}
 		}
 	}
 	return record, unpack, nil
+}
+
+// extractWorkspaceEntry writes tar entry h, when it is under "workspace/",
+// into dir; total counts the bytes of the files written so far, which
+// may not pass limit. Other entries are skipped.
+func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, dir string, total *int64, limit int64) error {
+	rel, ok := strings.CutPrefix(h.Name, wsEntry)
+	if !ok || rel == "" {
+		return nil
+	}
+	clean := path.Clean("/" + rel)[1:]
+	if clean == "" || clean != strings.TrimSuffix(rel, "/") {
+		return fmt.Errorf("snapshot entry %q is not a plain relative path", h.Name)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(clean))
+	switch h.Typeflag {
+	case tar.TypeDir:
+		return os.MkdirAll(p, 0o755)
+	case tar.TypeReg:
+		if *total += h.Size; *total > limit {
+			return fmt.Errorf("the snapshot's workspace holds more than %d bytes", limit)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(h.Mode).Perm()|0o600)
+		if err != nil {
+			return err
+		}
+		_, err = io.CopyN(f, tr, h.Size)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		os.Chtimes(p, h.ModTime, h.ModTime)
+	}
+	return nil
 }

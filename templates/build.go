@@ -82,6 +82,18 @@ func (b *built) discard() {
 // build runs t's build to its end: ready, failed, or (the server closing)
 // building still, to be built again at the next start.
 func (m *Manager) build(ctx context.Context, t *tmpl) {
+	var gen int64
+	if m.cfg.Shared != nil {
+		// The lease is renewed from the start: a build waiting for its
+		// slot is this node's too.
+		m.mu.Lock()
+		gen = t.gen
+		stop := t.cancel
+		m.mu.Unlock()
+		rctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go m.renewShared(rctx, t, gen, stop)
+	}
 	select {
 	case m.builds <- struct{}{}:
 		defer func() { <-m.builds }()
@@ -94,6 +106,10 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 	var failure *wasmexec.ErrorData
 	if ctx.Err() == nil {
 		b, failure = m.make(ctx, t, spec, key)
+	}
+	if m.cfg.Shared != nil {
+		m.finishShared(ctx, t, gen, b, failure)
+		return
 	}
 	m.mu.Lock()
 	if t.deleted || m.closed || (ctx.Err() != nil && failure == nil) {
@@ -134,6 +150,7 @@ func (m *Manager) build(ctx context.Context, t *tmpl) {
 	t.d.State, t.d.Error, t.cancel = wasmexec.TemplateReady, nil, nil
 	t.d.ReadyAtMs = m.cfg.Now().UnixMilli()
 	t.d.Builds++
+	m.usedLocked(t)
 	d := describe(t)
 	evicted := m.evictLocked()
 	m.mu.Unlock()
@@ -163,16 +180,19 @@ func (m *Manager) fail(t *tmpl, failure *wasmexec.ErrorData) {
 // MaxImplicitBytes). m.mu held.
 func (m *Manager) admitLocked(ctx context.Context, t *tmpl, b *built) *wasmexec.ErrorData {
 	size := b.state + b.wsBytes
-	if tn := wasmexec.TenantFrom(ctx); tn != nil && tn.Quotas.MaxTemplateBytes != nil && !t.d.Implicit {
+	quota := t.quota // held to it when rebuilt after a restart too
+	if tn := wasmexec.TenantFrom(ctx); tn != nil && tn.Quotas.MaxTemplateBytes != nil {
+		quota = tn.Quotas.MaxTemplateBytes
+	}
+	if quota != nil && !t.d.Implicit {
 		used := int64(0)
 		for _, o := range m.byID {
-			if o != t && !o.deleted && !o.d.Implicit && o.d.Tenant == tn.ID {
+			if o != t && !o.deleted && !o.d.Implicit && o.d.Tenant == t.d.Tenant {
 				used += o.d.Bytes()
 			}
 		}
-		if q := *tn.Quotas.MaxTemplateBytes; used+size > q {
-			return &wasmexec.ErrorData{Code: wasmexec.EQuota, Name: "QuotaExceeded", Message: fmt.Sprintf("quota maxTemplateBytes (%d) reached: the tenant's templates would hold %d bytes (this one %d: state %d, workspace %d)", q, used+size, size, b.state, b.wsBytes),
-				Details: map[string]any{"quota": "maxTemplateBytes", "limit": q, "bytes": used + size}}
+		if used+size > *quota {
+			return quotaData(*quota, used, b)
 		}
 	}
 	t.d.Packages, t.d.StateBytes, t.d.WorkspaceBytes, t.d.BuildExecutionID = b.packages, b.state, b.wsBytes, b.execID

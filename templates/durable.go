@@ -24,6 +24,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wasmexec/wasmexec"
@@ -55,6 +57,8 @@ type recordMeta struct {
 	Spec      wasmexec.TemplateSpec `json:"spec"`
 	Key       string                `json:"key,omitempty"`
 	Workspace string                `json:"workspace,omitempty"` // directory name under workspaces/
+	// MaxBytes is its tenant's maxTemplateBytes when it was created.
+	MaxBytes *int64 `json:"maxTemplateBytes,omitempty"`
 }
 
 func (m *Manager) recordPath(id string) string {
@@ -64,7 +68,7 @@ func (m *Manager) recordPath(id string) string {
 // head encodes t's record head for workspace ws, padded for a state when
 // withState.
 func head(t *tmpl, ws string, withState bool) ([]byte, error) {
-	meta := recordMeta{Template: t.d, Tenant: t.d.Tenant, Spec: t.spec, Key: t.key}
+	meta := recordMeta{Template: t.d, Tenant: t.d.Tenant, Spec: t.spec, Key: t.key, MaxBytes: t.quota}
 	if ws != "" {
 		meta.Workspace = filepath.Base(ws)
 	}
@@ -86,6 +90,9 @@ func head(t *tmpl, ws string, withState bool) ([]byte, error) {
 // it survives kill -9, and a build lost to power loss is lost. m.mu held
 // (or t not yet visible).
 func (m *Manager) writeRecord(t *tmpl, _ []byte) error {
+	if m.cfg.Shared != nil {
+		return nil // the cluster's row is its record
+	}
 	h, err := head(t, "", false)
 	if err != nil {
 		return err
@@ -182,7 +189,7 @@ func (m *Manager) loadRecords() map[string]bool {
 			os.Remove(path)
 			continue
 		}
-		t := &tmpl{d: meta.Template, spec: meta.Spec, key: meta.Key}
+		t := &tmpl{d: meta.Template, spec: meta.Spec, key: meta.Key, quota: meta.MaxBytes}
 		t.d.Tenant = meta.Tenant
 		if t.d.State == wasmexec.TemplateReady {
 			ws := ""
@@ -206,6 +213,20 @@ func (m *Manager) loadRecords() map[string]bool {
 		if t.key != "" {
 			m.implicit[t.key] = t
 		}
+	}
+	// The order of use the records kept (to the millisecond) is where
+	// this process's count of uses starts.
+	ready := make([]*tmpl, 0, len(m.byID))
+	for _, t := range m.byID {
+		if t.cur != nil {
+			ready = append(ready, t)
+		}
+	}
+	slices.SortFunc(ready, func(a, b *tmpl) int {
+		return cmp.Or(cmp.Compare(lastUse(a), lastUse(b)), strings.Compare(a.d.TemplateID, b.d.TemplateID))
+	})
+	for _, t := range ready {
+		m.usedLocked(t)
 	}
 	return keep
 }

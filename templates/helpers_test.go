@@ -52,6 +52,8 @@ type setup struct {
 	maxState   int64
 	maxImplied int64
 	quota      int64
+	now        func() time.Time // the manager's clock (nil: time.Now)
+	shared     templates.Shared // a cluster's (nil: a single server)
 }
 
 func newEnv(tb testing.TB, s setup) *env {
@@ -77,7 +79,7 @@ func newEnv(tb testing.TB, s setup) *env {
 	if s.quota > 0 {
 		l.Quota = s.quota
 	}
-	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l, Scratch: ws, Spares: 2})
+	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l, Scratch: ws, Spares: 2, Now: s.now, Shared: s.shared})
 	if err != nil {
 		tb.Fatal(err)
 	}

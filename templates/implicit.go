@@ -49,9 +49,11 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	if m.closed {
 		return nil
 	}
-	if t := m.implicit[key]; t != nil {
-		if t.d.State != wasmexec.TemplateReady {
-			return nil // building, or failed (not tried again until evicted or restarted)
+	if t := m.implicit[key]; t != nil && (m.cfg.Shared == nil || !unfetchedLocked(t)) {
+		if t.d.State != wasmexec.TemplateReady || t.cur == nil {
+			// Building, failed (not tried again until evicted or
+			// restarted), or, in a cluster, its capture being fetched.
+			return nil
 		}
 		ti, err := m.holdLocked(t)
 		if err != nil {
@@ -61,7 +63,7 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	}
 	sum := sha256.Sum256([]byte(key))
 	id := "imp_" + hex.EncodeToString(sum[:10])
-	if o := m.byID[id]; o != nil { // the same key, or a client's id: leave it
+	if o := m.byID[id]; o != nil && m.cfg.Shared == nil { // the same key, or a client's id: leave it
 		return nil
 	}
 	set := slices.Clone(packages)
@@ -69,6 +71,17 @@ func (m *Manager) Implicit(ctx context.Context, lang wasmexec.Language, packages
 	now := m.cfg.Now()
 	t := &tmpl{key: key, spec: wasmexec.TemplateSpec{TemplateID: id, Language: lang, Packages: set, Limits: wasmexec.Limits{MemoryBytes: memory}},
 		d: wasmexec.Template{TemplateID: id, Language: lang, State: wasmexec.TemplateBuilding, Implicit: true, CreatedAtMs: now.UnixMilli(), MemoryBytes: memory, Tenant: tenant}}
+	if m.cfg.Shared != nil {
+		// The cluster's: found, fetched or built in the background, once
+		// per key at a time here (and built once for the cluster), and
+		// after a failed lookup not before its retry is due.
+		if !m.syncing[key] && m.lookupDueLocked(key) {
+			m.syncing[key] = true
+			m.wg.Add(1)
+			go m.implicitShared(wasmexec.WithTenant(context.Background(), wasmexec.TenantFrom(ctx)), t)
+		}
+		return nil
+	}
 	m.byID[id], m.implicit[key] = t, t
 	if err := m.writeRecord(t, nil); err != nil {
 		m.log.Warn("write an implicit template's record", "templateId", id, "err", err)
@@ -116,6 +129,11 @@ del _d, _tops, _md
 // recently used first, while implicit templates hold more than
 // MaxImplicitBytes (negative: no bound). It returns their descriptors
 // (for template.deleted). m.mu held.
+//
+// The order is Manager.uses', not lastUsedAtMs': a run from one template
+// and another's build often happen in the same millisecond (the template
+// just used was then evicted in place of the older one), and a wall clock
+// can step back.
 func (m *Manager) evictLocked() []*wasmexec.Template {
 	if m.cfg.MaxImplicitBytes < 0 {
 		return nil
@@ -129,21 +147,45 @@ func (m *Manager) evictLocked() []*wasmexec.Template {
 	if total <= m.cfg.MaxImplicitBytes {
 		return nil
 	}
-	sort.Slice(all, func(i, j int) bool { return lastUse(all[i]) < lastUse(all[j]) })
+	sort.Slice(all, func(i, j int) bool { return all[i].used < all[j].used })
 	var out []*wasmexec.Template
 	for _, t := range all {
 		if total <= m.cfg.MaxImplicitBytes {
 			break
 		}
-		if t.d.State != wasmexec.TemplateReady || (t.cur != nil && t.cur.refs > 0) {
+		if t.d.State != wasmexec.TemplateReady || t.cur == nil || t.cur.refs > 0 {
+			// Building, held by a run, or, in a cluster, a row whose
+			// capture this node is fetching: evicting that would delete,
+			// for every node, a template this node never used.
 			continue
 		}
 		total -= t.d.Bytes()
 		m.deleteLocked(t)
+		if m.cfg.Shared != nil {
+			// The cluster's copy goes too: what it stores is bounded the
+			// same way (each node evicting what it uses least).
+			id := t.d.TemplateID
+			m.wg.Add(1)
+			go func() {
+				defer m.wg.Done()
+				ctx, cancel := context.WithTimeout(m.ctx, sharedTimeout)
+				defer cancel()
+				m.cfg.Shared.DeleteTemplate(ctx, id)
+			}()
+		}
 		out = append(out, describe(t))
 		m.log.Info("implicit template evicted (least recently used)", "templateId", t.d.TemplateID, "bytes", t.d.Bytes())
 	}
 	return out
 }
 
+// usedLocked records a use of t: a run holding it, or it becoming ready
+// here. m.mu held.
+func (m *Manager) usedLocked(t *tmpl) {
+	m.uses++
+	t.used = m.uses
+}
+
+// lastUse is when t was last used or became ready, as its descriptor
+// says (and its record keeps across a restart).
 func lastUse(t *tmpl) int64 { return max(t.d.LastUsedAtMs, t.d.ReadyAtMs) }

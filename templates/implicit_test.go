@@ -114,7 +114,9 @@ func TestImplicitBuildsOnce(t *testing.T) {
 }
 
 // Implicit templates past --templates-max-bytes are evicted least recently
-// used first.
+// used first, in the order they were used whatever the clock says: a run
+// and a build often end in the same millisecond, and a wall clock can
+// step back.
 func TestImplicitEvictedLRU(t *testing.T) {
 	ctx := context.Background()
 	// The size of one, measured.
@@ -128,30 +130,55 @@ func TestImplicitEvictedLRU(t *testing.T) {
 		}
 		return size > 0
 	})
-	e, _ := stubEnv(t, size*5/2) // room for two
-	ready := func(pkg string) {
-		e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{pkg}, Code: "1"})
-		poll.Until(t, 60*time.Second, "the template of "+pkg, func() bool {
-			for _, d := range implicitOf(t, e) {
-				if d.Packages != nil && len(d.Packages) == 1 && d.Packages[0].Name == pkg {
-					return d.State == wasmexec.TemplateReady
-				}
+	start := time.Now()
+	for _, tc := range []struct {
+		name string
+		now  func() time.Time // nil: the wall clock
+	}{
+		{name: "wall clock"},
+		{name: "one millisecond", now: func() time.Time { return start }},
+		{name: "clock stepping back", now: func() func() time.Time {
+			var calls atomic.Int64
+			return func() time.Time { return start.Add(-time.Duration(calls.Add(1)) * time.Second) }
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &stager{}
+			e := newEnv(t, setup{
+				images:     map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
+				languages:  map[wasmexec.Language]wasmexec.LanguageDriver{wasmexec.JavaScript: js.Driver{Packages: st}},
+				maxImplied: size * 5 / 2, // room for two
+				now:        tc.now,
+			})
+			ready := func(pkg string) {
+				e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{pkg}, Code: "1"})
+				poll.Until(t, 60*time.Second, "the template of "+pkg, func() bool {
+					_, ok := implicitNames(t, e)[pkg]
+					return ok
+				})
 			}
-			return false
+			ready("a")
+			ready("b")
+			// a is used again: b is now the least recently used.
+			wantValue(t, e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"a"}, Code: "typeof loads"}), `"number"`)
+			// c's build evicts in the step that makes it ready.
+			ready("c")
+			if got := implicitNames(t, e); len(got) != 2 || got["b"] != "" || got["a"] == "" {
+				t.Fatalf("after c: the implicit templates of %v, want a and c (b evicted)", got)
+			}
 		})
 	}
-	ready("a")
-	ready("b")
-	// a is used again: b is now the least recently used.
-	wantValue(t, e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"a"}, Code: "typeof loads"}), `"number"`)
-	e.run(t, ctx, wasmexec.Request{Language: wasmexec.JavaScript, Packages: []string{"c"}, Code: "1"})
-	poll.Until(t, 60*time.Second, "b evicted", func() bool {
-		names := map[string]bool{}
-		for _, d := range implicitOf(t, e) {
-			for _, p := range d.Packages {
-				names[p.Name] = true
-			}
+}
+
+// implicitNames maps the package of each ready one-package implicit
+// template to its id.
+func implicitNames(t *testing.T, e *env) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, d := range implicitOf(t, e) {
+		if d.State == wasmexec.TemplateReady && len(d.Packages) == 1 {
+			out[d.Packages[0].Name] = d.TemplateID
 		}
-		return names["a"] && names["c"] && !names["b"]
-	})
+	}
+	return out
 }

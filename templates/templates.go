@@ -80,6 +80,10 @@ type Config struct {
 	MaxImplicitBytes int64
 	// MaxBuilds bounds the builds under way at once (more wait their turn).
 	MaxBuilds int
+	// Shared, when set, is the cluster's record of templates (shared.go):
+	// the templates are the cluster's, Dir only this node's cache of them
+	// (emptied at start).
+	Shared Shared
 	// Scratch makes the one-shot runs' workspaces: the spare copies of a
 	// template's workspace are made there (spares.go). nil: none.
 	Scratch wasmexec.WorkspaceFactory
@@ -111,7 +115,15 @@ type Manager struct {
 	mu       sync.Mutex
 	byID     map[string]*tmpl
 	implicit map[string]*tmpl // implicit key → template
-	closed   bool
+	syncing  map[string]bool  // implicit keys looked up in the cluster now
+	// retries are the implicit keys whose last lookup in the cluster
+	// failed, and when they may be looked up again (shared.go).
+	retries map[string]*retry
+	closed  bool
+	// uses counts the uses of templates (a run holding one, or one
+	// becoming ready here): the order implicit templates are evicted in
+	// (implicit.go).
+	uses uint64
 
 	builds chan struct{} // build slots
 	ctx    context.Context
@@ -134,6 +146,16 @@ type tmpl struct {
 	// build is the ctx values a build runs with (tenant, request id).
 	build   context.Context
 	deleted bool
+	// quota is its tenant's maxTemplateBytes when it was created: a build
+	// taken over (another node, a restart) is held to it too.
+	quota *int64
+	// gen is the generation of its row in the cluster this node builds
+	// (or built, or fetched); fetching is closed when a fetch of its
+	// capture under way here ends (shared.go).
+	gen      int64
+	fetching chan struct{}
+	// used is Manager.uses at its last use here (0: none yet).
+	used uint64
 }
 
 // generation is one build's output: its record (state from off) and
@@ -151,6 +173,10 @@ type generation struct {
 	// says one is being made.
 	spares  []string
 	filling bool
+	// sum is the SHA-256 of its capture in the cluster; dir, when set, is
+	// the directory its fetched copy was unpacked into (removed with it).
+	sum string
+	dir string
 }
 
 // Open is New and the builds of templates found building by it.
@@ -184,6 +210,13 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.WorkspaceLimits == (vfs.Limits{}) {
 		cfg.WorkspaceLimits = vfs.DefaultLimits()
 	}
+	if cfg.Shared != nil && cfg.Dir != "" {
+		// The cluster's rows are the truth: what an earlier process kept
+		// here is a stale cache.
+		if err := os.RemoveAll(cfg.Dir); err != nil {
+			return nil, fmt.Errorf("templates: remove the cache of an earlier process: %w", err)
+		}
+	}
 	tmp := false
 	if cfg.Dir == "" {
 		d, err := os.MkdirTemp("", "wasmexec-templates-")
@@ -200,7 +233,7 @@ func New(cfg Config) (*Manager, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{cfg: cfg, log: cfg.Logger, ws: ws, tmp: tmp, byID: map[string]*tmpl{}, implicit: map[string]*tmpl{},
+	m := &Manager{cfg: cfg, log: cfg.Logger, ws: ws, tmp: tmp, byID: map[string]*tmpl{}, implicit: map[string]*tmpl{}, syncing: map[string]bool{}, retries: map[string]*retry{},
 		builds: make(chan struct{}, cfg.MaxBuilds), ctx: ctx, cancel: cancel}
 	keep := m.loadRecords()
 	if n, err := ws.RemoveStaleExcept(workspacePrefix, keep); err != nil {
@@ -215,6 +248,10 @@ func New(cfg Config) (*Manager, error) {
 func (m *Manager) Start() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.cfg.Shared != nil && !m.closed {
+		m.wg.Add(1)
+		go m.sweepShared()
+	}
 	for _, t := range m.byID {
 		if t.d.State == wasmexec.TemplateBuilding && t.done == nil {
 			m.startBuildLocked(t, nil)
@@ -302,6 +339,18 @@ func (m *Manager) Create(ctx context.Context, spec *wasmexec.TemplateSpec) (*was
 		Files: sortedKeys(s.Files), Env: maps.Clone(s.Env), MemoryBytes: mem, Tenant: wasmexec.TenantID(ctx),
 	}}
 	t.spec.TemplateID = id
+	if tn := wasmexec.TenantFrom(ctx); tn != nil {
+		t.quota = tn.Quotas.MaxTemplateBytes
+	}
+	if m.cfg.Shared != nil {
+		m.mu.Lock()
+		closed := m.closed
+		m.mu.Unlock()
+		if closed {
+			return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is shutting down")
+		}
+		return m.createShared(ctx, t)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -360,6 +409,9 @@ func (m *Manager) Get(ctx context.Context, id string) (*wasmexec.Template, error
 
 // Template implements wasmexec.TemplateSource.
 func (m *Manager) Template(ctx context.Context, id string) (*wasmexec.Template, error) {
+	if m.cfg.Shared != nil {
+		return m.getShared(ctx, id)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, err := m.lookupLocked(ctx, id)
@@ -372,6 +424,9 @@ func (m *Manager) Template(ctx context.Context, id string) (*wasmexec.Template, 
 // List describes the caller's tenant's templates, explicit ones first,
 // then by creation.
 func (m *Manager) List(ctx context.Context) ([]*wasmexec.Template, error) {
+	if m.cfg.Shared != nil {
+		return m.listShared(ctx)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := []*wasmexec.Template{}
@@ -395,6 +450,9 @@ func (m *Manager) List(ctx context.Context) ([]*wasmexec.Template, error) {
 // Delete removes template id (a build under way is stopped); runs holding
 // it keep what they hold. Errors: template_not_found.
 func (m *Manager) Delete(ctx context.Context, id string) error {
+	if m.cfg.Shared != nil {
+		return m.deleteShared(ctx, id)
+	}
 	m.mu.Lock()
 	t, err := m.lookupLocked(ctx, id)
 	if err != nil {
@@ -442,11 +500,15 @@ func (m *Manager) retireLocked(t *tmpl) {
 // removeGeneration removes the workspace of a retired generation (its
 // record was replaced by rename or removed with the template).
 func (m *Manager) removeGeneration(g *generation) {
-	if g.ws != "" {
+	dir := g.ws
+	if g.dir != "" {
+		dir = g.dir // a fetched copy: its record and workspace
+	}
+	if dir != "" {
 		m.wg.Add(1)
 		go func() { // off the caller's path: a workspace may hold thousands of files
 			defer m.wg.Done()
-			os.RemoveAll(g.ws)
+			os.RemoveAll(dir)
 		}()
 	}
 }
@@ -454,6 +516,9 @@ func (m *Manager) removeGeneration(g *generation) {
 // Open implements wasmexec.TemplateSource: it waits within ctx for a build
 // under way, then holds the template's current generation.
 func (m *Manager) Open(ctx context.Context, id string) (*wasmexec.TemplateImage, error) {
+	if m.cfg.Shared != nil {
+		return m.openShared(ctx, id)
+	}
 	for {
 		m.mu.Lock()
 		t, err := m.lookupLocked(ctx, id)
@@ -497,6 +562,7 @@ func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 	g.refs++
 	t.d.Runs++
 	t.d.LastUsedAtMs = m.cfg.Now().UnixMilli()
+	m.usedLocked(t)
 	var once sync.Once
 	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
 	return &wasmexec.TemplateImage{
@@ -527,6 +593,10 @@ func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 // refused rebuilds t from its recipe after the engine refused the state of
 // generation g (made for another image or engine): once per generation.
 func (m *Manager) refused(t *tmpl, g *generation, reason string) {
+	if m.cfg.Shared != nil {
+		m.refusedShared(t, g, reason)
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t.deleted || t.cur != g || m.closed {

@@ -494,6 +494,7 @@ func (a *app) load(ctx context.Context) error {
 		MaxStateBytes:    a.opts.templateMaxState,
 		MaxImplicitBytes: a.opts.templatesMaxBytes,
 		MaxBuilds:        a.opts.templateBuilds,
+		Shared:           sharedTemplates(a.cluster),
 		Scratch:          a.ws,
 		Spares:           2,
 		OnEvent: func(typ string, t *wasmexec.Template) {

@@ -17,6 +17,7 @@ import (
 	"github.com/wasmexec/wasmexec/cluster"
 	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/templates"
 )
 
 // clusterOptions are the settings of cluster mode.
@@ -144,6 +145,15 @@ func (a *app) leaveCluster() {
 // finds the method by type assertion: a signature that drifted would
 // silently count this server's only.
 var _ server.ContextCounter = (*cluster.Cluster)(nil)
+
+// sharedTemplates is the templates manager's view of the cluster (nil: a
+// single server).
+func sharedTemplates(c *cluster.Cluster) templates.Shared {
+	if c == nil {
+		return nil
+	}
+	return c
+}
 
 // sharedContexts is the contexts manager's view of the cluster (nil: a
 // single server; a nil *cluster.Cluster must not become a non-nil

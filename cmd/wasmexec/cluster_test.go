@@ -28,6 +28,8 @@ const (
 	clusterKeyB = "key-of-tenant-b-0123456789"
 	clusterKeyQ = "key-of-tenant-q-0123456789" // maxContexts 2
 	clusterKeyW = "key-of-tenant-w-0123456789" // maxWorkspaceBytes 100000
+	clusterKeyT = "key-of-tenant-t-0123456789" // maxTemplates 2
+	clusterKeyM = "key-of-tenant-m-0123456789" // maxTemplateBytes 12 MB
 	testSecret  = "node-secret-0123456789abcdef"
 )
 
@@ -52,7 +54,7 @@ func newTestCluster(t *testing.T, args ...string) *testCluster {
 	t.Cleanup(func() { db.Close() })
 	dir := t.TempDir()
 	tc := &testCluster{url: url, db: db, keys: filepath.Join(dir, "keys.json"), secret: filepath.Join(dir, "secret"), args: args}
-	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{},"q":{"maxContexts":2},"w":{"maxWorkspaceBytes":100000}},"keys":[{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"},{"tenant":"q","key":"`+clusterKeyQ+`"},{"tenant":"w","key":"`+clusterKeyW+`"}]}`), 0o600); err != nil {
+	if err := os.WriteFile(tc.keys, []byte(`{"tenants":{"a":{},"b":{},"q":{"maxContexts":2},"w":{"maxWorkspaceBytes":100000},"t":{"maxTemplates":2},"m":{"maxTemplateBytes":12000000}},"keys":[{"tenant":"t","key":"`+clusterKeyT+`"},{"tenant":"m","key":"`+clusterKeyM+`"},{"tenant":"a","key":"`+clusterKeyA+`"},{"tenant":"b","key":"`+clusterKeyB+`"},{"tenant":"q","key":"`+clusterKeyQ+`"},{"tenant":"w","key":"`+clusterKeyW+`"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(tc.secret, []byte(testSecret+"\n"), 0o600); err != nil {
