@@ -12,7 +12,8 @@
 # expressions get Unicode property escapes, \p{L}, and a source as engines
 # write it (patch-goja-regexp.py). A later cell may declare a top-level
 # let/const/class again, replacing the binding, as in Chrome DevTools'
-# console (patch-goja-repl.py).
+# console (patch-goja-repl.py). for-of over an array makes no iterator
+# result objects (patch-goja-iter.py).
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -28,6 +29,7 @@ python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
 python3 "$here/patch-goja-sourcemap.py" "$work/goja"
 python3 "$here/patch-goja-repl.py" "$work/goja"
 python3 "$here/patch-goja-regexp.py" "$work/goja" "$here"
+python3 "$here/patch-goja-iter.py" "$work/goja"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"
