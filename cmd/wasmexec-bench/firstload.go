@@ -60,8 +60,8 @@ func benchFirstLoad(t *table, srv *server, dataDir string) error {
 	t.add("JS guest CPU ratio vs native goja (fib(27), for the bounds below)", fmt.Sprintf("%.2fx", ratio), "report")
 	client := &npm.Client{CacheDir: filepath.Join(dataDir, "firstload-npm")}
 	// The guest runs on a server that lets a run burn 30 s of CPU (the
-	// timeout) and 512 MiB: mathjs's load is past the default fuel (and
-	// near the default 256 MiB), and the section reports how far.
+	// timeout) and 512 MiB: a load past the default fuel (mathjs's comes
+	// near it, and near the default 256 MiB) still reports its figures.
 	big, err := startServer(filepath.Join(dataDir, "firstload-server"), []string{"--store=false", "--max-fuel", strconv.FormatUint(firstLoadFuel, 10), "--max-memory-bytes", strconv.Itoa(1 << 30)})
 	if err != nil {
 		return err
