@@ -1281,7 +1281,7 @@ function BasicFormatMatcher(options, formats) {
       bestFormat = format;
     }
   }
-  return { ...bestFormat };
+  return copySkeleton(bestFormat);
 }
 const patternFields = /* @__PURE__ */ new WeakMap();
 function getDateTimePatternFields(format) {
@@ -1481,29 +1481,46 @@ function processDateTimePattern(pattern, result = /* @__PURE__ */ Object.create(
   }
   return [withoutPeriod.trim(), pattern12];
 }
-function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback) {
-  const result = Object.assign(/* @__PURE__ */ Object.create(null), {
-    pattern: "",
-    pattern12: "",
-    skeleton,
-    rawPattern,
-    rangePatterns: /* @__PURE__ */ Object.create(null),
-    rangePatterns12: /* @__PURE__ */ Object.create(null)
-  });
-  replaceDateTimeTokens(skeleton, result);
-  let lazy;
-  const materialize = () => lazy ?? (lazy = parseDateTimeSkeletonPatterns(result, skeleton, rawPattern, rangePatterns, intervalFormatFallback));
-  for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) Object.defineProperty(result, k, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      return materialize()[k];
-    },
-    set(v) {
-      Object.defineProperty(result, k, { value: v, writable: true, enumerable: true, configurable: true });
-    }
-  });
+function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback, fields) {
+  const result = Object.create(skeletonProto);
+  result.skeleton = skeleton;
+  result.rawPattern = rawPattern;
+  if (fields !== void 0) Object.assign(result, fields);
+  else replaceDateTimeTokens(skeleton, result);
+  skeletonSources.set(result, [rawPattern, rangePatterns, intervalFormatFallback]);
   return result;
+}
+const skeletonSources = /* @__PURE__ */ new WeakMap();
+const skeletonPatterns = /* @__PURE__ */ new WeakMap();
+function materializeSkeleton(result) {
+  let p = skeletonPatterns.get(result);
+  if (p === void 0) {
+    const [rawPattern, rangePatterns, intervalFormatFallback] = skeletonSources.get(result);
+    skeletonPatterns.set(result, p = parseDateTimeSkeletonPatterns(result, result.skeleton, rawPattern, rangePatterns, intervalFormatFallback));
+  }
+  return p;
+}
+const lazySkeletonProps = {};
+for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) lazySkeletonProps[k] = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    return materializeSkeleton(this)[k];
+  },
+  set(v) {
+    Object.defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true });
+  }
+};
+const skeletonProto = Object.defineProperties(/* @__PURE__ */ Object.create(null), lazySkeletonProps);
+function copySkeleton(f) {
+  if (Object.getPrototypeOf(f) !== skeletonProto) return { ...f };
+  return { pattern: f.pattern, pattern12: f.pattern12, skeleton: f.skeleton, rawPattern: f.rawPattern, rangePatterns: f.rangePatterns, rangePatterns12: f.rangePatterns12, ...f };
+}
+function knownSkeletonFields(entry, calendar, formats, i, n) {
+  const t = entry.skeletonFields?.[calendar];
+  if (t === void 0 || t.of.length !== n || formats !== entry.data.formats?.[calendar]) return void 0;
+  const k = t.of[i];
+  return k < 0 ? void 0 : t.sets[k];
 }
 function parseDateTimeSkeletonPatterns(result0, skeleton, rawPattern, rangePatterns, intervalFormatFallback) {
   const result = Object.assign(/* @__PURE__ */ Object.create(null), {
@@ -1659,7 +1676,7 @@ function BestFitFormatMatcher(options, formats) {
       bestFormat = format;
     }
   }
-  const skeletonFormat = { ...bestFormat };
+  const skeletonFormat = copySkeleton(bestFormat);
   const patternFormat = /* @__PURE__ */ Object.create(null);
   patternFormat.rawPattern = bestFormat.rawPattern;
   Object.assign(patternFormat, getDateTimePatternFields(bestFormat));
@@ -2513,7 +2530,7 @@ DateTimeFormat.__addLocaleData = function __addLocaleData(...data) {
       Object.defineProperty(processedData.formats, calendar, {
         enumerable: true,
         get() {
-          return parsed ?? (parsed = Object.keys(formats[calendar]).map((skeleton) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], () => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)));
+          return parsed ?? (parsed = Object.keys(formats[calendar]).map((skeleton, i, keys) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], () => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback, knownSkeletonFields(entry, calendar, formats[calendar], i, keys.length))));
         }
       });
     }

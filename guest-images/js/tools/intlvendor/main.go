@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -59,19 +60,73 @@ var data = []struct{ pkg, dir string }{
 // upper-cased every zone name at every construction; that is done once.
 // Scoring a skeleton iterates with an index (goja's for-of is slow), and
 // a token's length limit is a table, not eight string searches.
+//
+// A skeleton's fields ({year: "numeric", month: "short", ...}) depend on
+// its characters alone, and a locale's first DateTimeFormat computed them
+// for all ~760 of its skeletons, the largest part of its first use in the
+// guest (~1.4 M fuel units a skeleton). They are computed here instead, by
+// the polyfill's own replaceDateTimeTokens run in goja, and shipped in the
+// locale's data file beside its CLDR data (skeletonFields: per calendar,
+// the distinct field sets and, in the order of the skeletons, which one
+// each has); a skeleton without an entry there is parsed as before. The
+// lazy patterns of a skeleton are accessors of a shared prototype instead
+// of four accessors and eight closures on each.
 var patches = map[string][][2]string{
 	"intl/datetimeformat.js": {
+		{`function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback) {
+	const result = Object.assign(Object.create(null), {
+		pattern: "",
+		pattern12: "",
+		skeleton,
+		rawPattern,
+		rangePatterns: Object.create(null),
+		rangePatterns12: Object.create(null)
+	});`, `function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback, fields) {
+	const result = Object.create(skeletonProto);
+	result.skeleton = skeleton;
+	result.rawPattern = rawPattern;`},
+		{`	return { ...bestFormat };`, `	return copySkeleton(bestFormat);`},
+		{`	const skeletonFormat = { ...bestFormat };`, `	const skeletonFormat = copySkeleton(bestFormat);`},
 		{`	if (rangePatterns) for (const k in rangePatterns) {`,
-			`	replaceDateTimeTokens(skeleton, result);
-	let lazy;
-	const materialize = () => lazy ??= parseDateTimeSkeletonPatterns(result, skeleton, rawPattern, rangePatterns, intervalFormatFallback);
-	for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) Object.defineProperty(result, k, {
-		enumerable: true,
-		configurable: true,
-		get() { return materialize()[k]; },
-		set(v) { Object.defineProperty(result, k, { value: v, writable: true, enumerable: true, configurable: true }); }
-	});
+			`	if (fields !== void 0) Object.assign(result, fields);
+	else replaceDateTimeTokens(skeleton, result);
+	skeletonSources.set(result, [rawPattern, rangePatterns, intervalFormatFallback]);
 	return result;
+}
+const skeletonSources = new WeakMap();
+const skeletonPatterns = new WeakMap();
+function materializeSkeleton(result) {
+	let p = skeletonPatterns.get(result);
+	if (p === void 0) {
+		const [rawPattern, rangePatterns, intervalFormatFallback] = skeletonSources.get(result);
+		skeletonPatterns.set(result, p = parseDateTimeSkeletonPatterns(result, result.skeleton, rawPattern, rangePatterns, intervalFormatFallback));
+	}
+	return p;
+}
+const lazySkeletonProps = {};
+for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) lazySkeletonProps[k] = {
+	enumerable: true,
+	configurable: true,
+	get() { return materializeSkeleton(this)[k]; },
+	set(v) { Object.defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true }); }
+};
+// A skeleton's patterns are accessors of its prototype, made once, not
+// four properties of each of a locale's ~760 skeletons.
+const skeletonProto = Object.defineProperties(Object.create(null), lazySkeletonProps);
+// copySkeleton is {...f} as it was when the patterns were f's own: they
+// come first, then f's own properties.
+function copySkeleton(f) {
+	if (Object.getPrototypeOf(f) !== skeletonProto) return { ...f };
+	return { pattern: f.pattern, pattern12: f.pattern12, skeleton: f.skeleton, rawPattern: f.rawPattern, rangePatterns: f.rangePatterns, rangePatterns12: f.rangePatterns12, ...f };
+}
+// knownSkeletonFields is the fields of the i-th of the n skeletons of a
+// calendar as intlvendor computed them (the data's skeletonFields), or
+// undefined: parse them.
+function knownSkeletonFields(entry, calendar, formats, i, n) {
+	const t = entry.skeletonFields?.[calendar];
+	if (t === void 0 || t.of.length !== n || formats !== entry.data.formats?.[calendar]) return void 0;
+	const k = t.of[i];
+	return k < 0 ? void 0 : t.sets[k];
 }
 function parseDateTimeSkeletonPatterns(result0, skeleton, rawPattern, rangePatterns, intervalFormatFallback) {
 	const result = Object.assign(Object.create(null), {
@@ -103,10 +158,10 @@ function parseSkeletonOnce(skeleton) {
 	return r;
 }
 function findIntervalFormat(skeleton, intervalFormats) {`},
+		{`Object.keys(formats[calendar]).map((skeleton) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback));`,
+			`Object.keys(formats[calendar]).map((skeleton, i, keys) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], () => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback, knownSkeletonFields(entry, calendar, formats[calendar], i, keys.length)));`},
 		{`parseDateTimeSkeleton(pattern, pattern, findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`,
 			`parseDateTimeSkeleton(pattern, pattern, () => findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`},
-		{`calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`,
-			`() => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`},
 		{`	const uppercasedZones = zoneNames.reduce((all, z) => {
 		all[z.toUpperCase()] = z;
 		return all;
@@ -178,6 +233,7 @@ func main() {
 		write(filepath.Join(out, filepath.Dir(p.out), "LICENSE.md"), lic)
 	}
 	writeZones(nm, out)
+	fieldsOf := skeletonFieldsFunc(out)
 	check(os.RemoveAll(filepath.Join(out, "intl", "locale-data")))
 	for _, d := range data {
 		for _, l := range locales {
@@ -188,12 +244,104 @@ func main() {
 			check(err)
 			dir := filepath.Join(out, "intl", "locale-data", d.dir)
 			if j := dataJSON(src); j != nil {
+				if d.dir == "datetimeformat" {
+					j = withSkeletonFields(j, fieldsOf)
+				}
 				write(filepath.Join(dir, l+".json"), j)
 			} else {
 				write(filepath.Join(dir, l+".js"), src)
 			}
 		}
 	}
+}
+
+// skeletonFieldsFunc loads the DateTimeFormat polyfill just written (its
+// dependencies from deps/) into goja and returns a function from a
+// locale's data (JSON) to its skeletonFields (JSON; see skeletonIndex),
+// computed with the polyfill's replaceDateTimeTokens.
+func skeletonFieldsFunc(out string) func(data []byte) string {
+	vm := goja.New()
+	cache := map[string]goja.Value{}
+	var load func(p string) goja.Value
+	load = func(p string) goja.Value {
+		if v, ok := cache[p]; ok {
+			return v
+		}
+		src, err := os.ReadFile(p)
+		check(err)
+		code := string(src)
+		if strings.HasSuffix(p, "datetimeformat.js") {
+			code += "\nmodule.exports.__skeletonFields = (s) => { const r = Object.create(null); replaceDateTimeTokens(s, r); return r; };"
+		}
+		fn, err := vm.RunScript(p, "(function (exports, require, module) {"+code+"\n})")
+		check(err)
+		call, _ := goja.AssertFunction(fn)
+		module := vm.NewObject()
+		check(module.Set("exports", vm.NewObject()))
+		require := func(c goja.FunctionCall) goja.Value {
+			spec := c.Argument(0).String()
+			if !strings.HasPrefix(spec, "@formatjs/") {
+				panic(vm.NewGoError(fmt.Errorf("%s requires %s", p, spec)))
+			}
+			return load(filepath.Join(out, "deps", spec, "index.js"))
+		}
+		_, err = call(goja.Undefined(), module.Get("exports"), vm.ToValue(require), module)
+		check(err)
+		cache[p] = module.Get("exports")
+		return cache[p]
+	}
+	check(vm.Set("Intl", vm.NewObject()))
+	fieldsOf := load(filepath.Join(out, "intl", "datetimeformat.js")).ToObject(vm).Get("__skeletonFields")
+	if _, ok := goja.AssertFunction(fieldsOf); !ok {
+		check(fmt.Errorf("datetimeformat.js: replaceDateTimeTokens is not reachable"))
+	}
+	index, err := vm.RunString(skeletonIndex)
+	check(err)
+	build, _ := goja.AssertFunction(index)
+	return func(data []byte) string {
+		v, err := build(goja.Undefined(), vm.ToValue(string(data)), fieldsOf)
+		check(err)
+		return v.String()
+	}
+}
+
+// skeletonIndex builds a locale's skeletonFields from its data (JSON
+// text): per calendar, the distinct field sets, and for each skeleton in
+// the order JSON.parse gives the keys (the order the polyfill maps them
+// in), the index of its set (-1: the polyfill refuses the skeleton).
+const skeletonIndex = `(function (text, fieldsOf) {
+	const formats = JSON.parse(text).data.formats;
+	const out = {};
+	for (const calendar of Object.keys(formats)) {
+		const sets = [], of = [], seen = new Map();
+		for (const skeleton of Object.keys(formats[calendar])) {
+			let f;
+			try {
+				f = fieldsOf(skeleton);
+			} catch {
+				of.push(-1);
+				continue;
+			}
+			const key = JSON.stringify(f);
+			let i = seen.get(key);
+			if (i === undefined) {
+				seen.set(key, i = sets.length);
+				sets.push(f);
+			}
+			of.push(i);
+		}
+		out[calendar] = { sets, of };
+	}
+	return JSON.stringify(out);
+})`
+
+// withSkeletonFields adds skeletonFields to a DateTimeFormat data file,
+// after its data, which stays byte for byte as it was.
+func withSkeletonFields(j []byte, fieldsOf func([]byte) string) []byte {
+	if len(j) == 0 || j[len(j)-1] != '}' {
+		check(fmt.Errorf("datetimeformat data is not an object"))
+	}
+	return append(append([]byte{}, j[:len(j)-1]...), `,"skeletonFields":`+fieldsOf(j)+"}"...)
 }
 
 // dataJSON is the argument of a locale-data file's __addLocaleData call
