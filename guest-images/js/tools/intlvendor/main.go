@@ -1,5 +1,6 @@
-// Command intlvendor copies the FormatJS Intl polyfills into the guest's
-// built-ins (see vendor.sh beside it, which installs the pinned packages):
+// Command intlvendor writes third_party/formatjs, the FormatJS Intl
+// polyfills the guest's built-ins take (guest-images/js/third_party.txt;
+// see vendor.sh beside it, which installs the pinned packages):
 // each package's polyfill-force.js, converted from ES module syntax to
 // CommonJS by esbuild with the settings the guest itself converts with
 // (goja runs scripts only), plus the locale data of the locales the guest
@@ -14,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -205,6 +207,8 @@ function CanonicalizeTimeZoneName(tz, { zoneNames, uppercaseLinks }) {`},
 
 func main() {
 	nm, out := os.Args[1], os.Args[2]
+	codes := map[string]string{}
+	var bundles []string // the polyfills' bundles, which share helpers
 	for _, p := range polyfills {
 		src, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, p.file))
 		check(err)
@@ -215,23 +219,42 @@ func main() {
 			}
 			code = strings.Replace(code, pt[0], pt[1], 1)
 		}
+		codes[p.pkg] = code
+		if p.file == "polyfill-force.js" {
+			bundles = append(bundles, p.pkg)
+		}
+	}
+	shared, rewritten := shareHelpers(bundles, codes)
+	for pkg, code := range rewritten {
+		codes[pkg] = code
+	}
+	transform := func(code, sourcefile, out string) {
 		r := api.Transform(code, api.TransformOptions{
 			Loader:        api.LoaderJS,
 			Format:        api.FormatCommonJS,
 			Platform:      api.PlatformNode,
 			Target:        api.ES2020,
-			Sourcefile:    "@formatjs/" + p.pkg + "/" + p.file,
+			Sourcefile:    sourcefile,
 			LegalComments: api.LegalCommentsInline,
 			LogLevel:      api.LogLevelSilent,
 		})
 		if len(r.Errors) > 0 {
-			check(fmt.Errorf("%s: %s", p.pkg, r.Errors[0].Text))
+			e := r.Errors[0]
+			if e.Location != nil {
+				check(fmt.Errorf("%s:%d: %s: %s", sourcefile, e.Location.Line, e.Text, e.Location.LineText))
+			}
+			check(fmt.Errorf("%s: %s", sourcefile, e.Text))
 		}
-		write(filepath.Join(out, p.out), r.Code)
-		lic, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, "LICENSE.md"))
-		check(err)
-		write(filepath.Join(out, filepath.Dir(p.out), "LICENSE.md"), lic)
+		write(out, r.Code)
 	}
+	check(os.RemoveAll(filepath.Join(out, "deps", sharedModule)))
+	for name, code := range shared {
+		transform(code, name+"/index.js", filepath.Join(out, "deps", name, "index.js"))
+	}
+	for _, p := range polyfills {
+		transform(codes[p.pkg], "@formatjs/"+p.pkg+"/"+p.file, filepath.Join(out, p.out))
+	}
+	writeProvenance(nm, out)
 	writeZones(nm, out)
 	fieldsOf := skeletonFieldsFunc(out)
 	check(os.RemoveAll(filepath.Join(out, "intl", "locale-data")))
@@ -398,18 +421,68 @@ func writeZones(nm, out string) {
 		check(fmt.Errorf("add-all-tz.js: only %d zones found", len(names)))
 	}
 	write(filepath.Join(out, "intl", "zones.txt"), []byte(strings.Join(names, "\n")+"\n"))
-	write(filepath.Join(out, "intl", "supportedvaluesof.js"), []byte(supportedValuesOfPolyfill))
 }
 
-// supportedValuesOfPolyfill installs Intl.supportedValuesOf from the
-// package's index.js (deps/): its polyfill-force.js bundles the same
-// function and ~1,000 lines of the same data a second time.
-const supportedValuesOfPolyfill = `// Intl.supportedValuesOf of @formatjs/intl-supportedvaluesof, as its
-// polyfill-force.js installs it, from the package's index.js (deps/).
-var { supportedValuesOf } = require("@formatjs/intl-supportedvaluesof");
-if (typeof Intl === "undefined") Object.defineProperty(globalThis, "Intl", { configurable: true, enumerable: false, writable: true, value: {} });
-Object.defineProperty(Intl, "supportedValuesOf", { configurable: true, enumerable: false, writable: true, value: supportedValuesOf });
-`
+// writeProvenance writes LICENSE (the packages' licences: MIT, FormatJS,
+// each distinct text once with the packages that carry it) and PROVENANCE
+// (each package's version and integrity, from npm's lockfile of the
+// install vendor.sh made).
+func writeProvenance(nm, out string) {
+	var lock struct {
+		Packages map[string]struct {
+			Version, Integrity, Resolved string
+		} `json:"packages"`
+	}
+	b, err := os.ReadFile(filepath.Join(nm, ".package-lock.json"))
+	check(err)
+	check(json.Unmarshal(b, &lock))
+	var pkgs []string
+	for _, p := range polyfills {
+		pkgs = append(pkgs, p.pkg)
+	}
+	sort.Strings(pkgs)
+	var prov strings.Builder
+	prov.WriteString(`source: npm, the @formatjs packages below (vendor.sh installs them; tools/intlvendor writes what is here)
+files: intl/*.js, each package's polyfill-force.js (the Intl polyfills), with the declarations two or
+  more of them bundle word for word moved to deps/@formatjs/ecma402-shared/SET/index.js (intlvendor's
+  shared.go), converted from ES module syntax to CommonJS by esbuild; deps/@formatjs/NAME/index.js, the
+  packages' index.js (their dependencies), converted the same way; intl/locale-data, the packages' CLDR
+  data for the guest's locales (the JSON of their __addLocaleData calls, plural rules as they are); each
+  datetimeformat/*.json has a skeletonFields member after its data, the fields of each skeleton,
+  computed by intlvendor; intl/zones.txt, the zone names of intl-datetimeformat's add-all-tz.js
+modified: intl/datetimeformat.js, for speed only: the patches listed in tools/intlvendor/main.go
+licence: LICENSE
+regenerate: cd guest-images/js && tools/intlvendor/vendor.sh (the versions are pinned there)
+note: intl-relativetimeformat asks for intl-localematcher 0.10.1; every polyfill gets the one copy here, 0.9.0
+used by: the JavaScript guest's Intl (guest-images/js/builtins/intl/index.js); guest-images/js/third_party.txt
+  places intl/ and deps/ among its built-ins
+packages:
+`)
+	licences := map[string][]string{}
+	var texts []string
+	for _, pkg := range pkgs {
+		l := lock.Packages["node_modules/@formatjs/"+pkg]
+		if l.Version == "" {
+			check(fmt.Errorf("%s is not in the lockfile", pkg))
+		}
+		fmt.Fprintf(&prov, "  @formatjs/%s@%s %s\n", pkg, l.Version, l.Integrity)
+		lic, err := os.ReadFile(filepath.Join(nm, "@formatjs", pkg, "LICENSE.md"))
+		check(err)
+		if licences[string(lic)] == nil {
+			texts = append(texts, string(lic))
+		}
+		licences[string(lic)] = append(licences[string(lic)], "@formatjs/"+pkg)
+	}
+	write(filepath.Join(out, "PROVENANCE"), []byte(prov.String()))
+	var lic strings.Builder
+	for i, t := range texts {
+		if i > 0 {
+			lic.WriteString("\n")
+		}
+		fmt.Fprintf(&lic, "%s:\n\n%s", strings.Join(licences[t], ", "), strings.TrimRight(t, "\n")+"\n")
+	}
+	write(filepath.Join(out, "LICENSE"), []byte(lic.String()))
+}
 
 func write(p string, b []byte) {
 	check(os.MkdirAll(filepath.Dir(p), 0o755))
