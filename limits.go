@@ -21,11 +21,15 @@ type Limits struct {
 // 4.7-14e9 by program, on 2 shared cores; see docs/RATIONALE.md).
 const FuelPerSecond = 6_500_000_000
 
-// DefaultLimits are the server defaults: 10 CPU-seconds of
-// fuel at the measured median rate.
+// DefaultLimits are the server defaults: 20 CPU-seconds of fuel at the
+// measured median rate, two thirds of the default timeout, so fuel still
+// ends a runaway run (the same way on an idle and a busy machine) unless
+// the run gets less than two thirds of a core; the first load of the
+// largest npm package the corpus has (mathjs, 80-100 G) fits with room.
+// docs/RATIONALE.md, "The default fuel".
 func DefaultLimits() Limits {
 	return Limits{
-		Fuel:        10 * FuelPerSecond,
+		Fuel:        20 * FuelPerSecond,
 		MemoryBytes: 256 << 20,
 		OutputBytes: 10 << 20,
 	}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # build-cached.sh NAME: build guest image NAME once per hash of its inputs.
 #
-# The inputs are every file under guest-images/NAME plus the Go toolchain
-# version. The result lives outside the clone, in
+# The inputs are every file under guest-images/NAME, the third_party/
+# directories its third_party.txt names, and the Go toolchain version. The
+# result lives outside the clone, in
 # $WASMEXEC_CACHE_DIR/images/NAME-HASH (default ~/.cache/wasmexec), and
 # build/images/NAME in the clone is a symlink to it. A changed input gives a
 # new hash and so a rebuild; an unchanged one costs a hash of a few files.
@@ -42,7 +43,22 @@ variant=""
 if [ "$name" = python ] && [ "${WASMEXEC_PYTHON_NUMPY:-0}" = 1 ]; then
   variant=numpy
 fi
-hash=$( { (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); go version; [ -z "$variant" ] || echo "$variant"; } | sha256sum | cut -c1-16)
+# Vendored code an image takes from the repository's third_party/ (one
+# "SOURCE DEST" line each in guest-images/NAME/third_party.txt, SOURCE under
+# third_party/) is an input too: a change there rebuilds the image.
+third_party=()
+if [ -f "$src/third_party.txt" ]; then
+  while read -r d; do
+    [ -d "$root/third_party/$d" ] || { echo "build-cached: $src/third_party.txt names third_party/$d, which is missing" >&2; exit 1; }
+    third_party+=("$d")
+  done < <(sed -e 's/#.*//' "$src/third_party.txt" | awk 'NF { split($1, p, "/"); print p[1] }' | LC_ALL=C sort -u)
+fi
+hash=$( {
+  (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+  [ ${#third_party[@]} = 0 ] || (cd "$root/third_party" && find "${third_party[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+  go version
+  [ -z "$variant" ] || echo "$variant"
+} | sha256sum | cut -c1-16)
 out=$images/$name-$hash
 mkdir -p "$images" "$root/build/images"
 

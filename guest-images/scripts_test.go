@@ -220,6 +220,36 @@ func TestBuildCachedProgress(t *testing.T) {
 	}
 }
 
+// Vendored code the image names in its third_party.txt is one of its
+// inputs: a change there rebuilds it, a change in a third_party directory
+// it does not name does not, and a name that is missing fails the build.
+func TestBuildCachedHashesThirdParty(t *testing.T) {
+	r := newFakeRepo(t)
+	lib := filepath.Join(r.root, "third_party", "lib", "lib.js")
+	must(t, os.MkdirAll(filepath.Dir(lib), 0o755))
+	must(t, os.MkdirAll(filepath.Join(r.root, "third_party", "other"), 0o755))
+	must(t, os.WriteFile(lib, []byte("v1"), 0o644))
+	must(t, os.WriteFile(filepath.Join(r.root, "guest-images", "fake", "third_party.txt"), []byte("# vendored\nlib/lib.js  deps/lib.js\n"), 0o644))
+	build := func(want int) {
+		t.Helper()
+		if out, err := r.run(t); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		if n := r.builds(t); n != want {
+			t.Fatalf("build.sh ran %d times, want %d", n, want)
+		}
+	}
+	build(1)
+	must(t, os.WriteFile(filepath.Join(r.root, "third_party", "other", "x.js"), []byte("x"), 0o644))
+	build(1)
+	must(t, os.WriteFile(lib, []byte("v2"), 0o644))
+	build(2)
+	must(t, os.WriteFile(filepath.Join(r.root, "guest-images", "fake", "third_party.txt"), []byte("gone/x.js deps/x.js\n"), 0o644))
+	if out, err := r.run(t); err == nil || !strings.Contains(out, "third_party/gone, which is missing") {
+		t.Fatalf("a missing third_party directory: %v\n%s", err, out)
+	}
+}
+
 // The Python build says, before it runs apt-get, that it installs Debian
 // packages as root and which; without root it says what to install.
 func TestPythonBuildSaysWhatItInstalls(t *testing.T) {

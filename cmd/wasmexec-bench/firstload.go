@@ -38,12 +38,48 @@ var defaultFuel = float64(wexec.DefaultLimits().Fuel)
 // into the workspace is not counted.
 const firstLoadCode = "const t0 = performance.now(); require(%q); performance.now() - t0"
 
+// firstIntlCode times a run's first DateTimeFormat inside the run: the
+// polyfill, the locale's data and skeletons, then one format (which loads
+// NumberFormat for the digits).
+const firstIntlCode = "const t0 = performance.now(); new Intl.DateTimeFormat('en').format(0); performance.now() - t0"
+
+// benchFirstIntl reports a one-shot run's first DateTimeFormat, guest
+// (median of 3, with its run's fuel) beside node's when node is there.
+// Before vendoring computed the skeletons' fields (intlvendor) it was
+// 2.8 G fuel, ~350 ms of CPU on an idle machine.
+func benchFirstIntl(t *table, srv *server, node string) error {
+	var ms, fuel []float64
+	for i := 0; i < 3; i++ {
+		res, err := srv.post("/v1/evaluate", fmt.Sprintf(`{"language":"javascript","code":%q}`, firstIntlCode))
+		if err != nil {
+			return fmt.Errorf("first DateTimeFormat: %w", err)
+		}
+		v, _ := strconv.ParseFloat(string(res.Value), 64)
+		ms = append(ms, v)
+		fuel = append(fuel, float64(res.FuelConsumed))
+	}
+	nodeMs := "node: not installed"
+	if node != "" {
+		out, err := exec.Command(node, "-p", firstIntlCode).Output()
+		if err != nil {
+			return fmt.Errorf("node DateTimeFormat: %w", err)
+		}
+		v, _ := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+		nodeMs = fmt.Sprintf("%.1f", v)
+	}
+	t.add("first new Intl.DateTimeFormat('en').format(0) in a run: guest / node (ms)", fmt.Sprintf("%.0f / %s (%.2f G fuel; before the skeleton table: 2.8 G)", pct(ms, 50), nodeMs, pct(fuel, 50)/1e9), "report")
+	return nil
+}
+
 // benchFirstLoad reports the first require of each package, guest (a
 // one-shot run with packages; median of 3 runs) beside node (a fresh
 // process each; median of 3), and the bound: 5x node's time times the
 // guest's CPU ratio against native goja (fib(27)).
 func benchFirstLoad(t *table, srv *server, dataDir string) error {
 	node, err := exec.LookPath("node")
+	if ierr := benchFirstIntl(t, srv, node); ierr != nil {
+		return ierr
+	}
 	if err != nil {
 		t.add("first load of large packages", "skipped: node is not installed", "")
 		return nil
@@ -60,8 +96,8 @@ func benchFirstLoad(t *table, srv *server, dataDir string) error {
 	t.add("JS guest CPU ratio vs native goja (fib(27), for the bounds below)", fmt.Sprintf("%.2fx", ratio), "report")
 	client := &npm.Client{CacheDir: filepath.Join(dataDir, "firstload-npm")}
 	// The guest runs on a server that lets a run burn 30 s of CPU (the
-	// timeout) and 512 MiB: mathjs's load is past the default fuel (and
-	// near the default 256 MiB), and the section reports how far.
+	// timeout) and 512 MiB: a load past the default fuel (mathjs's comes
+	// near it, and near the default 256 MiB) still reports its figures.
 	big, err := startServer(filepath.Join(dataDir, "firstload-server"), []string{"--store=false", "--max-fuel", strconv.FormatUint(firstLoadFuel, 10), "--max-memory-bytes", strconv.Itoa(1 << 30)})
 	if err != nil {
 		return err

@@ -99,7 +99,7 @@ func benchFuelRate(t *table, srv *server, _ string) error {
 	}
 	if len(all) > 0 {
 		m := pct(all, 50)
-		t.add("default fuel in CPU-seconds at the median rate", fmt.Sprintf("%.1f (%.3g units / %.2g per s; wasmexec.FuelPerSecond %.2g)", float64(wasmexec.DefaultLimits().Fuel)/m, float64(wasmexec.DefaultLimits().Fuel), m, float64(wasmexec.FuelPerSecond)), "≈ 10")
+		t.add("default fuel in CPU-seconds at the median rate", fmt.Sprintf("%.1f (%.3g units / %.2g per s; wasmexec.FuelPerSecond %.2g)", float64(wasmexec.DefaultLimits().Fuel)/m, float64(wasmexec.DefaultLimits().Fuel), m, float64(wasmexec.FuelPerSecond)), "≈ 20")
 	}
 	return nil
 }

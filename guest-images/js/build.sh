@@ -12,7 +12,8 @@
 # expressions get Unicode property escapes, \p{L}, and a source as engines
 # write it (patch-goja-regexp.py). A later cell may declare a top-level
 # let/const/class again, replacing the binding, as in Chrome DevTools'
-# console (patch-goja-repl.py).
+# console (patch-goja-repl.py). for-of over an array makes no iterator
+# result objects (patch-goja-iter.py).
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)
@@ -28,6 +29,7 @@ python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
 python3 "$here/patch-goja-sourcemap.py" "$work/goja"
 python3 "$here/patch-goja-repl.py" "$work/goja"
 python3 "$here/patch-goja-regexp.py" "$work/goja" "$here"
+python3 "$here/patch-goja-iter.py" "$work/goja"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"
@@ -37,8 +39,31 @@ cp go.mod "$work/go.mod"
 cp go.sum "$work/go.sum"
 go mod edit -modfile "$work/go.mod" -replace "github.com/dop251/goja=$work/goja" -replace "github.com/evanw/esbuild=$work/esbuild" -replace "github.com/google/pprof=$here/pprofstub"
 
+# The vendored JavaScript lives in the repository's third_party/ (each
+# directory with its LICENSE and PROVENANCE); third_party.txt says where
+# each file goes among the built-ins. go:embed reads builtins/ from the
+# package's own directory, so the build works in a copy of it with the
+# vendored files added (and their licences, under builtins/licenses/).
+echo "==> [js] adding the vendored JavaScript of third_party.txt"
+root=$(cd "$here/../.." && pwd)
+src=$work/src
+mkdir -p "$src"
+cp -R "$here/." "$src/"
+while read -r from to; do
+  if [ -d "$root/third_party/$from" ]; then
+    mkdir -p "$src/builtins/$to"
+    cp -R "$root/third_party/$from/." "$src/builtins/$to/"
+  else
+    mkdir -p "$(dirname "$src/builtins/$to")"
+    cp "$root/third_party/$from" "$src/builtins/$to"
+  fi
+  lib=${from%%/*}
+  mkdir -p "$src/builtins/licenses/$lib"
+  cp "$root/third_party/$lib/LICENSE" "$src/builtins/licenses/$lib/LICENSE"
+done < <(sed -e 's/#.*//' "$here/third_party.txt" | awk NF)
+
 echo "==> [js] go build GOOS=wasip1 GOARCH=wasm"
-GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/js.wasm" .
+(cd "$src" && GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/js.wasm" .)
 cat > "$out/guest.json" <<'JSON'
 {
   "name": "js",

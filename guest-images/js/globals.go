@@ -102,10 +102,21 @@ func (d *driver) installGlobals() {
 	}))
 	// process.stdout/stderr.write are native functions: a Go func wrapped
 	// by reflection (ToValue of a map of funcs) cost ~6x a console.log.
+	// write(chunk[, encoding][, callback]) writes bytes as Node does: a
+	// Buffer or other view as its bytes (its toString would decode them as
+	// UTF-8, each invalid byte becoming U+FFFD), a string as UTF-8 or in
+	// the encoding given (hex, base64, latin1).
 	for name, s := range map[string]*stream{"stdout": d.stdout, "stderr": d.stderr} {
 		obj := vm.NewObject()
 		must(obj.Set("write", func(call goja.FunctionCall) goja.Value {
-			s.writeString(call.Argument(0).String())
+			chunk, enc := call.Argument(0), call.Argument(1)
+			if b, ok := viewBytes(chunk); ok {
+				s.writeBytes(b)
+			} else if _, isFunc := goja.AssertFunction(enc); !isFunc && !goja.IsUndefined(enc) && !goja.IsNull(enc) {
+				s.writeBytes(bytesOf(chunk, enc))
+			} else {
+				s.writeString(chunk.String())
+			}
 			return vm.ToValue(true)
 		}))
 		must(process.Set(name, obj))
@@ -314,6 +325,15 @@ type stream struct {
 }
 
 func (s *stream) writeString(str string) { write(s.fd, str, "") }
+
+func (s *stream) writeBytes(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	beginWrite(s.fd)
+	pending.buf = append(pending.buf, b...)
+	endWrite()
+}
 
 func (s *stream) writeLine(str string) { write(s.fd, str, "\n") }
 

@@ -89,7 +89,8 @@ func (m *modules) intlNativeObject() goja.Value {
 		return vm.ToValue(c)
 	}))
 	// dataFile(kind, locale) is the locale's data file under
-	// builtins/intl/locale-data/kind (JSON, or a script for plural rules),
+	// builtins/intl/locale-data/kind (JSON, or a script for plural rules;
+	// third_party/formatjs, which build.sh adds to the built-ins),
 	// or "".
 	must(o.Set("dataFile", func(call goja.FunctionCall) goja.Value {
 		base := call.Argument(0).String() + "/" + call.Argument(1).String()
@@ -100,7 +101,8 @@ func (m *modules) intlNativeObject() goja.Value {
 		}
 		return vm.ToValue("")
 	}))
-	// zoneNames lists the IANA zones (builtins/intl/zones.txt).
+	// zoneNames lists the IANA zones (builtins/intl/zones.txt, from
+	// third_party/formatjs).
 	must(o.Set("zoneNames", func(goja.FunctionCall) goja.Value {
 		b, _ := builtinFS.ReadFile("builtins/intl/zones.txt")
 		var names []any

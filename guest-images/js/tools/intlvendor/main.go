@@ -1,5 +1,6 @@
-// Command intlvendor copies the FormatJS Intl polyfills into the guest's
-// built-ins (see vendor.sh beside it, which installs the pinned packages):
+// Command intlvendor writes third_party/formatjs, the FormatJS Intl
+// polyfills the guest's built-ins take (guest-images/js/third_party.txt;
+// see vendor.sh beside it, which installs the pinned packages):
 // each package's polyfill-force.js, converted from ES module syntax to
 // CommonJS by esbuild with the settings the guest itself converts with
 // (goja runs scripts only), plus the locale data of the locales the guest
@@ -14,8 +15,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
+	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -59,19 +62,73 @@ var data = []struct{ pkg, dir string }{
 // upper-cased every zone name at every construction; that is done once.
 // Scoring a skeleton iterates with an index (goja's for-of is slow), and
 // a token's length limit is a table, not eight string searches.
+//
+// A skeleton's fields ({year: "numeric", month: "short", ...}) depend on
+// its characters alone, and a locale's first DateTimeFormat computed them
+// for all ~760 of its skeletons, the largest part of its first use in the
+// guest (~1.4 M fuel units a skeleton). They are computed here instead, by
+// the polyfill's own replaceDateTimeTokens run in goja, and shipped in the
+// locale's data file beside its CLDR data (skeletonFields: per calendar,
+// the distinct field sets and, in the order of the skeletons, which one
+// each has); a skeleton without an entry there is parsed as before. The
+// lazy patterns of a skeleton are accessors of a shared prototype instead
+// of four accessors and eight closures on each.
 var patches = map[string][][2]string{
 	"intl/datetimeformat.js": {
+		{`function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback) {
+	const result = Object.assign(Object.create(null), {
+		pattern: "",
+		pattern12: "",
+		skeleton,
+		rawPattern,
+		rangePatterns: Object.create(null),
+		rangePatterns12: Object.create(null)
+	});`, `function parseDateTimeSkeleton(skeleton, rawPattern = skeleton, rangePatterns, intervalFormatFallback, fields) {
+	const result = Object.create(skeletonProto);
+	result.skeleton = skeleton;
+	result.rawPattern = rawPattern;`},
+		{`	return { ...bestFormat };`, `	return copySkeleton(bestFormat);`},
+		{`	const skeletonFormat = { ...bestFormat };`, `	const skeletonFormat = copySkeleton(bestFormat);`},
 		{`	if (rangePatterns) for (const k in rangePatterns) {`,
-			`	replaceDateTimeTokens(skeleton, result);
-	let lazy;
-	const materialize = () => lazy ??= parseDateTimeSkeletonPatterns(result, skeleton, rawPattern, rangePatterns, intervalFormatFallback);
-	for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) Object.defineProperty(result, k, {
-		enumerable: true,
-		configurable: true,
-		get() { return materialize()[k]; },
-		set(v) { Object.defineProperty(result, k, { value: v, writable: true, enumerable: true, configurable: true }); }
-	});
+			`	if (fields !== void 0) Object.assign(result, fields);
+	else replaceDateTimeTokens(skeleton, result);
+	skeletonSources.set(result, [rawPattern, rangePatterns, intervalFormatFallback]);
 	return result;
+}
+const skeletonSources = new WeakMap();
+const skeletonPatterns = new WeakMap();
+function materializeSkeleton(result) {
+	let p = skeletonPatterns.get(result);
+	if (p === void 0) {
+		const [rawPattern, rangePatterns, intervalFormatFallback] = skeletonSources.get(result);
+		skeletonPatterns.set(result, p = parseDateTimeSkeletonPatterns(result, result.skeleton, rawPattern, rangePatterns, intervalFormatFallback));
+	}
+	return p;
+}
+const lazySkeletonProps = {};
+for (const k of ["pattern", "pattern12", "rangePatterns", "rangePatterns12"]) lazySkeletonProps[k] = {
+	enumerable: true,
+	configurable: true,
+	get() { return materializeSkeleton(this)[k]; },
+	set(v) { Object.defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true }); }
+};
+// A skeleton's patterns are accessors of its prototype, made once, not
+// four properties of each of a locale's ~760 skeletons.
+const skeletonProto = Object.defineProperties(Object.create(null), lazySkeletonProps);
+// copySkeleton is {...f} as it was when the patterns were f's own: they
+// come first, then f's own properties.
+function copySkeleton(f) {
+	if (Object.getPrototypeOf(f) !== skeletonProto) return { ...f };
+	return { pattern: f.pattern, pattern12: f.pattern12, skeleton: f.skeleton, rawPattern: f.rawPattern, rangePatterns: f.rangePatterns, rangePatterns12: f.rangePatterns12, ...f };
+}
+// knownSkeletonFields is the fields of the i-th of the n skeletons of a
+// calendar as intlvendor computed them (the data's skeletonFields), or
+// undefined: parse them.
+function knownSkeletonFields(entry, calendar, formats, i, n) {
+	const t = entry.skeletonFields?.[calendar];
+	if (t === void 0 || t.of.length !== n || formats !== entry.data.formats?.[calendar]) return void 0;
+	const k = t.of[i];
+	return k < 0 ? void 0 : t.sets[k];
 }
 function parseDateTimeSkeletonPatterns(result0, skeleton, rawPattern, rangePatterns, intervalFormatFallback) {
 	const result = Object.assign(Object.create(null), {
@@ -103,10 +160,10 @@ function parseSkeletonOnce(skeleton) {
 	return r;
 }
 function findIntervalFormat(skeleton, intervalFormats) {`},
+		{`Object.keys(formats[calendar]).map((skeleton) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback));`,
+			`Object.keys(formats[calendar]).map((skeleton, i, keys) => parseDateTimeSkeleton(skeleton, formats[calendar][skeleton], () => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback, knownSkeletonFields(entry, calendar, formats[calendar], i, keys.length)));`},
 		{`parseDateTimeSkeleton(pattern, pattern, findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`,
 			`parseDateTimeSkeleton(pattern, pattern, () => findIntervalFormat(pattern, intervalFormats), intervalFormats.intervalFormatFallback)`},
-		{`calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`,
-			`() => calendarIntervals[skeleton] || findIntervalFormat(skeleton, calendarIntervals), calendarIntervals.intervalFormatFallback)`},
 		{`	const uppercasedZones = zoneNames.reduce((all, z) => {
 		all[z.toUpperCase()] = z;
 		return all;
@@ -150,6 +207,8 @@ function CanonicalizeTimeZoneName(tz, { zoneNames, uppercaseLinks }) {`},
 
 func main() {
 	nm, out := os.Args[1], os.Args[2]
+	codes := map[string]string{}
+	var bundles []string // the polyfills' bundles, which share helpers
 	for _, p := range polyfills {
 		src, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, p.file))
 		check(err)
@@ -160,24 +219,44 @@ func main() {
 			}
 			code = strings.Replace(code, pt[0], pt[1], 1)
 		}
+		codes[p.pkg] = code
+		if p.file == "polyfill-force.js" {
+			bundles = append(bundles, p.pkg)
+		}
+	}
+	shared, rewritten := shareHelpers(bundles, codes)
+	for pkg, code := range rewritten {
+		codes[pkg] = code
+	}
+	transform := func(code, sourcefile, out string) {
 		r := api.Transform(code, api.TransformOptions{
 			Loader:        api.LoaderJS,
 			Format:        api.FormatCommonJS,
 			Platform:      api.PlatformNode,
 			Target:        api.ES2020,
-			Sourcefile:    "@formatjs/" + p.pkg + "/" + p.file,
+			Sourcefile:    sourcefile,
 			LegalComments: api.LegalCommentsInline,
 			LogLevel:      api.LogLevelSilent,
 		})
 		if len(r.Errors) > 0 {
-			check(fmt.Errorf("%s: %s", p.pkg, r.Errors[0].Text))
+			e := r.Errors[0]
+			if e.Location != nil {
+				check(fmt.Errorf("%s:%d: %s: %s", sourcefile, e.Location.Line, e.Text, e.Location.LineText))
+			}
+			check(fmt.Errorf("%s: %s", sourcefile, e.Text))
 		}
-		write(filepath.Join(out, p.out), r.Code)
-		lic, err := os.ReadFile(filepath.Join(nm, "@formatjs", p.pkg, "LICENSE.md"))
-		check(err)
-		write(filepath.Join(out, filepath.Dir(p.out), "LICENSE.md"), lic)
+		write(out, r.Code)
 	}
+	check(os.RemoveAll(filepath.Join(out, "deps", sharedModule)))
+	for name, code := range shared {
+		transform(code, name+"/index.js", filepath.Join(out, "deps", name, "index.js"))
+	}
+	for _, p := range polyfills {
+		transform(codes[p.pkg], "@formatjs/"+p.pkg+"/"+p.file, filepath.Join(out, p.out))
+	}
+	writeProvenance(nm, out)
 	writeZones(nm, out)
+	fieldsOf := skeletonFieldsFunc(out)
 	check(os.RemoveAll(filepath.Join(out, "intl", "locale-data")))
 	for _, d := range data {
 		for _, l := range locales {
@@ -188,12 +267,104 @@ func main() {
 			check(err)
 			dir := filepath.Join(out, "intl", "locale-data", d.dir)
 			if j := dataJSON(src); j != nil {
+				if d.dir == "datetimeformat" {
+					j = withSkeletonFields(j, fieldsOf)
+				}
 				write(filepath.Join(dir, l+".json"), j)
 			} else {
 				write(filepath.Join(dir, l+".js"), src)
 			}
 		}
 	}
+}
+
+// skeletonFieldsFunc loads the DateTimeFormat polyfill just written (its
+// dependencies from deps/) into goja and returns a function from a
+// locale's data (JSON) to its skeletonFields (JSON; see skeletonIndex),
+// computed with the polyfill's replaceDateTimeTokens.
+func skeletonFieldsFunc(out string) func(data []byte) string {
+	vm := goja.New()
+	cache := map[string]goja.Value{}
+	var load func(p string) goja.Value
+	load = func(p string) goja.Value {
+		if v, ok := cache[p]; ok {
+			return v
+		}
+		src, err := os.ReadFile(p)
+		check(err)
+		code := string(src)
+		if strings.HasSuffix(p, "datetimeformat.js") {
+			code += "\nmodule.exports.__skeletonFields = (s) => { const r = Object.create(null); replaceDateTimeTokens(s, r); return r; };"
+		}
+		fn, err := vm.RunScript(p, "(function (exports, require, module) {"+code+"\n})")
+		check(err)
+		call, _ := goja.AssertFunction(fn)
+		module := vm.NewObject()
+		check(module.Set("exports", vm.NewObject()))
+		require := func(c goja.FunctionCall) goja.Value {
+			spec := c.Argument(0).String()
+			if !strings.HasPrefix(spec, "@formatjs/") {
+				panic(vm.NewGoError(fmt.Errorf("%s requires %s", p, spec)))
+			}
+			return load(filepath.Join(out, "deps", spec, "index.js"))
+		}
+		_, err = call(goja.Undefined(), module.Get("exports"), vm.ToValue(require), module)
+		check(err)
+		cache[p] = module.Get("exports")
+		return cache[p]
+	}
+	check(vm.Set("Intl", vm.NewObject()))
+	fieldsOf := load(filepath.Join(out, "intl", "datetimeformat.js")).ToObject(vm).Get("__skeletonFields")
+	if _, ok := goja.AssertFunction(fieldsOf); !ok {
+		check(fmt.Errorf("datetimeformat.js: replaceDateTimeTokens is not reachable"))
+	}
+	index, err := vm.RunString(skeletonIndex)
+	check(err)
+	build, _ := goja.AssertFunction(index)
+	return func(data []byte) string {
+		v, err := build(goja.Undefined(), vm.ToValue(string(data)), fieldsOf)
+		check(err)
+		return v.String()
+	}
+}
+
+// skeletonIndex builds a locale's skeletonFields from its data (JSON
+// text): per calendar, the distinct field sets, and for each skeleton in
+// the order JSON.parse gives the keys (the order the polyfill maps them
+// in), the index of its set (-1: the polyfill refuses the skeleton).
+const skeletonIndex = `(function (text, fieldsOf) {
+	const formats = JSON.parse(text).data.formats;
+	const out = {};
+	for (const calendar of Object.keys(formats)) {
+		const sets = [], of = [], seen = new Map();
+		for (const skeleton of Object.keys(formats[calendar])) {
+			let f;
+			try {
+				f = fieldsOf(skeleton);
+			} catch {
+				of.push(-1);
+				continue;
+			}
+			const key = JSON.stringify(f);
+			let i = seen.get(key);
+			if (i === undefined) {
+				seen.set(key, i = sets.length);
+				sets.push(f);
+			}
+			of.push(i);
+		}
+		out[calendar] = { sets, of };
+	}
+	return JSON.stringify(out);
+})`
+
+// withSkeletonFields adds skeletonFields to a DateTimeFormat data file,
+// after its data, which stays byte for byte as it was.
+func withSkeletonFields(j []byte, fieldsOf func([]byte) string) []byte {
+	if len(j) == 0 || j[len(j)-1] != '}' {
+		check(fmt.Errorf("datetimeformat data is not an object"))
+	}
+	return append(append([]byte{}, j[:len(j)-1]...), `,"skeletonFields":`+fieldsOf(j)+"}"...)
 }
 
 // dataJSON is the argument of a locale-data file's __addLocaleData call
@@ -250,18 +421,68 @@ func writeZones(nm, out string) {
 		check(fmt.Errorf("add-all-tz.js: only %d zones found", len(names)))
 	}
 	write(filepath.Join(out, "intl", "zones.txt"), []byte(strings.Join(names, "\n")+"\n"))
-	write(filepath.Join(out, "intl", "supportedvaluesof.js"), []byte(supportedValuesOfPolyfill))
 }
 
-// supportedValuesOfPolyfill installs Intl.supportedValuesOf from the
-// package's index.js (deps/): its polyfill-force.js bundles the same
-// function and ~1,000 lines of the same data a second time.
-const supportedValuesOfPolyfill = `// Intl.supportedValuesOf of @formatjs/intl-supportedvaluesof, as its
-// polyfill-force.js installs it, from the package's index.js (deps/).
-var { supportedValuesOf } = require("@formatjs/intl-supportedvaluesof");
-if (typeof Intl === "undefined") Object.defineProperty(globalThis, "Intl", { configurable: true, enumerable: false, writable: true, value: {} });
-Object.defineProperty(Intl, "supportedValuesOf", { configurable: true, enumerable: false, writable: true, value: supportedValuesOf });
-`
+// writeProvenance writes LICENSE (the packages' licences: MIT, FormatJS,
+// each distinct text once with the packages that carry it) and PROVENANCE
+// (each package's version and integrity, from npm's lockfile of the
+// install vendor.sh made).
+func writeProvenance(nm, out string) {
+	var lock struct {
+		Packages map[string]struct {
+			Version, Integrity, Resolved string
+		} `json:"packages"`
+	}
+	b, err := os.ReadFile(filepath.Join(nm, ".package-lock.json"))
+	check(err)
+	check(json.Unmarshal(b, &lock))
+	var pkgs []string
+	for _, p := range polyfills {
+		pkgs = append(pkgs, p.pkg)
+	}
+	sort.Strings(pkgs)
+	var prov strings.Builder
+	prov.WriteString(`source: npm, the @formatjs packages below (vendor.sh installs them; tools/intlvendor writes what is here)
+files: intl/*.js, each package's polyfill-force.js (the Intl polyfills), with the declarations two or
+  more of them bundle word for word moved to deps/@formatjs/ecma402-shared/SET/index.js (intlvendor's
+  shared.go), converted from ES module syntax to CommonJS by esbuild; deps/@formatjs/NAME/index.js, the
+  packages' index.js (their dependencies), converted the same way; intl/locale-data, the packages' CLDR
+  data for the guest's locales (the JSON of their __addLocaleData calls, plural rules as they are); each
+  datetimeformat/*.json has a skeletonFields member after its data, the fields of each skeleton,
+  computed by intlvendor; intl/zones.txt, the zone names of intl-datetimeformat's add-all-tz.js
+modified: intl/datetimeformat.js, for speed only: the patches listed in tools/intlvendor/main.go
+licence: LICENSE
+regenerate: cd guest-images/js && tools/intlvendor/vendor.sh (the versions are pinned there)
+note: intl-relativetimeformat asks for intl-localematcher 0.10.1; every polyfill gets the one copy here, 0.9.0
+used by: the JavaScript guest's Intl (guest-images/js/builtins/intl/index.js); guest-images/js/third_party.txt
+  places intl/ and deps/ among its built-ins
+packages:
+`)
+	licences := map[string][]string{}
+	var texts []string
+	for _, pkg := range pkgs {
+		l := lock.Packages["node_modules/@formatjs/"+pkg]
+		if l.Version == "" {
+			check(fmt.Errorf("%s is not in the lockfile", pkg))
+		}
+		fmt.Fprintf(&prov, "  @formatjs/%s@%s %s\n", pkg, l.Version, l.Integrity)
+		lic, err := os.ReadFile(filepath.Join(nm, "@formatjs", pkg, "LICENSE.md"))
+		check(err)
+		if licences[string(lic)] == nil {
+			texts = append(texts, string(lic))
+		}
+		licences[string(lic)] = append(licences[string(lic)], "@formatjs/"+pkg)
+	}
+	write(filepath.Join(out, "PROVENANCE"), []byte(prov.String()))
+	var lic strings.Builder
+	for i, t := range texts {
+		if i > 0 {
+			lic.WriteString("\n")
+		}
+		fmt.Fprintf(&lic, "%s:\n\n%s", strings.Join(licences[t], ", "), strings.TrimRight(t, "\n")+"\n")
+	}
+	write(filepath.Join(out, "LICENSE"), []byte(lic.String()))
+}
 
 func write(p string, b []byte) {
 	check(os.MkdirAll(filepath.Dir(p), 0o755))

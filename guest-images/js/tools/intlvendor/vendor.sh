@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# vendor.sh: refresh the guest's Intl (builtins/intl and builtins/deps/@formatjs)
-# from the pinned FormatJS packages on the npm registry. Run from
-# guest-images/js; commit what it writes. The versions are the table in
-# builtins/README.md; change them here and there together.
+# vendor.sh: refresh third_party/formatjs, the guest's Intl polyfills and
+# their CLDR data, from the pinned FormatJS packages on the npm registry.
+# Run from guest-images/js; commit what it writes (its PROVENANCE lists
+# the versions and their integrity).
 set -euo pipefail
 here=$(pwd)
 work=$(mktemp -d)
@@ -23,4 +23,6 @@ npm install --no-audit --no-fund --ignore-scripts \
   @formatjs/bigdecimal@0.2.7 \
   @formatjs/fast-memoize@3.1.7 >/dev/null
 cd "$here"
-go run ./tools/intlvendor "$work/node_modules" builtins
+out=$here/../../third_party/formatjs
+rm -rf "$out"
+go run ./tools/intlvendor "$work/node_modules" "$out"

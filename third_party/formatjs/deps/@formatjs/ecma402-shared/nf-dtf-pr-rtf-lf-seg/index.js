@@ -1,0 +1,4 @@
+function CanonicalizeLocaleList(locales) {
+  return Intl.getCanonicalLocales(locales);
+}
+module.exports = { CanonicalizeLocaleList };

@@ -1,0 +1,2 @@
+const explicitLocales = /* @__PURE__ */ new WeakMap();
+module.exports = { explicitLocales };
