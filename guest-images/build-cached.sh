@@ -37,12 +37,7 @@ cache=${WASMEXEC_CACHE_DIR:-$HOME/.cache/wasmexec}
 images=$cache/images
 [ -x "$src/build.sh" ] || { echo "build-cached: $src/build.sh is missing or not executable" >&2; exit 1; }
 
-# The Python image with numpy (WASMEXEC_PYTHON_NUMPY=1) is another image.
-variant=""
-if [ "$name" = python ] && [ "${WASMEXEC_PYTHON_NUMPY:-0}" = 1 ]; then
-  variant=numpy
-fi
-hash=$( { (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); go version; [ -z "$variant" ] || echo "$variant"; } | sha256sum | cut -c1-16)
+hash=$( { (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); go version; } | sha256sum | cut -c1-16)
 out=$images/$name-$hash
 mkdir -p "$images" "$root/build/images"
 

@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os/exec"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -176,6 +177,9 @@ func (s *Server) run(kind wasmexec.Kind) echo.HandlerFunc {
 		if req.TsconfigPath != "" && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript {
 			return wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath is for javascript and typescript runs")
 		}
+		if err := req.Outputs.Validate(); err != nil {
+			return err
+		}
 		if len(req.Packages) > 0 && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript && req.Language != wasmexec.Python {
 			return wasmexec.Errorf(wasmexec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
@@ -275,7 +279,7 @@ func decodeError(err error, limit int64) error {
 		mbe   *http.MaxBytesError
 		syn   *json.SyntaxError
 		typ   *json.UnmarshalTypeError
-		coded *wasmexec.Error
+		coded *exec.Error
 	)
 	switch {
 	case errors.As(err, &mbe):
