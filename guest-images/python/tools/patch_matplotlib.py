@@ -17,6 +17,8 @@ version must be looked at again, not patched blindly).
   NULL until that extension is imported. Here every file declares the one
   pointer MPL_ARRAY_API (NO_IMPORT_ARRAY), wasm_array_api.c defines it,
   and each module's import_array() fills it.
+- setup.py: one temporary build directory for all extensions, so that a
+  source several extensions share is one object (one namespace).
 - src/_qhull_wrapper.cpp: qhull's messages go to a FILE that discards
   them (fopencookie) instead of /dev/null, which the guest doesn't have
   (fopen failing there would throw, and a throw ends the run).
@@ -101,6 +103,17 @@ def main():
     ext.include_dirs.append(np.get_include())
     ext.sources.append("src/wasm_array_api.c")
     ext.extra_compile_args.extend(["-include", "src/wasm_array_api.h"])
+""")
+    # One temporary directory for every extension: matplotlib gives each its
+    # own, so a source several extensions share (py_converters.cpp, agg's)
+    # became several objects defining the same symbols, which a static link
+    # refuses; one object per source is what one namespace needs. (Under
+    # build -j the extensions' threads also nested each other's directories.)
+    edit(src / "setup.py",
+         """        orig_build_temp = self.build_temp
+        self.build_temp = os.path.join(self.build_temp, ext.name)
+""",
+         """        orig_build_temp = self.build_temp
 """)
     (src / "src/wasm_array_api.h").write_text(WASM_ARRAY_API_H)
     (src / "src/wasm_array_api.c").write_text(WASM_ARRAY_API_C)
