@@ -350,6 +350,9 @@ func (p *Pipeline) validate(ctx context.Context, req *wasmexec.Request, opts was
 	if err := wasmexec.ValidateEnv(req.Env); err != nil {
 		return nil, err
 	}
+	if err := req.Outputs.Validate(); err != nil {
+		return nil, err
+	}
 	if err := p.cfg.Policy.CheckNetwork(req.Network, req.Secrets, req.Env); err != nil {
 		return nil, err
 	}

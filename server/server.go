@@ -177,9 +177,6 @@ func (s *Server) run(kind wasmexec.Kind) echo.HandlerFunc {
 		if req.TsconfigPath != "" && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript {
 			return wasmexec.Errorf(wasmexec.EInvalid, "tsconfigPath is for javascript and typescript runs")
 		}
-		if err := req.Outputs.Validate(); err != nil {
-			return err
-		}
 		if len(req.Packages) > 0 && req.Language != wasmexec.JavaScript && req.Language != wasmexec.TypeScript && req.Language != wasmexec.Python {
 			return wasmexec.Errorf(wasmexec.EInvalid, "packages are for javascript, typescript and python runs")
 		}
