@@ -32,7 +32,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 TOOL_PKGS=(clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32
            python3.11 make gcc libc6-dev tcl xz-utils bzip2 binaryen
            cython3 python3-setuptools python3-pip libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
-           python3-setuptools-scm python3-certifi python3-cppy pkgconf patch)
+           python3-setuptools-scm python3-certifi python3-cppy pkgconf patch
+           python3-matplotlib)
 
 BUILD_PYTHON=/usr/bin/python3.11
 LLVM_BIN=/usr/lib/llvm-16/bin

@@ -30,9 +30,9 @@
 
 MPL_INPUTS=(matplotlib.sh extlibs.sh extbuild.sh tools/ext_ldshared.sh tools/ext_collect.py
             tools/pypi_sdist.py tools/numpy_fix_signatures.py tools/patch_matplotlib.py
-            tools/patch_freetype.py)
+            tools/patch_freetype.py tools/mpl_fontlist.py)
 MPL_TOOL_PKGS=(cython3 python3-setuptools python3-setuptools-scm python3-certifi python3-cppy
-               pkgconf)
+               pkgconf python3-matplotlib)
 FT_PKG=freetype      FT_VER=2.12.1+dfsg-5+deb12u4
 FT_ORIG=freetype_2.12.1+dfsg.orig.tar.xz
 FT_SHA=7dedb6b9adf331559daea614a83b8de42a753e685ec8e1c4bdb4529eb880b0d1
@@ -219,6 +219,11 @@ build_matplotlib() {
     # ships these very files (byte-identical), not fonts-dejavu-core's.
     cp -a "$blib/matplotlib/mpl-data" "$stage/mpl-data"
     grep -qx '#backend: Agg' "$stage/mpl-data/matplotlibrc" || die "matplotlib: Agg is not the default backend in matplotlibrc"
+    # The guest's configuration and cache directory, with its font list
+    # (tools/patch_matplotlib.py says why).
+    mkdir -p "$stage/mpl-data/guest"
+    run_logged "$mb/logs/mpl_fontlist.log" "$BUILD_PYTHON" "$HERE/tools/mpl_fontlist.py" \
+        "$stage/mpl-data" "$stage/mpl-data/guest/fontlist-v330.json"
     cp "$src/LICENSE/LICENSE" "$stage/LICENSE.matplotlib" 2>/dev/null || true
     touch "$stage/.complete"
     rm -rf "$out"

@@ -71,6 +71,16 @@ build_pandas() {
     [ "$(grep -c '^static void \*\?traced_' "$src/pandas/_libs/src/klib/khash_python.h")" = 4 ] \
         && grep -q 'static PyObject\* char_to_string' "$src/pandas/_libs/tslibs/util.pxd" \
         || die "pandas: the static-helper edits did not apply"
+    # The guest has no _ctypes (no libffi, no dlopen), and `import pandas`
+    # reaches two modules that import ctypes at the top for code that
+    # needs it only on Windows or for the interchange protocol's raw
+    # buffers: they import it where it is used.
+    sed -i 's|^import ctypes$|# import ctypes: where it is used (pandas.sh)|' \
+        "$src/pandas/errors/__init__.py" "$src/pandas/core/interchange/from_dataframe.py"
+    sed -i 's|^        message += f" ({ctypes.WinError()})"|        import ctypes\n\n&|' "$src/pandas/errors/__init__.py"
+    sed -i 's|^    data_pointer = ctypes.cast($|    import ctypes\n\n&|' "$src/pandas/core/interchange/from_dataframe.py"
+    [ "$(grep -c '^ *import ctypes$' "$src/pandas/errors/__init__.py" "$src/pandas/core/interchange/from_dataframe.py" | grep -c ':1$')" = 2 ] \
+        || die "pandas: the ctypes edits did not apply"
     step "pandas: compiling (Cython and clang for wasm32-wasi; several minutes)"
     EXT_CFLAGS="-include $pb/pandas_renames.h" \
         ext_setup_build "$src" "$pb/logs/setup.log" "$NUMPY_DIR" build -j "$JOBS"

@@ -29,6 +29,14 @@ version must be looked at again, not patched blindly).
   the image's zip, and matplotlib opens its data (fonts, matplotlibrc,
   styles) by path, so the data is a directory of its own beside the zip:
   /usr/local/lib/mpl-data.
+- matplotlib/__init__.py: the configuration and cache directory. Without
+  MPLCONFIGDIR it would be ~/.matplotlib, created in the workspace at
+  import. In the guest it is mpl-data/guest, read-only, holding the font
+  list made with the image (tools/mpl_fontlist.py), so no run scans the
+  fonts or writes a cache; a user's MPLCONFIGDIR still wins.
+- matplotlib/font_manager.py: the "building the font cache" warning's
+  timer is a thread, which the guest can't start; the scan goes on
+  without it.
 """
 import pathlib
 import sys
@@ -147,6 +155,28 @@ static FILE *wasm_devnull(void)
          '''    # wasmexec's guest: the package is in a zip, its data beside it.
     path = Path(__file__).with_name("mpl-data")
     return str(path) if path.is_dir() else %r''' % DATA_DIR)
+    edit(src / "lib/matplotlib/__init__.py",
+         """    configdir = os.environ.get('MPLCONFIGDIR')
+    if configdir:
+        configdir = Path(configdir).resolve()
+""",
+         """    configdir = os.environ.get('MPLCONFIGDIR')
+    if not configdir and sys.platform == "wasi":
+        # wasmexec's guest: read-only, with the image's font list.
+        return os.path.join(get_data_path(), "guest")
+    if configdir:
+        configdir = Path(configdir).resolve()
+""")
+    edit(src / "lib/matplotlib/font_manager.py",
+         """            'Matplotlib is building the font cache; this may take a moment.'))
+        timer.start()
+""",
+         """            'Matplotlib is building the font cache; this may take a moment.'))
+        try:
+            timer.start()
+        except RuntimeError:
+            pass  # wasmexec's guest has no threads: no warning, same scan
+""")
 
 
 if __name__ == "__main__":
