@@ -258,6 +258,9 @@ run_logged "$B/logs/patch_stdlib.log" "$BUILD_PYTHON" "$HERE/tools/patch_stdlib.
 cp "$HERE/wasmexec_driver.py" "$PYSRC/Lib/wasmexec_driver.py"
 # Rich outputs (display(), plt.show()), imported by the driver.
 cp "$HERE/_wasmexec_display.py" "$PYSRC/Lib/_wasmexec_display.py"
+# Stand-ins for C modules WASI can't have, which libraries import at the
+# top (stdlib/*.py say which and why).
+cp "$HERE"/stdlib/*.py "$PYSRC/Lib/"
 # `make wasm_stdlib` runs our wrapper around the upstream script, which
 # writes the zip reproducibly (see tools/wasm_assets.py).
 mv "$PYSRC/Tools/wasm/wasm_assets.py" "$PYSRC/Tools/wasm/wasm_assets_upstream.py"

@@ -111,3 +111,39 @@ void __cxa_end_catch() {}
 [[noreturn]] void __cxa_rethrow() { _Exit(134); }
 
 }  // extern "C"
+
+// operator new. libc++abi built without exceptions returns nullptr when
+// malloc fails (it can't throw bad_alloc), and code written for C++
+// never checks: matplotlib's Agg renderer then draws a big figure's rows
+// at nullptr plus their offsets, over whatever lies there. These replace
+// libc++abi's (weak) definitions: a failed allocation ends the run as out
+// of memory (exit status 137, the guest's oomExitCode in guest.json),
+// before anything uses the pointer. The nothrow forms keep returning
+// nullptr, which their callers check.
+namespace {
+[[noreturn]] void out_of_memory(size_t size) {
+    if (Py_IsInitialized()) {
+        PySys_FormatStderr("fatal: out of memory: a C++ allocation of %zu bytes failed; the run ends here\n", size);
+        flush("stdout");
+        flush("stderr");
+    }
+    _Exit(137);
+}
+void *checked(void *p, size_t size) {
+    if (!p) out_of_memory(size);
+    return p;
+}
+void *aligned(size_t size, std::align_val_t a) {
+    size_t align = static_cast<size_t>(a);
+    if (align < sizeof(void *)) align = sizeof(void *);
+    // aligned_alloc wants a size that is a multiple of the alignment.
+    size_t rounded = (size + align - 1) & ~(align - 1);
+    if (rounded < size) return nullptr;
+    return aligned_alloc(align, rounded ? rounded : align);
+}
+}  // namespace
+
+void *operator new(size_t size) { return checked(malloc(size ? size : 1), size); }
+void *operator new[](size_t size) { return checked(malloc(size ? size : 1), size); }
+void *operator new(size_t size, std::align_val_t a) { return checked(aligned(size, a), size); }
+void *operator new[](size_t size, std::align_val_t a) { return checked(aligned(size, a), size); }

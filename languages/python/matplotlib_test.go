@@ -99,10 +99,12 @@ func TestMatplotlibHostileCalls(t *testing.T) {
 		name, code, want string
 		limits           wasmexec.Limits
 	}{
-		// 50,000 x 50,000 RGBA is 10 GB; matplotlib refuses sizes over 2**16
-		// pixels per side itself, below that the memory limit stops it.
+		// 50,000 x 50,000 RGBA is 10 GB, past wasm32's size_t: refused
+		// (ValueError), as matplotlib refuses 2**16 pixels a side. 10,000 x
+		// 10,000 (400 MB) fits size_t and not the memory limit: the C++
+		// allocation fails, memory_limit.
 		{"huge figure", "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(500, 500), dpi=100)\nfig.savefig('big.png')", wasmexec.CodeException, wasmexec.Limits{}},
-		{"big figure", "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(300, 300), dpi=100)\nfig.savefig('big.png')", wasmexec.CodeMemoryLimit, wasmexec.Limits{}},
+		{"big figure", "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(100, 100), dpi=100)\nfig.savefig('big.png')", wasmexec.CodeMemoryLimit, wasmexec.Limits{}},
 		{"savefig outside the workspace", "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig('/usr/local/lib/x.png')", wasmexec.CodeException, wasmexec.Limits{}},
 		{"savefig into the stdlib by ..", "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig('../usr/local/lib/mpl-data/x.png')", wasmexec.CodeException, wasmexec.Limits{}},
 		{"font file path", "import matplotlib.pyplot as plt\nfrom matplotlib.font_manager import FontProperties\nplt.text(0, 0, 'x', fontproperties=FontProperties(fname='/etc/passwd'))\nplt.savefig('f.png')", wasmexec.CodeException, wasmexec.Limits{}},
@@ -141,5 +143,10 @@ func TestDataStackImportsFresh(t *testing.T) {
 	wantOutcome(t, res, wasmexec.Succeeded, "")
 	if got := string(res.Value); got != `["1.24.2","1.5.3","3.6.3","agg",[]]` {
 		t.Fatalf("got %s", got)
+	}
+	// What pandas imports mmap for fails at the call, clearly.
+	res = MustRun(t, r, wasmexec.Request{Code: "import pandas as pd\nopen('a.csv', 'w').write('x\\n1\\n')\npd.read_csv('a.csv', memory_map=True)"})
+	if res.Outcome != wasmexec.Failed || res.Error == nil || !strings.Contains(res.Error.Message, "mmap is not available") {
+		t.Fatalf("read_csv(memory_map=True): %s %+v", res.Outcome, res.Error)
 	}
 }

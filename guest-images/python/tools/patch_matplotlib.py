@@ -34,6 +34,10 @@ version must be looked at again, not patched blindly).
   import. In the guest it is mpl-data/guest, read-only, holding the font
   list made with the image (tools/mpl_fontlist.py), so no run scans the
   fonts or writes a cache; a user's MPLCONFIGDIR still wins.
+- matplotlib/backends/backend_agg.py: a canvas whose pixels (4 bytes
+  each) don't fit wasm32's size_t is refused with ValueError, as a canvas
+  over 2**16 pixels a side is: the C++ renderer computes the size in
+  size_t, which wraps here, and would draw past a short buffer.
 - matplotlib/font_manager.py: the "building the font cache" warning's
   timer is a thread, which the guest can't start; the scan goes on
   without it.
@@ -166,6 +170,22 @@ static FILE *wasm_devnull(void)
         return os.path.join(get_data_path(), "guest")
     if configdir:
         configdir = Path(configdir).resolve()
+""")
+    edit(src / "lib/matplotlib/backends/backend_agg.py",
+         """import threading
+""",
+         """import sys
+import threading
+""")
+    edit(src / "lib/matplotlib/backends/backend_agg.py",
+         """        self._renderer = _RendererAgg(int(width), int(height), dpi)
+""",
+         """        if int(width) * int(height) * 4 > sys.maxsize:
+            # wasmexec's guest (wasm32): the renderer's size_t would wrap.
+            raise ValueError(
+                f"Image size of {int(width)}x{int(height)} pixels is too large "
+                f"for this sandbox: at most {sys.maxsize} bytes of pixels")
+        self._renderer = _RendererAgg(int(width), int(height), dpi)
 """)
     edit(src / "lib/matplotlib/font_manager.py",
          """            'Matplotlib is building the font cache; this may take a moment.'))
