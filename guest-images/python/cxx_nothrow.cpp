@@ -8,7 +8,7 @@
 // file provides it: a throw says what was thrown on the run's stderr
 // (and the Python error it stands for, when the code set one before
 // throwing, as matplotlib's py::exception does), flushes Python's streams
-// and ends the guest with exit status 134 (SIGABRT's shell status). The
+// and ends the guest with exit status 70 (sysexits' EX_SOFTWARE; WASI allows statuses below 126 only). The
 // host reports that as a failed run (code `exit`) and starts a new guest;
 // nothing is unwound, so the guest's state can't be trusted after a throw
 // anyway. README.md, "C++ without exceptions", lists the paths affected.
@@ -69,7 +69,7 @@ extern "C" {
         flush("stdout");
         flush("stderr");
     }
-    _Exit(134);
+    _Exit(70);
 }
 
 void *__cxa_allocate_exception(size_t size) noexcept {
@@ -103,12 +103,12 @@ void __cxa_free_exception(void *p) noexcept { free(p); }
         flush("stdout");
         flush("stderr");
     }
-    _Exit(134);
+    _Exit(70);
 }
 
 void *__cxa_begin_catch(void *obj) noexcept { return obj; }
 void __cxa_end_catch() {}
-[[noreturn]] void __cxa_rethrow() { _Exit(134); }
+[[noreturn]] void __cxa_rethrow() { _Exit(70); }
 
 }  // extern "C"
 
@@ -117,7 +117,7 @@ void __cxa_end_catch() {}
 // never checks: matplotlib's Agg renderer then draws a big figure's rows
 // at nullptr plus their offsets, over whatever lies there. These replace
 // libc++abi's (weak) definitions: a failed allocation ends the run as out
-// of memory (exit status 137, the guest's oomExitCode in guest.json),
+// of memory (exit status 71, EX_OSERR, the guest's oomExitCode in guest.json),
 // before anything uses the pointer. The nothrow forms keep returning
 // nullptr, which their callers check.
 namespace {
@@ -127,7 +127,7 @@ namespace {
         flush("stdout");
         flush("stderr");
     }
-    _Exit(137);
+    _Exit(71);
 }
 void *checked(void *p, size_t size) {
     if (!p) out_of_memory(size);

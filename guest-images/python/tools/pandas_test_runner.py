@@ -19,7 +19,7 @@ def _wrap(f):
 os.stat = _wrap(os.stat); os.lstat = _wrap(os.lstat); os.listdir = _wrap(os.listdir); os.scandir = _wrap(os.scandir)
 import pytest
 SEL = []
-args = ['-p', 'no:cacheprovider', '-p', 'no:faulthandler', '-p', 'no:logging', '-q', '--no-header', '-rf',
+args = ['-p', 'no:cacheprovider', '-p', 'no:faulthandler', '-p', 'no:logging', '-s', '-q', '--no-header', '-rf',
         '-m', 'not slow and not network and not db and not single_cpu',
         '--import-mode=importlib', '--rootdir', T, '--basetemp', '/workspace/pytest-tmp', '-c', T + '/pytest.ini']
 args += [T + '/' + f for f in SEL]
