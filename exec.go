@@ -114,6 +114,12 @@ type Result struct {
 	// Network lists the HTTP requests the run made through the host
 	//, in order; absent when it made none.
 	Network []NetworkRequest `json:"network,omitempty"`
+	// Outputs are the run's rich outputs (display data: figures, tables),
+	// in order; absent when it made none.
+	Outputs []DisplayOutput `json:"outputs,omitempty"`
+	// OutputsDropped counts the outputs the store did not keep (over its
+	// cap of a record's outputs).
+	OutputsDropped int `json:"outputsDropped,omitempty"`
 }
 
 // Millis converts a time to Unix milliseconds, the unit of every timestamp on the wire.

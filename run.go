@@ -52,6 +52,9 @@ type Request struct {
 	// Secrets are values the guest sees only as placeholders in its
 	// environment (see Secret). In a context they are fixed at creation.
 	Secrets map[string]Secret `json:"secrets,omitempty"`
+	// Outputs choose the formats of the run's rich outputs (Python:
+	// figures as png and/or svg); nil: png.
+	Outputs *OutputsOptions `json:"outputs,omitempty"`
 	// Filename names the code in stack traces (a process's workspace
 	// file); "" lets the language choose (main.js, main.ts, main.py).
 	Filename string `json:"-"`
@@ -108,6 +111,8 @@ type ControlRequest struct {
 	// collector can collect harder as it nears it (the JS driver's soft
 	// limit).
 	MemoryBytes int64 `json:"memoryBytes,omitempty"`
+	// Outputs bound and shape the run's rich outputs (display data).
+	Outputs *ControlOutputs `json:"outputs,omitempty"`
 }
 
 // Payload encodes the request for its driver (docs/PROTOCOL.md): the JSON

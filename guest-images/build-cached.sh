@@ -38,11 +38,6 @@ cache=${WASMEXEC_CACHE_DIR:-$HOME/.cache/wasmexec}
 images=$cache/images
 [ -x "$src/build.sh" ] || { echo "build-cached: $src/build.sh is missing or not executable" >&2; exit 1; }
 
-# The Python image with numpy (WASMEXEC_PYTHON_NUMPY=1) is another image.
-variant=""
-if [ "$name" = python ] && [ "${WASMEXEC_PYTHON_NUMPY:-0}" = 1 ]; then
-  variant=numpy
-fi
 # Vendored code an image takes from the repository's third_party/ (one
 # "SOURCE DEST" line each in guest-images/NAME/third_party.txt, SOURCE under
 # third_party/) is an input too: a change there rebuilds the image.
@@ -57,7 +52,6 @@ hash=$( {
   (cd "$src" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
   [ ${#third_party[@]} = 0 ] || (cd "$root/third_party" && find "${third_party[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
   go version
-  [ -z "$variant" ] || echo "$variant"
 } | sha256sum | cut -c1-16)
 out=$images/$name-$hash
 mkdir -p "$images" "$root/build/images"

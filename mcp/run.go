@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -58,6 +59,47 @@ type Record struct {
 	ContextID       string              `json:"contextId,omitempty"`
 	PID             int64               `json:"pid,omitempty"`
 	ContextReset    bool                `json:"contextReset,omitempty" jsonschema:"the context's sandbox was replaced after this run: its globals are gone, its files kept"`
+	// Outputs describe the run's rich outputs (figures, tables), which
+	// follow the text as content items: images as image content.
+	Outputs []OutputInfo `json:"outputs,omitempty"`
+}
+
+// OutputInfo describes one rich output of a run (its data is a content
+// item of the tool's result, and in the execution record).
+type OutputInfo struct {
+	Type   string `json:"type"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+	Bytes  int    `json:"bytes"`
+}
+
+// outputContent turns a run's rich outputs into content items the model
+// reads: PNG figures as images it can see, tables as their plain text,
+// SVG as a note (models take raster images).
+func outputContent(outs []wasmexec.DisplayOutput) []sdk.Content {
+	var c []sdk.Content
+	for i := range outs {
+		o := &outs[i]
+		switch o.Type {
+		case "image/png":
+			data, err := base64.StdEncoding.DecodeString(o.Data)
+			if err != nil {
+				continue
+			}
+			c = append(c, &sdk.ImageContent{Data: data, MIMEType: "image/png"})
+		case "text/html":
+			text := o.Text
+			if text == "" {
+				text = o.Data
+			}
+			c = append(c, &sdk.TextContent{Text: text})
+		case "text/plain":
+			c = append(c, &sdk.TextContent{Text: o.Data})
+		default:
+			c = append(c, &sdk.TextContent{Text: fmt.Sprintf("(%s output of %d bytes: in the execution record)", o.Type, len(o.Data))})
+		}
+	}
+	return c
 }
 
 // RunCodeOutput is the structured result of run_code.
@@ -109,7 +151,13 @@ func (t *tools) runCode(ctx context.Context, call *sdk.CallToolRequest, in RunCo
 	if err != nil {
 		return nil, Record{}, err
 	}
+	out.Outputs = nil // the record's outputs carry their data: describe them instead
+	for i := range res.Outputs {
+		o := &res.Outputs[i]
+		out.Outputs = append(out.Outputs, OutputInfo{Type: o.Type, Width: o.Width, Height: o.Height, Bytes: len(o.Data)})
+	}
 	r := text(runText(&out, res.Value))
+	r.Content = append(r.Content, outputContent(res.Outputs)...)
 	r.IsError = out.Outcome != string(wasmexec.Succeeded)
 	return r, out, nil
 }

@@ -13,6 +13,10 @@ type controlResponse struct {
 	HasValue bool                `json:"hasValue"`
 	Error    *wasmexec.ErrorData `json:"error"`
 	ExitCode int                 `json:"exitCode"`
+	// Outputs are the run's rich outputs (display data); OutputsTruncated
+	// says the driver left some out, past the budget it was given.
+	Outputs          []wasmexec.DisplayOutput `json:"outputs"`
+	OutputsTruncated bool                     `json:"outputsTruncated"`
 }
 
 // classify turns the driver's reply into the result. A value larger
@@ -56,5 +60,21 @@ func classify(res *wasmexec.Result, kind wasmexec.Kind, raw []byte, valueLimit i
 		}
 	default:
 		res.Outcome, res.Error = wasmexec.Failed, &wasmexec.ErrorData{Code: wasmexec.CodeInternal, Message: "the driver sent an unknown status " + cr.Status}
+		return
+	}
+	// Rich outputs count against the output limit like a stream: past it
+	// (or past MaxDisplayOutputs) the run fails with output_limit and
+	// returns none, as a value over the limit does.
+	if len(cr.Outputs) > 0 || cr.OutputsTruncated {
+		if e := wasmexec.BoundOutputs(cr.Outputs, cr.OutputsTruncated, valueLimit); e != nil {
+			if res.Outcome == wasmexec.Succeeded || e.Code == wasmexec.CodeInternal {
+				res.Outcome, res.Error, res.Value = wasmexec.Failed, e, nil
+				if kind == wasmexec.KindExecute && res.ExitCode == 0 {
+					res.ExitCode = 1
+				}
+			}
+			return
+		}
+		res.Outputs = cr.Outputs
 	}
 }

@@ -20,6 +20,10 @@ func FuzzClassify(f *testing.F) {
 		`{"status":"bogus"}`,
 		`{"status":"ok","value":"` + string(make([]byte, 100)) + `","hasValue":true}`,
 		`not json`, ``, `[]`, `{"status":"ok","value":{"a":[1,2,{"b":null}]},"hasValue":true}`,
+		`{"status":"ok","outputs":[{"type":"image/png","data":"iVBO","width":1,"height":1}]}`,
+		`{"status":"ok","outputs":[{"type":"text/html","data":"` + string(make([]byte, 100)) + `"}]}`,
+		`{"status":"ok","outputs":[{"type":"application/x-evil","data":"x"}]}`,
+		`{"status":"error","error":{"code":"exception"},"outputs":[],"outputsTruncated":true}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(1))
@@ -46,6 +50,13 @@ func FuzzClassify(f *testing.F) {
 		}
 		if len(res.Value) > limit {
 			t.Fatalf("a %d-byte value passed the %d-byte limit", len(res.Value), limit)
+		}
+		var outBytes int64
+		for i := range res.Outputs {
+			outBytes += res.Outputs[i].Size()
+		}
+		if outBytes > limit || len(res.Outputs) > wasmexec.MaxDisplayOutputs {
+			t.Fatalf("%d outputs of %d bytes passed the %d-byte limit", len(res.Outputs), outBytes, limit)
 		}
 		if k == wasmexec.KindExecute && res.Value != nil {
 			t.Fatalf("execute got a value")

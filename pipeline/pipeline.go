@@ -350,6 +350,9 @@ func (p *Pipeline) validate(ctx context.Context, req *wasmexec.Request, opts was
 	if err := wasmexec.ValidateEnv(req.Env); err != nil {
 		return nil, err
 	}
+	if err := req.Outputs.Validate(); err != nil {
+		return nil, err
+	}
 	if err := p.cfg.Policy.CheckNetwork(req.Network, req.Secrets, req.Env); err != nil {
 		return nil, err
 	}
@@ -570,6 +573,13 @@ func (p *Pipeline) execute(ctx context.Context, j *job, g wasmexec.Guest, quota 
 		if cr.Response != nil {
 			classify(res, j.req.Kind, cr.Response, j.limits.OutputBytes)
 		}
+		if log != nil {
+			// A process's readers get its rich outputs as events too.
+			for i := range res.Outputs {
+				b, _ := json.Marshal(&res.Outputs[i])
+				log.Append(wasmexec.DisplayChannel, b)
+			}
+		}
 	}
 	out.Fill(res)
 	res.Network = sess.Records()
@@ -725,6 +735,10 @@ func controlPayload(j *job) ([]byte, error) {
 	ctl.Cwd = j.req.Cwd
 	ctl.Live = j.opts.Log != nil
 	ctl.MemoryBytes = j.limits.MemoryBytes
+	ctl.Outputs = &wasmexec.ControlOutputs{MaxCount: wasmexec.MaxDisplayOutputs, MaxBytes: j.limits.OutputBytes}
+	if j.req.Outputs != nil {
+		ctl.Outputs.Formats = j.req.Outputs.Formats
+	}
 	if !j.private {
 		ctl.Sources = nil
 	}

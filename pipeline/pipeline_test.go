@@ -205,3 +205,28 @@ func TestSlotsAndDeadline(t *testing.T) {
 		t.Fatalf("blocked run: %+v", res)
 	}
 }
+
+// The validate step refuses a bad outputs option before any guest, for
+// every caller of the pipeline (HTTP, MCP, contexts), not only HTTP.
+func TestValidateRefusesBadOutputs(t *testing.T) {
+	d := &pipelinetest.Driver{}
+	p := newPipeline(t, pipeline.Config{Driver: d})
+	for _, tc := range []struct {
+		name    string
+		formats []string
+	}{
+		{"unknown format", []string{"jpeg"}},
+		{"too many", []string{"png", "svg", "png"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &wasmexec.Request{Kind: wasmexec.KindEvaluate, Language: wasmexec.JavaScript, Code: "1",
+				Outputs: &wasmexec.OutputsOptions{Formats: tc.formats}}
+			if _, err := p.Run(context.Background(), req, wasmexec.RunOptions{}); wasmexec.ErrorCode(err) != wasmexec.EInvalid {
+				t.Fatalf("got %v, want invalid_argument", err)
+			}
+		})
+	}
+	if d.Calls.Load() != 0 {
+		t.Fatal("a run with bad outputs reached a guest")
+	}
+}

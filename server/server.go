@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os/exec"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -275,7 +276,7 @@ func decodeError(err error, limit int64) error {
 		mbe   *http.MaxBytesError
 		syn   *json.SyntaxError
 		typ   *json.UnmarshalTypeError
-		coded *wasmexec.Error
+		coded *exec.Error
 	)
 	switch {
 	case errors.As(err, &mbe):

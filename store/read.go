@@ -17,7 +17,7 @@ import (
 const resultColumns = `seq, id, kind, language, context_id, pid, outcome, error, exit_code, value,
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
-	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id, tenant, network`
+	code_sha256, code, events_retained, output_truncated, extra, expires_at_ms, value_truncated, code_bytes, request_id, tenant, network, outputs`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -33,18 +33,18 @@ func scanResult(row scanner) (r *wasmexec.Result, seq, expiresAt, wireBytes int6
 	var (
 		kind, lang, outcome         string
 		errJSON, value, code, extra []byte
-		network                     []byte
+		network, outputs            []byte
 		stdout, stderr              sql.NullString
 		fuel, codeBytes             int64
 	)
 	err = row.Scan(&seq, &r.ExecutionID, &kind, &lang, &r.ContextID, &r.PID, &outcome, &errJSON, &r.ExitCode, &value,
 		&stdout, &stderr, &r.StdoutTruncated, &r.StderrTruncated,
 		&r.StartedAtMs, &r.CompletedAtMs, &r.DurationMs, &fuel, &r.ContextReset,
-		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID, &r.Tenant, &network)
+		&r.CodeSHA256, &code, &r.EventsRetained, &r.OutputTruncated, &extra, &expiresAt, &r.ValueTruncated, &codeBytes, &r.RequestID, &r.Tenant, &network, &outputs)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}
-	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) + jsonBytes(network) +
+	wireBytes = recordOverheadBytes + jsonBytes(errJSON) + jsonBytes(value) + jsonBytes(extra) + jsonBytes(network) + jsonBytes(outputs) +
 		jsonBytes([]byte(stdout.String)) + jsonBytes([]byte(stderr.String))
 	r.Kind, r.Language, r.Outcome = wasmexec.Kind(kind), wasmexec.Language(lang), wasmexec.Outcome(outcome)
 	r.FuelConsumed = uint64(fuel)
@@ -64,6 +64,16 @@ func scanResult(row scanner) (r *wasmexec.Result, seq, expiresAt, wireBytes int6
 		if err := json.Unmarshal(network, &r.Network); err != nil {
 			return nil, 0, 0, 0, fmt.Errorf("execution %s: decode network: %w", r.ExecutionID, err)
 		}
+	}
+	if len(outputs) > 0 {
+		var so struct {
+			Items   []wasmexec.DisplayOutput `json:"items"`
+			Dropped int                      `json:"dropped"`
+		}
+		if err := json.Unmarshal(outputs, &so); err != nil {
+			return nil, 0, 0, 0, fmt.Errorf("execution %s: decode outputs: %w", r.ExecutionID, err)
+		}
+		r.Outputs, r.OutputsDropped = so.Items, so.Dropped
 	}
 	if stdout.Valid {
 		r.Stdout = &stdout.String

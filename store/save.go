@@ -22,8 +22,8 @@ const insertExecutionSQL = `INSERT INTO executions (
 	stdout, stderr, stdout_truncated, stderr_truncated,
 	started_at_ms, completed_at_ms, duration_ms, fuel_consumed, context_reset,
 	code_sha256, code, code_bytes, events_retained, output_truncated, extra,
-	expires_at_ms, value_truncated, request_id, tenant, network
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	expires_at_ms, value_truncated, request_id, tenant, network, outputs
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // eventsPerInsert is how many events one multi-row INSERT carries.
 const eventsPerInsert = 64
@@ -54,7 +54,9 @@ var insertEventsSQL = func() []string {
 // code its first MaxCodeBytes, the error at most MaxErrorBytes of JSON
 // ("truncated": true in its details when cut) and the extra payload at
 // most MaxExtraBytes (else {"truncated": true, "bytes": N}), and the
-// network record at most MaxExtraBytes of JSON (its first requests).
+// network record at most MaxExtraBytes of JSON (its first requests), the
+// rich outputs at most MaxStreamBytes of JSON (the first ones that fit;
+// OutputsDropped counts the others).
 //
 // r must be finished work: a non-empty ExecutionID, Kind and Language and a
 // terminal Outcome (succeeded, failed, cancelled, timed_out); the store never
@@ -292,6 +294,7 @@ func (s *Store) prepare(r *wasmexec.Result, events []wasmexec.Event, eventsTrunc
 		r.OutputTruncated || eventsTruncated || dropped,
 		nullBytes(extra),
 		expires, valueTruncated, r.RequestID, r.Tenant, nullBytes(capNetwork(r.Network, s.cfg.MaxExtraBytes)),
+		nullBytes(capOutputs(r.Outputs, r.OutputsDropped, s.cfg.MaxStreamBytes)),
 	}
 
 	return rec, nil
@@ -485,6 +488,33 @@ func stringBytes(p *string) any {
 		return nil
 	}
 	return []byte(*p)
+}
+
+// storedOutputs is the outputs column's JSON.
+type storedOutputs struct {
+	Items   []wasmexec.DisplayOutput `json:"items"`
+	Dropped int                      `json:"dropped,omitempty"`
+}
+
+// capOutputs encodes a run's rich outputs in at most max bytes, keeping
+// the first ones that fit; nil when there are none.
+func capOutputs(o []wasmexec.DisplayOutput, dropped, max int) []byte {
+	if len(o) == 0 && dropped == 0 {
+		return nil
+	}
+	var size int64
+	n := 0
+	for n < len(o) && size+o[n].Size()+256 <= int64(max) {
+		size += o[n].Size() + 256
+		n++
+	}
+	for ; n >= 0; n-- {
+		b, err := json.Marshal(storedOutputs{Items: o[:n], Dropped: dropped + len(o) - n})
+		if err == nil && len(b) <= max {
+			return b
+		}
+	}
+	return nil
 }
 
 // capNetwork encodes a run's network record in at most max bytes, keeping

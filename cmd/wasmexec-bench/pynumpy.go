@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// The numpy section: `import numpy` in a fresh guest, and four
-// kernels timed inside the interpreter (median of three runs of work(),
-// after a warm-up run), in the guest and in the machine's native Python
-// with Debian's python3-numpy. Skipped when the Python image has no numpy
-// (guest-images/python: WASMEXEC_PYTHON_NUMPY=1) or the host has none.
+// The numpy section: the first `import numpy`, `import pandas` and
+// `import matplotlib.pyplot` in a fresh guest, and four numpy kernels timed
+// inside the interpreter (median of three runs of work(), after a warm-up
+// run), in the guest and in the machine's native Python with Debian's
+// python3-numpy, python3-pandas, python3-matplotlib. Skipped when the
+// Python image has no numpy (an image built before numpy was part of it).
 func init() {
 	register("numpy", benchNumpy)
 }
@@ -41,13 +42,15 @@ def work():
 
 const numpyHarness = "import time\nwork()\nts = []\nfor _ in range(3):\n    t0 = time.perf_counter(); work(); ts.append((time.perf_counter() - t0) * 1000)\n"
 
-// importNumpy times `import numpy` inside the interpreter (ms).
-const importNumpy = "import time\nt0 = time.perf_counter()\nimport numpy\nt = (time.perf_counter() - t0) * 1000\n"
+// importCode times the import of mod inside the interpreter (ms).
+func importCode(mod string) string {
+	return "import time\nt0 = time.perf_counter()\nimport " + mod + "\nt = (time.perf_counter() - t0) * 1000\n"
+}
 
 func benchNumpy(t *table, srv *server, _ string) error {
 	probe, err := srv.post("/v1/evaluate", `{"language":"python","code":"import importlib.util\nimportlib.util.find_spec('numpy') is not None"}`)
 	if err != nil || strings.TrimSpace(string(probe.Value)) != "true" {
-		t.add("numpy", "skipped: the Python image has no numpy (build it with WASMEXEC_PYTHON_NUMPY=1)", "")
+		t.add("numpy", "skipped: the Python image has no numpy (rebuild it: guest-images/build-cached.sh python)", "")
 		return nil
 	}
 	// Debian's interpreter, which has Debian's python3-numpy (a python3.11
@@ -79,17 +82,21 @@ func benchNumpy(t *table, srv *server, _ string) error {
 		t.add(label+" guest / native (ms)", fmt.Sprintf("%.1f / %.1f = %.1fx", g, n, g/n), "report")
 	}
 	// Cold: each evaluate is a fresh guest from the snapshot.
-	var gs []float64
-	for i := 0; i < 3; i++ {
-		g, err := guestMs(importNumpy + "t")
-		if err != nil {
-			t.add("import numpy", "error: "+err.Error(), "")
-			return nil
+	for _, mod := range []string{"numpy", "pandas", "matplotlib.pyplot"} {
+		var gs []float64
+		for i := 0; i < 3; i++ {
+			g, err := guestMs(importCode(mod) + "t")
+			if err != nil {
+				t.add("import "+mod, "error: "+firstLine(err.Error()), "")
+				break
+			}
+			gs = append(gs, g)
 		}
-		gs = append(gs, g)
+		if len(gs) == 3 {
+			n, nerr := nativeMs(importCode(mod) + "print(t)")
+			ratio("import "+mod+" (fresh guest)", median(gs), n, nerr)
+		}
 	}
-	n, nerr := nativeMs(importNumpy + "print(t)")
-	ratio("import numpy (fresh guest)", median(gs), n, nerr)
 	for _, p := range numpyPrograms {
 		g, err := guestMs(p.code + numpyHarness + "sorted(ts)[1]")
 		if err != nil {

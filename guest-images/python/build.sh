@@ -30,7 +30,10 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Debian packages the build needs on the build machine.
 TOOL_PKGS=(clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32
-           python3.11 make gcc libc6-dev tcl xz-utils bzip2 binaryen)
+           python3.11 make gcc libc6-dev tcl xz-utils bzip2 binaryen
+           cython3 python3-setuptools python3-pip libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
+           python3-setuptools-scm python3-certifi python3-cppy pkgconf patch
+           python3-matplotlib)
 
 BUILD_PYTHON=/usr/bin/python3.11
 LLVM_BIN=/usr/lib/llvm-16/bin
@@ -88,8 +91,16 @@ make_python() {
 
 # shellcheck source=base.sh
 . "$HERE/base.sh"
+# shellcheck source=extlibs.sh
+. "$HERE/extlibs.sh"
 # shellcheck source=numpy.sh
 . "$HERE/numpy.sh"
+# shellcheck source=extbuild.sh
+. "$HERE/extbuild.sh"
+# shellcheck source=pandas.sh
+. "$HERE/pandas.sh"
+# shellcheck source=matplotlib.sh
+. "$HERE/matplotlib.sh"
 
 if [ "${1:-}" = "--base-key" ]; then
     base_key
@@ -172,23 +183,28 @@ fi
 touch "$BASE" # most recently used, for the pruning above
 
 # ---------------------------------------------------------------------------
-# Optional stage: numpy (numpy.sh), behind WASMEXEC_PYTHON_NUMPY=1, cached
-# in $WORK/numpy-KEY like the base.
-NUMPY_DIR=""
-if [ "${WASMEXEC_PYTHON_NUMPY:-0}" = 1 ]; then
-    NUMPY_DIR="$WORK/numpy-$(numpy_key "$KEY")"
-    if [ -f "$NUMPY_DIR/.complete" ]; then
-        step "reusing numpy's build ($NUMPY_DIR)"
+# The extension libraries' stages (numpy.sh, ...), each cached in
+# $WORK/NAME-KEY like the base, KEY hashing its inputs and the base key.
+# stage_cached NAME KEYFN BUILDFN: sets DIR to the stage's result.
+stage_cached() {
+    local name="$1" keyfn="$2" buildfn="$3" t
+    DIR="$WORK/$name-$("$keyfn" "$KEY")"
+    if [ -f "$DIR/.complete" ]; then
+        step "reusing $name's build ($DIR)"
     else
-        T1=$SECONDS
-        build_numpy "$BASE" "$NUMPY_DIR"
-        step "numpy built in $((SECONDS - T1))s"
+        t=$SECONDS
+        "$buildfn" "$BASE" "$DIR"
+        step "$name built in $((SECONDS - t))s"
     fi
-    touch "$NUMPY_DIR"
-    { ls -1dt "$WORK"/numpy-*/ 2>/dev/null | grep -v numpy-build || true; } | tail -n +$((KEEP_BASES + 1)) | while read -r old; do
+    touch "$DIR"
+    { ls -1dt "$WORK/$name"-*/ 2>/dev/null | grep -v "$name-build" || true; } | tail -n +$((KEEP_BASES + 1)) | while read -r old; do
         rm -rf "$old"
     done
-fi
+}
+stage_cached numpy numpy_key build_numpy; NUMPY_DIR=$DIR
+stage_cached pandas pandas_key build_pandas; PANDAS_DIR=$DIR
+stage_cached matplotlib matplotlib_key build_matplotlib; MPL_DIR=$DIR
+EXT_DIRS=("$NUMPY_DIR" "$PANDAS_DIR" "$MPL_DIR")
 
 # ---------------------------------------------------------------------------
 # Stage 2: the image, in a copy of the tree at the same path it was built
@@ -205,16 +221,33 @@ BUILDDIR="$PYSRC/builddir/wasi"
 step "building CPython (python.wasm) with the driver's modules"
 cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
 cd "$BUILDDIR"
-EXTRA_LINK=""
-if [ -n "$NUMPY_DIR" ]; then
-    step "compiling numpy's inittab (numpy linked in)"
-    "$LLVM_BIN/clang" --target=wasm32-wasi --sysroot="$B/sysroot" -O2 -I"$BUILDDIR" -I"$PYSRC/Include" \
-        -c "$NUMPY_DIR/inittab.c" -o "$B/numpy_inittab.o" || die "compiling numpy's inittab failed"
-    EXTRA_LINK="$B/numpy_inittab.o $(echo "$NUMPY_DIR"/lib/*.a) -lc++ -lc++abi -lc-printscan-long-double"
-fi
+step "compiling the extension libraries' inittab"
+write_inittab "$B/extlibs_inittab.c" "${EXT_DIRS[@]/%//modules.txt}"
+"$LLVM_BIN/clang" --target=wasm32-wasi --sysroot="$B/sysroot" -O2 -I"$BUILDDIR" -I"$PYSRC/Include" \
+    -c "$B/extlibs_inittab.c" -o "$B/extlibs_inittab.o" || die "compiling the inittab failed"
+# The C++ runtime's throw, for C++ compiled without exception support
+# (cxx_nothrow.cpp says why).
+"$LLVM_BIN/clang++" --target=wasm32-wasi --sysroot="$B/sysroot" -O2 -fno-exceptions \
+    -isystem /usr/include/wasm32-wasi/c++/v1 -Drestrict=__restrict -I"$BUILDDIR" -I"$PYSRC/Include" \
+    -c "$HERE/cxx_nothrow.cpp" -o "$B/cxx_nothrow.o" || die "compiling cxx_nothrow.cpp failed"
+EXTRA_LINK="$B/extlibs_inittab.o $B/cxx_nothrow.o"
+# Copies of the stages' archives, each given a symbol index by LLVM's
+# ranlib: one made by a library's own build (freetype's configure picks
+# the host's ar and ranlib, which can't index wasm objects) has none, and
+# wasm-ld refuses an archive without one.
+mkdir -p "$B/extlib"
+for d in "${EXT_DIRS[@]}"; do
+    for a in "$d"/lib/*.a; do
+        c="$B/extlib/$(basename "$d" | sed 's/-[0-9a-f]*$//')-$(basename "$a")"
+        cp "$a" "$c"
+        "$LLVM_BIN/llvm-ranlib" "$c" || die "llvm-ranlib $a failed"
+        EXTRA_LINK="$EXTRA_LINK $c"
+    done
+done
+EXTRA_LINK="$EXTRA_LINK -lc++ -lc++abi -lc-printscan-long-double"
 make_python
 
-if [ -n "$NUMPY_DIR" ] && grep -aq 'signature_mismatch:' python.wasm; then
+if grep -aq 'signature_mismatch:' python.wasm; then
     die "python.wasm has calls with mismatched signatures (wasm-ld made them traps): $(grep -ao 'signature_mismatch:[A-Za-z0-9_]*' python.wasm | sort -u | tr '\n' ' ')"
 fi
 
@@ -223,17 +256,22 @@ step "building the stdlib zip"
 # which ships inside the zip as bytecode next to the stdlib.
 run_logged "$B/logs/patch_stdlib.log" "$BUILD_PYTHON" "$HERE/tools/patch_stdlib.py" "$PYSRC/Lib"
 cp "$HERE/wasmexec_driver.py" "$PYSRC/Lib/wasmexec_driver.py"
+# Rich outputs (display(), plt.show()), imported by the driver.
+cp "$HERE/_wasmexec_display.py" "$PYSRC/Lib/_wasmexec_display.py"
+# Stand-ins for C modules WASI can't have, which libraries import at the
+# top (stdlib/*.py say which and why).
+cp "$HERE"/stdlib/*.py "$PYSRC/Lib/"
 # `make wasm_stdlib` runs our wrapper around the upstream script, which
 # writes the zip reproducibly (see tools/wasm_assets.py).
 mv "$PYSRC/Tools/wasm/wasm_assets.py" "$PYSRC/Tools/wasm/wasm_assets_upstream.py"
 cp "$HERE/tools/wasm_assets.py" "$PYSRC/Tools/wasm/wasm_assets.py"
 export WASMEXEC_BUILD_ROOT="$B"
 run_logged "$B/logs/wasm_stdlib.log" make wasm_stdlib
-if [ -n "$NUMPY_DIR" ]; then
-    step "adding numpy's package to the stdlib zip"
-    run_logged "$B/logs/numpy_zip.log" "$BUILD_PYTHON" "$HERE/tools/zip_add_package.py" \
-        usr/local/lib/python311.zip "$NUMPY_DIR/pkg"
-fi
+for d in "${EXT_DIRS[@]}"; do
+    step "adding $(basename "$d" | sed 's/-[0-9a-f]*$//')'s package to the stdlib zip"
+    run_logged "$B/logs/zip_$(basename "$d").log" "$BUILD_PYTHON" "$HERE/tools/zip_add_package.py" \
+        usr/local/lib/python311.zip "$d/pkg"
+done
 
 # ---------------------------------------------------------------------------
 step "assembling $OUTDIR"
@@ -258,6 +296,8 @@ cp -a usr/local/lib/. "$STAGE/lib/"
 # wasi-libc's ENOTCAPABLE), os.listdir("/") shows where things are and
 # os.chdir("/") works. Its directories are where the other preopens sit.
 mkdir -p "$STAGE/root/workspace" "$STAGE/root/usr/local/lib" "$STAGE/root/usr/share/zoneinfo"
+# matplotlib's data, opened by path (tools/patch_matplotlib.py).
+cp -a "$MPL_DIR/mpl-data" "$STAGE/lib/mpl-data"
 cp "$HERE/guest.json" "$STAGE/guest.json"
 # Smoke check of the artefacts' shape (running needs the wasmexec host).
 "$BUILD_PYTHON" - "$STAGE" <<'EOF'
@@ -267,7 +307,7 @@ g = json.loads((out / "guest.json").read_text())
 assert (out / g["wasm"]).is_file()
 names = set(zipfile.ZipFile(out / "lib/python311.zip").namelist())
 for need in ("os.pyc", "encodings/__init__.pyc", "json/__init__.pyc",
-             "sqlite3/__init__.pyc", "wasmexec_driver.pyc"):
+             "sqlite3/__init__.pyc", "wasmexec_driver.pyc", "_wasmexec_display.pyc"):
     assert need in names, need
 
 # The control channel imports (docs/PROTOCOL.md) must be there.

@@ -437,6 +437,14 @@ def _exit_result(e):
     return {"status": "exit", "exitCode": n}
 
 
+def _too_big(e):
+    """numpy's ValueError for an array past the address space: on wasm32
+    (4 GiB) a request a 64-bit machine would refuse with MemoryError under
+    its memory limit, so it is memory_limit here too."""
+    return (type(e) is ValueError and len(e.args) == 1 and type(e.args[0]) is str
+            and e.args[0].startswith("array is too big"))
+
+
 def _run_error(e):
     _strip_hidden(e)
     t = type(e)
@@ -444,7 +452,7 @@ def _run_error(e):
         return _exit_result(e)
     if issubclass(t, RecursionError):
         return _error("stack_overflow", e)
-    if issubclass(t, MemoryError):
+    if issubclass(t, MemoryError) or _too_big(e):
         return _error("memory_limit", e)
     if issubclass(t, KeyboardInterrupt) and _taken_signal() == 2:
         # SIGINT's default handler raised it and nothing caught it: Python
@@ -454,6 +462,8 @@ def _run_error(e):
         except BaseException:
             pass
         return {"status": "exit", "exitCode": 130}
+    if _display is not None and issubclass(t, _display.OutputLimitError):
+        return _error("output_limit", e)
     return _error("exception", e)
 
 
@@ -573,11 +583,14 @@ def _handle(raw):
                 and type(args) is list and type(cwd) is str and type(file_path) is str):
             raise ValueError("bad request fields")
         _set_live(req.get("live") is True)
+        outputs = req.get("outputs")
     except Exception as e:
         return _bad_request(e)
     if not file_path:
         _register_source(filename, source)
     _forget_missing_paths()
+    if _display is not None:
+        _display.begin(outputs)
     try:
         frozen = _freeze(inputs if inputs is not None else {})
         if cwd:
@@ -594,9 +607,9 @@ def _handle(raw):
             sys.path[0:1] = [filename.rpartition("/")[0] or "/"]
         try:
             if op == "evaluate":
-                return _evaluate(source, filename, frozen)
+                return _with_outputs(_evaluate(source, filename, frozen))
             if op == "execute":
-                return _execute(source, filename, args, frozen, argv0)
+                return _with_outputs(_execute(source, filename, args, frozen, argv0))
         finally:
             if file_path and saved_path0 is not None and sys.path:
                 sys.path[0] = saved_path0
@@ -605,7 +618,7 @@ def _handle(raw):
     except _CompileFailed as e:
         return e.args[0]
     except BaseException as e:
-        return _run_error(e)
+        return _with_outputs(_run_error(e))
 
 
 _WORKSPACE_PATHS = ()   # sys.path entries in the workspace (PYTHONPATH), set at init
@@ -680,6 +693,22 @@ def _read_script(path):
         return data.decode(enc)
     except (LookupError, UnicodeDecodeError) as e:
         raise SyntaxError("%s: can't decode the file as %s: %s" % (path, enc, _message(e))) from None
+
+
+def _with_outputs(result):
+    """Adds the run's rich outputs (display(), plt.show(), figures left
+    open: _wasmexec_display) to its result."""
+    if _display is None:
+        return result
+    try:
+        outputs, truncated = _display.end()
+    except BaseException:
+        return result
+    if outputs:
+        result["outputs"] = outputs
+    if truncated:
+        result["outputsTruncated"] = True
+    return result
 
 
 def _encode_result(result):
@@ -1091,6 +1120,8 @@ def _setup():
     _install_audit_hook()
     # exit()/quit() (site isn't loaded: -S)
     builtins.exit = builtins.quit = sys.exit
+    if _display is not None:
+        builtins.display = _display.display
     global _context_main
     _context_main = _new_main()
     _modules["__main__"] = _context_main
@@ -1107,6 +1138,8 @@ def _setup():
 
 
 _reseed = None          # random's module-level generator, reseeded per guest
+_display = None         # _wasmexec_display (rich outputs), when the image has it
+_np_reseed = None       # numpy's legacy global RandomState, reseeded per guest
 
 
 class _DottedBuiltins:
@@ -1137,6 +1170,20 @@ def init():
         pass        # no http.client: the guest has no network support at all
     for name in PREIMPORTED:
         __import__(name)
+    global _display, _np_reseed
+    try:
+        import _wasmexec_display as _display
+    except ImportError:
+        _display = None
+    # numpy, when the image has it (every image built with numpy.sh): a
+    # first import costs a fresh guest 150-430 ms; in the snapshot it is
+    # mapped, not copied, per guest. Its global RandomState was seeded now,
+    # so every guest reseeds it (_start), as random's.
+    try:
+        import numpy
+        _np_reseed = numpy.random.mtrand._rand.seed
+    except ImportError:
+        _np_reseed = None
     _reseed = _modules["random"]._inst.seed
     _setup()
     _warm_up()
@@ -1182,6 +1229,8 @@ def _start(environ):
         _tzset[0]()     # TZ of this guest (cheap without one)
     except BaseException:
         pass
+    if _np_reseed is not None:
+        _np_reseed()
     tf = _modules.get("tempfile")
     if tf is not None:
         tf._name_sequence = None

@@ -15,9 +15,9 @@ import (
 func TestSnapshotEntropyPerGuest(t *testing.T) {
 	r := MustRunner(t)
 	const n = 200
-	code := "import uuid, random, os, secrets, tempfile\n" +
-		"[uuid.uuid4().hex, random.random(), os.urandom(8).hex(), secrets.token_hex(8), tempfile.mktemp()]"
-	cols := make([]map[string]bool, 5)
+	code := "import uuid, random, os, secrets, tempfile, numpy\n" +
+		"[uuid.uuid4().hex, random.random(), os.urandom(8).hex(), secrets.token_hex(8), tempfile.mktemp(), numpy.random.rand(), numpy.random.default_rng().random()]"
+	cols := make([]map[string]bool, 7)
 	for i := range cols {
 		cols[i] = map[string]bool{}
 	}
@@ -32,7 +32,7 @@ func TestSnapshotEntropyPerGuest(t *testing.T) {
 			cols[i][string(v)] = true
 		}
 	}
-	for i, name := range []string{"uuid4", "random.random", "os.urandom", "secrets.token_hex", "tempfile.mktemp"} {
+	for i, name := range []string{"uuid4", "random.random", "os.urandom", "secrets.token_hex", "tempfile.mktemp", "numpy.random.rand", "numpy.random.default_rng"} {
 		if len(cols[i]) != n {
 			t.Errorf("%s: %d distinct values in %d runs", name, len(cols[i]), n)
 		}
@@ -49,7 +49,7 @@ func TestSnapshotModulesArePerGuest(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"json", "re", "datetime", "collections", "math", "itertools", "functools",
-		"decimal", "random", "dataclasses", "typing", "pathlib", "asyncio"} {
+		"decimal", "random", "dataclasses", "typing", "pathlib", "asyncio", "numpy"} {
 		if !slices.Contains(first, m) {
 			t.Errorf("%s is not pre-imported: %v", m, first)
 		}

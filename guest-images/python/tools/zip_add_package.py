@@ -6,6 +6,8 @@ Every DIR/**.py is compiled (optimization 0, like the stdlib's) and written
 to ZIP as its .pyc at the same relative path, with the fixed timestamp of
 SOURCE_DATE_EPOCH, in sorted order (reproducible). Only bytecode goes in:
 zipimport takes a .pyc without its .py (there is no source to check).
+Other files (package data read through the loader, such as pandas' Styler
+templates) go in as they are.
 """
 import importlib.util
 import os
@@ -37,6 +39,14 @@ def main():
             info.external_attr = 0o644 << 16
             z.writestr(info, data)
             n += 1
+        for src in sorted(p for p in top.rglob("*") if p.is_file() and p.suffix != ".py"):
+            rel = src.relative_to(top).as_posix()
+            if rel in have:
+                sys.exit("zip_add_package: %s is already in %s" % (rel, zpath))
+            info = zipfile.ZipInfo(rel, date_time)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, src.read_bytes())
     print("added %d modules from %s" % (n, top))
 
 
