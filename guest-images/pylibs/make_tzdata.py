@@ -14,7 +14,11 @@ pkg = site / "tzdata"
 zi = pkg / "zoneinfo"
 zi.mkdir(parents=True)
 iana = debver.split("-")[0]
-(pkg / "__init__.py").write_text(f'# IANA time zone data {iana} (Debian tzdata {debver})\nIANA_VERSION = "{iana}"\n__version__ = "{iana}"\n')
+# PyPI's tzdata numbers its releases as PEP 440 wants: 2024a is 2024.1.
+# pandas parses __version__ that way and complains on every zoneinfo use
+# of a version it can't read.
+version = "%s.%d" % (iana[:4], ord(iana[4:5] or "a") - ord("a") + 1)
+(pkg / "__init__.py").write_text(f'# IANA time zone data {iana} (Debian tzdata {debver})\nIANA_VERSION = "{iana}"\n__version__ = "{version}"\n')
 keys = []
 for root, dirs, files in os.walk(src, followlinks=False):
     rel = pathlib.Path(root).relative_to(src)
@@ -43,7 +47,7 @@ for d in [zi, *[p for p in zi.rglob("*") if p.is_dir()]]:
     (d / "__init__.py").write_text("")
 (pkg / "zones").write_text("\n".join(sorted(keys)) + "\n")
 # A dist-info, so the manifest lists it like the others.
-di = site / f"tzdata-{iana}.dist-info"
+di = site / f"tzdata-{version}.dist-info"
 di.mkdir()
-(di / "METADATA").write_text(f"Metadata-Version: 2.1\nName: tzdata\nVersion: {iana}\nSummary: IANA time zone data, from Debian tzdata {debver}\n")
+(di / "METADATA").write_text(f"Metadata-Version: 2.1\nName: tzdata\nVersion: {version}\nSummary: IANA time zone data, from Debian tzdata {debver}\n")
 print(f"tzdata {iana}: {len(keys)} zones")

@@ -75,3 +75,16 @@ func TestPandasHostileCalls(t *testing.T) {
 		})
 	}
 }
+
+// pandas reads the bundled tzdata's version (PEP 440, as PyPI's tzdata
+// numbers it) without complaint: a zoneinfo zone leaves stderr empty.
+func TestPandasZoneinfoQuiet(t *testing.T) {
+	testenv.BuiltDir(t, python.LayerImage, "site")
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: "import zoneinfo, pandas as pd, tzdata\n" +
+		"ts = pd.Timestamp('2024-06-01 12:00', tz=zoneinfo.ZoneInfo('Europe/Oslo'))\n[str(ts.tz_convert('UTC')), tzdata.__version__.split('.')[0]]"})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
+	if got := string(res.Value); !strings.HasPrefix(got, `["2024-06-01 10:00:00+00:00","20`) || (res.Stderr != nil && *res.Stderr != "") {
+		t.Fatalf("value %s, stderr %v", got, res.Stderr)
+	}
+}

@@ -22,6 +22,6 @@ SEL = []
 args = ['-p', 'no:cacheprovider', '-p', 'no:faulthandler', '-p', 'no:logging', '-s', '-q', '--no-header', '-rf',
         '-m', 'not slow and not network and not db and not single_cpu',
         '--import-mode=importlib', '--rootdir', T, '--basetemp', '/workspace/pytest-tmp', '-c', T + '/pytest.ini']
-args += [T + '/' + f for f in SEL]
+args += [T + '/tests/' + f for f in SEL]
 rc = pytest.main(args)
 print("pytest rc", rc)
