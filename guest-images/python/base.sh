@@ -167,6 +167,25 @@ apply_debian_series() {
     done <"$src/debian/patches/series"
 }
 
+# python_buildinfo: the make arguments that put the build information into
+# sys.version as Debian's build does (its reproducible-buildinfo.diff with
+# BUILD_DATE/BUILD_TIME from debian/rules): the date and time of the pinned
+# revision's changelog entry, in UTC. Upstream's "main" (the git branch of
+# a source tree that is no checkout) becomes the revision's tag in Debian's
+# packaging repository, debian/VERSION, so the revision itself is visible:
+# "3.11.2 (debian/3.11.2-6+deb12u8, May 12 2026, 05:17:27) [Clang 16.0.6 ]".
+# Reads $PYSRC/debian/changelog, so both stages get the same values.
+python_buildinfo() {
+    local cl="$PYSRC/debian/changelog" top when
+    top=$(head -n 1 "$cl") || die "no $cl"
+    [ "$top" != "${top#"$PY_PKG ($PY_VER) "}" ] || die "$cl is not $PY_PKG $PY_VER's (first line: $top)"
+    when=$(sed -n '/^ -- .*>  /{s///p;q}' "$cl")
+    [ -n "$when" ] || die "no date in $cl's first entry"
+    PY_BUILDINFO=("GITTAG=echo debian/$PY_VER"
+                  "BUILD_DATE=$(LC_ALL=C date -u -d "$when" '+%b %e %Y')"
+                  "BUILD_TIME=$(LC_ALL=C date -u -d "$when" '+%H:%M:%S')")
+}
+
 # ---------------------------------------------------------------------------
 build_zlib() {
     cd "$B/src/zlib-1.2.13.dfsg"
