@@ -117,3 +117,19 @@ print(t(lambda: [sorted(map(str, root.iterdir())), root.joinpath("..").joinpath(
 		})
 	}
 }
+
+// Modules the interpreter has frozen into python.wasm (posixpath, ntpath,
+// os, ...) are Debian's too: make rebuilt them from the patched Lib/, so
+// os.path.expandvars has CVE-2025-6075's linear form. With the upstream
+// frozen copy this call is quadratic (test_posixpath's
+// test_expandvars_large never ends) even when the zip's .py is patched.
+func TestFrozenStdlibIsPatched(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: `
+import os, posixpath
+[posixpath.__spec__.origin, len(os.path.expandvars("${" * 100000)), os.path.expandvars("$A" * 3)]`,
+		TimeoutMs: 20000})
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != `["frozen",200000,"$A$A$A"]` {
+		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+}
