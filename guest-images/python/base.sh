@@ -17,30 +17,45 @@
 
 # Files of this directory the stage reads (relative to it).
 BASE_INPUTS=(base.sh Setup.local tools/patch_cpython.py tools/debsrc_list.py
-             sqlite/wasi_shim.h)
+             sqlite/wasi_shim.h debian_patches_dropped.txt)
 # Debian packages whose version changes what the stage produces.
 BASE_TOOL_PKGS=(clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32
                 python3.11 gcc tcl)
 
 # ---------------------------------------------------------------------------
-# Pins. The orig tarballs are also checked by sha256, so a rebuilt Debian
-# revision with the same upstream tarball is accepted only if it is the same
-# bytes (see fetch_source).
+# Pins: each package's Debian revision, its orig tarball and its Debian
+# tarball (debian/, with the patch series), both checked by sha256. The
+# revision is the newest bookworm serves as source (bookworm, -updates,
+# -security): python3.11's and zlib's security revisions (3.11.2-6+deb12u9,
+# 1:1.2.13.dfsg-1+deb12u1) are in bookworm-security's index but their
+# source files are not served (404), so the point release's are pinned.
+# A revision that leaves the archive fails the download: its Debian tarball
+# is not shared with any other revision (see fetch_source).
 PY_PKG=python3.11    PY_VER=3.11.2-6+deb12u8
 PY_ORIG=python3.11_3.11.2.orig.tar.gz
 PY_SHA=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
+PY_DEB=python3.11_3.11.2-6+deb12u8.debian.tar.xz
+PY_DEB_SHA=ece2d63c70ac0b7a401fbe6b51b0103be997c294a01a3865549be1862794ba97
 ZLIB_PKG=zlib        ZLIB_VER=1:1.2.13.dfsg-1
 ZLIB_ORIG=zlib_1.2.13.dfsg.orig.tar.bz2
 ZLIB_SHA=71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1
+ZLIB_DEB=zlib_1.2.13.dfsg-1.debian.tar.xz
+ZLIB_DEB_SHA=f66cf3d4f2d7defcd4d1fd1fb0a11ee39f1e01b42ec7d059c9dc5c1695133c44
 SQLITE_PKG=sqlite3   SQLITE_VER=3.40.1-2+deb12u2
 SQLITE_ORIG=sqlite3_3.40.1.orig.tar.xz
 SQLITE_SHA=aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655
+SQLITE_DEB=sqlite3_3.40.1-2+deb12u2.debian.tar.xz
+SQLITE_DEB_SHA=0843bc12e4364076477935ce313a6d0796fd899a989ff18ebb6545540e10e4ca
 BZIP2_PKG=bzip2      BZIP2_VER=1.0.8-5
 BZIP2_ORIG=bzip2_1.0.8.orig.tar.gz
 BZIP2_SHA=ab5a03176ee106d3f0fa90e381da478ddae405918153cca248e682cd0c4a2269
-XZ_PKG=xz-utils      XZ_VER=5.4.1-1+deb12u1
+BZIP2_DEB=bzip2_1.0.8-5.debian.tar.bz2
+BZIP2_DEB_SHA=d68c6eba11d70e14319e24ef1451880a03023b2b75364646adb117086db36039
+XZ_PKG=xz-utils      XZ_VER=5.4.1-1+deb12u2
 XZ_ORIG=xz-utils_5.4.1.orig.tar.xz
 XZ_SHA=5d9827aa1875b21c288f78864bb26d2650b436ea8d2cad364e4921eb6266a5a5
+XZ_DEB=xz-utils_5.4.1-1+deb12u2.debian.tar.xz
+XZ_DEB_SHA=7e0b1d1448520ea4f88ec05136a88f07564cc4a1abd6dfcf53c1f822a3e4f64f
 
 PYSRC="$B/src/Python-3.11.2"
 
@@ -75,16 +90,23 @@ apt_private_update() {
     APT_UPDATED=1
 }
 
-# fetch_source PKG VERSION ORIG SHA256 -> sets SRC_TARBALL
+# fetch_source PKG VERSION ORIG SHA256 [DEBTAR DEBSHA256]
+#   -> sets SRC_TARBALL (and DEB_TARBALL when DEBTAR is given)
+# With DEBTAR the revision's Debian tarball is pinned too, and only the
+# pinned revision will do.
 fetch_source() {
-    local pkg="$1" ver="$2" orig="$3" sha="$4"
+    local pkg="$1" ver="$2" orig="$3" sha="$4" deb="${5:-}" debsha="${6:-}"
     local dir="$DL/${pkg}_${ver//:/%}"
-    if [ -f "$dir/$orig" ] && echo "$sha  $dir/$orig" | sha256sum -c --status; then
-        SRC_TARBALL="$dir/$orig"; return 0
+    DEB_TARBALL=
+    if [ -f "$dir/$orig" ] && echo "$sha  $dir/$orig" | sha256sum -c --status \
+        && { [ -z "$deb" ] || echo "$debsha  $dir/$deb" | sha256sum -c --status; }; then
+        SRC_TARBALL="$dir/$orig"; [ -z "$deb" ] || DEB_TARBALL="$dir/$deb"; return 0
     fi
     apt_private_update
     rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
     if ! (cd "$dir.tmp" && apt_private source --download-only "$pkg=$ver" >"$dir.tmp/get.log" 2>&1); then
+        [ -z "$deb" ] || { tail -n 5 "$dir.tmp/get.log" >&2
+            die "cannot download source package $pkg=$ver (pin a revision the archive serves: apt-get showsrc $pkg)"; }
         # The pinned revision may have left the archive; the upstream tarball
         # is shared by every Debian revision, so accept it from the current
         # one if it is bit-identical.
@@ -95,8 +117,73 @@ fetch_source() {
     [ -f "$dir.tmp/$orig" ] || die "source package $pkg=$ver has no $orig"
     echo "$sha  $dir.tmp/$orig" | sha256sum -c --status \
         || die "$orig: sha256 mismatch (expected $sha)"
+    if [ -n "$deb" ]; then
+        [ -f "$dir.tmp/$deb" ] || die "source package $pkg=$ver has no $deb"
+        echo "$debsha  $dir.tmp/$deb" | sha256sum -c --status \
+            || die "$deb: sha256 mismatch (expected $debsha)"
+    fi
     rm -rf "$dir"; mv "$dir.tmp" "$dir"
     SRC_TARBALL="$dir/$orig"
+    [ -z "$deb" ] || DEB_TARBALL="$dir/$deb"
+}
+
+# apply_debian_series PKG SRCDIR DEBTAR: unpacks DEBTAR's debian/ into
+# SRCDIR and applies debian/patches/series in order, as dpkg-source does
+# for a 3.0 (quilt) package (patch -p1, no fuzz), except the patches
+# debian_patches_dropped.txt names for PKG (each with its reason). Fails
+# when a patch doesn't apply, when a dropped one is no longer in the series,
+# and when a patch it applies changes configure.ac (configure is not
+# regenerated). The list of what was applied and dropped is in
+# $B/logs/debian-patches-PKG.log.
+apply_debian_series() {
+    local pkg="$1" src="$2" debtar="$3" p rest reason
+    local log="$B/logs/debian-patches-$pkg.log" list="$HERE/debian_patches_dropped.txt"
+    local -A drop=()
+    rm -rf "$src/debian"
+    tar -C "$src" -xf "$debtar"
+    [ -f "$src/debian/patches/series" ] || die "$pkg: $debtar has no debian/patches/series"
+    while read -r p rest reason; do
+        case "$p" in ''|'#'*) continue;; esac
+        [ "$p" = "$pkg" ] || continue
+        [ -n "$reason" ] || die "$list: $pkg $rest has no reason"
+        grep -qxF "$rest" "$src/debian/patches/series" \
+            || die "$list: $pkg's patch $rest is not in its series (any more): remove the entry"
+        drop[$rest]=$reason
+    done <"$list"
+    : >"$log"
+    while read -r p rest; do
+        case "$p" in ''|'#'*) continue;; esac
+        [ -z "$rest" ] || die "$pkg: series line '$p $rest': patch options are not supported"
+        if [ -n "${drop[$p]:-}" ]; then
+            echo "dropped $p: ${drop[$p]}" >>"$log"
+            continue
+        fi
+        if grep -qE '^\+\+\+ ([^/[:space:]]+/)?configure\.(ac|in)([[:space:]]|$)' "$src/debian/patches/$p"; then
+            die "$pkg: Debian patch $p changes configure.ac, which this build does not regenerate: drop it in $list with the reason, or regenerate configure"
+        fi
+        patch -d "$src" -p1 -N -F0 -E -t --no-backup-if-mismatch -s -i "debian/patches/$p" >>"$log" 2>&1 \
+            || die "$pkg: Debian patch $p does not apply (log $log)"
+        echo "applied $p" >>"$log"
+    done <"$src/debian/patches/series"
+}
+
+# python_buildinfo: the make arguments that put the build information into
+# sys.version as Debian's build does (its reproducible-buildinfo.diff with
+# BUILD_DATE/BUILD_TIME from debian/rules): the date and time of the pinned
+# revision's changelog entry, in UTC. Upstream's "main" (the git branch of
+# a source tree that is no checkout) becomes the revision's tag in Debian's
+# packaging repository, debian/VERSION, so the revision itself is visible:
+# "3.11.2 (debian/3.11.2-6+deb12u8, May 12 2026, 05:17:27) [Clang 16.0.6 ]".
+# Reads $PYSRC/debian/changelog, so both stages get the same values.
+python_buildinfo() {
+    local cl="$PYSRC/debian/changelog" top when
+    top=$(head -n 1 "$cl") || die "no $cl"
+    [ "$top" != "${top#"$PY_PKG ($PY_VER) "}" ] || die "$cl is not $PY_PKG $PY_VER's (first line: $top)"
+    when=$(sed -n '/^ -- .*>  /{s///p;q}' "$cl")
+    [ -n "$when" ] || die "no date in $cl's first entry"
+    PY_BUILDINFO=("GITTAG=echo debian/$PY_VER"
+                  "BUILD_DATE=$(LC_ALL=C date -u -d "$when" '+%b %e %Y')"
+                  "BUILD_TIME=$(LC_ALL=C date -u -d "$when" '+%H:%M:%S')")
 }
 
 # ---------------------------------------------------------------------------
@@ -159,11 +246,16 @@ build_xz() {
 # and their objects, sources and python.wasm are removed afterwards.
 build_base() {
     step "fetching sources"
-    fetch_source $PY_PKG "$PY_VER" $PY_ORIG $PY_SHA;                 PY_TAR=$SRC_TARBALL
-    fetch_source $ZLIB_PKG "$ZLIB_VER" $ZLIB_ORIG $ZLIB_SHA;         ZLIB_TAR=$SRC_TARBALL
-    fetch_source $SQLITE_PKG "$SQLITE_VER" $SQLITE_ORIG $SQLITE_SHA; SQLITE_TAR=$SRC_TARBALL
-    fetch_source $BZIP2_PKG "$BZIP2_VER" $BZIP2_ORIG $BZIP2_SHA;     BZIP2_TAR=$SRC_TARBALL
-    fetch_source $XZ_PKG "$XZ_VER" $XZ_ORIG $XZ_SHA;                 XZ_TAR=$SRC_TARBALL
+    fetch_source $PY_PKG "$PY_VER" $PY_ORIG $PY_SHA $PY_DEB $PY_DEB_SHA
+    PY_TAR=$SRC_TARBALL         PY_DEBTAR=$DEB_TARBALL
+    fetch_source $ZLIB_PKG "$ZLIB_VER" $ZLIB_ORIG $ZLIB_SHA $ZLIB_DEB $ZLIB_DEB_SHA
+    ZLIB_TAR=$SRC_TARBALL       ZLIB_DEBTAR=$DEB_TARBALL
+    fetch_source $SQLITE_PKG "$SQLITE_VER" $SQLITE_ORIG $SQLITE_SHA $SQLITE_DEB $SQLITE_DEB_SHA
+    SQLITE_TAR=$SRC_TARBALL     SQLITE_DEBTAR=$DEB_TARBALL
+    fetch_source $BZIP2_PKG "$BZIP2_VER" $BZIP2_ORIG $BZIP2_SHA $BZIP2_DEB $BZIP2_DEB_SHA
+    BZIP2_TAR=$SRC_TARBALL      BZIP2_DEBTAR=$DEB_TARBALL
+    fetch_source $XZ_PKG "$XZ_VER" $XZ_ORIG $XZ_SHA $XZ_DEB $XZ_DEB_SHA
+    XZ_TAR=$SRC_TARBALL         XZ_DEBTAR=$DEB_TARBALL
 
     step "unpacking sources"
     rm -rf "$B"
@@ -174,6 +266,13 @@ build_base() {
     tar -C "$B/src" -xzf "$BZIP2_TAR"
     tar -C "$B/src" -xJf "$XZ_TAR"
     [ -d "$PYSRC" ] || die "unexpected layout of $PY_ORIG"
+
+    step "applying Debian's patch series (less debian_patches_dropped.txt)"
+    apply_debian_series $PY_PKG "$PYSRC" "$PY_DEBTAR"
+    apply_debian_series $ZLIB_PKG "$B/src/zlib-1.2.13.dfsg" "$ZLIB_DEBTAR"
+    apply_debian_series $SQLITE_PKG "$B/src/sqlite3-3.40.1" "$SQLITE_DEBTAR"
+    apply_debian_series $BZIP2_PKG "$B/src/bzip2-1.0.8" "$BZIP2_DEBTAR"
+    apply_debian_series $XZ_PKG "$B/src/xz-5.4.1" "$XZ_DEBTAR"
 
     # A sysroot of two symlinks keeps Debian's clang away from the host's
     # /usr/include and makes configure see only wasm libraries.

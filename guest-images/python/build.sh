@@ -86,7 +86,10 @@ make_python() {
     # guest in wasmexec_serve (README.md, "Snapshot").
     # EXTRA_LINK: objects and archives linked into python.wasm as well
     # (numpy's, when it is built: numpy.sh).
-    run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-mexec-model=reactor -Wl${wrap} ${EXTRA_LINK:-}"
+    # sys.version's build information as Debian writes it (base.sh).
+    python_buildinfo
+    run_logged "$B/logs/make.log" make -j"$JOBS" LINKFORSHARED="-mexec-model=reactor -Wl${wrap} ${EXTRA_LINK:-}" \
+        "${PY_BUILDINFO[@]}"
 }
 
 # shellcheck source=base.sh
