@@ -51,7 +51,8 @@ const (
 	// absorbs what a sample of RSS has not seen yet.
 	budgetFull = 0.88
 	// evictWorkers hibernate victims side by side: a hibernation is part
-	// CPU (the capture), part waiting for the disk (the record's fsync).
+	// CPU (the capture), part waiting for the disk (writing the record;
+	// its fsync is the committer's, commit.go).
 	evictWorkers = 2
 	// governorEvery is how often the governor looks when nothing kicks it.
 	governorEvery = 200 * time.Millisecond
@@ -225,6 +226,18 @@ func (m *Manager) dropped(c *execContext) {
 	b.mu.Unlock()
 }
 
+// recount counts c's guest, back in memory without an admission, at its
+// family's estimate plus extra until it is measured.
+func (m *Manager) recount(c *execContext, extra int64) {
+	b := m.budget
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.set(c, b.estimate(c.family.Name)+extra)
+	b.mu.Unlock()
+}
+
 // used marks c's guest as used: measured again, trimmed again later.
 func (m *Manager) usedGuest(c *execContext) {
 	b := m.budget
@@ -302,7 +315,9 @@ func (m *Manager) Balance() int {
 	m.measureGuests(true)
 	m.sample()
 	victims := m.victims()
-	var next, n atomic.Int64
+	var next atomic.Int64
+	var mu sync.Mutex
+	var outcomes []<-chan bool
 	var wg sync.WaitGroup
 	for range evictWorkers {
 		wg.Go(func() {
@@ -314,19 +329,29 @@ func (m *Manager) Balance() int {
 				if done || i >= len(victims) {
 					return
 				}
-				if m.evict(victims[i]) {
-					n.Add(1)
+				if freed, hibernated := m.evict(victims[i]); freed {
+					mu.Lock()
+					outcomes = append(outcomes, hibernated)
+					mu.Unlock()
 					m.sample()
 				}
 			}
 		})
 	}
 	wg.Wait()
-	if n.Load() > 0 && m.cfg.ReleaseMemory != nil {
+	if len(outcomes) > 0 && m.cfg.ReleaseMemory != nil {
 		m.cfg.ReleaseMemory()
 		m.sample()
 	}
-	return int(n.Load())
+	// The pass ends with its hibernations committed (their records
+	// durable): what it returns is what it hibernated.
+	n := 0
+	for _, h := range outcomes {
+		if <-h {
+			n++
+		}
+	}
+	return n
 }
 
 // sample reads the server's RSS: what the live guests don't account for
@@ -448,41 +473,60 @@ func (m *Manager) victims() []*execContext {
 }
 
 // evictOne hibernates the least recently used idle context but self, on
-// the caller's path (admit).
-func (m *Manager) evictOne(self *execContext) {
+// the caller's path (admit): it returns once that context's guest is
+// closed, its record committed later (commit.go). False: none could be.
+func (m *Manager) evictOne(self *execContext) bool {
 	for _, c := range m.victims() {
-		if c != self && m.evict(c) {
-			return
+		if c == self {
+			continue
+		}
+		if freed, _ := m.evict(c); freed {
+			return true
 		}
 	}
+	return false
 }
 
-// evict hibernates c for the budget; false when it could not (its slot
-// was taken meanwhile, or the capture or its record's write failed: it
-// stays live, says why in its notice, and is not tried again before its
-// retry time).
-func (m *Manager) evict(c *execContext) bool {
+// evict hibernates c for the budget. It returns once c's guest is closed
+// (freed) or could not be; its record may be committed later, with
+// others' (commit.go), and hibernated yields once whether c is
+// hibernated: false when its slot was taken meanwhile, or the capture or
+// its record's write or commit failed (it stays live, says why in its
+// notice, and is not tried again before its retry time).
+func (m *Manager) evict(c *execContext) (freed bool, hibernated <-chan bool) {
+	out := make(chan bool, 1)
 	if !c.tryAcquire() {
-		return false
+		out <- false
+		return false, out
 	}
-	defer c.release()
 	c.mu.Lock()
 	ok := c.state == wasmexec.ContextIdle && !c.hib.hibernated && m.cfg.Now().After(c.hib.retryAt)
 	c.mu.Unlock()
 	if !ok || c.guest == nil {
-		return false
+		c.release()
+		out <- false
+		return false, out
+	}
+	counted := func(err error) {
+		if err != nil {
+			m.budget.failures.Add(1)
+			m.note(c, "stays live though memory is short: it could not be hibernated: "+wasmexec.ErrorMessage(err))
+			m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
+		} else {
+			m.budget.evictions.Add(1)
+			m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
+		}
+		out <- err == nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
 	defer cancel()
-	if err := m.hibernate(ctx, c); err != nil {
-		m.budget.failures.Add(1)
-		m.note(c, "stays live though memory is short: it could not be hibernated: "+wasmexec.ErrorMessage(err))
-		m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
-		return false
+	deferred, err := m.hibernateWith(ctx, c, counted)
+	if deferred {
+		return true, out // the commit releases the slot
 	}
-	m.budget.evictions.Add(1)
-	m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
-	return true
+	c.release()
+	counted(err)
+	return err == nil, out
 }
 
 // Memory returns the budget's figures (zeros without a budget but Live).

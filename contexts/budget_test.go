@@ -228,12 +228,14 @@ func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	rig.took()
 	contexts.SetMemoryBudget(m, m.Memory().Used) // full
 	MustCreate(t, m, wx.ContextSpec{ContextID: "new"})
+	contexts.WaitCommits(m) // the victim's record is committed after the create returned
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c0"}) {
 		t.Fatalf("creating a context with the budget full hibernated %v; want the least recently used one, c0", got)
 	}
 	mustHibernate(t, m, "c5")
 	rig.took()
 	wantValue(t, MustRun(t, m, "c5", wx.Request{Code: "v"}), "5") // a wake
+	contexts.WaitCommits(m)
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c1"}) {
 		t.Fatalf("waking a context with the budget full hibernated %v; want one, c1", got)
 	}
@@ -316,6 +318,58 @@ func TestBudgetHibernationFailureKeepsContextLive(t *testing.T) {
 			wantValue(t, MustRun(t, m, "a", wx.Request{Code: "v"}), `"kept"`)
 		})
 	}
+}
+
+// A hibernation for the budget whose record can't be put in place at its
+// commit, after its guest was closed, brings the guest back from the
+// state just written: the context stays live with its state and says
+// so, as when the write itself fails; it is hibernated once its record
+// can be put in place.
+func TestBudgetCommitFailureKeepsContextLive(t *testing.T) {
+	d := newDurableDirs(t)
+	rig := newBudgetRig(t, d, contexts.Config{})
+	m := rig.m
+	MustCreate(t, m, wx.ContextSpec{ContextID: "a"})
+	MustRun(t, m, "a", wx.Request{Code: "globalThis.v = 'kept'; v"})
+	rig.advance(time.Second)
+	m.Balance()
+
+	// A directory where its record goes: the commit's rename fails (the
+	// state was written and fsynced beside it first).
+	rec := filepath.Join(d.state, "a.ctx")
+	if err := os.Remove(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(rec, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	contexts.SetMemoryBudget(m, 1)
+	if n := m.Balance(); n != 0 {
+		t.Fatalf("Balance hibernated %d contexts whose records can't be put in place", n)
+	}
+	desc := mustGet(t, m, "a")
+	if desc.Hibernated || !strings.Contains(desc.Notice, "could not be hibernated") {
+		t.Fatalf("descriptor: %+v; want live, with a notice saying it could not be hibernated", desc)
+	}
+	if mem := m.Memory(); mem.Failures != 1 || mem.Evictions != 0 || mem.Live != 1 {
+		t.Fatalf("memory figures: %+v; want 1 failure, no eviction, 1 live", mem)
+	}
+	if m.SnapshotErrors() == 0 {
+		t.Fatal("the failed commit was not counted as a failed record write")
+	}
+	wantValue(t, MustRun(t, m, "a", wx.Request{Code: "v"}), `"kept"`)
+
+	if err := os.RemoveAll(rec); err != nil {
+		t.Fatal(err)
+	}
+	rig.advance(time.Minute) // past the retry delay
+	if n := m.Balance(); n != 1 {
+		t.Fatalf("Balance hibernated %d once the record could be put in place, want 1", n)
+	}
+	if desc := mustGet(t, m, "a"); !desc.Hibernated {
+		t.Fatalf("not hibernated after the repair: %+v", desc)
+	}
+	wantValue(t, MustRun(t, m, "a", wx.Request{Code: "v"}), `"kept"`)
 }
 
 // mountTmpfs mounts a tmpfs of size bytes at dir until the test ends, or

@@ -55,3 +55,7 @@ func TrimAll(m *Manager) { m.measureGuests(true) }
 
 // BudgetLow is the share of the budget the governor brings used down to.
 const BudgetLow = budgetLow
+
+// WaitCommits returns once no hibernation's record waits for its commit
+// (tests only).
+func WaitCommits(m *Manager) { m.waitCommits() }
