@@ -213,12 +213,15 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// A start or wake that finds no room hibernates one context on its own
-// path, and no more: the governor does the rest in the background.
+// A start or wake past the budget's full mark, with room left within the
+// budget, hibernates one context on its own path, and no more: the
+// governor does the rest in the background. One that finds no room
+// within the budget itself hibernates as many as it needs, least
+// recently used first.
 func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	rig := newBudgetRig(t, newDurableDirs(t), contexts.Config{})
 	m := rig.m
-	for i := range 6 {
+	for i := range 8 {
 		id := fmt.Sprintf("c%d", i)
 		MustCreate(t, m, wx.ContextSpec{ContextID: id})
 		MustRun(t, m, id, wx.Request{Code: fmt.Sprintf("globalThis.v = %d", i)})
@@ -226,19 +229,53 @@ func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	}
 	m.Balance()
 	rig.took()
-	contexts.SetMemoryBudget(m, m.Memory().Used) // full
+	est := contexts.Estimate(m, mustFamily(t, m, "c0"))
+	// room makes the budget hold used and more bytes at 95%: past its
+	// full mark, within the budget.
+	room := func(more int64) {
+		contexts.SetMemoryBudget(m, (m.Memory().Used+more)*100/95)
+	}
+	room(est)
 	MustCreate(t, m, wx.ContextSpec{ContextID: "new"})
 	contexts.WaitCommits(m) // the victim's record is committed after the create returned
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c0"}) {
 		t.Fatalf("creating a context with the budget full hibernated %v; want the least recently used one, c0", got)
 	}
-	mustHibernate(t, m, "c5")
+	mustHibernate(t, m, "c7")
 	rig.took()
-	wantValue(t, MustRun(t, m, "c5", wx.Request{Code: "v"}), "5") // a wake
+	contexts.TrimAll(m) // measured: nothing left to trim
+	room(est + mustGet(t, m, "c7").SnapshotBytes)
+	wantValue(t, MustRun(t, m, "c7", wx.Request{Code: "v"}), "7") // a wake
 	contexts.WaitCommits(m)
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c1"}) {
 		t.Fatalf("waking a context with the budget full hibernated %v; want one, c1", got)
 	}
+
+	contexts.TrimAll(m)
+	mem := m.Memory()
+	// Room for the new guest once three of the live ones are gone.
+	budget := mem.Used + est - 3*mem.LiveBytes/int64(mem.Live)
+	contexts.SetMemoryBudget(m, budget)
+	contexts.PeakUsed(m)
+	MustCreate(t, m, wx.ContextSpec{ContextID: "new2"})
+	contexts.WaitCommits(m)
+	got := hibernations(rig.took())
+	if lru := []string{"c2", "c3", "c4", "c5", "c6", "new", "c7"}; len(got) < 2 || len(got) > 4 || !slices.Equal(got, lru[:len(got)]) {
+		t.Fatalf("creating a context with no room in the budget hibernated %v; want the three or so least recently used ones", got)
+	}
+	if peak := contexts.PeakUsed(m); peak > budget {
+		t.Fatalf("used reached %d, past the budget (%d)", peak, budget)
+	}
+}
+
+// mustFamily is the name of the guest family of context id.
+func mustFamily(t *testing.T, m *contexts.Manager, id string) string {
+	t.Helper()
+	f, err := contexts.FamilyOf(m, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // A hibernation for the budget that fails (a full disk, a read-only or
@@ -473,6 +510,84 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 		if mem.Failures != 0 {
 			t.Fatalf("%d hibernations failed", mem.Failures)
 		}
+	}
+}
+
+// Creates and wakes at once at the edge of the budget can't all pass its
+// check before any of them is counted: what the budget counts as used
+// never goes past it, though together they want more than the room
+// left, and every context answers its own value.
+func TestBudgetConcurrentAdmissionsStayWithinBudget(t *testing.T) {
+	r := MustRunner(t, testenv.RunnerConfig{})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.Open(contexts.Config{
+		Runner: r, Workspaces: ws, StateDir: newDurableDirs(t).state,
+		MemoryBudget: 1 << 40, ProcessRSS: func() int64 { return 0 },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	family, err := r.Family(wx.JavaScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// idle: live and trimmed, the victims; asleep: hibernated, woken at
+	// once with fresh ones created.
+	const idle, asleep, fresh = 24, 4, 4
+	for i := range idle + asleep {
+		id := fmt.Sprintf("c%d", i)
+		MustCreate(t, m, wx.ContextSpec{ContextID: id})
+		MustRun(t, m, id, wx.Request{Code: fmt.Sprintf("globalThis.v = %d; globalThis.pad = new Uint8Array(4 << 20).fill(%d); v", i, i)})
+	}
+	for i := idle; i < idle+asleep; i++ {
+		if _, err := m.Hibernate(context.Background(), fmt.Sprintf("c%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	contexts.TrimAll(m)
+	used, est := m.Memory().Used, contexts.Estimate(m, family.Name)
+	// Used just under the governor's high mark: room for one or two
+	// more guests, not for all of them.
+	budget := used * 100 / 81
+	if want := int64(asleep+fresh) * est; budget-used >= want/2 {
+		t.Fatalf("set-up: %d bytes left in the budget, %d wanted at once: not at its edge", budget-used, want)
+	}
+	contexts.SetMemoryBudget(m, budget)
+	contexts.PeakUsed(m) // from here on
+
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := idle; i < idle+asleep; i++ {
+		wg.Go(func() {
+			<-start
+			id := fmt.Sprintf("c%d", i)
+			res, err := tryRun(m, id, wx.Request{Code: "pad[12345] === v ? v : -1"})
+			if err != nil {
+				t.Errorf("waking %s: %v", id, err)
+				return
+			}
+			wantValue(t, res, fmt.Sprint(i))
+		})
+	}
+	for i := range fresh {
+		wg.Go(func() {
+			<-start
+			id := fmt.Sprintf("new%d", i)
+			if _, err := m.Create(context.Background(), &wx.ContextSpec{ContextID: id, Language: wx.JavaScript}); err != nil {
+				t.Errorf("creating %s: %v", id, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	peak, mem := contexts.PeakUsed(m), m.Memory()
+	t.Logf("budget %d, used %d before (a guest estimated at %d); peak %d; after: %d used by %d live, %d evictions", budget, used, est, peak, mem.Used, mem.Live, mem.Evictions)
+	if peak > budget {
+		t.Fatalf("used reached %d bytes, %d past the budget (%d)", peak, peak-budget, budget)
 	}
 }
 

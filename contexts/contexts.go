@@ -635,7 +635,9 @@ func (m *Manager) replaceGuest(c *execContext) error {
 // startGuest starts a guest for c in its workspace, admitted to the
 // memory budget first (it is counted from now on; not if it fails).
 func (m *Manager) startGuest(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
-	m.admit(c, 0)
+	if err := m.admit(ctx, c, 0); err != nil {
+		return nil, err
+	}
 	g, err := m.cfg.Runner.StartGuest(ctx, c.guestSpec())
 	if err != nil {
 		m.dropped(c)

@@ -55,7 +55,9 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	}
 	state, fromRecord, size := c.hib.pending, c.hib.fromRecord, c.hib.snapBytes
 	c.mu.Unlock()
-	m.admit(c, size)
+	if err := m.admit(ctx, c, size); err != nil {
+		return err
+	}
 	notice := ""
 	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
@@ -539,7 +541,9 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) 
 			}
 			return m.startGuest(ctx, c)
 		}
-		m.admit(c, 0)
+		if err := m.admit(ctx, c, 0); err != nil {
+			return nil, err
+		}
 		g, err := restore(ctx, c.guestSpec())
 		if err != nil {
 			m.dropped(c)
