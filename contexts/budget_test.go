@@ -456,9 +456,10 @@ func TestCreateRefusedPastDiskBound(t *testing.T) {
 }
 
 // A workload that touches twice as many contexts as the budget keeps
-// live, round robin, goes on being served: every run answers its own
-// context's value, none fails, and each pays about one wake (never
-// more). Its rate is in make bench (the "density" section).
+// live, round robin from four clients, goes on being served steadily:
+// every run answers its own context's value, none fails, and each pays
+// about one wake and one hibernation (never many), however long it goes
+// on. Its rate is in make bench (the "density" section).
 func TestBudgetRoundRobinThrash(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	var restores atomic.Int64
@@ -480,7 +481,7 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	const n = 16
+	const n, clients, rounds = 16, 4, 20
 	for i := range n {
 		id := fmt.Sprintf("rr%d", i)
 		MustCreate(t, m, wx.ContextSpec{ContextID: id})
@@ -492,24 +493,58 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 	perGuest := m.Memory().LiveBytes / n
 	contexts.SetMemoryBudget(m, perGuest*n/2) // room for half of them
 	m.Balance()
-	const rounds = 3
+	contexts.WaitCommits(m)
+	evictedBefore := m.Memory().Evictions
+
+	// Round by round, the clients take the next context in turn.
+	var next atomic.Int64
 	for round := range rounds {
-		before := restores.Load()
-		for i := range n {
-			wantValue(t, MustRun(t, m, fmt.Sprintf("rr%d", i), wx.Request{Code: "pad[12345] === v ? v : -1"}), fmt.Sprint(i))
+		woke0, evicted0 := restores.Load(), m.Memory().Evictions
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Go(func() {
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= (round+1)*n {
+						return
+					}
+					i := k % n
+					res, err := tryRun(m, fmt.Sprintf("rr%d", i), wx.Request{Code: "pad[12345] === v ? v : -1"})
+					if err != nil {
+						t.Errorf("round %d, rr%d: %v", round, i, err)
+						return
+					}
+					wantValue(t, res, fmt.Sprint(i))
+				}
+			})
 		}
-		woke := restores.Load() - before
+		wg.Wait()
+		next.Store(int64((round + 1) * n))
+		if t.Failed() {
+			t.FailNow()
+		}
 		mem := m.Memory()
-		t.Logf("round %d: %d runs, %d wakes; %d live, %d evictions so far, used %d of %d", round, n, woke, mem.Live, mem.Evictions, mem.Used, mem.Budget)
-		if woke > n {
-			t.Fatalf("round %d: %d wakes for %d runs: a run paid more than one", round, woke, n)
-		}
+		woke, evicted := restores.Load()-woke0, mem.Evictions-evicted0
+		t.Logf("round %d: %d runs, %d wakes, %d hibernations; %d live, used %d of %d", round, n, woke, evicted, mem.Live, mem.Used, mem.Budget)
 		if round > 0 && woke < n/2 {
 			t.Fatalf("round %d: %d wakes for %d runs over a budget for half of them: not thrashing as set up", round, woke, n)
+		}
+		if evicted > 3*n/2 {
+			t.Fatalf("round %d: %d hibernations for %d runs: not steady", round, evicted, n)
 		}
 		if mem.Failures != 0 {
 			t.Fatalf("%d hibernations failed", mem.Failures)
 		}
+	}
+	contexts.WaitCommits(m)
+	runs, woke, evicted := int64(n*rounds), restores.Load(), m.Memory().Evictions-evictedBefore
+	perRun := float64(evicted) / float64(runs)
+	t.Logf("%d runs: %d wakes, %d hibernations in all (%.2f per run)", runs, woke, evicted, perRun)
+	if woke > runs {
+		t.Fatalf("%d wakes for %d runs: a run paid more than one", woke, runs)
+	}
+	if perRun > 1.2 {
+		t.Fatalf("%.2f hibernations per run; want about one (a wake each)", perRun)
 	}
 }
 
