@@ -277,16 +277,21 @@ func (m *Manager) hibernateWith(ctx context.Context, c *execContext, later func(
 		now := m.cfg.Now()
 		capture := func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) }
 		var size int64
-		if later != nil && !c.shared && m.commits.tryStage() {
+		if later != nil && !c.shared {
 			// (A shared context's record is saved in the cluster's store
 			// too, on the hibernation's path.)
 			var rec *stagedRecord
 			if rec, err = m.stageRecord(c, now, capture); err == nil {
-				m.hibernateStaged(c, rec, now, later)
-				return true, nil
+				if m.commits.tryStage(rec) {
+					m.hibernateStaged(c, rec, now, later)
+					return true, nil
+				}
+				// Too much waits for the committer already: this one is
+				// committed now, on this path.
+				err, size = rec.install(true), rec.size
+				rec.close()
 			}
-			m.commits.unstage()
-			err = m.recorded(c, nil, err)
+			err = m.recorded(c, rec, err)
 		} else {
 			size, err = m.writeRecordWith(c, now, capture)
 		}
