@@ -80,10 +80,6 @@ func Estimate(m *Manager, family string) int64 {
 	return b.estimate(family)
 }
 
-// BudgetFull is the share of the budget past which an admission
-// hibernates one context itself.
-const BudgetFull = budgetFull
-
 // FamilyOf is the name of the guest family of context id (tests only).
 func FamilyOf(m *Manager, id string) (string, error) {
 	c, err := m.lookup(id)
