@@ -94,7 +94,7 @@ type memBudget struct {
 	evicting int              // hibernations for the budget under way, until their guests are closed
 	room     chan struct{}    // closed (and replaced) when used goes down
 
-	evictions, failures, trimmed atomic.Int64
+	evictions, onPath, failures, trimmed atomic.Int64
 }
 
 // guestMem is what a live guest is counted at.
@@ -409,7 +409,7 @@ func (m *Manager) Balance() int {
 				if done || i >= len(victims) {
 					return
 				}
-				if freed, hibernated := m.evict(victims[i]); freed {
+				if freed, hibernated := m.evict(victims[i], false); freed {
 					mu.Lock()
 					outcomes = append(outcomes, hibernated)
 					mu.Unlock()
@@ -563,20 +563,20 @@ func (m *Manager) evictOne(self *execContext) bool {
 		if c == self {
 			continue
 		}
-		if freed, _ := m.evict(c); freed {
+		if freed, _ := m.evict(c, true); freed {
 			return true
 		}
 	}
 	return false
 }
 
-// evict hibernates c for the budget. It returns once c's guest is closed
-// (freed) or could not be; its record may be committed later, with
+// evict hibernates c for the budget (onPath: on a request's path). It
+// returns once c's guest is closed (freed) or could not be; its record may be committed later, with
 // others' (commit.go), and hibernated yields once whether c is
 // hibernated: false when its slot was taken meanwhile, or the capture or
 // its record's write or commit failed (it stays live, says why in its
 // notice, and is not tried again before its retry time).
-func (m *Manager) evict(c *execContext) (freed bool, hibernated <-chan bool) {
+func (m *Manager) evict(c *execContext, onPath bool) (freed bool, hibernated <-chan bool) {
 	out := make(chan bool, 1)
 	b := m.budget
 	// Counted before the slot is taken: an admission that finds no victim
@@ -609,6 +609,9 @@ func (m *Manager) evict(c *execContext) (freed bool, hibernated <-chan bool) {
 			m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
 		} else {
 			m.budget.evictions.Add(1)
+			if onPath {
+				m.budget.onPath.Add(1)
+			}
 			m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
 		}
 		out <- err == nil
@@ -633,7 +636,7 @@ func (m *Manager) Memory() wasmexec.ContextsMemory {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := wasmexec.ContextsMemory{Budget: b.limit, Used: b.used(), LiveBytes: b.live, Live: len(b.guests),
-		Evictions: b.evictions.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
+		Evictions: b.evictions.Load(), OnPath: b.onPath.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
 	for _, g := range b.guests {
 		s.PrivateBytes += g.private
 	}

@@ -241,6 +241,9 @@ func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c0"}) {
 		t.Fatalf("creating a context with the budget full hibernated %v; want the least recently used one, c0", got)
 	}
+	if mem := m.Memory(); mem.OnPath != 1 || mem.Evictions != 1 {
+		t.Fatalf("memory figures: %+v; want 1 eviction, on the create's path", mem)
+	}
 	mustHibernate(t, m, "c7")
 	rig.took()
 	contexts.TrimAll(m) // measured: nothing left to trim

@@ -373,7 +373,7 @@ func densityThrashRun(t *table, srv, against *server) error {
 func thrashRows(t *table, st thrashStats, n, live int, which, load0 string) {
 	t.add(fmt.Sprintf("density: round robin over %d contexts (%d live before), 4 clients%s: runs/s (slowest second), p50 / p90 / p99 ms (load %s → %s)", n, live, which, load0, loadAvg()),
 		fmt.Sprintf("%.0f (%d), %.2f / %.2f / %.2f", st.rate(), st.slowest, pct(st.lat, 50), pct(st.lat, 90), pct(st.lat, 99)), "steady, no errors")
-	t.add("density: round robin"+which+": evictions per run, failed / wrong", fmt.Sprintf("%.2f, %d / %d", st.evictionsPerRun(), st.failed, st.wrong), "≈ 1, 0 / 0")
+	t.add("density: round robin"+which+": evictions per run (of them on a request's path), failed / wrong", fmt.Sprintf("%.2f (%.2f), %d / %d", st.evictionsPerRun(), st.onPath/float64(max(st.runs, 1)), st.failed, st.wrong), "≈ 1, 0 / 0")
 }
 
 // loadAvg is the machine's load average over the last minute.
@@ -388,7 +388,8 @@ func loadAvg() string {
 type thrashStats struct {
 	runs, failed, wrong int64
 	evictions, secs     float64
-	slowest             int64 // runs in the slowest second
+	onPath              float64 // evictions on a request's path
+	slowest             int64   // runs in the slowest second
 	lat                 []float64
 }
 
@@ -402,13 +403,13 @@ func (s *thrashStats) add(o thrashStats) {
 		s.slowest = o.slowest
 	}
 	s.runs, s.failed, s.wrong = s.runs+o.runs, s.failed+o.failed, s.wrong+o.wrong
-	s.evictions, s.secs = s.evictions+o.evictions, s.secs+o.secs
+	s.evictions, s.secs, s.onPath = s.evictions+o.evictions, s.secs+o.secs, s.onPath+o.onPath
 	s.lat = append(s.lat, o.lat...)
 }
 
 // thrash runs four clients round robin over the contexts d-ID of ids for d.
 func thrash(srv *server, ids []int, d time.Duration) thrashStats {
-	ev0 := srv.metric("wasmexec_contexts_evictions_total")
+	ev0, path0 := srv.metric("wasmexec_contexts_evictions_total"), srv.metric("wasmexec_contexts_evictions_on_request_path_total")
 	var next, done, failed, wrong atomic.Int64
 	var st thrashStats
 	var mu sync.Mutex
@@ -448,6 +449,7 @@ func thrash(srv *server, ids []int, d time.Duration) thrashStats {
 	st.runs, st.failed, st.wrong = done.Load(), failed.Load(), wrong.Load()
 	st.secs = time.Since(start).Seconds()
 	st.evictions = srv.metric("wasmexec_contexts_evictions_total") - ev0
+	st.onPath = srv.metric("wasmexec_contexts_evictions_on_request_path_total") - path0
 	if len(perSecond) > 0 {
 		st.slowest = perSecond[0]
 	}
