@@ -448,7 +448,18 @@ func thrash(srv *server, ids []int, d time.Duration) thrashStats {
 	sort.Slice(perSecond, func(a, b int) bool { return perSecond[a] < perSecond[b] })
 	st.runs, st.failed, st.wrong = done.Load(), failed.Load(), wrong.Load()
 	st.secs = time.Since(start).Seconds()
-	st.evictions = srv.metric("wasmexec_contexts_evictions_total") - ev0
+	// An eviction is counted once its record is committed, up to a
+	// second or two later on a busy disk: the count settles first.
+	ev := srv.metric("wasmexec_contexts_evictions_total")
+	for range 25 {
+		time.Sleep(200 * time.Millisecond)
+		if e := srv.metric("wasmexec_contexts_evictions_total"); e != ev {
+			ev = e
+			continue
+		}
+		break
+	}
+	st.evictions = ev - ev0
 	st.onPath = srv.metric("wasmexec_contexts_evictions_on_request_path_total") - path0
 	if len(perSecond) > 0 {
 		st.slowest = perSecond[0]
