@@ -365,7 +365,7 @@ func (m *Manager) govern() {
 		case <-m.stop:
 			return
 		}
-		m.Balance()
+		m.balance()
 	}
 }
 
@@ -373,11 +373,27 @@ func (m *Manager) govern() {
 // their last measure, trims those idle for trimAfter (all idle ones when
 // used is past budgetHigh), samples the server's RSS, and hibernates least
 // recently used idle contexts while used is past budgetHigh, down to
-// budgetLow. It returns how many it hibernated.
+// budgetLow. It returns how many it hibernated, once their records are
+// committed.
 func (m *Manager) Balance() int {
+	n := 0
+	for _, h := range m.balance() {
+		if <-h {
+			n++
+		}
+	}
+	return n
+}
+
+// balance is Balance, but returns once the victims' guests are closed:
+// their records are committed later (commit.go), and the outcomes say
+// which were hibernated. The governor doesn't wait for the commits: a
+// pass that did would leave the admissions meanwhile to hibernate on
+// their own paths (a batch's fsyncs take hundreds of ms on a busy disk).
+func (m *Manager) balance() []<-chan bool {
 	b := m.budget
 	if b == nil {
-		return 0
+		return nil
 	}
 	m.measureGuests(false)
 	m.sample()
@@ -385,7 +401,7 @@ func (m *Manager) Balance() int {
 	pressed := b.pressed()
 	b.mu.Unlock()
 	if !pressed {
-		return 0
+		return nil
 	}
 	start := time.Now()
 	defer func() {
@@ -423,15 +439,7 @@ func (m *Manager) Balance() int {
 		m.cfg.ReleaseMemory()
 		m.sample()
 	}
-	// The pass ends with its hibernations committed (their records
-	// durable): what it returns is what it hibernated.
-	n := 0
-	for _, h := range outcomes {
-		if <-h {
-			n++
-		}
-	}
-	return n
+	return outcomes
 }
 
 // sample reads the server's RSS: what the live guests don't account for
