@@ -115,6 +115,7 @@ type ContextsMemory struct {
 	PrivateBytes int64 // live guests' private bytes, as last measured
 	Live         int   // contexts whose guest is in memory
 	Evictions    int64 // contexts hibernated to stay within the budget
+	OnPath       int64 // of Evictions, those a create or wake did on its own path
 	Failures     int64 // hibernations for the budget that failed (the context stayed live)
 	TrimmedBytes int64 // bytes of read-only image pages unmapped from idle guests
 }

@@ -21,9 +21,11 @@ package contexts
 // contexts until used is under budgetLow (hysteresis: it evicts in bulk,
 // ahead of need, rather than one at a time at each admission). A guest
 // about to start or wake is admitted first (admit): its estimate is
-// reserved, and if that would take used past budgetFull of it, the
-// caller trims recently run guests and, if that is not enough,
-// hibernates one victim on its own path, never more. Contexts
+// reserved, in one step with the check that it fits within the budget;
+// if that takes used past budgetFull of it, the caller trims recently
+// run guests and, if that is not enough, hibernates one victim on its
+// own path, never more; if it doesn't fit at all, the caller hibernates
+// victims until it does. Contexts
 // with a run in flight or queued, a held slot (an install, a file call's
 // wake), live processes, or a recent failed capture are never chosen.
 
@@ -51,7 +53,8 @@ const (
 	// absorbs what a sample of RSS has not seen yet.
 	budgetFull = 0.88
 	// evictWorkers hibernate victims side by side: a hibernation is part
-	// CPU (the capture), part waiting for the disk (the record's fsync).
+	// CPU (the capture), part waiting for the disk (writing the record;
+	// its fsync is the committer's, commit.go).
 	evictWorkers = 2
 	// governorEvery is how often the governor looks when nothing kicks it.
 	governorEvery = 200 * time.Millisecond
@@ -82,13 +85,16 @@ type memBudget struct {
 	maxLive                int
 	kick                   chan struct{}
 
-	mu     sync.Mutex
-	live   int64 // Σ guests' bytes
-	other  int64 // the server's RSS outside live guests, last sampled
-	guests map[*execContext]*guestMem
-	est    map[string]int64 // a new guest's cost, by family
+	mu       sync.Mutex
+	live     int64 // Σ guests' bytes (measured, estimated or reserved)
+	other    int64 // the server's RSS outside live guests, last sampled
+	peak     int64 // the most used has been
+	guests   map[*execContext]*guestMem
+	est      map[string]int64 // a new guest's cost, by family
+	evicting int              // hibernations for the budget under way, until their guests are closed
+	room     chan struct{}    // closed (and replaced) when used goes down
 
-	evictions, failures, trimmed atomic.Int64
+	evictions, onPath, failures, trimmed atomic.Int64
 }
 
 // guestMem is what a live guest is counted at.
@@ -102,7 +108,7 @@ type guestMem struct {
 func newBudget(limit int64, maxLive int) *memBudget {
 	return &memBudget{maxLive: maxLive,
 		limit: limit, full: int64(float64(limit) * budgetFull), high: int64(float64(limit) * budgetHigh), low: int64(float64(limit) * budgetLow),
-		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{},
+		kick: make(chan struct{}, 1), guests: map[*execContext]*guestMem{}, est: map[string]int64{}, room: make(chan struct{}),
 	}
 }
 
@@ -126,8 +132,40 @@ func (b *memBudget) set(c *execContext, n int64) {
 		g = &guestMem{}
 		b.guests[c] = g
 	}
-	b.live += n - g.bytes
+	b.changed(n - g.bytes)
 	g.bytes, g.stale, g.trimmed = n, true, false
+}
+
+// changed adds d to the live guests' bytes. b.mu held.
+func (b *memBudget) changed(d int64) {
+	b.live += d
+	b.moved(d)
+}
+
+// moved notes that used moved by d: its peak, and room for admissions
+// waiting (admit) when it went down. b.mu held.
+func (b *memBudget) moved(d int64) {
+	if d < 0 {
+		b.signal()
+	}
+	b.peak = max(b.peak, b.used())
+}
+
+// signal wakes the admissions waiting for room. b.mu held.
+func (b *memBudget) signal() {
+	close(b.room)
+	b.room = make(chan struct{})
+}
+
+// fits: a guest of need bytes more stays within the budget, in bytes
+// and live guests. b.mu held.
+func (b *memBudget) fits(need int64) bool {
+	return b.used()+need <= b.limit && len(b.guests) < b.maxLive
+}
+
+// crowded: past budgetFull, in bytes or live guests. b.mu held.
+func (b *memBudget) crowded() bool {
+	return b.used() > b.full || len(b.guests) > b.maxLive*int(budgetFull*100)/100
 }
 
 func (b *memBudget) estimate(family string) int64 {
@@ -138,27 +176,70 @@ func (b *memBudget) estimate(family string) int64 {
 }
 
 // admit reserves what c's guest, about to start or wake, is estimated to
-// cost (plus extra: a state's bytes), and when that takes used past the
-// budget, hibernates one least recently used idle context first: a start
-// or wake waits for one hibernation at most. The governor does the rest
-// in the background.
-func (m *Manager) admit(c *execContext, extra int64) {
+// cost (plus extra: a state's bytes) against the budget. The check and
+// the reservation are one step: the reservation is counted before the
+// guest exists (converted to what the guest costs when it is measured,
+// released if it fails to start), and one that would take used past the
+// budget is not made, so admissions at once can't all pass the check
+// before any of them is counted. Past budgetFull, the admission trims
+// recently run guests and, if that is not enough, hibernates one least
+// recently used idle context on its own path (its record is committed
+// later: commit.go); the governor does the rest in the background. An
+// admission that finds no room even at the budget trims, then
+// hibernates victims one at a time until its reservation fits (each
+// frees its guest's memory as it is closed). When nothing is left to
+// hibernate (every other live guest is busy) and no hibernation is under
+// way, it is admitted over the budget, since waiting could not make room
+// before a run ends; while one is under way, it waits for it. Errors:
+// overloaded (ctx ended while waiting).
+func (m *Manager) admit(ctx context.Context, c *execContext, extra int64) error {
 	b := m.budget
 	if b == nil {
-		return
+		return nil
 	}
-	b.mu.Lock()
-	need := b.estimate(c.family.Name) + extra
-	_, had := b.guests[c]
-	over := (b.used()+need > b.full || len(b.guests) >= b.maxLive) && !had
-	b.set(c, need)
-	busy, tooMany := b.pressed(), len(b.guests) > b.maxLive
-	b.mu.Unlock()
-	if over && (tooMany || !m.trimFor(c, need)) {
-		m.evictOne(c)
-	}
-	if busy || over {
+	trimmed, evicted := false, 0
+	for {
+		b.mu.Lock()
+		need := b.estimate(c.family.Name) + extra
+		_, had := b.guests[c]
+		if had || b.fits(need) {
+			b.set(c, need)
+			over, pressed := !had && b.crowded(), b.pressed()
+			b.mu.Unlock()
+			if over && evicted == 0 && !m.trimFor(c, need) {
+				m.evictOne(c)
+			}
+			if over || pressed {
+				m.kickGovernor()
+			}
+			return nil
+		}
+		room := b.room
+		b.mu.Unlock()
 		m.kickGovernor()
+		if !trimmed {
+			trimmed = true
+			m.trimFor(c, need)
+			continue
+		}
+		if m.evictOne(c) {
+			evicted++
+			continue
+		}
+		b.mu.Lock()
+		if b.evicting == 0 {
+			b.set(c, need)
+			used, limit := b.used(), b.limit
+			b.mu.Unlock()
+			m.log.Info("a guest admitted over the memory budget: no idle context is left to hibernate", "contextId", c.id, "used", used, "budget", limit)
+			return nil
+		}
+		b.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return wasmexec.Errorf(wasmexec.EOverloaded, "no room in the memory budget for the guest of context %s: %v", c.id, ctx.Err())
+		}
 	}
 }
 
@@ -219,9 +300,21 @@ func (m *Manager) dropped(c *execContext) {
 	}
 	b.mu.Lock()
 	if g := b.guests[c]; g != nil {
-		b.live -= g.bytes
+		b.changed(-g.bytes)
 		delete(b.guests, c)
 	}
+	b.mu.Unlock()
+}
+
+// recount counts c's guest, back in memory without an admission, at its
+// family's estimate plus extra until it is measured.
+func (m *Manager) recount(c *execContext, extra int64) {
+	b := m.budget
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.set(c, b.estimate(c.family.Name)+extra)
 	b.mu.Unlock()
 }
 
@@ -272,7 +365,7 @@ func (m *Manager) govern() {
 		case <-m.stop:
 			return
 		}
-		m.Balance()
+		m.balance()
 	}
 }
 
@@ -280,11 +373,27 @@ func (m *Manager) govern() {
 // their last measure, trims those idle for trimAfter (all idle ones when
 // used is past budgetHigh), samples the server's RSS, and hibernates least
 // recently used idle contexts while used is past budgetHigh, down to
-// budgetLow. It returns how many it hibernated.
+// budgetLow. It returns how many it hibernated, once their records are
+// committed.
 func (m *Manager) Balance() int {
+	n := 0
+	for _, h := range m.balance() {
+		if <-h {
+			n++
+		}
+	}
+	return n
+}
+
+// balance is Balance, but returns once the victims' guests are closed:
+// their records are committed later (commit.go), and the outcomes say
+// which were hibernated. The governor doesn't wait for the commits: a
+// pass that did would leave the admissions meanwhile to hibernate on
+// their own paths (a batch's fsyncs take hundreds of ms on a busy disk).
+func (m *Manager) balance() []<-chan bool {
 	b := m.budget
 	if b == nil {
-		return 0
+		return nil
 	}
 	m.measureGuests(false)
 	m.sample()
@@ -292,7 +401,7 @@ func (m *Manager) Balance() int {
 	pressed := b.pressed()
 	b.mu.Unlock()
 	if !pressed {
-		return 0
+		return nil
 	}
 	start := time.Now()
 	defer func() {
@@ -302,7 +411,9 @@ func (m *Manager) Balance() int {
 	m.measureGuests(true)
 	m.sample()
 	victims := m.victims()
-	var next, n atomic.Int64
+	var next atomic.Int64
+	var mu sync.Mutex
+	var outcomes []<-chan bool
 	var wg sync.WaitGroup
 	for range evictWorkers {
 		wg.Go(func() {
@@ -314,19 +425,21 @@ func (m *Manager) Balance() int {
 				if done || i >= len(victims) {
 					return
 				}
-				if m.evict(victims[i]) {
-					n.Add(1)
+				if freed, hibernated := m.evict(victims[i], false); freed {
+					mu.Lock()
+					outcomes = append(outcomes, hibernated)
+					mu.Unlock()
 					m.sample()
 				}
 			}
 		})
 	}
 	wg.Wait()
-	if n.Load() > 0 && m.cfg.ReleaseMemory != nil {
+	if len(outcomes) > 0 && m.cfg.ReleaseMemory != nil {
 		m.cfg.ReleaseMemory()
 		m.sample()
 	}
-	return int(n.Load())
+	return outcomes
 }
 
 // sample reads the server's RSS: what the live guests don't account for
@@ -338,7 +451,10 @@ func (m *Manager) sample() {
 	}
 	b := m.budget
 	b.mu.Lock()
-	b.other = max(0, rss-b.live)
+	other := max(0, rss-b.live)
+	d := other - b.other
+	b.other = other
+	b.moved(d)
 	b.mu.Unlock()
 }
 
@@ -407,7 +523,7 @@ func (m *Manager) measure(c *execContext, trim bool) {
 			b.est[c.family.Name] = cost
 		}
 	}
-	b.live += cost - g.bytes
+	b.changed(cost - g.bytes)
 	g.bytes, g.private, g.stale = cost, private, false
 	if trim {
 		g.trimmed = true
@@ -448,41 +564,75 @@ func (m *Manager) victims() []*execContext {
 }
 
 // evictOne hibernates the least recently used idle context but self, on
-// the caller's path (admit).
-func (m *Manager) evictOne(self *execContext) {
+// the caller's path (admit): it returns once that context's guest is
+// closed, its record committed later (commit.go). False: none could be.
+func (m *Manager) evictOne(self *execContext) bool {
 	for _, c := range m.victims() {
-		if c != self && m.evict(c) {
-			return
+		if c == self {
+			continue
+		}
+		if freed, _ := m.evict(c, true); freed {
+			return true
 		}
 	}
+	return false
 }
 
-// evict hibernates c for the budget; false when it could not (its slot
-// was taken meanwhile, or the capture or its record's write failed: it
-// stays live, says why in its notice, and is not tried again before its
-// retry time).
-func (m *Manager) evict(c *execContext) bool {
+// evict hibernates c for the budget (onPath: on a request's path). It
+// returns once c's guest is closed (freed) or could not be; its record may be committed later, with
+// others' (commit.go), and hibernated yields once whether c is
+// hibernated: false when its slot was taken meanwhile, or the capture or
+// its record's write or commit failed (it stays live, says why in its
+// notice, and is not tried again before its retry time).
+func (m *Manager) evict(c *execContext, onPath bool) (freed bool, hibernated <-chan bool) {
+	out := make(chan bool, 1)
+	b := m.budget
+	// Counted before the slot is taken: an admission that finds no victim
+	// left waits for those under way (admit).
+	b.mu.Lock()
+	b.evicting++
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		b.evicting--
+		b.signal()
+		b.mu.Unlock()
+	}()
 	if !c.tryAcquire() {
-		return false
+		out <- false
+		return false, out
 	}
-	defer c.release()
 	c.mu.Lock()
 	ok := c.state == wasmexec.ContextIdle && !c.hib.hibernated && m.cfg.Now().After(c.hib.retryAt)
 	c.mu.Unlock()
 	if !ok || c.guest == nil {
-		return false
+		c.release()
+		out <- false
+		return false, out
+	}
+	counted := func(err error) {
+		if err != nil {
+			m.budget.failures.Add(1)
+			m.note(c, "stays live though memory is short: it could not be hibernated: "+wasmexec.ErrorMessage(err))
+			m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
+		} else {
+			m.budget.evictions.Add(1)
+			if onPath {
+				m.budget.onPath.Add(1)
+			}
+			m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
+		}
+		out <- err == nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), guestStartTimeout)
 	defer cancel()
-	if err := m.hibernate(ctx, c); err != nil {
-		m.budget.failures.Add(1)
-		m.note(c, "stays live though memory is short: it could not be hibernated: "+wasmexec.ErrorMessage(err))
-		m.log.Warn("a context could not be hibernated to stay within the memory budget; it stays live", "contextId", c.id, "err", err)
-		return false
+	deferred, err := m.hibernateWith(ctx, c, counted)
+	if deferred {
+		return true, out // the commit releases the slot
 	}
-	m.budget.evictions.Add(1)
-	m.log.Debug("context hibernated for the memory budget", "contextId", c.id)
-	return true
+	c.release()
+	counted(err)
+	return err == nil, out
 }
 
 // Memory returns the budget's figures (zeros without a budget but Live).
@@ -494,7 +644,7 @@ func (m *Manager) Memory() wasmexec.ContextsMemory {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := wasmexec.ContextsMemory{Budget: b.limit, Used: b.used(), LiveBytes: b.live, Live: len(b.guests),
-		Evictions: b.evictions.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
+		Evictions: b.evictions.Load(), OnPath: b.onPath.Load(), Failures: b.failures.Load(), TrimmedBytes: b.trimmed.Load()}
 	for _, g := range b.guests {
 		s.PrivateBytes += g.private
 	}

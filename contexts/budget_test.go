@@ -213,12 +213,15 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// A start or wake that finds no room hibernates one context on its own
-// path, and no more: the governor does the rest in the background.
+// A start or wake past the budget's full mark, with room left within the
+// budget, hibernates one context on its own path, and no more: the
+// governor does the rest in the background. One that finds no room
+// within the budget itself hibernates as many as it needs, least
+// recently used first.
 func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	rig := newBudgetRig(t, newDurableDirs(t), contexts.Config{})
 	m := rig.m
-	for i := range 6 {
+	for i := range 8 {
 		id := fmt.Sprintf("c%d", i)
 		MustCreate(t, m, wx.ContextSpec{ContextID: id})
 		MustRun(t, m, id, wx.Request{Code: fmt.Sprintf("globalThis.v = %d", i)})
@@ -226,17 +229,56 @@ func TestBudgetAdmissionHibernatesAtMostOne(t *testing.T) {
 	}
 	m.Balance()
 	rig.took()
-	contexts.SetMemoryBudget(m, m.Memory().Used) // full
+	est := contexts.Estimate(m, mustFamily(t, m, "c0"))
+	// room makes the budget hold used and more bytes at 95%: past its
+	// full mark, within the budget.
+	room := func(more int64) {
+		contexts.SetMemoryBudget(m, (m.Memory().Used+more)*100/95)
+	}
+	room(est)
 	MustCreate(t, m, wx.ContextSpec{ContextID: "new"})
+	contexts.WaitCommits(m) // the victim's record is committed after the create returned
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c0"}) {
 		t.Fatalf("creating a context with the budget full hibernated %v; want the least recently used one, c0", got)
 	}
-	mustHibernate(t, m, "c5")
+	if mem := m.Memory(); mem.OnPath != 1 || mem.Evictions != 1 {
+		t.Fatalf("memory figures: %+v; want 1 eviction, on the create's path", mem)
+	}
+	mustHibernate(t, m, "c7")
 	rig.took()
-	wantValue(t, MustRun(t, m, "c5", wx.Request{Code: "v"}), "5") // a wake
+	contexts.TrimAll(m) // measured: nothing left to trim
+	room(est + mustGet(t, m, "c7").SnapshotBytes)
+	wantValue(t, MustRun(t, m, "c7", wx.Request{Code: "v"}), "7") // a wake
+	contexts.WaitCommits(m)
 	if got := hibernations(rig.took()); !slices.Equal(got, []string{"c1"}) {
 		t.Fatalf("waking a context with the budget full hibernated %v; want one, c1", got)
 	}
+
+	contexts.TrimAll(m)
+	mem := m.Memory()
+	// Room for the new guest once three of the live ones are gone.
+	budget := mem.Used + est - 3*mem.LiveBytes/int64(mem.Live)
+	contexts.SetMemoryBudget(m, budget)
+	contexts.PeakUsed(m)
+	MustCreate(t, m, wx.ContextSpec{ContextID: "new2"})
+	contexts.WaitCommits(m)
+	got := hibernations(rig.took())
+	if lru := []string{"c2", "c3", "c4", "c5", "c6", "new", "c7"}; len(got) < 2 || len(got) > 4 || !slices.Equal(got, lru[:len(got)]) {
+		t.Fatalf("creating a context with no room in the budget hibernated %v; want the three or so least recently used ones", got)
+	}
+	if peak := contexts.PeakUsed(m); peak > budget {
+		t.Fatalf("used reached %d, past the budget (%d)", peak, budget)
+	}
+}
+
+// mustFamily is the name of the guest family of context id.
+func mustFamily(t *testing.T, m *contexts.Manager, id string) string {
+	t.Helper()
+	f, err := contexts.FamilyOf(m, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // A hibernation for the budget that fails (a full disk, a read-only or
@@ -318,6 +360,58 @@ func TestBudgetHibernationFailureKeepsContextLive(t *testing.T) {
 	}
 }
 
+// A hibernation for the budget whose record can't be put in place at its
+// commit, after its guest was closed, brings the guest back from the
+// state just written: the context stays live with its state and says
+// so, as when the write itself fails; it is hibernated once its record
+// can be put in place.
+func TestBudgetCommitFailureKeepsContextLive(t *testing.T) {
+	d := newDurableDirs(t)
+	rig := newBudgetRig(t, d, contexts.Config{})
+	m := rig.m
+	MustCreate(t, m, wx.ContextSpec{ContextID: "a"})
+	MustRun(t, m, "a", wx.Request{Code: "globalThis.v = 'kept'; v"})
+	rig.advance(time.Second)
+	m.Balance()
+
+	// A directory where its record goes: the commit's rename fails (the
+	// state was written and fsynced beside it first).
+	rec := filepath.Join(d.state, "a.ctx")
+	if err := os.Remove(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(rec, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	contexts.SetMemoryBudget(m, 1)
+	if n := m.Balance(); n != 0 {
+		t.Fatalf("Balance hibernated %d contexts whose records can't be put in place", n)
+	}
+	desc := mustGet(t, m, "a")
+	if desc.Hibernated || !strings.Contains(desc.Notice, "could not be hibernated") {
+		t.Fatalf("descriptor: %+v; want live, with a notice saying it could not be hibernated", desc)
+	}
+	if mem := m.Memory(); mem.Failures != 1 || mem.Evictions != 0 || mem.Live != 1 {
+		t.Fatalf("memory figures: %+v; want 1 failure, no eviction, 1 live", mem)
+	}
+	if m.SnapshotErrors() == 0 {
+		t.Fatal("the failed commit was not counted as a failed record write")
+	}
+	wantValue(t, MustRun(t, m, "a", wx.Request{Code: "v"}), `"kept"`)
+
+	if err := os.RemoveAll(rec); err != nil {
+		t.Fatal(err)
+	}
+	rig.advance(time.Minute) // past the retry delay
+	if n := m.Balance(); n != 1 {
+		t.Fatalf("Balance hibernated %d once the record could be put in place, want 1", n)
+	}
+	if desc := mustGet(t, m, "a"); !desc.Hibernated {
+		t.Fatalf("not hibernated after the repair: %+v", desc)
+	}
+	wantValue(t, MustRun(t, m, "a", wx.Request{Code: "v"}), `"kept"`)
+}
+
 // mountTmpfs mounts a tmpfs of size bytes at dir until the test ends, or
 // skips the test where this process can't mount (not root).
 func mountTmpfs(t *testing.T, dir string, size int64) {
@@ -365,9 +459,10 @@ func TestCreateRefusedPastDiskBound(t *testing.T) {
 }
 
 // A workload that touches twice as many contexts as the budget keeps
-// live, round robin, goes on being served: every run answers its own
-// context's value, none fails, and each pays about one wake (never
-// more). Its rate is in make bench (the "density" section).
+// live, round robin from four clients, goes on being served steadily:
+// every run answers its own context's value, none fails, and each pays
+// about one wake and one hibernation (never many), however long it goes
+// on. Its rate is in make bench (the "density" section).
 func TestBudgetRoundRobinThrash(t *testing.T) {
 	r := MustRunner(t, testenv.RunnerConfig{})
 	var restores atomic.Int64
@@ -389,7 +484,7 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	const n = 16
+	const n, clients, rounds = 16, 4, 20
 	for i := range n {
 		id := fmt.Sprintf("rr%d", i)
 		MustCreate(t, m, wx.ContextSpec{ContextID: id})
@@ -401,24 +496,136 @@ func TestBudgetRoundRobinThrash(t *testing.T) {
 	perGuest := m.Memory().LiveBytes / n
 	contexts.SetMemoryBudget(m, perGuest*n/2) // room for half of them
 	m.Balance()
-	const rounds = 3
+	contexts.WaitCommits(m)
+	evictedBefore := m.Memory().Evictions
+
+	// Round by round, the clients take the next context in turn.
+	var next atomic.Int64
 	for round := range rounds {
-		before := restores.Load()
-		for i := range n {
-			wantValue(t, MustRun(t, m, fmt.Sprintf("rr%d", i), wx.Request{Code: "pad[12345] === v ? v : -1"}), fmt.Sprint(i))
+		woke0, evicted0 := restores.Load(), m.Memory().Evictions
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Go(func() {
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= (round+1)*n {
+						return
+					}
+					i := k % n
+					res, err := tryRun(m, fmt.Sprintf("rr%d", i), wx.Request{Code: "pad[12345] === v ? v : -1"})
+					if err != nil {
+						t.Errorf("round %d, rr%d: %v", round, i, err)
+						return
+					}
+					wantValue(t, res, fmt.Sprint(i))
+				}
+			})
 		}
-		woke := restores.Load() - before
+		wg.Wait()
+		next.Store(int64((round + 1) * n))
+		if t.Failed() {
+			t.FailNow()
+		}
 		mem := m.Memory()
-		t.Logf("round %d: %d runs, %d wakes; %d live, %d evictions so far, used %d of %d", round, n, woke, mem.Live, mem.Evictions, mem.Used, mem.Budget)
-		if woke > n {
-			t.Fatalf("round %d: %d wakes for %d runs: a run paid more than one", round, woke, n)
-		}
+		woke, evicted := restores.Load()-woke0, mem.Evictions-evicted0
+		t.Logf("round %d: %d runs, %d wakes, %d hibernations; %d live, used %d of %d", round, n, woke, evicted, mem.Live, mem.Used, mem.Budget)
 		if round > 0 && woke < n/2 {
 			t.Fatalf("round %d: %d wakes for %d runs over a budget for half of them: not thrashing as set up", round, woke, n)
+		}
+		if evicted > 3*n/2 {
+			t.Fatalf("round %d: %d hibernations for %d runs: not steady", round, evicted, n)
 		}
 		if mem.Failures != 0 {
 			t.Fatalf("%d hibernations failed", mem.Failures)
 		}
+	}
+	contexts.WaitCommits(m)
+	runs, woke, evicted := int64(n*rounds), restores.Load(), m.Memory().Evictions-evictedBefore
+	perRun := float64(evicted) / float64(runs)
+	t.Logf("%d runs: %d wakes, %d hibernations in all (%.2f per run)", runs, woke, evicted, perRun)
+	if woke > runs {
+		t.Fatalf("%d wakes for %d runs: a run paid more than one", woke, runs)
+	}
+	if perRun > 1.2 {
+		t.Fatalf("%.2f hibernations per run; want about one (a wake each)", perRun)
+	}
+}
+
+// Creates and wakes at once at the edge of the budget can't all pass its
+// check before any of them is counted: what the budget counts as used
+// never goes past it, though together they want more than the room
+// left, and every context answers its own value.
+func TestBudgetConcurrentAdmissionsStayWithinBudget(t *testing.T) {
+	r := MustRunner(t, testenv.RunnerConfig{})
+	ws, err := vfs.NewManager(filepath.Join(testenv.ScratchDir(t), "contexts"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := contexts.Open(contexts.Config{
+		Runner: r, Workspaces: ws, StateDir: newDurableDirs(t).state,
+		MemoryBudget: 1 << 40, ProcessRSS: func() int64 { return 0 },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	family, err := r.Family(wx.JavaScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// idle: live and trimmed, the victims; asleep: hibernated, woken at
+	// once with fresh ones created.
+	const idle, asleep, fresh = 24, 4, 4
+	for i := range idle + asleep {
+		id := fmt.Sprintf("c%d", i)
+		MustCreate(t, m, wx.ContextSpec{ContextID: id})
+		MustRun(t, m, id, wx.Request{Code: fmt.Sprintf("globalThis.v = %d; globalThis.pad = new Uint8Array(4 << 20).fill(%d); v", i, i)})
+	}
+	for i := idle; i < idle+asleep; i++ {
+		if _, err := m.Hibernate(context.Background(), fmt.Sprintf("c%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	contexts.TrimAll(m)
+	used, est := m.Memory().Used, contexts.Estimate(m, family.Name)
+	// Used just under the governor's high mark: room for one or two
+	// more guests, not for all of them.
+	budget := used * 100 / 81
+	if want := int64(asleep+fresh) * est; budget-used >= want/2 {
+		t.Fatalf("set-up: %d bytes left in the budget, %d wanted at once: not at its edge", budget-used, want)
+	}
+	contexts.SetMemoryBudget(m, budget)
+	contexts.PeakUsed(m) // from here on
+
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := idle; i < idle+asleep; i++ {
+		wg.Go(func() {
+			<-start
+			id := fmt.Sprintf("c%d", i)
+			res, err := tryRun(m, id, wx.Request{Code: "pad[12345] === v ? v : -1"})
+			if err != nil {
+				t.Errorf("waking %s: %v", id, err)
+				return
+			}
+			wantValue(t, res, fmt.Sprint(i))
+		})
+	}
+	for i := range fresh {
+		wg.Go(func() {
+			<-start
+			id := fmt.Sprintf("new%d", i)
+			if _, err := m.Create(context.Background(), &wx.ContextSpec{ContextID: id, Language: wx.JavaScript}); err != nil {
+				t.Errorf("creating %s: %v", id, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	peak, mem := contexts.PeakUsed(m), m.Memory()
+	t.Logf("budget %d, used %d before (a guest estimated at %d); peak %d; after: %d used by %d live, %d evictions", budget, used, est, peak, mem.Used, mem.Live, mem.Evictions)
+	if peak > budget {
+		t.Fatalf("used reached %d bytes, %d past the budget (%d)", peak, peak-budget, budget)
 	}
 }
 

@@ -179,8 +179,9 @@ type Manager struct {
 
 	snapshotErrors atomic.Int64 // record writes that failed
 
-	budget *memBudget // nil without Config.MemoryBudget
-	disk   diskUse
+	budget  *memBudget // nil without Config.MemoryBudget
+	disk    diskUse
+	commits committer // records of hibernations for the budget (commit.go)
 }
 
 // Open is New and Start: a manager whose idle loops run.
@@ -232,6 +233,7 @@ func New(cfg Config) (*Manager, error) {
 		cfg.ProcessRSS = ProcessRSS
 	}
 	m := &Manager{cfg: cfg, log: cfg.Logger, ctxs: map[string]*execContext{}, stop: make(chan struct{})}
+	m.commits.init()
 	if m.cfg.MaxLive <= 0 {
 		m.cfg.MaxLive = DefaultMaxLive
 	}
@@ -633,7 +635,9 @@ func (m *Manager) replaceGuest(c *execContext) error {
 // startGuest starts a guest for c in its workspace, admitted to the
 // memory budget first (it is counted from now on; not if it fails).
 func (m *Manager) startGuest(ctx context.Context, c *execContext) (wasmexec.Guest, error) {
-	m.admit(c, 0)
+	if err := m.admit(ctx, c, 0); err != nil {
+		return nil, err
+	}
 	g, err := m.cfg.Runner.StartGuest(ctx, c.guestSpec())
 	if err != nil {
 		m.dropped(c)

@@ -102,6 +102,31 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 	if m.cfg.StateDir == "" {
 		return 0, nil
 	}
+	p, err := m.stageRecord(c, asOf, state)
+	if err != nil {
+		return 0, m.recorded(c, nil, err)
+	}
+	defer p.close()
+	// A record without state (a context just created) is written without
+	// fsync, like a completion with --store-sync=normal: it is in the
+	// operating system before the reply, so it survives kill -9; an fsync
+	// (~5 ms here) would be most of a create. Snapshots are fsynced: they
+	// are written off the request path.
+	return p.size, m.recorded(c, p, p.install(state != nil))
+}
+
+// stagedRecord is a record written into a temporary file beside its
+// path, not yet in place (install, or commit.go).
+type stagedRecord struct {
+	*stagedFile
+	head int64 // where the state starts
+	size int64 // the state's bytes
+}
+
+// stageRecord writes c's record, its head and then what state writes,
+// into a temporary file beside it. An error of code conflict is
+// state's. Slot held (or c not yet visible).
+func (m *Manager) stageRecord(c *execContext, asOf time.Time, state func(io.WriterAt) (int64, error)) (*stagedRecord, error) {
 	c.mu.Lock()
 	meta := recordMeta{
 		ID: c.id, Language: c.language, Env: c.env, MemoryBytes: c.memory, Workspace: filepath.Base(c.ws.Root), Tenant: c.tenant,
@@ -114,7 +139,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 	}
 	mb, err := json.Marshal(meta)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if state != nil {
 		// The state starts page-aligned (the metadata is padded with
@@ -128,12 +153,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 	head = append(head, mb...)
 	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(head, castagnoli))
 	var n int64
-	// A record without state (a context just created) is written without
-	// fsync, like a completion with --store-sync=normal: it is in the
-	// operating system before the reply, so it survives kill -9; an fsync
-	// (~5 ms here) would be most of a create. Snapshots are fsynced: they
-	// are written off the request path.
-	err = writeAtomic(m.recordPath(c.id), state != nil, func(f *os.File) error {
+	f, err := stage(m.recordPath(c.id), func(f *os.File) error {
 		if _, err := f.Write(head); err != nil {
 			return err
 		}
@@ -144,8 +164,18 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		n, err = state(io.NewOffsetWriter(f, int64(len(head))))
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return &stagedRecord{stagedFile: f, head: int64(len(head)), size: n}, nil
+}
+
+// recorded does the bookkeeping of a write of c's record that ended with
+// err (nil: p is in place) and returns err, or the error of saving it in
+// Config.Shared. Slot held (or c not yet visible).
+func (m *Manager) recorded(c *execContext, p *stagedRecord, err error) error {
 	if err == nil {
-		m.disk.setRecord(c.id, int64(len(head))+n)
+		m.disk.setRecord(c.id, p.head+p.size)
 	}
 	if err == nil && c.shared {
 		// The workspace is quiet: the slot is held, and a context with live
@@ -169,7 +199,7 @@ func (m *Manager) writeRecordWith(c *execContext, asOf time.Time, state func(io.
 		c.hib.retryAt = m.cfg.Now().Add(m.retryDelay())
 		c.mu.Unlock()
 	}
-	return n, err
+	return err
 }
 
 // saveShared saves c's record, as just written, and workspace in
@@ -203,35 +233,77 @@ const crcSize = 4
 // sync), renames it to path and fsyncs the directory (when sync). A reader
 // sees the old file or the new one.
 func writeAtomic(path string, sync bool, write func(f *os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	f, err := stage(path, write)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
+	defer f.close()
+	return f.install(sync)
+}
+
+// stagedFile is a file written beside path, to be renamed to it.
+type stagedFile struct {
+	f      *os.File
+	path   string
+	placed bool
+}
+
+// stage has write fill a temporary file beside path; it stays open.
+func stage(path string, write func(f *os.File) error) (*stagedFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return nil, err
+	}
 	if err := write(f); err != nil {
 		f.Close()
-		return err
+		os.Remove(f.Name())
+		return nil, err
 	}
+	return &stagedFile{f: f, path: path}, nil
+}
+
+// install fsyncs the file (when sync), renames it to its path and fsyncs
+// the directory (when sync).
+func (s *stagedFile) install(sync bool) error {
 	if sync {
-		if err := f.Sync(); err != nil {
-			f.Close()
+		if err := s.f.Sync(); err != nil {
 			return err
 		}
 	}
-	if err := f.Close(); err != nil {
+	if err := s.place(); err != nil {
 		return err
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if sync {
+		syncDir(filepath.Dir(s.path))
+	}
+	return nil
+}
+
+// place renames the file to its path.
+func (s *stagedFile) place() error {
+	if err := os.Rename(s.f.Name(), s.path); err != nil {
 		return err
 	}
-	if !sync {
-		return nil
+	s.placed = true
+	return nil
+}
+
+// close closes the file, and removes it unless it was put in place.
+func (s *stagedFile) close() {
+	s.f.Close()
+	if !s.placed {
+		os.Remove(s.f.Name())
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
+}
+
+// syncDir fsyncs directory dir, so that the renames in it are durable.
+// Its error is not reported: the files are in place either way, and
+// their contents were fsynced before.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }
 
 func (m *Manager) removeRecord(id string) {

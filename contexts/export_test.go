@@ -55,3 +55,36 @@ func TrimAll(m *Manager) { m.measureGuests(true) }
 
 // BudgetLow is the share of the budget the governor brings used down to.
 const BudgetLow = budgetLow
+
+// WaitCommits returns once no hibernation's record waits for its commit
+// (tests only).
+func WaitCommits(m *Manager) { m.waitCommits() }
+
+// PeakUsed is the most the budget has counted as used since the last
+// call (tests only).
+func PeakUsed(m *Manager) int64 {
+	b := m.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.peak
+	b.peak = b.used()
+	return p
+}
+
+// Estimate is what the budget reserves for a new guest of family
+// (tests only).
+func Estimate(m *Manager, family string) int64 {
+	b := m.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.estimate(family)
+}
+
+// FamilyOf is the name of the guest family of context id (tests only).
+func FamilyOf(m *Manager, id string) (string, error) {
+	c, err := m.lookup(id)
+	if err != nil {
+		return "", err
+	}
+	return c.family.Name, nil
+}

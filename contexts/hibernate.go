@@ -55,7 +55,9 @@ func (m *Manager) wake(ctx context.Context, c *execContext) error {
 	}
 	state, fromRecord, size := c.hib.pending, c.hib.fromRecord, c.hib.snapBytes
 	c.mu.Unlock()
-	m.admit(c, size)
+	if err := m.admit(ctx, c, size); err != nil {
+		return err
+	}
 	notice := ""
 	spec := c.guestSpec()
 	sctx, cancel := context.WithTimeout(ctx, guestStartTimeout)
@@ -222,21 +224,32 @@ func (m *Manager) capturable(c *execContext) string {
 
 // hibernate does Hibernate's work. Slot held.
 func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
+	_, err := m.hibernateWith(ctx, c, nil)
+	return err
+}
+
+// hibernateWith is hibernate, and with later set, the record it writes
+// may be committed later, with others' (commit.go): deferred then says
+// it is, the guest is closed, the slot is the commit's, and later is
+// called with the outcome once the commit is over. Otherwise it returns
+// once c is hibernated or not, later is not called, and the slot is
+// still the caller's. Slot held.
+func (m *Manager) hibernateWith(ctx context.Context, c *execContext, later func(error)) (deferred bool, err error) {
 	c.mu.Lock()
 	state, hibernated := c.state, c.hib.hibernated
 	c.mu.Unlock()
 	if hibernated {
-		return nil
+		return false, nil
 	}
 	if state != wasmexec.ContextIdle {
-		return wasmexec.Errorf(wasmexec.EConflict, "context %s is %s; only an idle context hibernates", c.id, state)
+		return false, wasmexec.Errorf(wasmexec.EConflict, "context %s is %s; only an idle context hibernates", c.id, state)
 	}
 	if c.guest == nil { // unpinned: nothing to capture
-		return wasmexec.Errorf(wasmexec.EConflict, "context %s has no guest yet (it runs nothing until its first run)", c.id)
+		return false, wasmexec.Errorf(wasmexec.EConflict, "context %s has no guest yet (it runs nothing until its first run)", c.id)
 	}
 	if why := m.capturable(c); why != "" {
 		m.note(c, why)
-		return wasmexec.Errorf(wasmexec.EConflict, "context %s is %s", c.id, why)
+		return false, wasmexec.Errorf(wasmexec.EConflict, "context %s is %s", c.id, why)
 	}
 	durable := m.cfg.StateDir != ""
 	c.mu.Lock()
@@ -254,33 +267,53 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		c.mu.Unlock()
 		m.log.Debug("context hibernated (its snapshot was current)", "contextId", c.id)
 		m.emit(EventHibernated, c.id)
-		return nil
+		return false, nil
 	}
 	if fc, ok := c.guest.(wasmexec.FileCapturer); ok && durable {
 		// Straight into the record, as a snapshot is written (no copy of a
 		// large state through the heap); the guest is closed once the
-		// record is in place, and stays live if it can't be written.
+		// record is written (in place, or staged for its commit), and
+		// stays live if it can't be.
 		now := m.cfg.Now()
-		size, err := m.writeRecordWith(c, now, func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) })
+		capture := func(w io.WriterAt) (int64, error) { return fc.CaptureTo(ctx, true, w) }
+		var size int64
+		if later != nil && !c.shared {
+			// (A shared context's record is saved in the cluster's store
+			// too, on the hibernation's path.)
+			var rec *stagedRecord
+			if rec, err = m.stageRecord(c, now, capture); err == nil {
+				if m.commits.tryStage(rec) {
+					m.hibernateStaged(c, rec, now, later)
+					return true, nil
+				}
+				// Too much waits for the committer already: this one is
+				// committed now, on this path.
+				err, size = rec.install(true), rec.size
+				rec.close()
+			}
+			err = m.recorded(c, rec, err)
+		} else {
+			size, err = m.writeRecordWith(c, now, capture)
+		}
 		if wasmexec.ErrorCode(err) == wasmexec.EConflict {
 			m.note(c, "not hibernated: "+err.Error())
-			return err
+			return false, err
 		}
 		if err != nil {
-			return wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+			return false, wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
 		}
 		c.guest.Close()
 		m.hibernated(c, now, size, nil, "")
-		return nil
+		return false, nil
 	}
 	capt, ok := c.guest.(wasmexec.Capturer)
 	if !ok {
-		return wasmexec.Errorf(wasmexec.EConflict, "the guest of context %s can't be captured", c.id)
+		return false, wasmexec.Errorf(wasmexec.EConflict, "the guest of context %s can't be captured", c.id)
 	}
 	st, err := capt.Capture(ctx, false)
 	if err != nil {
 		m.note(c, "not hibernated: "+err.Error())
-		return err
+		return false, err
 	}
 	now := m.cfg.Now()
 	notice := ""
@@ -293,7 +326,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 			if rerr == nil {
 				c.guest = g
 				m.usedGuest(c)
-				return wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
+				return false, wasmexec.Errorf(wasmexec.EInternal, "context %s stays live: its snapshot could not be written: %v", c.id, err)
 			}
 			m.log.Error("a context whose snapshot could not be written could not be restored either; its state is kept in memory", "contextId", c.id, "err", rerr)
 			durable, notice = false, "hibernated in memory: its snapshot could not be written: "+err.Error()
@@ -304,7 +337,7 @@ func (m *Manager) hibernate(ctx context.Context, c *execContext) error {
 		st = nil // its record holds it
 	}
 	m.hibernated(c, now, size, st, notice)
-	return nil
+	return false, nil
 }
 
 // hibernated marks c hibernated with a state of size bytes taken at asOf,
@@ -513,7 +546,9 @@ func (m *Manager) Fork(ctx context.Context, id string, spec *wasmexec.ForkSpec) 
 			}
 			return m.startGuest(ctx, c)
 		}
-		m.admit(c, 0)
+		if err := m.admit(ctx, c, 0); err != nil {
+			return nil, err
+		}
 		g, err := restore(ctx, c.guestSpec())
 		if err != nil {
 			m.dropped(c)

@@ -16,11 +16,12 @@ import (
 )
 
 var (
-	densityJS     = flag.Int("density-js", 10000, "JavaScript contexts the density section creates on each of its servers")
-	densityPython = flag.Int("density-python", 2000, "Python contexts the density section creates on each of its servers")
-	densityBudget = flag.Int64("density-budget", 512<<20, "the --contexts-memory-bytes of the density section's second server")
-	densityThrash = flag.Duration("density-thrash", 10*time.Second, "length of the density section's round-robin thrash")
-	densityParts  = flag.String("density-parts", "costs,default,set", "parts of the density section to run (costs, default, set: the set budget and the thrash)")
+	densityJS      = flag.Int("density-js", 10000, "JavaScript contexts the density section creates on each of its servers")
+	densityPython  = flag.Int("density-python", 2000, "Python contexts the density section creates on each of its servers")
+	densityBudget  = flag.Int64("density-budget", 512<<20, "the --contexts-memory-bytes of the density section's second server")
+	densityThrash  = flag.Duration("density-thrash", 10*time.Second, "length of the density section's round-robin thrash")
+	densityParts   = flag.String("density-parts", "costs,default,set", "parts of the density section to run (costs, default, set: the set budget and the thrash)")
+	densityAgainst = flag.String("density-against", "", "another server binary (an earlier build) measured beside -bin in the set part: its own mass creation, and the thrash alternately with -bin's")
 )
 
 func densityPart(p string) bool { return strings.Contains(","+*densityParts+",", ","+p+",") }
@@ -43,19 +44,30 @@ func benchDensity(t *table, _ *server, dataDir string) error {
 		}
 	}
 	if densityPart("default") {
-		if _, err := densityMass(t, filepath.Join(dataDir, "density-default"), 0, false); err != nil {
+		if _, err := densityMass(t, filepath.Join(dataDir, "density-default"), *binPath, 0, false); err != nil {
 			return err
 		}
 	}
 	if !densityPart("set") {
 		return nil
 	}
-	srv, err := densityMass(t, filepath.Join(dataDir, "density-set"), *densityBudget, true)
+	// The other build's server first: the set of the thrash is sized on
+	// -bin's, just made (the contexts of one left idle for a minute, as
+	// the other is made, are hibernated for being idle).
+	var against *server
+	if *densityAgainst != "" {
+		var err error
+		if against, err = densityMass(t, filepath.Join(dataDir, "density-set-against"), *densityAgainst, *densityBudget, true); err != nil {
+			return err
+		}
+		defer against.stop()
+	}
+	srv, err := densityMass(t, filepath.Join(dataDir, "density-set"), *binPath, *densityBudget, true)
 	if err != nil {
 		return err
 	}
 	defer srv.stop()
-	return densityThrashRun(t, srv)
+	return densityThrashRun(t, srv, against)
 }
 
 // densityLangs are the languages of the section, with code that sets a
@@ -65,12 +77,20 @@ var densityLangs = []struct{ name, set, get string }{
 	{"python", "mine = %d\nmine", "mine"},
 }
 
-func densityServer(dir string, budget int64) (*server, error) {
+func densityServer(bin, dir string, budget int64) (*server, error) {
 	args := []string{"--tscheck-workers", "0", "--store=false", "--max-contexts", "100000"}
 	if budget > 0 {
 		args = append(args, "--contexts-memory-bytes", fmt.Sprint(budget))
 	}
-	return startServer(dir, args)
+	return startServerBin(bin, dir, args)
+}
+
+// binLabel names server binary bin in the table when it is not -bin.
+func binLabel(bin string) string {
+	if bin == *binPath {
+		return ""
+	}
+	return " [" + bin + "]"
 }
 
 // densityCosts: idle private memory per live context (RssAnon of the
@@ -78,7 +98,7 @@ func densityServer(dir string, budget int64) (*server, error) {
 // private bytes from /metrics), create + 1+1, and the first run on a
 // hibernated context against a live one.
 func densityCosts(t *table, dir string) error {
-	srv, err := densityServer(dir, 0)
+	srv, err := densityServer(*binPath, dir, 0)
 	if err != nil {
 		return err
 	}
@@ -190,10 +210,10 @@ func (w *rssWatch) end() { close(w.stop); <-w.done }
 // densityMass creates --density-js JavaScript and --density-python Python
 // contexts from four clients, runs each once with its own value, then a
 // random 5% of them again, and reports the server's RSS against its
-// budget (budget 0: the default). The server is returned running when
-// keep.
-func densityMass(t *table, dir string, budget int64, keep bool) (*server, error) {
-	srv, err := densityServer(dir, budget)
+// budget (budget 0: the default), on server binary bin. The server is
+// returned running when keep.
+func densityMass(t *table, dir, bin string, budget int64, keep bool) (*server, error) {
+	srv, err := densityServer(bin, dir, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +222,7 @@ func densityMass(t *table, dir string, budget int64, keep bool) (*server, error)
 	if budget == 0 {
 		which = "default"
 	}
-	label := fmt.Sprintf("density: %d JS + %d Python contexts, %s budget %.0f MiB", *densityJS, *densityPython, which, budgetMiB)
+	label := fmt.Sprintf("density: %d JS + %d Python contexts, %s budget %.0f MiB%s", *densityJS, *densityPython, which, budgetMiB, binLabel(bin))
 	total := *densityJS + *densityPython
 	lang := densityLang
 	watch := watchRSS(srv, budgetMiB)
@@ -305,7 +325,10 @@ func densityLang(i int) int {
 // JavaScript contexts as srv keeps live, for --density-thrash. What fits
 // moves with what the server's other memory takes, so the set grows
 // until most runs pay a wake (an eviction each) before it is measured.
-func densityThrashRun(t *table, srv *server) error {
+// With against (another build's server, the same contexts created on
+// it), the same set is run on both, alternately, half the time each in
+// two turns, so that both see the machine's load as it moves.
+func densityThrashRun(t *table, srv, against *server) error {
 	live := srv.metric("wasmexec_contexts_live")
 	liveBytes, used, budget := srv.metric("wasmexec_contexts_live_bytes"), srv.metric("wasmexec_contexts_memory_used_bytes"), srv.metric("wasmexec_contexts_memory_budget_bytes")
 	fit := int((0.85*budget - (used - liveBytes)) / max(liveBytes/max(live, 1), 1))
@@ -325,25 +348,68 @@ func densityThrashRun(t *table, srv *server) error {
 		}
 		n *= 2
 	}
-	st = thrash(srv, js[:n], *densityThrash)
-	t.add(fmt.Sprintf("density: round robin over %d contexts (%d live after the mass), 4 clients: runs/s (slowest second), p50 / p90 ms", n, int(live)),
-		fmt.Sprintf("%.0f (%d), %.2f / %.2f", st.rate, st.slowest, pct(st.lat, 50), pct(st.lat, 90)), "steady, no errors")
-	t.add("density: round robin: evictions per run, failed / wrong", fmt.Sprintf("%.2f, %d / %d", st.evictionsPerRun(), st.failed, st.wrong), "≈ 1, 0 / 0")
+	if against == nil {
+		load0 := loadAvg()
+		st = thrash(srv, js[:n], *densityThrash)
+		thrashRows(t, st, n, int(live), "", load0)
+		return nil
+	}
+	thrash(against, js[:n], 3*time.Second) // to the state srv's probes left srv in
+	liveAgainst := int(against.metric("wasmexec_contexts_live"))
+	load0 := loadAvg()
+	var sa thrashStats
+	st = thrashStats{}
+	for range 2 {
+		st.add(thrash(srv, js[:n], *densityThrash/2))
+		sa.add(thrash(against, js[:n], *densityThrash/2))
+	}
+	thrashRows(t, st, n, int(live), "", load0)
+	thrashRows(t, sa, n, liveAgainst, binLabel(*densityAgainst), load0)
 	return nil
+}
+
+// thrashRows adds the figures of a thrash over n contexts to t; load0 is
+// the machine's load average when it began.
+func thrashRows(t *table, st thrashStats, n, live int, which, load0 string) {
+	t.add(fmt.Sprintf("density: round robin over %d contexts (%d live before), 4 clients%s: runs/s (slowest second), p50 / p90 / p99 ms (load %s → %s)", n, live, which, load0, loadAvg()),
+		fmt.Sprintf("%.0f (%d), %.2f / %.2f / %.2f", st.rate(), st.slowest, pct(st.lat, 50), pct(st.lat, 90), pct(st.lat, 99)), "steady, no errors")
+	t.add("density: round robin"+which+": evictions per run (of them on a request's path), failed / wrong", fmt.Sprintf("%.2f (%.2f), %d / %d", st.evictionsPerRun(), st.onPath/float64(max(st.runs, 1)), st.failed, st.wrong), "≈ 1, 0 / 0")
+}
+
+// loadAvg is the machine's load average over the last minute.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 type thrashStats struct {
 	runs, failed, wrong int64
-	evictions, rate     float64
-	slowest             int64 // runs in the slowest second
+	evictions, secs     float64
+	onPath              float64 // evictions on a request's path
+	slowest             int64   // runs in the slowest second
 	lat                 []float64
 }
 
 func (s thrashStats) evictionsPerRun() float64 { return s.evictions / float64(max(s.runs, 1)) }
 
+func (s thrashStats) rate() float64 { return float64(s.runs) / max(s.secs, 1e-9) }
+
+// add adds the figures of another thrash of the same set.
+func (s *thrashStats) add(o thrashStats) {
+	if s.secs == 0 || o.slowest < s.slowest {
+		s.slowest = o.slowest
+	}
+	s.runs, s.failed, s.wrong = s.runs+o.runs, s.failed+o.failed, s.wrong+o.wrong
+	s.evictions, s.secs, s.onPath = s.evictions+o.evictions, s.secs+o.secs, s.onPath+o.onPath
+	s.lat = append(s.lat, o.lat...)
+}
+
 // thrash runs four clients round robin over the contexts d-ID of ids for d.
 func thrash(srv *server, ids []int, d time.Duration) thrashStats {
-	ev0 := srv.metric("wasmexec_contexts_evictions_total")
+	ev0, path0 := srv.metric("wasmexec_contexts_evictions_total"), srv.metric("wasmexec_contexts_evictions_on_request_path_total")
 	var next, done, failed, wrong atomic.Int64
 	var st thrashStats
 	var mu sync.Mutex
@@ -381,8 +447,20 @@ func thrash(srv *server, ids []int, d time.Duration) thrashStats {
 	wg.Wait()
 	sort.Slice(perSecond, func(a, b int) bool { return perSecond[a] < perSecond[b] })
 	st.runs, st.failed, st.wrong = done.Load(), failed.Load(), wrong.Load()
-	st.rate = float64(st.runs) / time.Since(start).Seconds()
-	st.evictions = srv.metric("wasmexec_contexts_evictions_total") - ev0
+	st.secs = time.Since(start).Seconds()
+	// An eviction is counted once its record is committed, up to a
+	// second or two later on a busy disk: the count settles first.
+	ev := srv.metric("wasmexec_contexts_evictions_total")
+	for range 25 {
+		time.Sleep(200 * time.Millisecond)
+		if e := srv.metric("wasmexec_contexts_evictions_total"); e != ev {
+			ev = e
+			continue
+		}
+		break
+	}
+	st.evictions = ev - ev0
+	st.onPath = srv.metric("wasmexec_contexts_evictions_on_request_path_total") - path0
 	if len(perSecond) > 0 {
 		st.slowest = perSecond[0]
 	}

@@ -193,6 +193,11 @@ func freePort() (string, error) {
 }
 
 func startServer(dataDir string, extra []string) (*server, error) {
+	return startServerBin(*binPath, dataDir, extra)
+}
+
+// startServerBin is startServer with the server binary bin.
+func startServerBin(bin, dataDir string, extra []string) (*server, error) {
 	addr, err := freePort()
 	if err != nil {
 		return nil, err
@@ -203,7 +208,7 @@ func startServer(dataDir string, extra []string) (*server, error) {
 		}
 	}
 	args := append([]string{"serve", "--addr", addr, "--data-dir", dataDir, "--images-dir", *imagesDir, "--log-level", "warn"}, extra...)
-	cmd := exec.Command(*binPath, args...)
+	cmd := exec.Command(bin, args...)
 	var log bytes.Buffer
 	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {
