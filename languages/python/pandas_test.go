@@ -88,3 +88,18 @@ func TestPandasZoneinfoQuiet(t *testing.T) {
 		t.Fatalf("value %s, stderr %v", got, res.Stderr)
 	}
 }
+
+// A pandas warning points at the caller's line, as natively: pandas
+// walks the stack past its own files, which it recognizes by its
+// package's path (the zip's, in the guest).
+func TestPandasWarningPointsAtCaller(t *testing.T) {
+	testenv.BuiltDir(t, python.LayerImage, "site")
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: "import warnings, pandas as pd\n" +
+		"with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n    pd.DataFrame({'a': [1.0, 2.0]}).mad()\n" +
+		"[w[0].filename, w[0].lineno, pd.__file__.startswith('/usr/local/lib/python311.zip/')]"})
+	wantOutcome(t, res, wasmexec.Succeeded, "")
+	if got := string(res.Value); got != `["main.py",4,true]` {
+		t.Fatalf("got %s", got)
+	}
+}

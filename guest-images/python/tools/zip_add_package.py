@@ -7,7 +7,11 @@ to ZIP as its .pyc at the same relative path, with the fixed timestamp of
 SOURCE_DATE_EPOCH, in sorted order (reproducible). Only bytecode goes in:
 zipimport takes a .pyc without its .py (there is no source to check).
 Other files (package data read through the loader, such as pandas' Styler
-templates) go in as they are.
+templates) go in as they are. Each module's code names its file as the
+guest sees it (/usr/local/lib/python311.zip/pandas/core/frame.py, as the
+stdlib's own modules in the zip do): tracebacks show where it is, and
+code that compares a frame's file with its package's __file__ (pandas'
+find_stack_level, which points a warning at the caller's line) finds it.
 """
 import importlib.util
 import os
@@ -18,6 +22,8 @@ import zipfile
 
 def main():
     zpath, top = sys.argv[1], pathlib.Path(sys.argv[2])
+    # ZIP is given relative to the build's root, which is the guest's /.
+    guest = "/" + zpath.lstrip("/")
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "1700000000"))
     import time
     date_time = time.gmtime(epoch)[:6]
@@ -28,7 +34,7 @@ def main():
             rel = src.relative_to(top).with_suffix(".pyc").as_posix()
             if rel in have:
                 sys.exit("zip_add_package: %s is already in %s" % (rel, zpath))
-            code = compile(src.read_bytes(), rel[:-1], "exec", dont_inherit=True)
+            code = compile(src.read_bytes(), guest + "/" + rel[:-1], "exec", dont_inherit=True)
             data = importlib.util.MAGIC_NUMBER + b"\0\0\0\0" + \
                 (epoch & 0xFFFFFFFF).to_bytes(4, "little") + \
                 (src.stat().st_size & 0xFFFFFFFF).to_bytes(4, "little")
