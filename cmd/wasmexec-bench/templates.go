@@ -29,6 +29,8 @@ var templateTasks = []templateTask{
 	{"BeautifulSoup parse", "python", nil, "import bs4", "from bs4 import BeautifulSoup\nBeautifulSoup('<p>hi <b>there</b></p>', 'html.parser').b.text"},
 	{"csv + statistics", "python", nil, "import csv, io, statistics", "import csv, io, statistics\nrows = list(csv.reader(io.StringIO('a,b\\n1,2\\n3,4\\n5,6')))\nstatistics.mean(float(r[0]) for r in rows[1:])"},
 	{"json + re + datetime", "python", nil, "import json, re, datetime", "import json, re, datetime\nd = json.loads('{\"at\": \"2024-01-02\"}')\n(datetime.date.fromisoformat(d['at']) + datetime.timedelta(days=1)).isoformat()"},
+	{"pandas groupby", "python", nil, "import pandas as pd", "import pandas as pd\npd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]}).groupby('k').v.sum().to_dict()"},
+	{"matplotlib chart", "python", nil, "import matplotlib.pyplot as plt", "import io, matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nb = io.BytesIO()\nplt.savefig(b, format='png')\nplt.close('all')\nlen(b.getvalue()) > 1000"},
 	{"javascript 1+1", "javascript", nil, "", "1+1"},
 	{"require('zod')", "javascript", []string{"zod@3.23.8"}, "require('zod')", "require('zod').z.object({ a: require('zod').z.number() }).parse({ a: 1 }).a"},
 	{"require('lodash')", "javascript", []string{"lodash@4.17.21"}, "require('lodash')", "require('lodash').sum([1, 2, 3])"},
