@@ -499,3 +499,25 @@ func TestRefusedRestoreIsNoGuest(t *testing.T) {
 		})
 	}
 }
+
+// A Python guest that drew text with matplotlib (its fonts read through
+// open files, cached) can be captured once the run has ended: the run's
+// end drops the font caches, so hibernation and templates work for the
+// guests agents chart in.
+func TestCaptureAfterMatplotlibText(t *testing.T) {
+	r := hibRunner(t, wasmexec.Python)
+	g, _ := keptGuest(t, r, wasmexec.Python)
+	code := "import io, matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 3, 2])\nax.set_title('text')\nax.text(0.5, 0.5, r'$\\alpha^2$')\n" +
+		"b = io.BytesIO()\nfig.savefig(b, format='png')\nplt.close(fig)\nlen(b.getvalue()) > 1000"
+	if got := evalIn(t, r, g, wasmexec.Python, code); got != "true" {
+		t.Fatalf("chart: %s", got)
+	}
+	state, err := g.Capture(context.Background(), true)
+	if err != nil {
+		t.Fatalf("capture after a chart: %v", err)
+	}
+	back := restored(t, r, wasmexec.Python, state)
+	if got := evalIn(t, r, back, wasmexec.Python, code); got != "true" {
+		t.Fatalf("chart after the restore: %s", got)
+	}
+}

@@ -57,9 +57,35 @@ def end():
         truncated = True
     except Exception:
         pass    # a figure that can't be drawn at the end is not the run's error
+    _release_font_files()
     out = list(_outputs)
     del _outputs[:]
     return out, truncated
+
+
+def _release_font_files():
+    """matplotlib keeps each font it drew text with open (FreeType reads
+    glyphs from the file as it needs them; font_manager and mathtext cache
+    the FT2Font objects). A guest holding open files is not captured
+    (hibernation, templates, snapshots), so the caches are dropped when a
+    run ends, which closes the files; the next run that draws text opens
+    its fonts again. mathtext's font sets hold their fonts in reference
+    cycles (a per-instance lru_cache), so a collection follows, only after
+    a run that opened fonts."""
+    fm = sys.modules.get("matplotlib.font_manager")
+    if fm is None:
+        return
+    try:
+        if fm._get_font.cache_info().currsize == 0:
+            return
+        fm._get_font.cache_clear()
+        mt = sys.modules.get("matplotlib.mathtext")
+        if mt is not None:
+            mt.MathTextParser._parse_cached.cache_clear()
+    except Exception:
+        return  # another matplotlib's internals: nothing to release
+    import gc
+    gc.collect()
 
 
 def _add(item):
