@@ -18,6 +18,7 @@ import (
 
 	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/internal/testkit/pgtest"
+	"github.com/wasmexec/wasmexec/internal/testkit/poll"
 )
 
 func openTemplates(t *testing.T, url, node string, lease time.Duration, maxCapture int64) *Cluster {
@@ -49,17 +50,15 @@ func TestTemplateBuildClaims(t *testing.T) {
 		t.Fatalf("a second create of t1: %v", err)
 	}
 	// n1 stops renewing: once its lease is over, two nodes claim it at once.
+	// The database's lease clock, not ours, says when it is over.
 	var r *wasmexec.SharedTemplate
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	poll.Until(t, 10*time.Second, "n1's lease on t1 to end", func() bool {
 		var err error
 		if r, err = n2.GetTemplate(ctx, "t1"); err != nil {
 			t.Fatal(err)
 		}
-		if r.LeaseLeftMs <= 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond) // the database's lease clock, not ours, says when it is over
-	}
+		return r.LeaseLeftMs <= 0
+	})
 	var wg sync.WaitGroup
 	gens := make([]int64, 2)
 	for i, c := range []*Cluster{n2, n3} {
