@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmexec/wasmexec/internal/testkit/npmtool"
 )
 
 // tsSDKVersion is the official TypeScript MCP SDK the node test installs.
@@ -18,25 +20,11 @@ const tsSDKVersion = "1.32.2"
 // (never into the clone); without node, or when the registry can't be
 // reached, the test skips saying so.
 func TestOfficialTypeScriptClient(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the npm install")
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: skipping the official TypeScript MCP client test", tool)
-		}
-	}
 	const key = "node-key-0123456789ab"
 	url := mustMCPServerWith(t, mcpServerOpts{NPM: slowNPM{}, Key: key})
-	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
-		"--cache", filepath.Join(dir, ".npm"), "@modelcontextprotocol/sdk@"+tsSDKVersion)
-	install.Dir = dir
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Skipf("npm could not install @modelcontextprotocol/sdk@%s (is the registry reachable?): %v\n%s", tsSDKVersion, err, out)
-	}
+	dir := npmtool.Install(t, ctx, "@modelcontextprotocol/sdk@"+tsSDKVersion)
 	script, err := os.ReadFile(filepath.Join("testdata", "client.mjs"))
 	if err != nil {
 		t.Fatal(err)

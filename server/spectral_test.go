@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmexec/wasmexec/internal/testkit/npmtool"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -28,23 +29,9 @@ rules:
 // directory; without npm, or when the registry can't be reached, the test
 // skips saying so.
 func TestOpenAPISpectralLint(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the npm install of @stoplight/spectral-cli")
-	}
-	for _, tool := range []string{"node", "npm", "npx"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: skipping the Spectral lint of the OpenAPI document", tool)
-		}
-	}
-	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
-		"--cache", filepath.Join(dir, ".npm"), "@stoplight/spectral-cli@"+spectralVersion)
-	install.Dir = dir
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Skipf("npm could not install @stoplight/spectral-cli@%s (is the registry reachable?): %v\n%s", spectralVersion, err, out)
-	}
+	dir := npmtool.Install(t, ctx, "@stoplight/spectral-cli@"+spectralVersion)
 	if err := os.WriteFile(filepath.Join(dir, "openapi.json"), server.OpenAPI(), 0o644); err != nil {
 		t.Fatal(err)
 	}
