@@ -1,4 +1,4 @@
-# pandas' own tests in the guest (pandas-tests.sh substitutes SEL).
+# pandas' own tests in the guest (lib-tests.sh substitutes SEL).
 import sys, os
 import pandas
 T = '/usr/local/lib/python3.11/dist-packages/pandas_tests/pandas'
