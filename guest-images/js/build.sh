@@ -25,11 +25,11 @@ gojadir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/dop251/goja)
 [ -d "$gojadir" ] || { echo "build.sh: goja's module source was not found (is the Go module proxy reachable?)" >&2; exit 1; }
 cp -r "$gojadir" "$work/goja"
 chmod -R u+w "$work/goja"
-python3 "$here/patch-goja.py" "$work/goja/parser/lexer.go"
-python3 "$here/patch-goja-sourcemap.py" "$work/goja"
-python3 "$here/patch-goja-repl.py" "$work/goja"
-python3 "$here/patch-goja-regexp.py" "$work/goja" "$here"
-python3 "$here/patch-goja-iter.py" "$work/goja"
+python3 -B "$here/patch-goja.py" "$work/goja/parser/lexer.go"
+python3 -B "$here/patch-goja-sourcemap.py" "$work/goja"
+python3 -B "$here/patch-goja-repl.py" "$work/goja"
+python3 -B "$here/patch-goja-regexp.py" "$work/goja" "$here"
+python3 -B "$here/patch-goja-iter.py" "$work/goja"
 esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
 [ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
 cp -r "$esbuilddir" "$work/esbuild"

@@ -14,17 +14,13 @@ shape.
 """
 import sys
 
+from replace_once import replace_once
+
 goja = sys.argv[1]
 
 
 def patch(rel, pairs):
-    path = goja + "/" + rel
-    src = open(path).read()
-    for old, new in pairs:
-        if src.count(old) != 1:
-            sys.exit("patch-goja-iter: %r not found once in %s" % (old, path))
-        src = src.replace(old, new)
-    open(path, "w").write(src)
+    replace_once("patch-goja-iter", goja + "/" + rel, pairs)
 
 
 patch("runtime.go", [

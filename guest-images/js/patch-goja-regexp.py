@@ -16,29 +16,22 @@ loudly if goja changes shape.
 """
 import sys
 
+from replace_once import replace_once
+
 goja, here = sys.argv[1], sys.argv[2]
-path = goja + "/parser/regexp.go"
-src = open(path).read()
-old = "\tcase 'k':\n\t\t// The rules are too complicated to implement here, so we pass it on to regexp2\n"
-if src.count(old) != 1:
-    sys.exit("patch-goja-regexp: the \\k case was not found once in " + path)
-src = src.replace(old, "\tcase 'p', 'P':\n\t\tif self.unicode {\n\t\t\tself.scanProperty(inClass)\n\t\t\treturn\n\t\t}\n\t\tself.pass()\n\t\treturn\n" + old)
-open(path, "w").write(src)
+k_case = "\tcase 'k':\n\t\t// The rules are too complicated to implement here, so we pass it on to regexp2\n"
+replace_once("patch-goja-regexp", goja + "/parser/regexp.go", [
+    (k_case, "\tcase 'p', 'P':\n\t\tif self.unicode {\n\t\t\tself.scanProperty(inClass)\n\t\t\treturn\n\t\t}\n\t\tself.pass()\n\t\treturn\n" + k_case),
+])
 prop = open(here + "/gojapatch/regexp_property.go").read()
 head = "//go:build ignore\n"
 if not prop.startswith(head):
     sys.exit("patch-goja-regexp: gojapatch/regexp_property.go lost its build line")
 open(goja + "/parser/regexp_property.go", "w").write(prop[len(head):])
 
-path = goja + "/builtin_regexp.go"
-src = open(path).read()
-for old, new in [
+replace_once("patch-goja-regexp", goja + "/builtin_regexp.go", [
     ("\tpos := 0\n\tlastPos := 0\n\trd := &lenientUtf16Decoder{utf16Reader: r.source.utf16Reader()}\n",
      "\tpos := 0\n\tlastPos := 0\n\tinClass := false\n\trd := &lenientUtf16Decoder{utf16Reader: r.source.utf16Reader()}\n"),
     ("\t\tcase '/', '\\u000a', '\\u000d', '\\u2028', '\\u2029':\n\t\t\tsb.WriteSubstring(r.source, lastPos, pos)\n\t\t\tsb.WriteRune('\\\\')\n\t\t\tswitch c {\n",
      "\t\tcase '[':\n\t\t\tinClass = true\n\t\tcase ']':\n\t\t\tinClass = false\n\t\tcase '/', '\\u000a', '\\u000d', '\\u2028', '\\u2029':\n\t\t\tif c == '/' && inClass {\n\t\t\t\tbreak\n\t\t\t}\n\t\t\tsb.WriteSubstring(r.source, lastPos, pos)\n\t\t\tsb.WriteRune('\\\\')\n\t\t\tswitch c {\n\t\t\tcase '/':\n\t\t\t\tsb.WriteRune('/')\n"),
-]:
-    if src.count(old) != 1:
-        sys.exit("patch-goja-regexp: %r not found once in %s" % (old, path))
-    src = src.replace(old, new)
-open(path, "w").write(src)
+])

@@ -11,17 +11,13 @@ goja changes shape, so a version bump can't silently skip the patch.
 """
 import sys
 
+from replace_once import replace_once
+
 goja = sys.argv[1]
 
 
 def patch(rel, pairs):
-    path = goja + "/" + rel
-    src = open(path).read()
-    for old, new in pairs:
-        if src.count(old) != 1:
-            sys.exit("patch-goja-sourcemap: %r not found once in %s" % (old, path))
-        src = src.replace(old, new)
-    open(path, "w").write(src)
+    replace_once("patch-goja-sourcemap", goja + "/" + rel, pairs)
 
 
 patch("file/file.go", [
