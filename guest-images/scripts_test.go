@@ -382,3 +382,31 @@ for a; do case $a in -*) ;; clang-16) echo "clang-16=${FAKE_CLANG_VERSION:-1}";;
 		}
 	}
 }
+
+// On a fresh machine the Go module cache is empty while the js image
+// builds (make run builds it beside the server binary), and `go list -m`
+// names no directory for a module that isn't downloaded yet.
+func TestJSModuleDirDownloadsIntoAnEmptyCache(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	modcache := t.TempDir()
+	t.Cleanup(func() { // the module cache's files are read-only
+		_ = exec.Command("chmod", "-R", "u+w", modcache).Run()
+	})
+	cmd := exec.Command(filepath.Join(here(), "js", "module-dir.sh"), "github.com/dop251/goja")
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+modcache, "GOFLAGS=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("module-dir.sh: %v\n%s", err, stderr.String())
+	}
+	dir := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(dir, modcache+string(filepath.Separator)) {
+		t.Fatalf("module-dir.sh printed %q, not a directory in the empty cache %s", dir, modcache)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runtime.go")); err != nil {
+		t.Fatalf("goja's source is not in %s: %v", dir, err)
+	}
+}

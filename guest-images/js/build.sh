@@ -21,8 +21,7 @@ work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 echo "==> [js] preparing a patched copy of goja"
-gojadir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/dop251/goja)
-[ -d "$gojadir" ] || { echo "build.sh: goja's module source was not found (is the Go module proxy reachable?)" >&2; exit 1; }
+gojadir=$("$here/module-dir.sh" github.com/dop251/goja)
 cp -r "$gojadir" "$work/goja"
 chmod -R u+w "$work/goja"
 python3 -B "$here/patch-goja.py" "$work/goja/parser/lexer.go"
@@ -30,8 +29,7 @@ python3 -B "$here/patch-goja-sourcemap.py" "$work/goja"
 python3 -B "$here/patch-goja-repl.py" "$work/goja"
 python3 -B "$here/patch-goja-regexp.py" "$work/goja" "$here"
 python3 -B "$here/patch-goja-iter.py" "$work/goja"
-esbuilddir=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/evanw/esbuild)
-[ -d "$esbuilddir" ] || { echo "build.sh: esbuild's module source was not found" >&2; exit 1; }
+esbuilddir=$("$here/module-dir.sh" github.com/evanw/esbuild)
 cp -r "$esbuilddir" "$work/esbuild"
 chmod -R u+w "$work/esbuild"
 python3 "$here/patch-esbuild.py" "$work/esbuild/internal/js_parser/js_parser_lower.go"
