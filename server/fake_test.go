@@ -98,3 +98,17 @@ func wantQuota(t *testing.T, r reply, name string) {
 		t.Fatalf("%s: %s retry-after %q", name, r.Body, r.Header.Get("Retry-After"))
 	}
 }
+
+// A server without a Runner yet (loading its guest images) answers runs
+// 503 unavailable, saying why.
+func TestNoRunnerIsLoading(t *testing.T) {
+	ts := httptest.NewServer(validated(t, server.New(server.Config{}).Handler()))
+	t.Cleanup(ts.Close)
+	for _, path := range []string{"/v1/evaluate", "/v1/execute"} {
+		r := as(t, "", "POST", ts.URL+path, `{"language":"javascript","code":"1"}`)
+		wantStatus(t, r, 503, "unavailable")
+		if msg, _ := r.JSON["message"].(string); !strings.Contains(msg, "still loading") {
+			t.Fatalf("%s: %s", path, r.Body)
+		}
+	}
+}

@@ -375,7 +375,16 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	}
 	a.recorder = pipeline.NewRecorder(st, a.prom)
 	a.tenants = server.NewTenants()
-	a.prom.Watch(a.parts)
+	// The rest of the parts /metrics reads are built once the images are
+	// loaded (load).
+	parts := metrics.Parts{LiveGuests: e.LiveGuests}
+	if a.store != nil {
+		parts.History = a.store
+	}
+	if a.eventLog != nil {
+		parts.EventLog = a.eventLog
+	}
+	a.prom.Watch(parts)
 	return a, nil
 }
 
@@ -583,6 +592,7 @@ func (a *app) load(ctx context.Context) error {
 	a.mu.Lock()
 	a.images, a.driver, a.runner, a.ctxs, a.procs, a.tpl = images, d, r, ctxs, procs, tpl
 	a.mu.Unlock()
+	a.prom.Update(func(p *metrics.Parts) { p.Runs, p.Guests, p.Contexts, p.Processes = r, d, ctxs, procs })
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
 	}
@@ -767,14 +777,6 @@ func imagePart(state string, st buildStatus) map[string]any {
 	return p
 }
 
-// Run implements server.Runner, answering 503 until the images are loaded.
-func (a *app) Run(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error) {
-	if !a.ready.Load() {
-		return nil, wasmexec.Errorf(wasmexec.EUnavailable, "the server is still loading its guest images; see /readyz")
-	}
-	return a.runner.Run(ctx, req, opts)
-}
-
 // pidBase is the first pid of this server's range: in a cluster, its
 // number above wasmexec.PIDShift.
 func (a *app) pidBase() int64 {
@@ -838,32 +840,6 @@ func (a *app) liveWork() int64 {
 		return 0
 	}
 	return a.runner.Live()
-}
-
-// parts are what /metrics reads at each scrape (some nil while loading).
-func (a *app) parts() metrics.Parts {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	p := metrics.Parts{LiveGuests: a.engine.LiveGuests}
-	if a.runner != nil {
-		p.Runs = a.runner
-	}
-	if a.driver != nil {
-		p.Guests = a.driver
-	}
-	if a.ctxs != nil {
-		p.Contexts = a.ctxs
-	}
-	if a.procs != nil {
-		p.Processes = a.procs
-	}
-	if a.store != nil {
-		p.History = a.store
-	}
-	if a.eventLog != nil {
-		p.EventLog = a.eventLog
-	}
-	return p
 }
 
 // backgroundLibs are the lib sets checker workers warm when idle: dom, or

@@ -295,7 +295,6 @@ func shutdown(a *app, httpSrv *http.Server, cancelWork context.CancelCauseFunc, 
 
 func (a *app) serverConfig() server.Config {
 	cfg := server.Config{
-		Runner:         a,
 		Ready:          a.readiness,
 		MetricsHandler: a.prom.Handler(),
 		ObserveHTTP:    a.prom.ObserveHTTP,
@@ -307,6 +306,9 @@ func (a *app) serverConfig() server.Config {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.runner != nil { // nil while loading: runs answer server.ErrLoading
+		cfg.Runner = a.runner
+	}
 	if a.ctxs != nil {
 		cfg.Contexts = a.ctxs
 	}
