@@ -19,6 +19,7 @@ import (
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/events"
+	"github.com/wasmexec/wasmexec/images"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/server"
 
@@ -256,11 +257,9 @@ type app struct {
 	checkerState string
 	// tsWorkers transpile TypeScript outside the server process.
 	tsWorkers *ts.Workers
-	images    map[string]*engine.Image
-	// imageErrs are the images built after start that failed to load.
-	imageErrs map[string]error
-	loadErr   error
-	ready     atomic.Bool
+	// images are the guest images, served as they are built; Done once
+	// the server serves them.
+	images *images.Set
 	// keys are the API keys (nil: an open server).
 	keys *auth.Keys
 	// events is the lifecycle event log of GET /v1/events: this server's
@@ -303,7 +302,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
 	// The Python image's extension is read at each load: its library
-	// layer may be built after the server started (images.go).
+	// layer may be built after the server started (package images).
 	e, err := engine.NewEngine(engine.EngineConfig{CacheDir: o.cacheDir, Logger: log, Extend: func(name string) (engine.ImageExtension, bool) {
 		if name != python.ImageName {
 			return engine.ImageExtension{}, false
@@ -327,7 +326,7 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if removed > 0 {
 		log.Info("removed the scratch of earlier servers", "dir", scratch, "count", removed)
 	}
-	a := &app{opts: o, log: log, engine: e, ws: mgr, images: map[string]*engine.Image{}, imageErrs: map[string]error{}, events: events.New(o.eventsWindow), prom: metrics.New()}
+	a := &app{opts: o, log: log, engine: e, ws: mgr, events: events.New(o.eventsWindow), prom: metrics.New()}
 	if o.storeEnabled {
 		path := o.dbPath
 		if path == "" {
@@ -373,6 +372,17 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 	if a.store != nil {
 		st = a.store
 	}
+	a.images = images.New(images.Config{
+		Dir:    o.imagesDir,
+		Names:  guestImages,
+		Layers: map[string][]string{python.ImageName: {python.LayerImage}},
+		Languages: []images.Language{
+			{Name: wasmexec.JavaScript, Image: js.ImageName},
+			{Name: wasmexec.TypeScript, Image: js.ImageName},
+			{Name: wasmexec.Python, Image: python.ImageName},
+		},
+		Logger: log,
+	})
 	a.recorder = pipeline.NewRecorder(st, a.prom)
 	a.tenants = server.NewTenants()
 	// The rest of the parts /metrics reads are built once the images are
@@ -391,30 +401,20 @@ func newApp(o options, log *slog.Logger) (*app, error) {
 // load loads (compiling on first use) every guest image present, then
 // builds the runner. It runs in the background of serve; /readyz is false
 // until it finishes. An image still being built is loaded when its build
-// completes (watchImages, images.go); its languages answer 503 until then.
+// completes (images.Set.Watch); its languages answer 503 until then.
 func (a *app) load(ctx context.Context) error {
 	start := time.Now()
-	images := map[string]*engine.Image{}
-	missing := false
-	for _, name := range guestImages {
-		dir := filepath.Join(a.opts.imagesDir, name)
-		if !a.loadable(name) {
-			missing = true
-			if state, st := a.imageState(name); state == "building" {
-				a.log.Info("guest image still being built; it is loaded when its build completes, and its languages answer 503 until then", "image", name, "build", st.Image, "step", fmt.Sprintf("%d/%d", st.Step, st.Steps), "log", st.Log)
-			} else {
-				a.log.Warn("guest image not built; its languages are unavailable (run make guest-images)", "image", name, "dir", dir, "state", state)
-			}
-			continue
-		}
+	loaded := map[string]*engine.Image{}
+	missing, err := a.images.LoadPresent(ctx, func(ctx context.Context, name, dir string) (string, error) {
 		img, err := a.engine.LoadImage(ctx, dir)
 		if err != nil {
-			return fmt.Errorf("load guest image %s: %w", name, err)
+			return "", err
 		}
-		images[name] = img
-	}
-	if len(images) == 0 && !a.pendingBuilds() {
-		return errors.New("no guest images found in " + a.opts.imagesDir + "; run make guest-images")
+		loaded[name] = img
+		return img.Hash, nil
+	})
+	if err != nil {
+		return err
 	}
 	// Every language is served, its image loaded or not: a run whose
 	// image is missing is told why (engine.DriverConfig.Missing).
@@ -462,11 +462,11 @@ func (a *app) load(ctx context.Context) error {
 	}
 	policy := a.opts.policy()
 	d := engine.NewDriver(engine.DriverConfig{
-		Images:          images,
+		Images:          loaded,
 		Workspaces:      a.ws,
 		PoolSize:        cmp.Or(a.opts.poolSize, -1), // --pool-size 0 turns pools off
 		PoolMemoryBytes: policy.Default.MemoryBytes,
-		Missing:         a.missingImage,
+		Missing:         a.images.Missing,
 		Logger:          a.log,
 	})
 	r, err := pipeline.New(pipeline.Config{
@@ -590,17 +590,16 @@ func (a *app) load(ctx context.Context) error {
 	ctxs.Start()
 	tpl.Start() // the builds a restart found under way
 	a.mu.Lock()
-	a.images, a.driver, a.runner, a.ctxs, a.procs, a.tpl = images, d, r, ctxs, procs, tpl
+	a.driver, a.runner, a.ctxs, a.procs, a.tpl = d, r, ctxs, procs, tpl
 	a.mu.Unlock()
 	a.prom.Update(func(p *metrics.Parts) { p.Runs, p.Guests, p.Contexts, p.Processes = r, d, ctxs, procs })
 	if a.cluster != nil {
 		a.cluster.StartAdopting()
 	}
 	if missing && !a.opts.inProcess {
-		go a.watchImages(ctx)
+		go a.images.Watch(ctx, a.lateLoader(d))
 	}
-	a.ready.Store(true)
-	a.log.Info("guest images ready", "images", len(images), "took", time.Since(start).Round(time.Millisecond).String())
+	a.log.Info("guest images ready", "images", len(loaded), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 
@@ -686,55 +685,20 @@ func exists(path string) bool {
 // each part: the languages (their guest image loaded), the TypeScript
 // checker (warming up for seconds after start) and the history.
 func (a *app) readiness() (bool, map[string]any) {
-	// Where the missing images stand (read before the lock: it reads
-	// files and takes the lock itself).
+	ready, d := a.images.Readiness()
+	parts := d["parts"].(map[string]any)
 	a.mu.Lock()
-	var missing []string
-	for _, name := range guestImages {
-		if a.images[name] == nil {
-			missing = append(missing, name)
-		}
-	}
+	chk, why := a.checker, a.checkerState
 	a.mu.Unlock()
-	building := map[string]map[string]any{}
-	for _, name := range missing {
-		building[name] = imagePart(a.imageState(name))
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ready := a.ready.Load()
-	imgs := map[string]string{}
-	for name, img := range a.images {
-		imgs[name] = img.Hash[:12]
-	}
-	parts := map[string]any{}
-	for _, l := range []struct {
-		lang  wasmexec.Language
-		image string
-	}{{wasmexec.JavaScript, js.ImageName}, {wasmexec.TypeScript, js.ImageName}, {wasmexec.Python, python.ImageName}} {
-		p := map[string]any{"ready": ready && a.images[l.image] != nil, "image": l.image, "state": "ready"}
-		switch {
-		case a.loadErr != nil:
-			p["state"] = "failed"
-		case !ready:
-			p["state"] = "loading"
-		case a.images[l.image] == nil:
-			for k, v := range building[l.image] {
-				p[k] = v
-			}
-		}
-		parts[string(l.lang)] = p
-	}
-	d := map[string]any{"images": imgs, "parts": parts}
 	switch {
-	case a.checker != nil:
-		st := a.checker.status()
+	case chk != nil:
+		st := chk.status()
 		parts["typescriptCheck"] = st
 		if v, ok := st["typeScriptVersion"]; ok {
 			d["typescript"] = v
 		}
-	case a.checkerState != "":
-		parts["typescriptCheck"] = map[string]any{"ready": false, "state": a.checkerState}
+	case why != "":
+		parts["typescriptCheck"] = map[string]any{"ready": false, "state": why}
 	default:
 		parts["typescriptCheck"] = map[string]any{"ready": false, "state": "loading"}
 	}
@@ -743,38 +707,26 @@ func (a *app) readiness() (bool, map[string]any) {
 	} else {
 		parts["history"] = map[string]any{"ready": false, "state": "disabled"}
 	}
-	if a.loadErr != nil {
-		d["error"] = a.loadErr.Error()
-	}
 	return ready, d
 }
 
-// imagePart is a missing image's part of /readyz: its state and, while
-// it is being built, the step, the time elapsed and the estimate left
-// (leftSeconds, absent when there is none yet); once failed, the log.
-func imagePart(state string, st buildStatus) map[string]any {
-	p := map[string]any{"state": state}
-	switch state {
-	case "building":
-		p["step"], p["steps"], p["stepLabel"], p["elapsedSeconds"] = st.Step, st.Steps, st.Label, st.ElapsedSeconds
-		if st.LeftSeconds >= 0 {
-			p["leftSeconds"], p["estimate"] = st.LeftSeconds, st.Estimate
+// lateLoader loads an image built after start and hands it to the
+// driver d.
+func (a *app) lateLoader(d *engine.Driver) images.LoadFunc {
+	return func(ctx context.Context, name, dir string) (string, error) {
+		img, err := a.engine.LoadImage(ctx, dir)
+		if err != nil {
+			return "", err
 		}
-		if st.Image != "" {
-			p["build"] = st.Image
+		if m := img.Spec.MinMemoryBytes; m > a.opts.memoryBytes || m > a.opts.maxMemoryBytes {
+			// What options.validate checks at start for the images present.
+			return "", fmt.Errorf("the image needs %d bytes of guest memory, more than --memory-bytes or --max-memory-bytes allows", m)
 		}
-		if st.Log != "" {
-			p["log"] = st.Log
+		if !d.AddImage(name, img) {
+			return "", errors.New("the driver is closed")
 		}
-	case "failed":
-		if st.Label != "" {
-			p["error"] = st.Label
-		}
-		if st.Log != "" {
-			p["log"] = st.Log
-		}
+		return img.Hash, nil
 	}
-	return p
 }
 
 // pidBase is the first pid of this server's range: in a cluster, its

@@ -191,9 +191,7 @@ func serve(args []string) error {
 			chk, err = a.newChecker()
 		}
 		if err != nil {
-			a.mu.Lock()
-			a.loadErr = err
-			a.mu.Unlock()
+			a.images.Done(err)
 			if loadCtx.Err() == nil {
 				log.Error("loading guest images failed; the server stays unready", "err", err)
 			}
@@ -201,6 +199,7 @@ func serve(args []string) error {
 		}
 		full := server.New(a.serverConfig()).Handler()
 		handler.Store(&full)
+		a.images.Done(nil) // /readyz turns 200 once the full API answers
 		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
 		if chk != nil {
 			log.Info("starting TypeScript checker workers (pre-warming lib files); /v1/typescript/check answers 503 until they are ready", "workers", o.tscheckWorkers)
@@ -322,7 +321,7 @@ func (a *app) serverConfig() server.Config {
 	case a.checker != nil:
 		cfg.Checker = a.checker
 		cfg.CheckerInfo = a.checker.info
-	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
+	case a.runner == nil && a.opts.tscheckWorkers > 0: // still loading
 		cfg.Checker = loadingChecker{}
 	}
 	if a.ctxs != nil {
