@@ -65,6 +65,8 @@ func TestLayering(t *testing.T) {
 		"languages/python":     {"wasmexec"},
 		"languages/ts":         {"wasmexec", "languages/js", "internal/workerpool"},
 		"languages/ts/tscheck": {"wasmexec", "internal/workerpool"},
+		// The type-check service over the checkers it builds.
+		"languages/ts/typecheck": {"wasmexec", "languages/ts/tscheck"},
 		// Test helpers that live beside what they test.
 		"internal/workerpool/workertest":           {},
 		"languages/ts/internal/testworker":         {"languages/ts"},

@@ -33,7 +33,7 @@ import (
 // fakeChecker answers one diagnostic for code containing "bad".
 type fakeChecker struct{}
 
-func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, error) {
+func (fakeChecker) Check(_ context.Context, req *wasmexec.TypeScriptCheckRequest) (any, error) {
 	if strings.Contains(req.Code, "bad") {
 		return map[string]any{"outcome": "succeeded", "hasErrors": true, "diagnostics": []map[string]any{
 			{"code": 2322, "category": "error", "message": "Type 'string' is not assignable to type 'number'.", "filePath": "main.ts", "line": 1, "column": 7},

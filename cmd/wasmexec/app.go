@@ -30,6 +30,7 @@ import (
 	"github.com/wasmexec/wasmexec/languages/python"
 	"github.com/wasmexec/wasmexec/languages/ts"
 	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
+	"github.com/wasmexec/wasmexec/languages/ts/typecheck"
 	"github.com/wasmexec/wasmexec/metrics"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/processes"
@@ -252,7 +253,7 @@ type app struct {
 	runner  *pipeline.Pipeline
 	ctxs    *contexts.Manager
 	procs   *processes.Manager
-	checker *checker
+	checker *typecheck.Service
 	// checkerState says why there is no checker (disabled, not built).
 	checkerState string
 	// tsWorkers transpile TypeScript outside the server process.
@@ -603,82 +604,30 @@ func (a *app) load(ctx context.Context) error {
 	return nil
 }
 
-// newChecker builds the TypeScript checkers (not started: see
-// checker.start), or returns nil when they are disabled or not built.
-func (a *app) newChecker() (*checker, error) {
-	dir := filepath.Join(a.opts.imagesDir, "typescript")
-	switch {
-	case a.opts.tscheckWorkers == 0:
-		a.setCheckerState(checkerDisabled)
-		return nil, nil
-	case !exists(filepath.Join(dir, "typescript.js")) && !exists(filepath.Join(dir, "ts7", "tsc")):
-		a.setCheckerState(checkerNotBuilt)
-		a.log.Warn("TypeScript checker image not built; /v1/typescript/check is unavailable (run make guest-images)", "dir", dir)
-		return nil, nil
-	}
+// newChecker builds the TypeScript checkers (not started: the server
+// starts them once it serves), or records why there are none.
+func (a *app) newChecker() (*typecheck.Service, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	var native *tscheck.NativePool
-	if exists(filepath.Join(dir, "ts7", "tsc")) {
-		// The default lib set last: a worker keeps the last project open,
-		// and the first check updates it rather than load another.
-		warm := [][]string{{"es2022"}}
-		if a.opts.tscheckWarmDOM || a.opts.tscheckDOM {
-			warm = [][]string{{"es2022", "dom"}, {"es2022"}}
-		}
-		native, err = tscheck.NewNativePool(tscheck.NativeConfig{
-			Size:             a.opts.tscheckWorkers,
-			Dir:              filepath.Join(dir, "ts7"),
-			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
-			WarmLibs:         warm,
-			WarmNice:         cmp.Or(a.opts.tscheckNice, -1),
-			LaunchCommand:    []string{self, "tscheck7-launch"},
-			Logger:           a.log,
-		})
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		a.log.Warn("TypeScript 7 is not in the typescript image; checks need typescriptVersion 5.9 until it is rebuilt (make guest-images)", "dir", dir)
-	}
-	var legacy *tscheck.Pool
-	if a.opts.tscheckLegacyWorkers > 0 && exists(filepath.Join(dir, "typescript.js")) {
-		prewarm := [][]string{{"es2022"}}
-		if a.opts.tscheckDOM {
-			prewarm = append(prewarm, []string{"es2022", "dom"})
-		}
-		legacy, err = tscheck.NewPool(tscheck.PoolConfig{
-			Size:             a.opts.tscheckLegacyWorkers,
-			WorkerCommand:    []string{self, "tscheck-worker"},
-			ImageDir:         dir,
-			MemoryLimitBytes: cmp.Or(a.opts.tscheckMemory, -1), // 0: no cap
-			PrewarmLibs:      prewarm,
-			BackgroundLibs:   backgroundLibs(a.opts.tscheckWarmDOM),
-			Nice:             max(a.opts.tscheckNice, 0),
-			Logger:           a.log,
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	chk := newCheckerFront(native, legacy, a.recorder.Record, a.log)
+	chk, why, err := typecheck.New(typecheck.Config{
+		ImageDir:         filepath.Join(a.opts.imagesDir, "typescript"),
+		Workers:          a.opts.tscheckWorkers,
+		LegacyWorkers:    a.opts.tscheckLegacyWorkers,
+		MemoryLimitBytes: a.opts.tscheckMemory,
+		Nice:             a.opts.tscheckNice,
+		WarmDOM:          a.opts.tscheckWarmDOM,
+		PrewarmDOM:       a.opts.tscheckDOM,
+		NativeLaunch:     []string{self, "tscheck7-launch"},
+		LegacyWorker:     []string{self, "tscheck-worker"},
+		Persist:          a.recorder.Record,
+		Logger:           a.log,
+	})
 	a.mu.Lock()
-	a.checker = chk
+	a.checker, a.checkerState = chk, why
 	a.mu.Unlock()
-	return chk, nil
-}
-
-func (a *app) setCheckerState(s string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.checkerState = s
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+	return chk, err
 }
 
 // readiness is /readyz: ready (200) once runs are served; the body lists
@@ -690,17 +639,10 @@ func (a *app) readiness() (bool, map[string]any) {
 	a.mu.Lock()
 	chk, why := a.checker, a.checkerState
 	a.mu.Unlock()
-	switch {
-	case chk != nil:
-		st := chk.status()
-		parts["typescriptCheck"] = st
-		if v, ok := st["typeScriptVersion"]; ok {
-			d["typescript"] = v
-		}
-	case why != "":
-		parts["typescriptCheck"] = map[string]any{"ready": false, "state": why}
-	default:
-		parts["typescriptCheck"] = map[string]any{"ready": false, "state": "loading"}
+	tc := typecheck.Part(chk, why)
+	parts["typescriptCheck"] = tc
+	if v, ok := tc["typeScriptVersion"]; ok {
+		d["typescript"] = v
 	}
 	if a.store != nil {
 		parts["history"] = map[string]any{"ready": true, "state": "ready"}
@@ -758,7 +700,7 @@ func (a *app) close() {
 		tsWorkers.Close()
 	}
 	if chk != nil {
-		chk.close()
+		chk.Close()
 	}
 	if procs != nil {
 		procs.Close()
@@ -792,15 +734,6 @@ func (a *app) liveWork() int64 {
 		return 0
 	}
 	return a.runner.Live()
-}
-
-// backgroundLibs are the lib sets checker workers warm when idle: dom, or
-// nothing (an empty, non-nil list).
-func backgroundLibs(dom bool) [][]string {
-	if dom {
-		return [][]string{{"es2022", "dom"}}
-	}
-	return [][]string{}
 }
 
 // pipService is the pip install service of contexts and one-shot

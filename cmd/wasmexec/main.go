@@ -31,6 +31,8 @@ import (
 
 	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/ts"
+	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
+	"github.com/wasmexec/wasmexec/languages/ts/typecheck"
 	"github.com/wasmexec/wasmexec/mcp"
 	"github.com/wasmexec/wasmexec/npm"
 	"github.com/wasmexec/wasmexec/server"
@@ -52,11 +54,11 @@ func main() {
 		err = prepare(os.Args[2:])
 	case "tscheck-worker":
 		ownProcessGroup()
-		err = tscheckWorker()
+		err = tscheck.WorkerMain(os.Stdin, os.Stdout)
 	case "tscheck7-launch":
 		// Becomes TypeScript 7's compiler; it returns only on failure.
 		ownProcessGroup()
-		err = tscheck7Launch(os.Args[2:])
+		err = tscheck.LaunchMain(os.Args[2:])
 	case "ts-transpile-worker":
 		ownProcessGroup()
 		err = ts.WorkerMain(os.Stdin, os.Stdout)
@@ -186,7 +188,7 @@ func serve(args []string) error {
 	go func() {
 		defer close(loaded)
 		err := a.load(loadCtx)
-		var chk *checker
+		var chk *typecheck.Service
 		if err == nil {
 			chk, err = a.newChecker()
 		}
@@ -203,7 +205,7 @@ func serve(args []string) error {
 		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
 		if chk != nil {
 			log.Info("starting TypeScript checker workers (pre-warming lib files); /v1/typescript/check answers 503 until they are ready", "workers", o.tscheckWorkers)
-			chk.start(loadCtx, log)
+			chk.Start(loadCtx)
 		}
 	}()
 	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
@@ -320,9 +322,9 @@ func (a *app) serverConfig() server.Config {
 	switch {
 	case a.checker != nil:
 		cfg.Checker = a.checker
-		cfg.CheckerInfo = a.checker.info
+		cfg.CheckerInfo = a.checker.Info
 	case a.runner == nil && a.opts.tscheckWorkers > 0: // still loading
-		cfg.Checker = loadingChecker{}
+		cfg.Checker = typecheck.Loading{}
 	}
 	if a.ctxs != nil {
 		ctxs := a.ctxs
