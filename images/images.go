@@ -296,11 +296,12 @@ func (s *Set) Ready() bool {
 	return s.done && s.err == nil
 }
 
-// Readiness is the images' part of /readyz: whether the server is ready,
-// and a body with the images loaded (name: the start of its hash), each
-// language's part in "parts" (ready, image, state; a missing image's
-// build as Part says) and the start-up load's "error" if it failed.
-func (s *Set) Readiness() (bool, map[string]any) {
+// Readiness is /readyz: whether the server is ready, and a body with the
+// images loaded (name: the start of its hash), each language's part in
+// "parts" (ready, image, state; a missing image's build as Part says)
+// beside the server's other parts (more: the checker, the history), and
+// the start-up load's "error" if it failed.
+func (s *Set) Readiness(more map[string]any) (bool, map[string]any) {
 	// Where the missing images stand, read before the lock: State reads
 	// files and takes the lock itself.
 	s.mu.Lock()
@@ -323,6 +324,9 @@ func (s *Set) Readiness() (bool, map[string]any) {
 		imgs[name] = hash[:min(12, len(hash))]
 	}
 	parts := map[string]any{}
+	for name, p := range more {
+		parts[name] = p
+	}
 	for _, l := range s.cfg.Languages {
 		_, loaded := s.loaded[l.Image]
 		p := map[string]any{"ready": ready && loaded, "image": l.Image, "state": "ready"}

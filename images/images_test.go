@@ -125,12 +125,15 @@ func TestLoadPresentThenWatch(t *testing.T) {
 	if err != nil || !missing || loads.Load() != 1 {
 		t.Fatalf("LoadPresent: missing %v, err %v, %d loads; want js loaded, python missing", missing, err, loads.Load())
 	}
-	if ready, _ := s.Readiness(); ready {
+	if ready, _ := s.Readiness(nil); ready {
 		t.Fatal("ready before Done")
 	}
 	s.Done(nil)
-	ready, d := s.Readiness()
+	ready, d := s.Readiness(map[string]any{"history": "its part"})
 	parts := d["parts"].(map[string]any)
+	if parts["history"] != "its part" {
+		t.Fatalf("the server's other parts: %v", parts)
+	}
 	js, py := parts["javascript"].(map[string]any), parts["python"].(map[string]any)
 	if !ready || js["ready"] != true || py["ready"] != false || py["state"] != "building" || py["step"] != 1 {
 		t.Fatalf("while python builds: ready %v, %v", ready, d)
@@ -146,7 +149,7 @@ func TestLoadPresentThenWatch(t *testing.T) {
 	os.Remove(filepath.Join(dir, ".status", "python.json"))
 	writeImage(t, dir, "python")
 	poll.Until(t, 10*time.Second, "python loaded late", func() bool {
-		_, d := s.Readiness()
+		_, d := s.Readiness(nil)
 		py := d["parts"].(map[string]any)["python"].(map[string]any)
 		return py["ready"] == true && py["state"] == "ready"
 	})
@@ -175,7 +178,7 @@ func TestWatchRecordsAFailedLoad(t *testing.T) {
 	if err := s.Missing("python"); !strings.Contains(err.Error(), "failed to build: the image needs more memory") {
 		t.Fatalf("Missing: %v", err)
 	}
-	_, d := s.Readiness()
+	_, d := s.Readiness(nil)
 	py := d["parts"].(map[string]any)["python"].(map[string]any)
 	if py["state"] != "failed" || !strings.Contains(py["error"].(string), "more memory") {
 		t.Fatalf("python part %v", py)
@@ -191,7 +194,7 @@ func TestNothingToServe(t *testing.T) {
 		t.Fatalf("LoadPresent: %v", err)
 	}
 	s.Done(errors.New("boom"))
-	ready, d := s.Readiness()
+	ready, d := s.Readiness(nil)
 	js := d["parts"].(map[string]any)["javascript"].(map[string]any)
 	if ready || s.Ready() || d["error"] != "boom" || js["state"] != "failed" {
 		t.Fatalf("ready %v, %v", ready, d)
