@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/wasmexec/wasmexec"
+	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/pipeline/pipelinetest"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // The fast tier: the front door (keys, tenancy, quotas, events) over a
@@ -27,8 +29,8 @@ func (fakeJS) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Pre
 	return js.Driver{}.Prepare(ctx, req)
 }
 
-// mustFakeServer serves one-shot runs over the fake driver, with the
-// test's API keys; the pipeline and the guard share one Tenants.
+// mustFakeServer serves one-shot and context runs over the fake driver,
+// with the test's API keys; the pipeline and the guard share one Tenants.
 func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline) {
 	tb.Helper()
 	tenants := server.NewTenants()
@@ -45,8 +47,17 @@ func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	ws, err := vfs.NewManager(tb.TempDir(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := contexts.Open(contexts.Config{Runner: p, Workspaces: ws})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
 	keys, _ := MustKeys(tb)
-	scfg := server.Config{Runner: p, Auth: keys, Tenants: tenants}
+	scfg := server.Config{Runner: p, Contexts: m, Auth: keys, Tenants: tenants}
 	if hub != nil {
 		scfg.Events = hub
 	}
@@ -97,6 +108,28 @@ func wantQuota(t *testing.T, r reply, name string) {
 	if !strings.Contains(r.JSON["message"].(string), name) || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("%s: %s retry-after %q", name, r.Body, r.Header.Get("Retry-After"))
 	}
+}
+
+// A context is its tenant's: another tenant is answered as if it did not
+// exist, whatever it asks of it, and never lists it.
+func TestFakeContextsStayWithTheirTenant(t *testing.T) {
+	url, _ := mustFakeServer(t, nil)
+	wantStatus(t, as(t, acme, "POST", url+"/v1/contexts", `{"contextId":"a1","language":"javascript"}`), 201, "")
+	if r := as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"a1","code":"42"}`); r.Status != 200 || r.JSON["value"] != float64(42) {
+		t.Fatalf("acme's run in its context: %d %s", r.Status, r.Body)
+	}
+	for _, tc := range []struct{ method, path, body string }{
+		{"GET", "/v1/contexts/a1", ""},
+		{"POST", "/v1/evaluate", `{"language":"javascript","contextId":"a1","code":"1"}`},
+		{"PUT", "/v1/contexts/a1/files/x.txt", "theirs"},
+		{"DELETE", "/v1/contexts/a1", ""},
+	} {
+		wantStatus(t, as(t, globex, tc.method, url+tc.path, tc.body), 404, "context_not_found")
+	}
+	if r := as(t, globex, "GET", url+"/v1/contexts", ""); len(r.JSON["contexts"].([]any)) != 0 {
+		t.Fatalf("globex lists acme's contexts: %s", r.Body)
+	}
+	wantStatus(t, as(t, acme, "GET", url+"/v1/contexts/a1", ""), 200, "")
 }
 
 // A server without a Runner yet (loading its guest images) answers runs
