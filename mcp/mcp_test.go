@@ -540,3 +540,14 @@ func TestMCPBatchCreateContextQuota(t *testing.T) {
 		})
 	}
 }
+
+// While the server loads its guest images there is no Runner yet: run_code
+// is a tool error saying so, as POST /v1/evaluate is a 503.
+func TestRunCodeWhileLoading(t *testing.T) {
+	srv := httptest.NewServer(server.New(server.Config{MCP: mcp.Handler(mcp.Config{BodyLimit: 1 << 20})}).Handler())
+	t.Cleanup(srv.Close)
+	res, _ := call(t, MustSession(t, srv.URL, nil), "run_code", map[string]any{"language": "javascript", "code": "1"})
+	if !res.IsError || !strings.Contains(textOf(res), "still loading") {
+		t.Fatalf("run_code while loading: error %v, %q", res.IsError, textOf(res))
+	}
+}
