@@ -169,7 +169,7 @@ func (t *tools) typescriptCheck(ctx context.Context, _ *sdk.CallToolRequest, in 
 	if (in.Code == "") == (len(in.Files) == 0) {
 		return nil, CheckOutput{}, wasmexec.Errorf(wasmexec.EInvalid, "give code or files (one of them)")
 	}
-	req := &server.CheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs, TypeScriptVersion: in.TypeScriptVersion}
+	req := &wasmexec.TypeScriptCheckRequest{Code: in.Code, Files: in.Files, FilePath: in.FilePath, TimeoutMs: in.TimeoutMs, TypeScriptVersion: in.TypeScriptVersion}
 	if len(in.CompilerOptions) > 0 {
 		b, err := json.Marshal(in.CompilerOptions)
 		if err != nil {

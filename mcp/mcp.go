@@ -1,7 +1,7 @@
 // Package mcp serves wasmexec to agents as a Model Context Protocol server
 // (Streamable HTTP transport, mounted by server/ at /mcp).
 //
-// Its tools call the same services as the HTTP API (a server.Runner, the
+// Its tools call the same services as the HTTP API (a wasmexec.Runner, the
 // server.Contexts manager, the server.Checker, the processes through
 // server.ProcessAPI, the history), so runs get the same limits, the same
 // queue, the same tenancy and the same execution history. Each tool result
@@ -34,6 +34,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/server"
 )
 
@@ -43,7 +44,8 @@ const Version = "1"
 // Config wires the tools. Optional services left nil make their tools
 // answer not_implemented, or (NPM, Pip, Processes, History) leave them out.
 type Config struct {
-	Runner   server.Runner
+	// Runner runs one-shot executions (nil: they answer server.ErrLoading).
+	Runner   wasmexec.Runner
 	Contexts server.Contexts
 	Checker  server.Checker
 	// NPM, when set, adds the npm_install tool.

@@ -33,7 +33,7 @@ import (
 // fakeChecker answers one diagnostic for code containing "bad".
 type fakeChecker struct{}
 
-func (fakeChecker) Check(_ context.Context, req *server.CheckRequest) (any, error) {
+func (fakeChecker) Check(_ context.Context, req *wasmexec.TypeScriptCheckRequest) (any, error) {
 	if strings.Contains(req.Code, "bad") {
 		return map[string]any{"outcome": "succeeded", "hasErrors": true, "diagnostics": []map[string]any{
 			{"code": 2322, "category": "error", "message": "Type 'string' is not assignable to type 'number'.", "filePath": "main.ts", "line": 1, "column": 7},
@@ -538,5 +538,16 @@ func TestMCPBatchCreateContextQuota(t *testing.T) {
 				t.Fatalf("%d of %d calls made a context, %d contexts; want 2", made, n, len(all))
 			}
 		})
+	}
+}
+
+// While the server loads its guest images there is no Runner yet: run_code
+// is a tool error saying so, as POST /v1/evaluate is a 503.
+func TestRunCodeWhileLoading(t *testing.T) {
+	srv := httptest.NewServer(server.New(server.Config{MCP: mcp.Handler(mcp.Config{BodyLimit: 1 << 20})}).Handler())
+	t.Cleanup(srv.Close)
+	res, _ := call(t, MustSession(t, srv.URL, nil), "run_code", map[string]any{"language": "javascript", "code": "1"})
+	if !res.IsError || !strings.Contains(textOf(res), "still loading") {
+		t.Fatalf("run_code while loading: error %v, %q", res.IsError, textOf(res))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wasmexec/wasmexec"
+	"github.com/wasmexec/wasmexec/server"
 )
 
 // RunCodeInput is the input of run_code.
@@ -137,6 +138,8 @@ func (t *tools) runCode(ctx context.Context, call *sdk.CallToolRequest, in RunCo
 		err = wasmexec.Errorf(wasmexec.EInvalid, "execution contexts are not enabled on this server")
 	case req.ContextID != "":
 		res, err = t.cfg.Contexts.Run(ctx, req)
+	case t.cfg.Runner == nil:
+		err = server.ErrLoading
 	default:
 		res, err = t.cfg.Runner.Run(ctx, req, opts)
 	}

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -55,9 +56,20 @@ type Parts struct {
 	EventLog   EventLog
 }
 
-// Watch registers the gauges and counters read from the parts that parts
-// returns at each scrape.
-func (m *Metrics) Watch(parts func() Parts) {
+// watched are the parts the gauges read, set by Watch and Update.
+type watched struct {
+	mu    sync.Mutex
+	parts Parts
+}
+
+// Watch registers the gauges and counters read at each scrape from the
+// parts: p at first, then as Update changes them.
+func (m *Metrics) Watch(p Parts) {
+	m.watched.mu.Lock()
+	m.watched.parts = p
+	m.watched.mu.Unlock()
+	parts := m.current
+
 	gauge := func(name, help string, f func(Parts) float64) {
 		m.Gauge(name, help, func() float64 { return f(parts()) })
 	}
@@ -202,4 +214,20 @@ func (m *Metrics) Watch(parts func() Parts) {
 		_, size, _ := p.History.Stats(context.Background())
 		return float64(size)
 	})
+}
+
+// Update changes the parts the gauges read: a server serves /metrics while
+// it loads its guest images, and builds the runner, the driver, the
+// contexts and the processes once they are loaded.
+func (m *Metrics) Update(set func(p *Parts)) {
+	m.watched.mu.Lock()
+	defer m.watched.mu.Unlock()
+	set(&m.watched.parts)
+}
+
+// current is what the gauges read now.
+func (m *Metrics) current() Parts {
+	m.watched.mu.Lock()
+	defer m.watched.mu.Unlock()
+	return m.watched.parts
 }

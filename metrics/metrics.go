@@ -30,6 +30,7 @@ type Metrics struct {
 	httpCount   *prometheus.CounterVec
 	httpLatency *prometheus.HistogramVec
 	tenantRuns  *prometheus.CounterVec
+	watched     watched
 }
 
 // runBuckets span a 1 ms snippet to a 10-minute process.

@@ -67,3 +67,34 @@ func TestExposition(t *testing.T) {
 		}
 	}
 }
+
+// fakeRuns is a pipeline as the gauges see it.
+type fakeRuns struct{ live, queued int64 }
+
+func (f fakeRuns) Live() int64   { return f.live }
+func (f fakeRuns) Queued() int64 { return f.queued }
+
+// The gauges read the parts a server has: none while it loads (zeros, no
+// panic), then those Update adds once they are built.
+func TestWatchReadsThePartsBuiltSince(t *testing.T) {
+	m := metrics.New()
+	m.Watch(metrics.Parts{LiveGuests: func() int64 { return 3 }})
+	scrape := func() string {
+		rec := httptest.NewRecorder()
+		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		b, _ := io.ReadAll(rec.Body)
+		return string(b)
+	}
+	for _, want := range []string{"wasmexec_guests_live 3", "wasmexec_runs_live 0", "wasmexec_contexts 0", "wasmexec_processes_live 0"} {
+		if text := scrape(); !strings.Contains(text, want+"\n") {
+			t.Errorf("while loading: missing %q", want)
+		}
+	}
+	m.Update(func(p *metrics.Parts) { p.Runs = fakeRuns{live: 2, queued: 5} })
+	text := scrape()
+	for _, want := range []string{"wasmexec_guests_live 3", "wasmexec_runs_live 2", "wasmexec_runs_queued 5"} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("once loaded: missing %q", want)
+		}
+	}
+}

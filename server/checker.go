@@ -2,27 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/wasmexec/wasmexec"
 )
-
-// CheckRequest is the body of POST /v1/typescript/check.
-type CheckRequest struct {
-	Code            string            `json:"code,omitempty"`
-	Files           map[string]string `json:"files,omitempty"`
-	FilePath        string            `json:"filePath,omitempty"`
-	TsconfigPath    string            `json:"tsconfigPath,omitempty"`
-	CompilerOptions json.RawMessage   `json:"compilerOptions,omitempty"`
-	TimeoutMs       int64             `json:"timeoutMs,omitempty"`
-	// TypeScriptVersion picks the checker: "7" (the default: TypeScript
-	// 7, the native compiler) or "5.9" (the last JavaScript compiler, for
-	// clients that pin 5.x); a full version ("7.0.2") names its major.
-	TypeScriptVersion string `json:"typescriptVersion,omitempty"`
-}
 
 // CheckerInfo describes the checkers: GET /v1/typescript (versions and
 // readiness).
@@ -31,7 +16,7 @@ type CheckerInfo func() any
 // Checker type-checks TypeScript. The result is encoded as JSON as is:
 // {outcome, hasErrors, diagnostics, typescriptVersion, durationMs, ...}.
 type Checker interface {
-	Check(ctx context.Context, req *CheckRequest) (any, error)
+	Check(ctx context.Context, req *wasmexec.TypeScriptCheckRequest) (any, error)
 }
 
 // routeChecker adds POST /v1/typescript/check and GET /v1/typescript.
@@ -51,7 +36,7 @@ func (s *Server) check(c echo.Context) error {
 	if s.cfg.Checker == nil {
 		return notImplemented("the TypeScript checker")
 	}
-	var req CheckRequest
+	var req wasmexec.TypeScriptCheckRequest
 	if err := s.decode(c, &req); err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ const (
 // contractChecker answers like the TypeScript checker would.
 type contractChecker struct{}
 
-func (contractChecker) Check(_ context.Context, req *server.CheckRequest) (any, error) {
+func (contractChecker) Check(_ context.Context, req *wasmexec.TypeScriptCheckRequest) (any, error) {
 	if strings.Contains(req.Code, "bad") {
 		return map[string]any{"outcome": "succeeded", "hasErrors": true, "typeScriptVersion": "7.0.2", "diagnostics": []map[string]any{
 			{"code": 2322, "category": "error", "message": "Type 'string' is not assignable to type 'number'.", "filePath": "main.ts", "line": 1, "column": 7},

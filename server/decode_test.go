@@ -119,5 +119,5 @@ func FuzzDecodeSignalBody(f *testing.F) {
 }
 
 func FuzzDecodeCheckRequest(f *testing.F) {
-	fuzzDecoder[CheckRequest](f, `{"code":"let x: number = 1"}`, `{"files":{"a.ts":"export {}"},"filePath":"a.ts","compilerOptions":{"strict":true},"timeoutMs":100}`)
+	fuzzDecoder[wasmexec.TypeScriptCheckRequest](f, `{"code":"let x: number = 1"}`, `{"files":{"a.ts":"export {}"},"filePath":"a.ts","compilerOptions":{"strict":true},"timeoutMs":100}`)
 }

@@ -2,16 +2,19 @@ package server_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/wasmexec/wasmexec"
+	"github.com/wasmexec/wasmexec/contexts"
 	"github.com/wasmexec/wasmexec/events"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/pipeline"
 	"github.com/wasmexec/wasmexec/pipeline/pipelinetest"
 	"github.com/wasmexec/wasmexec/server"
+	"github.com/wasmexec/wasmexec/vfs"
 )
 
 // The fast tier: the front door (keys, tenancy, quotas, events) over a
@@ -27,8 +30,8 @@ func (fakeJS) Prepare(ctx context.Context, req *wasmexec.Request) (*wasmexec.Pre
 	return js.Driver{}.Prepare(ctx, req)
 }
 
-// mustFakeServer serves one-shot runs over the fake driver, with the
-// test's API keys; the pipeline and the guard share one Tenants.
+// mustFakeServer serves one-shot and context runs over the fake driver,
+// with the test's API keys; the pipeline and the guard share one Tenants.
 func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline) {
 	tb.Helper()
 	tenants := server.NewTenants()
@@ -45,8 +48,17 @@ func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	ws, err := vfs.NewManager(tb.TempDir(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := contexts.Open(contexts.Config{Runner: p, Workspaces: ws})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
 	keys, _ := MustKeys(tb)
-	scfg := server.Config{Runner: p, Auth: keys, Tenants: tenants}
+	scfg := server.Config{Runner: p, Contexts: m, Auth: keys, Tenants: tenants}
 	if hub != nil {
 		scfg.Events = hub
 	}
@@ -57,19 +69,35 @@ func mustFakeServer(tb testing.TB, hub *events.Hub) (string, *pipeline.Pipeline)
 
 // One-shot runs count against their tenant's maxConcurrentRuns in the
 // pipeline's admission: a second run while one is under way is a 429, and
-// another tenant is not affected.
+// another tenant is not affected. The first run blocks until its client
+// goes, which cancels it and frees its slot.
 func TestFakeTenantConcurrentRuns(t *testing.T) {
 	url, p := mustFakeServer(t, nil)
-	done := make(chan reply)
+	ctx, leave := context.WithCancel(context.Background())
+	defer leave()
+	req, err := http.NewRequestWithContext(ctx, "POST", url+"/v1/evaluate", strings.NewReader(`{"language":"javascript","code":"block","timeoutMs":20000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+globex)
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error, 1)
 	go func() {
-		done <- as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"block","timeoutMs":1000}`)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
 	}()
 	waitUntil(t, "the first run to hold its slot", func() bool { return p.Live() == 1 })
 	wantQuota(t, as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), "maxConcurrentRuns")
 	wantStatus(t, as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), 200, "")
-	if r := <-done; r.JSON["outcome"] != "timed_out" {
-		t.Fatalf("the blocked run: %s", r.Body)
+	leave()
+	if err := <-done; err == nil {
+		t.Fatal("the blocked run answered before its client left")
 	}
+	waitUntil(t, "the blocked run to free its slot", func() bool { return p.Live() == 0 })
+	wantStatus(t, as(t, globex, "POST", url+"/v1/evaluate", `{"language":"javascript","code":"1"}`), 200, "")
 }
 
 // The pipeline publishes a run's events with its tenant: another tenant's
@@ -96,5 +124,41 @@ func wantQuota(t *testing.T, r reply, name string) {
 	wantStatus(t, r, 429, "quota_exceeded")
 	if !strings.Contains(r.JSON["message"].(string), name) || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("%s: %s retry-after %q", name, r.Body, r.Header.Get("Retry-After"))
+	}
+}
+
+// A context is its tenant's: another tenant is answered as if it did not
+// exist, whatever it asks of it, and never lists it.
+func TestFakeContextsStayWithTheirTenant(t *testing.T) {
+	url, _ := mustFakeServer(t, nil)
+	wantStatus(t, as(t, acme, "POST", url+"/v1/contexts", `{"contextId":"a1","language":"javascript"}`), 201, "")
+	if r := as(t, acme, "POST", url+"/v1/evaluate", `{"language":"javascript","contextId":"a1","code":"42"}`); r.Status != 200 || r.JSON["value"] != float64(42) {
+		t.Fatalf("acme's run in its context: %d %s", r.Status, r.Body)
+	}
+	for _, tc := range []struct{ method, path, body string }{
+		{"GET", "/v1/contexts/a1", ""},
+		{"POST", "/v1/evaluate", `{"language":"javascript","contextId":"a1","code":"1"}`},
+		{"PUT", "/v1/contexts/a1/files/x.txt", "theirs"},
+		{"DELETE", "/v1/contexts/a1", ""},
+	} {
+		wantStatus(t, as(t, globex, tc.method, url+tc.path, tc.body), 404, "context_not_found")
+	}
+	if r := as(t, globex, "GET", url+"/v1/contexts", ""); len(r.JSON["contexts"].([]any)) != 0 {
+		t.Fatalf("globex lists acme's contexts: %s", r.Body)
+	}
+	wantStatus(t, as(t, acme, "GET", url+"/v1/contexts/a1", ""), 200, "")
+}
+
+// A server without a Runner yet (loading its guest images) answers runs
+// 503 unavailable, saying why.
+func TestNoRunnerIsLoading(t *testing.T) {
+	ts := httptest.NewServer(validated(t, server.New(server.Config{}).Handler()))
+	t.Cleanup(ts.Close)
+	for _, path := range []string{"/v1/evaluate", "/v1/execute"} {
+		r := as(t, "", "POST", ts.URL+path, `{"language":"javascript","code":"1"}`)
+		wantStatus(t, r, 503, "unavailable")
+		if msg, _ := r.JSON["message"].(string); !strings.Contains(msg, "still loading") {
+			t.Fatalf("%s: %s", path, r.Body)
+		}
 	}
 }

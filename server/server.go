@@ -9,7 +9,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,17 +26,14 @@ import (
 	"github.com/wasmexec/wasmexec/events"
 )
 
-// Runner runs one-shot executions (wasmexec.Runner).
-type Runner interface {
-	Run(ctx context.Context, req *wasmexec.Request, opts wasmexec.RunOptions) (*wasmexec.Result, error)
-}
-
 // Readiness reports whether the service can take work, and details.
 type Readiness func() (ready bool, details map[string]any)
 
 // Config wires a Server. Optional services left nil answer 501/404.
 type Config struct {
-	Runner   Runner
+	// Runner runs one-shot executions (the pipeline). nil: runs answer
+	// ErrLoading, as a server does while it loads its guest images.
+	Runner   wasmexec.Runner
 	Contexts Contexts // nil: contextId rejected
 	History  History  // nil: /v1/executions answers 501
 	Checker  Checker  // nil: /v1/typescript/check answers 501

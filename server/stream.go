@@ -183,5 +183,13 @@ func (s *Server) runRequest(ctx context.Context, req *wasmexec.Request, opts was
 		}
 		return s.cfg.Contexts.Run(ctx, req)
 	}
+	if s.cfg.Runner == nil {
+		return nil, ErrLoading
+	}
 	return s.cfg.Runner.Run(ctx, req, opts)
 }
+
+// ErrLoading is the answer to a run while there is no Runner yet: a
+// server answers its probes at once and runs once its guest images are
+// loaded (GET /readyz says how far it is).
+var ErrLoading = wasmexec.Errorf(wasmexec.EUnavailable, "the server is still loading its guest images; see /readyz")

@@ -776,7 +776,7 @@ type guardedChecker struct {
 	t    *tenancy
 }
 
-func (g guardedChecker) Check(ctx context.Context, req *CheckRequest) (any, error) {
+func (g guardedChecker) Check(ctx context.Context, req *wasmexec.TypeScriptCheckRequest) (any, error) {
 	done, err := g.t.startRun(ctx)
 	if err != nil {
 		return nil, err

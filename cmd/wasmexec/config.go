@@ -12,13 +12,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wasmexec/wasmexec/pypi"
-
 	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/egress"
 	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/languages/python"
+	"github.com/wasmexec/wasmexec/pypi"
 	"github.com/wasmexec/wasmexec/store"
 )
 

@@ -9,9 +9,18 @@
 // --execution-completed-ttl-ms is WASMEXEC_EXECUTION_COMPLETED_TTL_MS; a flag
 // given on the command line wins.
 //
-// Size: besides wiring it holds the flags and their checks (config.go), the
-// cluster's wiring and the CLI commands (eval, exec, prepare), each in
-// its own file.
+// It wires and does nothing else: what a server does lives in the packages
+// it wires, each tested there. Its files: main.go (the commands, serve and
+// its graceful shutdown, prepare), flags.go (the serve flags) and
+// config.go (their checks and defaults, density.go: the contexts' share of
+// the machine), app.go (the parts made at start, /readyz, close), wire.go
+// (the runner and the services built once the guest images are loaded,
+// and the HTTP server over them), cluster.go and frontdoor.go (cluster
+// mode, the API keys), eval.go (eval and exec).
+//
+// Size: the flags and their checks are most of it (over sixty flags, each
+// checked with its range), beside the wiring of every package and the
+// CLI; each file is one of them.
 package main
 
 import (
@@ -29,10 +38,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/languages/ts"
-	"github.com/wasmexec/wasmexec/mcp"
-	"github.com/wasmexec/wasmexec/npm"
+	"github.com/wasmexec/wasmexec/languages/ts/tscheck"
+	"github.com/wasmexec/wasmexec/languages/ts/typecheck"
 	"github.com/wasmexec/wasmexec/server"
 	"github.com/wasmexec/wasmexec/store"
 )
@@ -52,11 +60,11 @@ func main() {
 		err = prepare(os.Args[2:])
 	case "tscheck-worker":
 		ownProcessGroup()
-		err = tscheckWorker()
+		err = tscheck.WorkerMain(os.Stdin, os.Stdout)
 	case "tscheck7-launch":
 		// Becomes TypeScript 7's compiler; it returns only on failure.
 		ownProcessGroup()
-		err = tscheck7Launch(os.Args[2:])
+		err = tscheck.LaunchMain(os.Args[2:])
 	case "ts-transpile-worker":
 		ownProcessGroup()
 		err = ts.WorkerMain(os.Stdin, os.Stdout)
@@ -186,14 +194,12 @@ func serve(args []string) error {
 	go func() {
 		defer close(loaded)
 		err := a.load(loadCtx)
-		var chk *checker
+		var chk *typecheck.Service
 		if err == nil {
 			chk, err = a.newChecker()
 		}
 		if err != nil {
-			a.mu.Lock()
-			a.loadErr = err
-			a.mu.Unlock()
+			a.images.Done(err)
 			if loadCtx.Err() == nil {
 				log.Error("loading guest images failed; the server stays unready", "err", err)
 			}
@@ -201,10 +207,11 @@ func serve(args []string) error {
 		}
 		full := server.New(a.serverConfig()).Handler()
 		handler.Store(&full)
+		a.images.Done(nil) // /readyz turns 200 once the full API answers
 		log.Info("wasmexec ready", "addr", "http://"+l.Addr().String())
 		if chk != nil {
 			log.Info("starting TypeScript checker workers (pre-warming lib files); /v1/typescript/check answers 503 until they are ready", "workers", o.tscheckWorkers)
-			chk.start(loadCtx, log)
+			chk.Start(loadCtx)
 		}
 	}()
 	log.Info("wasmexec listening (loading guest images; /readyz turns 200 when done)", "addr", l.Addr().String(), "dataDir", o.dataDir)
@@ -254,7 +261,7 @@ func shutdown(a *app, httpSrv *http.Server, cancelWork context.CancelCauseFunc, 
 	// one doesn't hold the shutdown for its whole grace.
 	a.events.Close()
 	a.mu.Lock()
-	procs := a.procs
+	procs, runs := a.procs, a.runner
 	a.mu.Unlock()
 	cancelAt := grace - min(grace/4, time.Second)
 	procsCtx, stopProcs := context.WithTimeout(context.Background(), cancelAt)
@@ -278,7 +285,10 @@ func shutdown(a *app, httpSrv *http.Server, cancelWork context.CancelCauseFunc, 
 	}
 	// Processes first, so their live streams end with the exit event; then
 	// every request's context.
-	live := a.liveWork()
+	live := int64(0)
+	if runs != nil {
+		live = runs.Live() // runs holding a run slot
+	}
 	log.Warn("shutdown grace is running out: cancelling in-flight work", "runs", live)
 	stopProcs()
 	<-procsDone
@@ -291,89 +301,6 @@ func shutdown(a *app, httpSrv *http.Server, cancelWork context.CancelCauseFunc, 
 		httpSrv.Close()
 		return fmt.Errorf("shutdown: requests still unanswered %s after the grace of %s; closed their connections", 5*time.Second, grace)
 	}
-}
-
-func (a *app) serverConfig() server.Config {
-	cfg := server.Config{
-		Runner:         a,
-		Ready:          a.readiness,
-		MetricsHandler: a.prom.Handler(),
-		ObserveHTTP:    a.prom.ObserveHTTP,
-		BodyLimit:      a.opts.bodyLimitBytes,
-		Logger:         a.log,
-	}
-	if a.store != nil {
-		cfg.History = a.store
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.ctxs != nil {
-		cfg.Contexts = a.ctxs
-	}
-	if a.procs != nil {
-		cfg.Processes = a.procs
-	}
-	if a.tpl != nil {
-		cfg.Templates = a.tpl
-	}
-	switch {
-	case a.checker != nil:
-		cfg.Checker = a.checker
-		cfg.CheckerInfo = a.checker.info
-	case !a.ready.Load() && a.opts.tscheckWorkers > 0:
-		cfg.Checker = loadingChecker{}
-	}
-	if a.ctxs != nil {
-		ctxs := a.ctxs
-		cfg.NPM = &npm.Service{
-			Client: a.npmClient(),
-			Hold: func(ctx context.Context, id string) (npm.Workspace, func(), error) {
-				ws, release, err := ctxs.Hold(ctx, id)
-				if err != nil {
-					return npm.Workspace{}, nil, err
-				}
-				return npm.Workspace{Dir: ws.Root, Measure: ws.WouldExceed, Room: func(ctx context.Context, stage string, names []string) (npm.Room, error) {
-					r, err := ws.RoomReplacing(ctx, stage, names)
-					return npm.Room(r), err
-				}}, release, nil
-			},
-			Persist: func(ctx context.Context, r *wasmexec.Result) error { return a.recorder.Record(ctx, r, nil) },
-		}
-	}
-	if a.ctxs != nil {
-		pip := a.pipService()
-		pip.Persist = func(ctx context.Context, r *wasmexec.Result) error { return a.recorder.Record(ctx, r, nil) }
-		cfg.Pip = pip
-	}
-	if a.keys != nil {
-		cfg.Auth, cfg.Tenants = a.keys, a.tenants
-	}
-	cfg.Events = a.events
-	cfg.ContextDeletions = cfg.Contexts != nil
-	if a.ctxs != nil {
-		cfg.ContextOwners = a.ctxs.Owners()
-		cfg.ContextTenant = a.ctxs.Tenant
-	}
-	if a.cluster != nil && a.ctxs != nil { // not while loading: claims need the contexts manager
-		cfg.Cluster, cfg.NodeSecret = a.cluster, a.opts.cluster.secret
-	}
-	cfg = server.Guard(cfg)
-	if cfg.Contexts != nil {
-		f := cfg.ContextDeleted
-		a.contextDeleted.Store(&f)
-		ev := cfg.ContextEvent
-		a.contextEvent.Store(&ev)
-	}
-	if cfg.Templates != nil {
-		te := cfg.TemplateEvent
-		a.templateEvent.Store(&te)
-	}
-	mc := mcp.Config{Runner: cfg.Runner, Contexts: server.ClusterContexts(cfg), Checker: cfg.Checker, NPM: cfg.NPM, Pip: cfg.Pip, History: cfg.History, Templates: cfg.Templates, BodyLimit: cfg.BodyLimit, Logger: a.log, RebindingProtection: a.keys == nil}
-	if cfg.Processes != nil {
-		mc.Processes = server.NewProcessAPI(cfg)
-	}
-	cfg.MCP = mcp.Handler(mc)
-	return cfg
 }
 
 // prepare compiles every built guest image into the module cache, so the
