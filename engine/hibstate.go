@@ -970,6 +970,9 @@ func (g *Guest) applyState(d *decodedState) error {
 	if err != nil {
 		return fmt.Errorf("map the state's pages: %w", err)
 	}
+	if g.opts.Template && len(mapped) > 0 {
+		g.learnOrPopulate(mem, d.file, d.fileOff)
+	}
 	errs := make([]error, len(spans))
 	err = parallel(len(spans), frameBytes, func(i int) {
 		f := &d.frames[i]
