@@ -13,7 +13,7 @@ package templates
 // context doesn't pay is its guest's restore (the state mapped, the
 // driver's start: entropy reseeded, environment set, ~2.5 ms for a Python
 // guest) and the copy-on-write faults of the pages its run writes (a
-// Python run of sympy.solve from a 47 MB template: ~1,500, ~3 ms). For a
+// Python run of sympy.solve from a 47 MB template: ~1,100, ~3 ms). For a
 // template runs start from, the manager keeps Config.SpareGuests guests
 // restored ahead, each in a copy of the workspace of its own, with the
 // pages earlier runs wrote already copied in (engine/learn.go); a run
