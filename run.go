@@ -267,6 +267,13 @@ type GuestSpec struct {
 	Env         map[string]string
 	MemoryBytes int64
 	Workspace   string // host directory mounted at /workspace (required)
+	// Spare (RestoreGuestFile) says the guest is restored from a
+	// template's state ahead of the one-shot run that will take it: the
+	// pages earlier runs from that state wrote are copied in now, off that
+	// run's path. StateChecked says an earlier restore in this process
+	// read the state's file whole and found it intact (a template's
+	// record is never written in place).
+	Spare, StateChecked bool
 }
 
 // Family is the guest image a language runs in: languages of one family

@@ -122,6 +122,12 @@ type TemplateImage struct {
 	// (then the caller's, to remove), or "" when none is ready: copying a
 	// workspace of many files is then off the run's path.
 	Spare func() string
+	// SpareGuest, when set, returns a guest restored from State ahead of
+	// the run, in a copy of Workspace (dir: then the caller's, to
+	// remove), or a nil guest when none is ready. done, when not nil, is
+	// to be called once the run's guest is closed: the next spare is
+	// made then, not while the run goes on.
+	SpareGuest func() (g Guest, dir string, done func())
 	// Release ends the hold (State is closed; a guest mapping it keeps
 	// its own reference).
 	Release func()

@@ -216,7 +216,7 @@ func (d *Driver) RestoreGuestFile(ctx context.Context, spec pipeline.GuestSpec, 
 	if err != nil {
 		return nil, err
 	}
-	return guestOrNil(img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace, StateChecked: spec.StateChecked}))
+	return guestOrNil(img.RestoreFile(ctx, f, off, GuestOptions{Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace, StateChecked: spec.StateChecked, Template: spec.Template, Ahead: spec.Ahead}))
 }
 
 // guestOrNil is g as an wasmexec.Guest: a nil interface when g is nil, never

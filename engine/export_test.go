@@ -40,3 +40,22 @@ func EditStateHeader(state []byte, edit func(h map[string]any)) []byte {
 // MappedRanges is how many ranges of memory live guests map from state
 // files.
 func MappedRanges() int64 { return mappedRanges.Load() }
+
+// WrittenMappedPages is how many pages of the ranges g mapped from its
+// state's file are its own copies (written, or populated writable).
+func WrittenMappedPages(g *Guest) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	w, err := writtenPages(g.mem.UnsafeData(g.store))
+	if err != nil {
+		panic(err)
+	}
+	n := 0
+	for _, r := range insideRanges(w, g.mappedFrom) {
+		n += r.n
+	}
+	return n
+}
+
+// RelearnEvery is how often a guest made ahead measures its run's writes.
+const RelearnEvery = relearnEvery

@@ -41,6 +41,12 @@ type GuestOptions struct {
 	// without reading each byte again for its checksum. Its head and its
 	// compressed frames are still checked.
 	StateChecked bool
+	// Template says the state (RestoreFile) is a template's, restored by
+	// one guest per run: the engine learns which of its mapped pages runs
+	// write (learn.go). Ahead says the guest is made ahead of the run
+	// that will take it: those pages are copied in now, off that run's
+	// path.
+	Template, Ahead bool
 
 	restore *decodedState // Image.Restore: written over the fresh instance
 }
@@ -86,7 +92,11 @@ type Guest struct {
 	busSlots      []int      // their SIGBUS guards (watch.guardRange)
 	mappedFrom    []memRange // those ranges (ResidentBytes counts their resident pages)
 	ownsWorkspace bool       // removed with the guest (one-shot and pool guests)
-	readyOnce     sync.Once
+	// learn is the template state whose written pages this guest reports
+	// when its store is freed after a call (learn.go); nil: none.
+	learn     *learnedWrites
+	called    atomic.Bool // a Call was made
+	readyOnce sync.Once
 
 	// shim forwards checked WASI calls to wasmtime (wasishim.go).
 	shim *wasiShim
@@ -370,6 +380,7 @@ func (g *Guest) Close() {
 func (g *Guest) freeStore() {
 	if !g.storeFreed {
 		g.storeFreed = true
+		g.learnWrites()
 		g.watch.free()
 		unguard(g.busSlots)
 		g.store.Close() // unmaps the memory, and with it what a restore mapped
@@ -418,6 +429,7 @@ func (g *Guest) Call(ctx context.Context, in wasmexec.CallInput) wasmexec.CallRe
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	start := time.Now()
+	g.called.Store(true)
 	c := newCall(ctx, in)
 	if !g.started {
 		g.launch()

@@ -55,3 +55,12 @@ func mapView(f *os.File, off, n int64) ([]byte, func(), error) {
 	}
 	return b[off-start:], func() { syscall.Munmap(b) }, nil
 }
+
+// fileID is the device and inode of a file.
+func fileID(fi os.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), st.Ino, true
+}

@@ -40,4 +40,9 @@ type GuestSpec struct {
 	// whole by an earlier restore and is unchanged (a template's): its
 	// raw pages are mapped without being read for their checksums.
 	StateChecked bool
+	// Template (RestoreGuestFile) says the state is a template's, which
+	// one guest per run restores; Ahead, that the guest is made ahead of
+	// its run (a spare): the engine copies in now the pages earlier runs
+	// from the state wrote (engine/learn.go).
+	Template, Ahead bool
 }

@@ -244,7 +244,8 @@ func (p *Pipeline) keptSpec(spec wasmexec.GuestSpec) (GuestSpec, error) {
 	if spec.Workspace == "" {
 		return GuestSpec{}, wasmexec.Errorf(wasmexec.EInternal, "a kept guest needs a workspace")
 	}
-	return GuestSpec{Image: drv.Image(), Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace}, nil
+	return GuestSpec{Image: drv.Image(), Env: spec.Env, MemoryBytes: spec.MemoryBytes, Workspace: spec.Workspace,
+		StateChecked: spec.StateChecked, Template: spec.Spare, Ahead: spec.Spare}, nil
 }
 
 // job is a validated request bound to its language, image and limits.

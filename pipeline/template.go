@@ -114,6 +114,16 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *wasmexec.Templa
 	if p.cfg.Workspaces == nil {
 		return nil, wasmexec.Errorf(wasmexec.EInternal, "a run from a template needs a workspace factory")
 	}
+	if ti.SpareGuest != nil {
+		if g, dir, done := ti.SpareGuest(); g != nil {
+			return &ownGuest{Guest: g, remove: func() {
+				p.cfg.Workspaces.RemoveWorkspace(dir)
+				if done != nil {
+					done()
+				}
+			}}, nil
+		}
+	}
 	dir := ""
 	if ti.Spare != nil {
 		dir = ti.Spare()
@@ -128,7 +138,7 @@ func (p *Pipeline) fromTemplate(ctx context.Context, j *job, ti *wasmexec.Templa
 			return nil, wasmexec.Errorf(wasmexec.EInternal, "copy the workspace of template %s: %v", ti.ID, err)
 		}
 	}
-	g, err := p.cfg.Driver.RestoreGuestFile(ctx, GuestSpec{Image: j.lang.Image(), Env: ti.Env, MemoryBytes: ti.MemoryBytes, Workspace: dir, StateChecked: ti.Checked}, ti.State, ti.StateOffset)
+	g, err := p.cfg.Driver.RestoreGuestFile(ctx, GuestSpec{Image: j.lang.Image(), Env: ti.Env, MemoryBytes: ti.MemoryBytes, Workspace: dir, StateChecked: ti.Checked, Template: true}, ti.State, ti.StateOffset)
 	if err != nil {
 		p.cfg.Workspaces.RemoveWorkspace(dir)
 		return nil, err

@@ -24,3 +24,24 @@ func (m *Manager) ImplicitLookup(ctx context.Context, lang wasmexec.Language, pa
 	}
 	return m.syncing[key], failures, retryAt
 }
+
+// SpareGuests is how many spare guests template id has ready (-1: it has
+// no current generation) and how many all templates have.
+func (m *Manager) SpareGuests(id string) (ready, all int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ready = -1
+	for _, t := range m.byID {
+		if t.cur == nil {
+			continue
+		}
+		if t.d.TemplateID == id {
+			ready = len(t.cur.guests)
+		}
+		all += len(t.cur.guests)
+	}
+	return ready, all
+}
+
+// MaxSpareGuests bounds the spare guests of all templates.
+const MaxSpareGuests = maxSpareGuests

@@ -79,7 +79,7 @@ func newEnv(tb testing.TB, s setup) *env {
 	if s.quota > 0 {
 		l.Quota = s.quota
 	}
-	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l, Scratch: ws, Spares: 2, Now: s.now, Shared: s.shared})
+	m, err := templates.Open(templates.Config{Runner: r, Dir: s.dir, MaxStateBytes: s.maxState, MaxImplicitBytes: s.maxImplied, WorkspaceLimits: l, Scratch: ws, Spares: 2, SpareGuests: 2, Now: s.now, Shared: s.shared})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -90,6 +90,10 @@ type Config struct {
 	// Spares is how many copies of a large template workspace are kept
 	// ready (0: none).
 	Spares int
+	// SpareGuests is how many guests restored from a template's state
+	// are kept ready for the one-shot runs from it, once one ran (0:
+	// none; at most maxSpareGuests for all templates together).
+	SpareGuests int
 	// OnEvent, when set, is told of template.building, template.ready,
 	// template.failed and template.deleted.
 	OnEvent func(typ string, t *wasmexec.Template)
@@ -124,6 +128,10 @@ type Manager struct {
 	// becoming ready here): the order implicit templates are evicted in
 	// (implicit.go).
 	uses uint64
+	// spareGuests counts the generations' spare guests, made or being
+	// made; takes counts the runs that asked for one.
+	spareGuests int
+	takes       uint64
 
 	builds chan struct{} // build slots
 	ctx    context.Context
@@ -173,6 +181,14 @@ type generation struct {
 	// says one is being made.
 	spares  []string
 	filling bool
+	// guests are guests restored from it ahead of runs (spares.go);
+	// guestFilling says one is being made, noGuests that one could not
+	// be, taken is Manager.takes at the last run that took or asked for
+	// one (the least recent loses its guests first).
+	guests       []spareGuest
+	guestFilling bool
+	noGuests     bool
+	taken        uint64
 	// sum is the SHA-256 of its capture in the cluster; dir, when set, is
 	// the directory its fetched copy was unpacked into (removed with it).
 	sum string
@@ -272,12 +288,16 @@ func (m *Manager) Close() {
 	m.cancel()
 	m.wg.Wait()
 	m.mu.Lock()
+	var guests []spareGuest
 	for _, t := range m.byID {
 		if t.cur != nil {
+			guests = append(guests, t.cur.guests...)
+			t.cur.guests = nil
 			m.dropSparesLocked(t.cur)
 		}
 	}
 	m.mu.Unlock()
+	m.closeGuests(guests)
 	if m.tmp {
 		os.RemoveAll(m.cfg.Dir)
 	}
@@ -565,6 +585,7 @@ func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 	m.usedLocked(t)
 	var once sync.Once
 	id, wsBytes := t.d.TemplateID, t.d.WorkspaceBytes
+	spec := wasmexec.GuestSpec{Language: t.d.Language, Env: maps.Clone(t.d.Env), MemoryBytes: t.d.MemoryBytes}
 	return &wasmexec.TemplateImage{
 		ID: id, Language: t.d.Language, Env: maps.Clone(t.d.Env), MemoryBytes: t.d.MemoryBytes,
 		State: f, StateOffset: g.off, Workspace: g.ws, Checked: g.checked,
@@ -578,6 +599,11 @@ func (m *Manager) holdLocked(t *tmpl) (*wasmexec.TemplateImage, error) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
 			return m.spareLocked(g, wsBytes)
+		},
+		SpareGuest: func() (wasmexec.Guest, string, func()) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			return m.spareGuestLocked(g, spec)
 		},
 		Release: func() {
 			once.Do(func() {

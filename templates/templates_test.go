@@ -155,3 +155,35 @@ func TestContextFromTemplate(t *testing.T) {
 		})
 	}
 }
+
+// A Python template's objects are frozen before its capture: a
+// collection in a run from it walks only what the run made, and garbage
+// the run makes is still collected.
+func TestPythonTemplateFrozen(t *testing.T) {
+	if !hasPython() {
+		t.Skip("no python image")
+	}
+	e := newEnv(t, setup{})
+	ctx := context.Background()
+	d := e.build(t, ctx, wasmexec.TemplateSpec{Language: wasmexec.Python, SetupCode: "import gc\nbase = [[i] for i in range(10000)]"})
+	if d.State != wasmexec.TemplateReady {
+		t.Fatalf("build: %+v", d)
+	}
+	const probe = "import gc, weakref\nclass C: pass\nc = C(); c.me = c; w = weakref.ref(c); del c\ngc.collect()\n[gc.get_freeze_count(), w() is None, len(base)]"
+	fresh := e.run(t, ctx, wasmexec.Request{Language: wasmexec.Python, Code: "import gc\ngc.get_freeze_count()"}) // the image's
+	res := e.run(t, ctx, wasmexec.Request{Language: wasmexec.Python, Template: d.TemplateID, Code: probe})
+	var v []any
+	if res.Outcome != wasmexec.Succeeded || json.Unmarshal(res.Value, &v) != nil || len(v) != 3 {
+		t.Fatalf("probe: %s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+	var image float64
+	if json.Unmarshal(fresh.Value, &image) != nil {
+		t.Fatalf("image's freeze count: %s %+v", fresh.Value, fresh.Error)
+	}
+	if n, _ := v[0].(float64); n < image+10000 {
+		t.Errorf("freeze count %v in a run from the template, want the image's %v and the setup's 10,000 lists more", v[0], image)
+	}
+	if v[1] != true || v[2] != float64(10000) {
+		t.Errorf("a run from a frozen template: cycle collected %v, base of %v lists", v[1], v[2])
+	}
+}

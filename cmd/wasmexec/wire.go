@@ -136,6 +136,7 @@ func (a *app) load(ctx context.Context) error {
 		Shared:           sharedTemplates(a.cluster),
 		Scratch:          a.ws,
 		Spares:           2,
+		SpareGuests:      2,
 		OnEvent: func(typ string, t *wasmexec.Template) {
 			if f := a.templateEvent.Load(); f != nil {
 				(*f)(typ, t)
