@@ -29,6 +29,7 @@
  *   freeze(json)         inputs as read-only containers (ReadOnlyDict/List)
  *   strip_hidden(exc)    drop the driver's frames from exc's traceback(s)
  *   raw_stream(fd)       raw stdin/stdout/stderr over the host's read/write
+ *   set_localtime(f)     the zone libc's localtime_r applies (None: UTC)
  *
  * and an audit hook (PySys_AddAuditHook) that refuses: new audit hooks,
  * sys.settrace/setprofile outside user code, gc.get_objects/get_referrers/
@@ -53,11 +54,13 @@
 #include "pycore_parser.h"        // _PyParser_ASTFromString()
 #include "pycore_pyarena.h"       // _PyArena_New()
 #include "frameobject.h"          // PyFrame_GetCode()
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wasi/api.h>
 #include <wasi/libc-environ.h>
 
 extern char **environ;
@@ -382,9 +385,54 @@ out_write(int32_t fd, const char *p, int32_t len)
     return 0;
 }
 
+/* WASI fd_write on fd 1/2 (_wasmexec_fsguard.c routes them here): while
+ * the guest serves, the bytes join sys.stdout's/sys.stderr's in out_buf,
+ * so os.write(1, ...) and C stdio keep their order with print() and the
+ * host's output limit applies to them alike (past it the host traps the
+ * run: out_write does not return). stderr is unbuffered, as on Linux: a
+ * fatal error's message is out before the guest dies. Returns a WASI
+ * errno, or -1 when not serving (start-up: WASI's own fd takes it). */
+int
+wasmexec_stdio_write(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n,
+                     __wasi_size_t *out)
+{
+    if (!entered) {
+        return -1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = (const char *)iovs[i].buf;
+        size_t len = iovs[i].buf_len;
+        while (len > 0) {
+            int32_t chunk = len > (1u << 30) ? (int32_t)(1u << 30) : (int32_t)len;
+            if (out_write((int32_t)fd, p, chunk) < 0) {
+                return __WASI_ERRNO_IO;
+            }
+            p += chunk;
+            len -= (size_t)chunk;
+            total += (size_t)chunk;
+        }
+    }
+    if (fd == 2 && out_flush() < 0) {
+        return __WASI_ERRNO_IO;
+    }
+    *out = (__wasi_size_t)total;
+    return __WASI_ERRNO_SUCCESS;
+}
+
+/* C stdio's buffered stdout (printf in an extension module) goes out
+ * before the answer, like sys.stdout. */
+static void
+flush_c_stdio(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+}
+
 static void
 send_static(const char *msg)
 {
+    flush_c_stdio();
     out_flush();
     wasmexec_send(msg, (int32_t)strlen(msg));
 }
@@ -395,6 +443,7 @@ static void
 send_result(PyObject *res)
 {
     if (res != NULL && PyBytes_CheckExact(res) && PyBytes_GET_SIZE(res) <= INT32_MAX) {
+        flush_c_stdio();
         out_flush();
         wasmexec_send(PyBytes_AS_STRING(res), (int32_t)PyBytes_GET_SIZE(res));
         return;
@@ -1072,12 +1121,18 @@ stdstream_isatty(StdStream *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_FALSE;
 }
 
+/* stdout and stderr are WASI fd 1 and 2, which go to the run's output
+ * too (wasmexec_stdio_write). stdin has none: WASI fd 0 is not the run's
+ * stdin. */
 static PyObject *
 stdstream_fileno(StdStream *self, PyObject *Py_UNUSED(ignored))
 {
-    PyErr_SetString(unsupported_operation,
-                    "fileno: standard streams go through the wasmexec host");
-    return NULL;
+    if (self->fd == 0) {
+        PyErr_SetString(unsupported_operation,
+                        "fileno: stdin goes through the wasmexec host");
+        return NULL;
+    }
+    return PyLong_FromLong((long)self->fd);
 }
 
 static PyObject *
