@@ -81,6 +81,9 @@ make_python() {
              path_symlink path_rename path_link; do
         wrap="$wrap,--wrap=__wasi_$f"
     done
+    # libc's localtime_r and localtime with the zone TZ names
+    # (_wasmexecmodule.c).
+    wrap="$wrap,--wrap=localtime_r,--wrap=localtime"
     # A WASI reactor (no _start): the engine calls _initialize and
     # wasmexec_init once per image, snapshots the memory, and starts every
     # guest in wasmexec_serve (README.md, "Snapshot").
