@@ -175,6 +175,20 @@ out`})
 	}
 }
 
+// uuid has its C half (_uuid over libuuid), as Debian's python3.11 does.
+func TestUUIDModule(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: `
+import uuid, _uuid
+a, b = uuid.uuid1(), uuid.uuid1()
+[uuid._uuid is _uuid, _uuid.has_uuid_generate_time_safe, a.version, a.variant == uuid.RFC_4122, a != b,
+ a.node == b.node, bool(a.node & (1 << 40)), uuid.uuid4().version, str(uuid.uuid5(uuid.NAMESPACE_DNS, "python.org"))]`})
+	want := `[true,1,1,true,true,true,true,4,"886313e1-3b8a-5372-9b90-0c9aee199e5d"]`
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %s %+v\nwant %s", res.Outcome, res.Value, res.Error, want)
+	}
+}
+
 // The pure-Python twins of C modules are there, and the packages whose C
 // half is missing import as far as Linux gets without it.
 func TestWholeStdlib(t *testing.T) {
