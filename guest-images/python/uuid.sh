@@ -4,8 +4,8 @@
 # into python.wasm as a built-in, as Debian's python3.11 has it (there a
 # shared module linked to libuuid1). libuuid comes from Debian's
 # util-linux source package (the orig tarball and the Debian tarball
-# sha256-pinned, Debian's patch series applied: three of its patches are
-# libuuid's). Only libuuid's sources are compiled, with uuid/config.h
+# sha256-pinned, Debian's patch series applied: two of its patches change
+# libuuid). Only libuuid's sources are compiled, with uuid/config.h
 # instead of util-linux's configure (which probes the host) and
 # uuid/wasi_shim.h for what wasi-libc lacks: random bytes come from WASI's
 # random_get; there are no network interfaces, so uuid1's node is random

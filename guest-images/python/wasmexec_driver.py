@@ -986,8 +986,8 @@ def install(time, environ, struct_time, import_module, BytesIO, pack, dt, module
                             dt_.tzname(), int(off.total_seconds())))
 
     def c_localtime(secs):
-        # For libc's localtime_r (_wasmexec.c): the offset east of UTC in
-        # seconds, DST or not, and the zone's abbreviation.
+        # For libc's localtime_r (_wasmexecmodule.c): the offset east of
+        # UTC in seconds, DST or not, and the zone's abbreviation.
         dt_ = dt.datetime.fromtimestamp(secs, state["zone"])
         return int(dt_.utcoffset().total_seconds()), 1 if dt_.dst() else 0, dt_.tzname() or ""
 
