@@ -22,8 +22,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$(mkdir -p "${1:-$ROOT/build/stdlib-tests}" && cd "${1:-$ROOT/build/stdlib-tests}" && pwd)"
 IMAGES="${WASMEXEC_IMAGES_DIR:-$ROOT/build/images}"
 # Modules chosen to cover the stdlib agents use most (data formats, text,
-# numbers, containers, dates, files, archives, compression, typing, async);
-# all run natively in under a minute each. (Not test_asyncio, which CPython
+# numbers, containers, dates, files, archives, compression, typing, async)
+# and the language core every program exercises (built-ins, str, bytes,
+# containers, numbers, formatting, classes, exceptions, generators,
+# scopes, the grammar); all run natively in under a minute each. (Not test_asyncio, which CPython
 # skips whole where there are no sockets, as on WASI.) The tests of Debian's
 # complexity fixes that never end on a host python3.11 older than the
 # guest's revision (in test_posixpath and test_htmlparser) are deselected on
@@ -37,7 +39,11 @@ test_datetime test_calendar test_time test_zoneinfo
 test_pathlib test_posixpath test_glob test_fnmatch test_shutil test_tempfile test_os
 test_zipfile test_tarfile test_gzip test_zlib test_bz2 test_lzma
 test_hashlib test_hmac test_secrets test_uuid test_pickle
-test_ast test_tokenize test_argparse test_configparser test_shlex test_string_literals}"
+test_ast test_tokenize test_argparse test_configparser test_shlex test_string_literals
+test_builtin test_unicode test_bytes test_bool test_long test_format test_fstring
+test_dict test_list test_tuple test_set test_sort test_slice test_range test_iter test_unpack
+test_types test_class test_descr test_super test_property test_scope test_exceptions
+test_generators test_with test_grammar test_syntax}"
 
 command -v apt-get >/dev/null || { echo "stdlib-tests: needs Debian's apt-get (libpython3.11-testsuite)" >&2; exit 1; }
 [ -x /usr/bin/python3.11 ] && [ -d /usr/lib/python3.11/test/support ] || { echo "stdlib-tests: needs Debian's python3.11 (libpython3.11-stdlib)" >&2; exit 1; }

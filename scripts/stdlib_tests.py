@@ -13,6 +13,11 @@ whose workspace holds the test package (PUT /v1/contexts/:id/files?archive
 with TGZ), reset between modules. It writes OUT/results.json (per module
 and side: tests run, passed, skipped, the failures and errors with their
 last line) and prints guest/native counts and the ratio of tests passed.
+
+    stdlib_tests.py --summary OUT/results.json MODULE...
+
+prints the same counts for some modules of an earlier run (an older,
+smaller selection) without running anything.
 """
 import argparse
 import json
@@ -101,12 +106,16 @@ def why(r, test):
     line, its skip reason, or the module's crash."""
     if "run" not in r:
         return "module: " + (r.get("crash") or r.get("loadError") or "?").splitlines()[-1][:200]
+    # A subtest's id is the test's and its message or parameters:
+    # "TEST [msg]", "TEST (x=1)".
+    def same(t):
+        return t == test or t.endswith(test) or t.startswith((test + " (", test + " ["))
     for kind in ("failures", "errors"):
         for t, line in r.get(kind) or ():
-            if t == test or t.endswith(test):
+            if same(t):
                 return kind[:-1] + ": " + line
     for t, reason in r.get("skipped") or ():
-        if t == test:
+        if same(t):
             return "skipped: " + reason
     for kind in ("errors",):   # class- or module-level errors (setUpClass)
         for t, line in r.get(kind) or ():
@@ -169,15 +178,28 @@ def guest(module, server, ctx, timeout_ms, fuel, memory):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--server", required=True)
-    ap.add_argument("--tests", required=True, help="directory holding the test package")
-    ap.add_argument("--archive", required=True, help="the test package as a .tgz (test/...)")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--server")
+    ap.add_argument("--tests", help="directory holding the test package")
+    ap.add_argument("--archive", help="the test package as a .tgz (test/...)")
+    ap.add_argument("--out")
+    ap.add_argument("--summary", metavar="RESULTS_JSON",
+                    help="run nothing: print the counts of an earlier run's results.json for MODULE... "
+                         "(e.g. an older selection, a subset of that run's)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per module and side")
     ap.add_argument("--memory", type=int, default=1 << 30)
     ap.add_argument("--fuel", type=int, default=10**16)
     ap.add_argument("modules", nargs="+")
     a = ap.parse_args()
+    if a.summary:
+        with open(a.summary) as f:
+            results = json.load(f)
+        missing = [m for m in a.modules if m not in results]
+        if missing:
+            sys.exit("not in %s: %s" % (a.summary, " ".join(missing)))
+        summarize({m: results[m] for m in a.modules}, a.summary)
+        return
+    if not (a.server and a.tests and a.archive and a.out):
+        ap.error("--server, --tests, --archive and --out are needed to run the tests")
     os.makedirs(a.out, exist_ok=True)
 
     status, ctx = call(a.server, "POST", "/v1/contexts", {"language": "python", "limits": {"memoryBytes": a.memory}, "env": {"TZ": "UTC"}})
@@ -191,7 +213,6 @@ def main():
     print("uploaded the test package: %d files in one request" % up["files"], flush=True)
 
     results = {}
-    tn = tg = 0
     for m in a.modules:
         t0 = time.time()
         n = native(m, a.tests, a.timeout, a.out)
@@ -201,8 +222,6 @@ def main():
         results[m] = {"native": n, "guest": g}
         pn, pg = passed(n), passed(g)
         both = pn & pg
-        tn += len(pn)
-        tg += len(both)
         results[m]["lost"] = {t: why(g, t) for t in sorted(pn - pg)}
         print("%-28s native %4d/%-4d guest %4d/%-4d  (%.0fs / %.0fs)%s" % (
             m, len(pn), n.get("run", 0), len(both), g.get("run", 0), t1 - t0, t2 - t1,
@@ -210,8 +229,17 @@ def main():
     call(a.server, "DELETE", "/v1/contexts/%s" % cid)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1, sort_keys=True)
+    summarize(results, os.path.join(a.out, "results.json"))
+
+
+def summarize(results, path):
+    """Prints the totals of results (module -> native, guest, lost)."""
+    for r in results.values():  # by this script's rules (an older run's may differ)
+        r["lost"] = {t: why(r["guest"], t) for t in sorted(passed(r["native"]) - passed(r["guest"]))}
+    tn = sum(len(passed(r["native"])) for r in results.values())
+    tg = sum(len(passed(r["native"]) & passed(r["guest"])) for r in results.values())
     ratio = 100.0 * tg / tn if tn else 0.0
-    print("\n%d modules: %d tests pass natively, %d of them in the guest: %.1f%%" % (len(a.modules), tn, tg, ratio))
+    print("\n%d modules: %d tests pass natively, %d of them in the guest: %.1f%%" % (len(results), tn, tg, ratio))
     # The tests CPython itself skips on WASI (the test says the platform
     # lacks what it needs: subprocess, threads, symlinks, chmod, users, ...)
     # are not applicable there; the rest is the guest's fidelity.
@@ -227,7 +255,7 @@ def main():
     print("\ntests that pass natively but not in the guest, by cause:")
     for reason, ts in sorted(causes.items(), key=lambda kv: -len(kv[1])):
         print("%5d  %s   e.g. %s" % (len(ts), reason[:160], ts[0]))
-    print("details: %s" % os.path.join(a.out, "results.json"))
+    print("details: %s" % path)
 
 
 main()

@@ -20,6 +20,9 @@
  *    the protected tree and nothing else is;
  *  - on protected descriptors, calls that create, modify, rename or delete
  *    anything fail with EACCES (Python: PermissionError). Reading works.
+ *
+ * The fd_write wrapper also routes WASI fd 1/2 to the run's output
+ * (std_routed below).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -109,6 +112,32 @@ static void guard_init(void)
     }
 }
 
+/* WASI fd 1 and 2 are the run's stdout and stderr while the guest serves:
+ * writes to them (os.write(1, ...), C stdio, a fatal error's message) go to
+ * wasmexec_stdio_write (_wasmexecmodule.c), the path sys.stdout/stderr
+ * take, so they keep their order with print() and count against the same
+ * output limit. Once user code closes one, or renumbers another
+ * descriptor over it, it is an ordinary descriptor again (as on Linux,
+ * where it is no longer the terminal or pipe). */
+static uint8_t std_routed[3] = {0, 1, 1};
+
+/* Returns a WASI errno, or -1 when not serving (the interpreter's start-up,
+ * the snapshot): then the write goes to WASI's own fd. */
+int wasmexec_stdio_write(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n,
+                         __wasi_size_t *out);
+
+static int routed(__wasi_fd_t fd)
+{
+    return (fd == 1 || fd == 2) && std_routed[fd];
+}
+
+static void unroute(__wasi_fd_t fd)
+{
+    if (fd == 1 || fd == 2) {
+        std_routed[fd] = 0;
+    }
+}
+
 #define DENY_IF(cond) do { guard_init(); if (cond) return __WASI_ERRNO_ACCES; } while (0)
 
 /* ---- path_open: track descriptors, refuse write intent ------------------ */
@@ -145,6 +174,7 @@ __wasi_errno_t __wrap___wasi_fd_close(__wasi_fd_t fd)
     __wasi_errno_t err = __real___wasi_fd_close(fd);
     if (err == __WASI_ERRNO_SUCCESS) {
         set_prot(fd, 0);
+        unroute(fd);
     }
     return err;
 }
@@ -158,6 +188,8 @@ __wasi_errno_t __wrap___wasi_fd_renumber(__wasi_fd_t fd, __wasi_fd_t to)
     if (err == __WASI_ERRNO_SUCCESS && fd != to) {
         set_prot(to, p);
         set_prot(fd, 0);
+        unroute(to);
+        unroute(fd);
     }
     return err;
 }
@@ -168,6 +200,12 @@ __wasi_errno_t __wrap___wasi_fd_write(__wasi_fd_t fd, const __wasi_ciovec_t *iov
                                       size_t n, __wasi_size_t *out)
 {
     DENY_IF(is_prot(fd));
+    if (routed(fd)) {
+        int err = wasmexec_stdio_write(fd, iovs, n, out);
+        if (err >= 0) {
+            return (__wasi_errno_t)err;
+        }
+    }
     return __real___wasi_fd_write(fd, iovs, n, out);
 }
 
@@ -177,6 +215,9 @@ __wasi_errno_t __wrap___wasi_fd_pwrite(__wasi_fd_t fd, const __wasi_ciovec_t *io
                                        size_t n, __wasi_filesize_t off, __wasi_size_t *out)
 {
     DENY_IF(is_prot(fd));
+    if (routed(fd)) {
+        return __WASI_ERRNO_SPIPE;  /* a pipe or terminal can't seek */
+    }
     return __real___wasi_fd_pwrite(fd, iovs, n, off, out);
 }
 

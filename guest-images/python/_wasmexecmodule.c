@@ -29,6 +29,7 @@
  *   freeze(json)         inputs as read-only containers (ReadOnlyDict/List)
  *   strip_hidden(exc)    drop the driver's frames from exc's traceback(s)
  *   raw_stream(fd)       raw stdin/stdout/stderr over the host's read/write
+ *   set_localtime(f)     the zone libc's localtime_r applies (None: UTC)
  *
  * and an audit hook (PySys_AddAuditHook) that refuses: new audit hooks,
  * sys.settrace/setprofile outside user code, gc.get_objects/get_referrers/
@@ -53,11 +54,13 @@
 #include "pycore_parser.h"        // _PyParser_ASTFromString()
 #include "pycore_pyarena.h"       // _PyArena_New()
 #include "frameobject.h"          // PyFrame_GetCode()
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wasi/api.h>
 #include <wasi/libc-environ.h>
 
 extern char **environ;
@@ -382,9 +385,54 @@ out_write(int32_t fd, const char *p, int32_t len)
     return 0;
 }
 
+/* WASI fd_write on fd 1/2 (_wasmexec_fsguard.c routes them here): while
+ * the guest serves, the bytes join sys.stdout's/sys.stderr's in out_buf,
+ * so os.write(1, ...) and C stdio keep their order with print() and the
+ * host's output limit applies to them alike (past it the host traps the
+ * run: out_write does not return). stderr is unbuffered, as on Linux: a
+ * fatal error's message is out before the guest dies. Returns a WASI
+ * errno, or -1 when not serving (start-up: WASI's own fd takes it). */
+int
+wasmexec_stdio_write(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n,
+                     __wasi_size_t *out)
+{
+    if (!entered) {
+        return -1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = (const char *)iovs[i].buf;
+        size_t len = iovs[i].buf_len;
+        while (len > 0) {
+            int32_t chunk = len > (1u << 30) ? (int32_t)(1u << 30) : (int32_t)len;
+            if (out_write((int32_t)fd, p, chunk) < 0) {
+                return __WASI_ERRNO_IO;
+            }
+            p += chunk;
+            len -= (size_t)chunk;
+            total += (size_t)chunk;
+        }
+    }
+    if (fd == 2 && out_flush() < 0) {
+        return __WASI_ERRNO_IO;
+    }
+    *out = (__wasi_size_t)total;
+    return __WASI_ERRNO_SUCCESS;
+}
+
+/* C stdio's buffered stdout (printf in an extension module) goes out
+ * before the answer, like sys.stdout. */
+static void
+flush_c_stdio(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+}
+
 static void
 send_static(const char *msg)
 {
+    flush_c_stdio();
     out_flush();
     wasmexec_send(msg, (int32_t)strlen(msg));
 }
@@ -395,6 +443,7 @@ static void
 send_result(PyObject *res)
 {
     if (res != NULL && PyBytes_CheckExact(res) && PyBytes_GET_SIZE(res) <= INT32_MAX) {
+        flush_c_stdio();
         out_flush();
         wasmexec_send(PyBytes_AS_STRING(res), (int32_t)PyBytes_GET_SIZE(res));
         return;
@@ -1044,6 +1093,103 @@ wasmexec_freeze(PyObject *module, PyObject *v)
 }
 
 /* ------------------------------------------------------------------------
+ * Local time for C code. wasi-libc has no time zones (its localtime_r is
+ * gmtime_r); the driver applies TZ itself (wasmexec_driver.py, "Local
+ * time") and, while TZ names a zone, registers that zone's offset function
+ * here. python.wasm is linked with -Wl,--wrap=localtime_r and
+ * --wrap=localtime, so C code that asks libc for local time (datetime's C
+ * half, sqlite) gets the same answer as time.localtime(), tm_gmtoff and
+ * tm_zone included. */
+
+struct tm *__real_localtime_r(const time_t *restrict t, struct tm *restrict tm);
+
+static PyObject *localtime_hook = NULL;  /* f(secs) -> (gmtoff, isdst, name) */
+
+/* tm_zone must outlive the call: zone abbreviations are kept here. There
+ * are few ("EST", "CEST", "+0530"); past ZONE_NAMES the oldest slot is
+ * reused, which only a caller holding a struct tm across that many new
+ * names could notice. */
+#define ZONE_NAMES 64
+static char *zone_names[ZONE_NAMES];
+static int zone_names_next = 0;
+
+static const char *
+zone_name(const char *name)
+{
+    for (int i = 0; i < ZONE_NAMES && zone_names[i] != NULL; i++) {
+        if (strcmp(zone_names[i], name) == 0) {
+            return zone_names[i];
+        }
+    }
+    char *copy = strdup(name);
+    if (copy == NULL) {
+        return NULL;
+    }
+    free(zone_names[zone_names_next]);
+    zone_names[zone_names_next] = copy;
+    zone_names_next = (zone_names_next + 1) % ZONE_NAMES;
+    return copy;
+}
+
+struct tm *
+__wrap_localtime_r(const time_t *restrict t, struct tm *restrict tm)
+{
+    if (localtime_hook == NULL || !Py_IsInitialized()) {
+        return __real_localtime_r(t, tm);
+    }
+    /* A caller may have released the GIL (sqlite3 runs its statements
+     * so; there are no other threads to take it meanwhile), or have an
+     * error set: take the GIL, keep the error, and leave none of the
+     * hook's behind. */
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb);
+    struct tm *res = NULL;
+    long gmtoff = 0;
+    int isdst = 0;
+    const char *name = NULL, *kept = NULL;
+    PyObject *r = PyObject_CallFunction(localtime_hook, "L", (long long)*t);
+    if (r != NULL && PyArg_ParseTuple(r, "lis;localtime hook", &gmtoff, &isdst, &name)
+            && (kept = zone_name(name)) != NULL) {
+        time_t local = *t + (time_t)gmtoff;
+        res = gmtime_r(&local, tm);
+        if (res != NULL) {
+            tm->tm_isdst = isdst > 0;
+            tm->tm_gmtoff = gmtoff;
+            tm->tm_zone = kept;
+        }
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_Restore(et, ev, etb);
+    PyGILState_Release(gil);
+    if (res == NULL) {
+        errno = EOVERFLOW;      /* what glibc says for a time it can't convert */
+    }
+    return res;
+}
+
+/* localtime (sqlite calls it) is the same, into a static struct tm, as
+ * libc's. */
+struct tm *
+__wrap_localtime(const time_t *t)
+{
+    static struct tm tm;
+    return __wrap_localtime_r(t, &tm);
+}
+
+static PyObject *
+wasmexec_set_localtime(PyObject *module, PyObject *hook)
+{
+    if (hook != Py_None && !PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "set_localtime: a callable or None");
+        return NULL;
+    }
+    Py_XSETREF(localtime_hook, hook == Py_None ? NULL : Py_NewRef(hook));
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------
  * Raw standard streams: a static subtype of _io._RawIOBase over the host's
  * read (fd 0) and write (fd 1, 2). */
 
@@ -1072,12 +1218,18 @@ stdstream_isatty(StdStream *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_FALSE;
 }
 
+/* stdout and stderr are WASI fd 1 and 2, which go to the run's output
+ * too (wasmexec_stdio_write). stdin has none: WASI fd 0 is not the run's
+ * stdin. */
 static PyObject *
 stdstream_fileno(StdStream *self, PyObject *Py_UNUSED(ignored))
 {
-    PyErr_SetString(unsupported_operation,
-                    "fileno: standard streams go through the wasmexec host");
-    return NULL;
+    if (self->fd == 0) {
+        PyErr_SetString(unsupported_operation,
+                        "fileno: stdin goes through the wasmexec host");
+        return NULL;
+    }
+    return PyLong_FromLong((long)self->fd);
 }
 
 static PyObject *
@@ -1509,6 +1661,8 @@ static PyMethodDef wasmexec_methods[] = {
      "text_stream(raw, errors)\n\nThe run's sys.stdout or sys.stderr over raw, with a fast write."},
     {"taken_signal", wasmexec_taken_signal, METH_NOARGS,
      "taken_signal() -> int\n\nThe signal that closed stdin and was acted on (0: none)."},
+    {"set_localtime", wasmexec_set_localtime, METH_O,
+     "set_localtime(f)\n\nlibc's localtime_r asks f(secs) -> (gmtoff, isdst, name); None: UTC."},
     {"raw_stream", wasmexec_raw_stream, METH_O,
      "raw_stream(fd)\n\nThe run's raw stdin (0), stdout (1) or stderr (2)."},
     {NULL, NULL, 0, NULL}

@@ -81,6 +81,9 @@ make_python() {
              path_symlink path_rename path_link; do
         wrap="$wrap,--wrap=__wasi_$f"
     done
+    # libc's localtime_r and localtime with the zone TZ names
+    # (_wasmexecmodule.c).
+    wrap="$wrap,--wrap=localtime_r,--wrap=localtime"
     # A WASI reactor (no _start): the engine calls _initialize and
     # wasmexec_init once per image, snapshots the memory, and starts every
     # guest in wasmexec_serve (README.md, "Snapshot").
@@ -104,6 +107,8 @@ make_python() {
 . "$HERE/pandas.sh"
 # shellcheck source=matplotlib.sh
 . "$HERE/matplotlib.sh"
+# shellcheck source=uuid.sh
+. "$HERE/uuid.sh"
 
 if [ "${1:-}" = "--base-key" ]; then
     base_key
@@ -207,6 +212,8 @@ stage_cached() {
 stage_cached numpy numpy_key build_numpy; NUMPY_DIR=$DIR
 stage_cached pandas pandas_key build_pandas; PANDAS_DIR=$DIR
 stage_cached matplotlib matplotlib_key build_matplotlib; MPL_DIR=$DIR
+stage_cached uuid uuid_key build_uuid; UUID_DIR=$DIR
+check_symbols "$UUID_DIR/lib/libuuid.a" "$NUMPY_DIR"/lib/*.a "$PANDAS_DIR"/lib/*.a "$MPL_DIR"/lib/*.a
 EXT_DIRS=("$NUMPY_DIR" "$PANDAS_DIR" "$MPL_DIR")
 
 # ---------------------------------------------------------------------------
@@ -226,6 +233,12 @@ cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
 cd "$BUILDDIR"
 step "compiling the extension libraries' inittab"
 write_inittab "$B/extlibs_inittab.c" "${EXT_DIRS[@]/%//modules.txt}"
+# uuid.sh's _uuid has a top-level name, which write_inittab (extlibs.sh)
+# doesn't take: its entry is added to the same table here.
+[ "$(cat "$UUID_DIR/modules.txt")" = _uuid ] || die "$UUID_DIR/modules.txt is not just _uuid"
+sed -i 's|^static struct _inittab extlibs_inittab\[\] = {$|extern PyObject *PyInit__uuid(void);\n&\n    {"_uuid", PyInit__uuid},|' \
+    "$B/extlibs_inittab.c"
+grep -q '{"_uuid", PyInit__uuid}' "$B/extlibs_inittab.c" || die "could not add _uuid to the inittab"
 "$LLVM_BIN/clang" --target=wasm32-wasi --sysroot="$B/sysroot" -O2 -I"$BUILDDIR" -I"$PYSRC/Include" \
     -c "$B/extlibs_inittab.c" -o "$B/extlibs_inittab.o" || die "compiling the inittab failed"
 # The C++ runtime's throw, for C++ compiled without exception support
@@ -247,6 +260,7 @@ for d in "${EXT_DIRS[@]}"; do
         EXTRA_LINK="$EXTRA_LINK $c"
     done
 done
+EXTRA_LINK="$EXTRA_LINK $UUID_DIR/lib/libuuid.a"
 EXTRA_LINK="$EXTRA_LINK -lc++ -lc++abi -lc-printscan-long-double"
 make_python
 

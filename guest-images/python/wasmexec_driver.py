@@ -917,15 +917,21 @@ def _install_network():
 # names (an IANA key, from the bundled tzdata or /usr/share/zoneinfo
 # through zoneinfo, or a POSIX TZ string such as "EST5EDT,M3.2.0,M11.1.0"),
 # and time.tzset reads TZ again, as on Linux. Without TZ, or with one no
-# zone matches, local time is UTC, as before. (datetime's C half calls
-# libc's localtime itself: datetime.now().astimezone() and naive
-# fromtimestamp stay UTC; pass a ZoneInfo to them instead.)
+# zone matches, local time is UTC, as before. C code that asks libc for
+# local time (datetime's C half: astimezone(), naive fromtimestamp() and
+# timestamp(); sqlite's 'localtime') gets the same zone: python.wasm's
+# localtime_r calls the zone's offset function tzset registers
+# (_wasmexec.set_localtime).
+#
+# zoneinfo is imported here, at init, with the real datetime: its C half
+# takes datetime's C API when it is first imported, and a test that
+# re-imports _datetime afresh (test_datetime) would leave it a stale one.
 #
 # User code reaches these functions (they are the time module's), so,
 # like the network classes, they live in a namespace of their own.
 
 _TIME_SOURCE = r"""
-def install(time, environ, struct_time, import_module, BytesIO, pack, dt, modules):
+def install(time, environ, struct_time, import_module, BytesIO, pack, dt, modules, set_localtime):
     # dt is the datetime module, taken now: user code may swap the one in
     # sys.modules (test.support's import_fresh_module does).
     c = {name: getattr(time, name) for name in ("localtime", "mktime", "ctime", "asctime", "strftime")}
@@ -979,6 +985,12 @@ def install(time, environ, struct_time, import_module, BytesIO, pack, dt, module
                             dt_.weekday(), dt_.timetuple().tm_yday, 1 if dst else 0,
                             dt_.tzname(), int(off.total_seconds())))
 
+    def c_localtime(secs):
+        # For libc's localtime_r (_wasmexecmodule.c): the offset east of
+        # UTC in seconds, DST or not, and the zone's abbreviation.
+        dt_ = dt.datetime.fromtimestamp(secs, state["zone"])
+        return int(dt_.utcoffset().total_seconds()), 1 if dt_.dst() else 0, dt_.tzname() or ""
+
     def localtime(secs=None):
         zone = state["zone"]
         if zone is None:
@@ -1022,6 +1034,7 @@ def install(time, environ, struct_time, import_module, BytesIO, pack, dt, module
     def tzset():
         zone = find_zone(environ.get(b"TZ", b"").decode("utf-8", "surrogateescape"))
         state["zone"] = zone
+        set_localtime(None if zone is None else c_localtime)
         if zone is None:
             time.timezone, time.altzone, time.daylight, time.tzname = 0, 0, 0, ("UTC", "UTC")
             return
@@ -1043,6 +1056,7 @@ def install(time, environ, struct_time, import_module, BytesIO, pack, dt, module
                      "of the environment variable TZ (an IANA zone name or a POSIX TZ string).")
     tzset.__module__ = "time"
     time.tzset = tzset
+    zoneinfo_class()
     return tzset
 """
 
@@ -1100,7 +1114,7 @@ def _install_time():
     ns = {"__builtins__": dict(__builtins__), "__name__": "wasmexec_time"}
     exec(compile(_TIME_SOURCE, "<wasmexec time>", "exec"), ns)
     _tzset.append(ns["install"](time, posix.environ, time.struct_time, __import__("importlib").import_module,
-                                _io.BytesIO, _struct.pack, datetime, _modules))
+                                _io.BytesIO, _struct.pack, datetime, _modules, _wasmexec.set_localtime))
     del ns["install"]
 
 

@@ -147,6 +147,48 @@ out`})
 	}
 }
 
+// C code that asks libc for local time (datetime's astimezone(), naive
+// fromtimestamp() and timestamp(), sqlite's 'localtime') follows TZ as
+// time.localtime() does, the zone's name and offset included.
+func TestTimezoneInC(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Env: map[string]string{"TZ": "Europe/Berlin"}, Code: `
+import datetime, os, sqlite3, time
+def now():
+    utc = datetime.datetime(2012, 11, 4, 6, 30, tzinfo=datetime.timezone.utc)
+    return [utc.astimezone().strftime("%H:%M %z %Z"), datetime.datetime.fromtimestamp(1700000000).isoformat(),
+            datetime.datetime(2023, 11, 14, 12, 0).timestamp(),
+            sqlite3.connect(":memory:").execute("select datetime(1700000000, 'unixepoch', 'localtime')").fetchone()[0]]
+out = now()
+os.environ["TZ"] = "EST+05EDT,M3.2.0,M11.1.0"
+time.tzset()
+out += now()
+del os.environ["TZ"]
+time.tzset()
+out += now()
+out`})
+	want := `["07:30 +0100 CET","2023-11-14T23:13:20",1699959600.0,"2023-11-14 23:13:20",` +
+		`"01:30 -0500 EST","2023-11-14T17:13:20",1699981200.0,"2023-11-14 17:13:20",` +
+		`"06:30 +0000 UTC","2023-11-14T22:13:20",1699963200.0,"2023-11-14 22:13:20"]`
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %s %+v\nwant %s", res.Outcome, res.Value, res.Error, want)
+	}
+}
+
+// uuid has its C half (_uuid over libuuid), as Debian's python3.11 does.
+func TestUUIDModule(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: `
+import uuid, _uuid
+a, b = uuid.uuid1(), uuid.uuid1()
+[uuid._uuid is _uuid, _uuid.has_uuid_generate_time_safe, a.version, a.variant == uuid.RFC_4122, a != b,
+ a.node == b.node, bool(a.node & (1 << 40)), uuid.uuid4().version, str(uuid.uuid5(uuid.NAMESPACE_DNS, "python.org"))]`})
+	want := `[true,1,1,true,true,true,true,4,"886313e1-3b8a-5372-9b90-0c9aee199e5d"]`
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %s %+v\nwant %s", res.Outcome, res.Value, res.Error, want)
+	}
+}
+
 // The pure-Python twins of C modules are there, and the packages whose C
 // half is missing import as far as Linux gets without it.
 func TestWholeStdlib(t *testing.T) {
