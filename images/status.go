@@ -39,6 +39,11 @@ type BuildStatus struct {
 // ReadBuildStatus reads the status of image name's build in the images
 // directory dir; ok is false when no build of it is under way or failed.
 func ReadBuildStatus(dir, name string) (st BuildStatus, ok bool) {
+	return readBuildStatusAt(dir, name, time.Now())
+}
+
+// readBuildStatusAt is ReadBuildStatus as read at now.
+func readBuildStatusAt(dir, name string, now time.Time) (st BuildStatus, ok bool) {
 	b, err := os.ReadFile(filepath.Join(dir, ".status", name+".json"))
 	if err != nil || json.Unmarshal(b, &st) != nil {
 		return BuildStatus{}, false
@@ -55,7 +60,7 @@ func ReadBuildStatus(dir, name string) (st BuildStatus, ok bool) {
 		// a record's estimate counts down (none once overrun), the pace
 		// is that of the steps so far, the current one as long as it
 		// has taken.
-		since := max(0, time.Now().Unix()-st.UpdatedAt)
+		since := max(0, now.Unix()-st.UpdatedAt)
 		st.ElapsedSeconds += since
 		switch {
 		case st.LeftSeconds < 0:
