@@ -234,6 +234,10 @@ func TestEnvIsolation(t *testing.T) {
 	if env["GREETING"] != "hi" || env["HOME"] != "/workspace" {
 		t.Fatalf("env = %v", env)
 	}
+	// The image's GODEBUG is the guest runtime's setting, not the program's.
+	if _, leaked := env["GODEBUG"]; leaked {
+		t.Fatalf("the guest runtime's GODEBUG reached the program: %v", env)
+	}
 	if len(env) > 8 {
 		t.Fatalf("unexpected env entries: %v", env)
 	}

@@ -66,12 +66,22 @@ done < <(sed -e 's/#.*//' "$here/third_party.txt" | awk NF)
 
 echo "==> [js] go build GOOS=wasip1 GOARCH=wasm"
 (cd "$src" && GOOS=wasip1 GOARCH=wasm go build -modfile "$work/go.mod" -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/js.wasm" .)
+# GODEBUG=gcstoptheworld=1: the guest's Go collector marks with the world
+# stopped. Its concurrent mark can't run beside the program in a guest with
+# one thread and no preemption: the program did the marking itself, in
+# assists, with write barriers on, and the collector's CPU limiter turned
+# the assists off, so the heap outgrew the soft memory limit while a cycle
+# dragged on. Loading mathjs took 81-97 G fuel and peaked at 227 MiB of
+# Go memory at the 256 MiB limit (memory_limit in about one load in four);
+# stopped-world it takes 48 G, the same in every run, and peaks at 177 MiB.
+# Go reads the setting once, when the runtime starts (the image's
+# snapshot); the driver leaves it out of process.env (environ.go).
 cat > "$out/guest.json" <<'JSON'
 {
   "name": "js",
   "wasm": "js.wasm",
   "argv": ["js"],
-  "env": {},
+  "env": {"GODEBUG": "gcstoptheworld=1"},
   "preopens": {},
   "minMemoryBytes": 33554432,
   "oomExitCode": 2,
