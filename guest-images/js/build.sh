@@ -16,7 +16,7 @@
 # result objects (patch-goja-iter.py). An array's length, and a function's
 # length and name until something looks at its properties, stay out of
 # the object's property map, which is made on the first property
-# (patch-goja-lean.py): a third of mathjs's live heap was those maps.
+# (patch-goja-lean.py): mathjs's live heap went from 96 to 70 MiB.
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(pwd)

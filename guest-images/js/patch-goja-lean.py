@@ -1,5 +1,12 @@
 #!/usr/bin/env python3
-"""Keep an array's length out of its property map.
+"""Fewer Go maps in goja objects.
+
+Three changes, each about goja's map of an object's named properties: an
+array's length stays out of it, so does a function's length and name until
+something looks at the function's properties, and the map is made on an
+object's first property rather than with the object (the lazy functions
+and most arrays never have one). Together they took mathjs's live heap
+from 96 to 70 MiB (docs/RATIONALE.md, "mathjs in 256 MiB").
 
 goja stored every array's length property in the array's Go map of named
 properties: the first entry allocates the map's first group (8 slots of
@@ -71,7 +78,8 @@ patch("array_sparse.go", [
 # Then they go into its map, first, as init put them. Most of the functions
 # a package makes are only ever called (mathjs keeps ~40,000 of them:
 # 11 MiB of map groups, 40 MiB allocated). baseObject's flag sits in
-# padding after extensible, so no object grows.
+# padding after extensible; a function object grows by its name's 16
+# bytes, against the map, its group and a property for the name.
 patch("object.go", [
     ("\tprototype  *Object\n\textensible bool\n\n\tvalues    map[unistring.String]Value\n",
      "\tprototype  *Object\n\textensible bool\n"
