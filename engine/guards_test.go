@@ -168,6 +168,18 @@ func TestGuardMemory(t *testing.T) {
 	}
 }
 
+// A program whose live heap fits well within the limit runs to the end:
+// the guest's collector stops the world to mark, so the heap stays at the
+// soft limit instead of outgrowing it while a concurrent cycle drags on
+// (this Map of 200,000 objects ended in memory_limit at 256 MiB then).
+func TestGuardHeapWithinTheLimitFits(t *testing.T) {
+	r := MustRunner(t, 0)
+	res := MustRun(t, r, wasmexec.Request{Code: `const m = new Map(); for (let i = 0; i < 200000; i++) m.set("k" + i, {v: i}); let s = 0; for (const [k, v] of m) s += v.v; s`})
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != "19999900000" {
+		t.Fatalf("%s %s %+v", res.Outcome, res.Value, res.Error)
+	}
+}
+
 // An output flood is capped: failed/output_limit with the captured prefix
 // and stdoutTruncated.
 func TestGuardOutputFlood(t *testing.T) {
@@ -233,6 +245,10 @@ func TestEnvIsolation(t *testing.T) {
 	}
 	if env["GREETING"] != "hi" || env["HOME"] != "/workspace" {
 		t.Fatalf("env = %v", env)
+	}
+	// The image's GODEBUG is the guest runtime's setting, not the program's.
+	if _, leaked := env["GODEBUG"]; leaked {
+		t.Fatalf("the guest runtime's GODEBUG reached the program: %v", env)
 	}
 	if len(env) > 8 {
 		t.Fatalf("unexpected env entries: %v", env)

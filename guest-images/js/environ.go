@@ -31,8 +31,13 @@ func refreshEnviron() {
 		return
 	}
 	for _, kv := range bytes.Split(bytes.TrimRight(buf, "\x00"), []byte{0}) {
-		if k, v, ok := bytes.Cut(kv, []byte("=")); ok {
+		if k, v, ok := bytes.Cut(kv, []byte("=")); ok && string(kv) != runtimeGODEBUG {
 			os.Setenv(string(k), string(v))
 		}
 	}
 }
+
+// runtimeGODEBUG is the image's setting for the guest's own Go runtime
+// (build.sh, guest.json): Go read it at start-up, and it is not the
+// program's environment.
+const runtimeGODEBUG = "GODEBUG=gcstoptheworld=1"

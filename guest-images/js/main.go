@@ -82,7 +82,9 @@ func wasmexecInit() {
 	// GOGC=100 an allocating loop spent about half its fuel in GC. Collect
 	// when the heap has grown 4x instead; the guest's memory limit still
 	// bounds it: each request sets a soft memory limit at 3/4 of the run's
-	// (begin), past which the runtime collects as often as it must.
+	// (begin), past which the runtime collects as often as it must. The
+	// collector stops the world to mark (GODEBUG in build.sh), so a cycle
+	// starts and ends at the limit instead of overshooting it.
 	debug.SetGCPercent(400)
 	// Collect once now, before the snapshot: a guest then starts with the
 	// most headroom before the next cycle. Left to chance, init could end

@@ -238,7 +238,6 @@ func TestPackageCorpusMatchesNode(t *testing.T) {
 // corpusKnownDifferences are the packages whose snippet doesn't give
 // node's value in the guest, with the reason (docs/API.md lists them).
 var corpusKnownDifferences = map[string]string{
-	"mathjs":    "memory: the load's live heap ends near 96 MiB with ~470 MiB allocated on the way; at the default 256 MiB the guest's collector, near its soft limit, sometimes lets the heap reach the limit (memory_limit), more often with this snippet's units and derivative; with 384 MiB it gives node's values within the default fuel (mathjs_test.go)",
 	"he":        "he.encode writes an astral symbol as two surrogate references (&#xD834;&#xDF06;): goja's regular expressions don't match the pair [\\uD800-\\uDBFF][\\uDC00-\\uDFFF] as one symbol",
 	"commander": "commander requires node:child_process when it loads: the guest has no child processes, and refuses the module",
 	"jose":      "jose's CommonJS build requires node:http when it loads (for remote key sets): the guest has no http module",
