@@ -53,9 +53,15 @@ def nparams(s):
 
 
 def mismatches(src):
+    # Which names each file has followed by "(": a definition's name is
+    # among them, so defs() runs only where it can match (run on every
+    # file for every name it took minutes).
+    called = {p: set(re.findall(r'([A-Za-z_0-9@]+)\s*\(', t)) for p, t in src.items()}
     out = []
     for name, ks in sorted(wanted(src).items()):
         for p, t in src.items():
+            if name not in called[p]:
+                continue
             for m in defs(t, name):
                 n = nparams(m.group(1))
                 for k in ks:
