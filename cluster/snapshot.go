@@ -138,21 +138,27 @@ func unpackSnapshot(blob []byte, max int64) ([]byte, func(dir string) error, err
 			return err
 		}
 		defer done()
-		var total int64
-		for {
-			h, err := tr.Next()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := extractWorkspaceEntry(tr, h, dir, &total, limit); err != nil {
-				return err
-			}
-		}
+		return extractWorkspace(tr, dir, limit)
 	}
 	return record, unpack, nil
+}
+
+// extractWorkspace writes tr's remaining entries under "workspace/" into
+// dir, their files together at most limit bytes.
+func extractWorkspace(tr *tar.Reader, dir string, limit int64) error {
+	var total int64
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := extractWorkspaceEntry(tr, h, dir, &total, limit); err != nil {
+			return err
+		}
+	}
 }
 
 // extractWorkspaceEntry writes tar entry h, when it is under "workspace/",

@@ -365,19 +365,7 @@ func unpackCapture(r io.Reader, dir string, limit int64) error {
 	if err != nil {
 		return err
 	}
-	var total int64
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := extractWorkspaceEntry(tr, h, filepath.Join(dir, "workspace"), &total, limit); err != nil {
-			return err
-		}
-	}
+	return extractWorkspace(tr, filepath.Join(dir, "workspace"), limit)
 }
 
 // DeleteTemplate removes template id's row and capture; false when there

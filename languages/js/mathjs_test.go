@@ -3,9 +3,7 @@ package js_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
-	"time"
 
 	wexec "github.com/wasmexec/wasmexec"
 	"github.com/wasmexec/wasmexec/engine"
@@ -23,14 +21,7 @@ func TestMathjsLoadsWithinDefaultLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: the test installs mathjs from the registry")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	head, _ := http.NewRequestWithContext(ctx, http.MethodHead, npm.DefaultRegistry+"/mathjs", nil)
-	if resp, err := http.DefaultClient.Do(head); err != nil || resp.StatusCode >= 500 {
-		t.Skipf("the npm registry %s is not reachable from here (%v): the test installs mathjs from it", npm.DefaultRegistry, err)
-	} else {
-		resp.Body.Close()
-	}
+	skipUnlessRegistry(t, "mathjs")
 	r := testenv.Runner(t, testenv.RunnerConfig{
 		Policy:    wexec.DefaultPolicy(),
 		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
