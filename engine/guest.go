@@ -100,6 +100,9 @@ type Guest struct {
 
 	// shim forwards checked WASI calls to wasmtime (wasishim.go).
 	shim *wasiShim
+	// workspaceFD is the WASI descriptor of the /workspace preopen (after
+	// stdio and the image's preopens).
+	workspaceFD int32
 }
 
 // call is one request in flight: from the driver's recv that takes it to
@@ -185,6 +188,7 @@ func (img *Image) instantiate(opts GuestOptions) (*Guest, error) {
 			store.Close()
 			return nil, err
 		}
+		g.workspaceFD = int32(3 + len(img.Spec.Preopens))
 		if err := wasi.PreopenDir(opts.Workspace, "/workspace"); err != nil {
 			store.Close()
 			return nil, fmt.Errorf("preopen workspace: %w", err)
@@ -835,8 +839,32 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 		{"wasi_snapshot_preview1", "fd_renumber", func(c *wasmtime.Caller, from, to int32) int32 {
 			return guestOf(c).fdRenumber(c, from, to)
 		}},
-		{"wasi_snapshot_preview1", "path_symlink", func(c *wasmtime.Caller, oldPath, oldLen, fd, newPath, newLen int32) int32 {
-			return guestOf(c).pathSymlink(c, oldPath, oldLen, fd, newPath, newLen)
+		{"wasi_snapshot_preview1", "path_symlink", func(c *wasmtime.Caller, oldPath, oldLen, fd, newPath, newLen int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathSymlink(c, oldPath, oldLen, fd, newPath, newLen) // wasipaths.go
+		}},
+		{"wasi_snapshot_preview1", "path_create_directory", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathCreateDirectory(c, fd, p, n)
+		}},
+		{"wasi_snapshot_preview1", "path_remove_directory", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathRemoveDirectory(c, fd, p, n)
+		}},
+		{"wasi_snapshot_preview1", "path_unlink_file", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathUnlinkFile(c, fd, p, n)
+		}},
+		{"wasi_snapshot_preview1", "path_filestat_get", func(c *wasmtime.Caller, fd, flags, p, n, buf int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathFilestatGet(c, fd, flags, p, n, buf)
+		}},
+		{"wasi_snapshot_preview1", "path_filestat_set_times", func(c *wasmtime.Caller, fd, flags, p, n int32, atim, mtim int64, fst int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathFilestatSetTimes(c, fd, flags, p, n, atim, mtim, fst)
+		}},
+		{"wasi_snapshot_preview1", "path_link", func(c *wasmtime.Caller, oldFD, oldFlags, oldPath, oldLen, newFD, newPath, newLen int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathLink(c, oldFD, oldFlags, oldPath, oldLen, newFD, newPath, newLen)
+		}},
+		{"wasi_snapshot_preview1", "path_readlink", func(c *wasmtime.Caller, fd, p, n, buf, bufLen, used int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathReadlink(c, fd, p, n, buf, bufLen, used)
+		}},
+		{"wasi_snapshot_preview1", "path_rename", func(c *wasmtime.Caller, fd, oldPath, oldLen, newFD, newPath, newLen int32) (int32, *wasmtime.Trap) {
+			return guestOf(c).pathRename(c, fd, oldPath, oldLen, newFD, newPath, newLen)
 		}},
 		{"wasi_snapshot_preview1", "path_open", func(c *wasmtime.Caller, dirfd, lookup, path, pathLen, oflags int32, rightsBase, rightsInheriting int64, fdflags, out int32) (int32, *wasmtime.Trap) {
 			return guestOf(c).pathOpen(c, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)

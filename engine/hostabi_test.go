@@ -172,6 +172,8 @@ const (
 	opPoke
 	opReaddir
 	opFetch
+	opStat
+	opReadlink
 )
 
 // wantTrap checks that res is the guest dying of a trap whose message

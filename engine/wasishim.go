@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/bytecodealliance/wasmtime-go/v25"
 )
@@ -29,19 +30,60 @@ import (
 //   - fd_readdir zeroes the padding of the directory entries it returns:
 //     wasmtime 25.0.0 leaves three bytes of each uninitialized, so guests
 //     could read host heap bytes (GHSA-96f6-r43r-8c24).
-const wasishimWat = `(module
-  (import "wasmexec_shim" "memory" (memory 0))
-  (import "wasmexec_shim" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
-  (import "wasmexec_shim" "fd_close" (func $fd_close (param i32) (result i32)))
-  (import "wasmexec_shim" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
-  (export "memory" (memory 0))
-  (func (export "path_open") (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)
-    (call $path_open (local.get 0) (local.get 1) (local.get 2) (local.get 3) (local.get 4)
-      (local.get 5) (local.get 6) (local.get 7) (local.get 8)))
-  (func (export "fd_close") (param i32) (result i32)
-    (call $fd_close (local.get 0)))
-  (func (export "fd_readdir") (param i32 i32 i32 i64 i32) (result i32)
-    (call $fd_readdir (local.get 0) (local.get 1) (local.get 2) (local.get 3) (local.get 4))))`
+//   - every call that takes a path loses the path's trailing slashes on the
+//     way in (wasipaths.go: GHSA-vqjp-4c8c-hfgg).
+
+// shimFuncs are the WASI functions the shim forwards to, with their
+// parameter types (all return an errno), in the order of shimFunc.
+var shimFuncs = []struct{ name, params string }{
+	shimPathOpen:             {"path_open", "i32 i32 i32 i32 i32 i64 i64 i32 i32"},
+	shimFdClose:              {"fd_close", "i32"},
+	shimFdReaddir:            {"fd_readdir", "i32 i32 i32 i64 i32"},
+	shimPathCreateDirectory:  {"path_create_directory", "i32 i32 i32"},
+	shimPathFilestatGet:      {"path_filestat_get", "i32 i32 i32 i32 i32"},
+	shimPathFilestatSetTimes: {"path_filestat_set_times", "i32 i32 i32 i32 i64 i64 i32"},
+	shimPathLink:             {"path_link", "i32 i32 i32 i32 i32 i32 i32"},
+	shimPathReadlink:         {"path_readlink", "i32 i32 i32 i32 i32 i32"},
+	shimPathRemoveDirectory:  {"path_remove_directory", "i32 i32 i32"},
+	shimPathRename:           {"path_rename", "i32 i32 i32 i32 i32 i32"},
+	shimPathUnlinkFile:       {"path_unlink_file", "i32 i32 i32"},
+}
+
+type shimFunc int
+
+const (
+	shimPathOpen shimFunc = iota
+	shimFdClose
+	shimFdReaddir
+	shimPathCreateDirectory
+	shimPathFilestatGet
+	shimPathFilestatSetTimes
+	shimPathLink
+	shimPathReadlink
+	shimPathRemoveDirectory
+	shimPathRename
+	shimPathUnlinkFile
+)
+
+// wasishimWat is the shim's text: for each of shimFuncs, an import from
+// "wasmexec_shim" and an export of the same name that calls it.
+func wasishimWat() string {
+	var b strings.Builder
+	b.WriteString("(module\n  (import \"wasmexec_shim\" \"memory\" (memory 0))\n")
+	for _, f := range shimFuncs {
+		fmt.Fprintf(&b, "  (import \"wasmexec_shim\" %q (func $%s (param %s) (result i32)))\n", f.name, f.name, f.params)
+	}
+	b.WriteString("  (export \"memory\" (memory 0))\n")
+	for _, f := range shimFuncs {
+		fmt.Fprintf(&b, "  (func (export %q) (param %s) (result i32)", f.name, f.params)
+		for i := range strings.Fields(f.params) {
+			fmt.Fprintf(&b, " (local.get %d)", i)
+		}
+		fmt.Fprintf(&b, " (call $%s))\n", f.name)
+	}
+	b.WriteString(")")
+	return b.String()
+}
 
 // maxGuestFiles is how many descriptors a guest may have open at once
 // besides its preopens and stdio. CPython and Go programs rarely hold more
@@ -54,13 +96,10 @@ const (
 	wasiErrnoMfile = 33
 )
 
-// shimFuncs are the WASI functions the shim forwards to.
-var shimFuncs = []string{"path_open", "fd_close", "fd_readdir"}
-
 // prepareShim compiles the shim and keeps a linker with wasmtime's own WASI
 // functions, from which each guest's shim imports them.
 func (e *Engine) prepareShim() error {
-	wasm, err := wasmtime.Wat2Wasm(wasishimWat)
+	wasm, err := wasmtime.Wat2Wasm(wasishimWat())
 	if err != nil {
 		return fmt.Errorf("WASI shim: %w", err)
 	}
@@ -76,8 +115,8 @@ func (e *Engine) prepareShim() error {
 
 // wasiShim is one guest's shim instance and its descriptor count.
 type wasiShim struct {
-	pathOpen, fdClose, fdReaddir *wasmtime.Func
-	open                         map[int32]struct{} // descriptors path_open returned
+	funcs []*wasmtime.Func   // by shimFunc
+	open  map[int32]struct{} // descriptors path_open returned
 }
 
 // startShim instantiates the guest's shim (after the guest, whose memory it
@@ -89,12 +128,12 @@ func (g *Guest) startShim() error {
 	if err := l.Define(g.store, "wasmexec_shim", "memory", g.mem); err != nil {
 		return fmt.Errorf("WASI shim: %w", err)
 	}
-	for _, name := range shimFuncs {
-		fn := h.wasi.Get(g.store, "wasi_snapshot_preview1", name)
+	for _, f := range shimFuncs {
+		fn := h.wasi.Get(g.store, "wasi_snapshot_preview1", f.name)
 		if fn == nil {
-			return fmt.Errorf("WASI shim: wasi_snapshot_preview1.%s is not defined", name)
+			return fmt.Errorf("WASI shim: wasi_snapshot_preview1.%s is not defined", f.name)
 		}
-		if err := l.Define(g.store, "wasmexec_shim", name, fn); err != nil {
+		if err := l.Define(g.store, "wasmexec_shim", f.name, fn); err != nil {
 			return fmt.Errorf("WASI shim: %w", err)
 		}
 	}
@@ -102,12 +141,13 @@ func (g *Guest) startShim() error {
 	if err != nil {
 		return fmt.Errorf("WASI shim: %w", err)
 	}
-	g.shim = &wasiShim{
-		pathOpen:  inst.GetFunc(g.store, "path_open"),
-		fdClose:   inst.GetFunc(g.store, "fd_close"),
-		fdReaddir: inst.GetFunc(g.store, "fd_readdir"),
-		open:      map[int32]struct{}{},
+	s := &wasiShim{funcs: make([]*wasmtime.Func, len(shimFuncs)), open: map[int32]struct{}{}}
+	for i, f := range shimFuncs {
+		if s.funcs[i] = inst.GetFunc(g.store, f.name); s.funcs[i] == nil {
+			return fmt.Errorf("WASI shim: no export %s", f.name)
+		}
 	}
+	g.shim = s
 	return nil
 }
 
@@ -134,7 +174,14 @@ func (g *Guest) pathOpen(caller *wasmtime.Caller, dirfd, lookup, path, pathLen, 
 	if len(s.open) >= maxGuestFiles {
 		return wasiErrnoMfile, nil
 	}
-	r, err := s.pathOpen.Call(caller, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
+	// "x/" follows x and must be a directory (wasipaths.go).
+	if n, trimmed := trimTrailingSlashes(g.memory(caller), path, pathLen); trimmed {
+		if oflags&wasiOflagsCreat != 0 {
+			return wasiErrnoIsdir, nil
+		}
+		pathLen, oflags, lookup = n, oflags|wasiOflagsDirectory, lookup|wasiLookupSymlinkFollow
+	}
+	r, err := s.funcs[shimPathOpen].Call(caller, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
 	errno, trap = shimResult("path_open", r, err)
 	if errno == 0 && trap == nil {
 		if b := span(guestMemory(caller), out, 4); b != nil {
@@ -150,7 +197,7 @@ func (g *Guest) fdClose(caller *wasmtime.Caller, fd int32) (errno int32, trap *w
 	if s == nil {
 		return wasiErrnoBadf, nil
 	}
-	r, err := s.fdClose.Call(caller, fd)
+	r, err := s.funcs[shimFdClose].Call(caller, fd)
 	errno, trap = shimResult("fd_close", r, err)
 	if errno == 0 && trap == nil {
 		delete(s.open, fd)
@@ -168,7 +215,7 @@ func (g *Guest) fdReaddir(caller *wasmtime.Caller, fd, buf, bufLen int32, cookie
 	if s == nil {
 		return wasiErrnoBadf, nil
 	}
-	r, err := s.fdReaddir.Call(caller, fd, buf, bufLen, cookie, used)
+	r, err := s.funcs[shimFdReaddir].Call(caller, fd, buf, bufLen, cookie, used)
 	errno, trap = shimResult("fd_readdir", r, err)
 	if errno != 0 || trap != nil {
 		return errno, trap

@@ -102,15 +102,3 @@ const (
 func (g *Guest) fdRenumber(_ *wasmtime.Caller, from, to int32) int32 {
 	return wasiErrnoNotsup
 }
-
-// pathSymlink replaces WASI path_symlink, refusing it (EPERM). wasmtime
-// 25.0.0 resolves paths through cap-std, whose handling of symlinks whose
-// targets (or the paths through them) end in a slash can follow a link out
-// of the preopened directory (GHSA-vqjp-4c8c-hfgg: a guest with a writable
-// directory reaches any file the server can). Every such escape needs a
-// symlink inside a preopen; the image directories hold none and the file
-// API never writes one, so a guest that can't create symlinks has none to
-// use. Programs see a PermissionError from os.symlink.
-func (g *Guest) pathSymlink(_ *wasmtime.Caller, oldPath, oldLen, fd, newPath, newLen int32) int32 {
-	return wasiErrnoPerm
-}

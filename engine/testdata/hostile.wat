@@ -33,6 +33,8 @@
 ;;  20  i32.store(a, b)
 ;;  21  fd_readdir(a, b, c, 0, 0x2004)
 ;;  22  fetch(a, b, c, d)
+;;  23  path_filestat_get(a, f, b, c, d)  [dirfd, lookup, path, filestat]
+;;  24  path_readlink(a, b, c, d, e, 0x2004)
 (module
   (import "wasmexec" "recv" (func $recv (param i32 i32) (result i32)))
   (import "wasmexec" "send" (func $send (param i32 i32)))
@@ -54,6 +56,8 @@
   (import "wasi_snapshot_preview1" "fd_filestat_set_size" (func $ftruncate (param i32 i64) (result i32)))
   (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_readdir" (func $readdir (param i32 i32 i32 i64 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_filestat_get" (func $stat (param i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_readlink" (func $readlink (param i32 i32 i32 i32 i32 i32) (result i32)))
 
   (memory (export "memory") 1)
   (global $rptr (mut i32) (i32.const 0x1000))
@@ -132,6 +136,11 @@
         (local.set $r (call $readdir (local.get $a) (local.get $b) (local.get $c) (i64.const 0) (i32.const 0x2004)))))
       (if (i32.eq (local.get $op) (i32.const 22)) (then
         (local.set $r (call $fetch (local.get $a) (local.get $b) (local.get $c) (local.get $d)))))
+      (if (i32.eq (local.get $op) (i32.const 23)) (then
+        (local.set $r (call $stat (local.get $a) (local.get $f) (local.get $b) (local.get $c) (local.get $d)))))
+      (if (i32.eq (local.get $op) (i32.const 24)) (then
+        (local.set $r (call $readlink (local.get $a) (local.get $b) (local.get $c) (local.get $d)
+          (local.get $e) (i32.const 0x2004)))))
       (i32.store (i32.const 0x2000) (local.get $r))
       (call $send (i32.const 0x2000) (i32.const 8))
       (br $next)))

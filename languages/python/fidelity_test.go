@@ -74,6 +74,39 @@ now = time.time()
 	}
 }
 
+// Symlinks in the workspace behave as on Linux, but for absolute targets
+// (stored relative to the link: readlink shows that form) and targets
+// outside /workspace (refused); one that climbs out leads nowhere.
+func TestSymlinks(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: `
+import os, pathlib, shutil, tarfile, io
+os.makedirs("d/e"); open("d/f.txt", "w").write("hi")
+os.symlink("d", "rel"); os.symlink("/workspace/d/f.txt", "abs"); os.symlink("d/", "slash")
+os.symlink("../../etc/passwd", "up"); os.symlink("nowhere", "dangling")
+out = [open("rel/f.txt").read(), open("abs").read(), os.readlink("abs"), os.readlink("slash"),
+       os.path.islink("rel"), os.path.isdir("rel/"), sorted(os.listdir("slash/")),
+       os.path.exists("dangling"), os.path.lexists("dangling"),
+       pathlib.Path("rel/f.txt").resolve().as_posix(), os.path.realpath("abs")]
+for bad in (lambda: open("up").read(), lambda: os.symlink("/etc/passwd", "x")):
+    try: bad(); out.append("no error")
+    except OSError as e: out.append(type(e).__name__)
+shutil.copytree("d", "copy", symlinks=True)
+os.symlink("f.txt", "copy/lnk")
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w") as t: t.add("copy")
+shutil.rmtree("copy"); buf.seek(0)
+with tarfile.open(fileobj=buf) as t: t.extractall(".")
+out += [os.readlink("copy/lnk"), open("copy/lnk").read()]
+shutil.rmtree("rel") if False else os.unlink("rel")
+out.append(os.path.exists("d/f.txt"))
+out`})
+	want := `["hi","hi","d/f.txt","d",true,true,["e","f.txt"],false,true,"/workspace/d/f.txt","/workspace/d/f.txt","PermissionError","PermissionError","f.txt","hi",true]`
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %+v\n got %s\nwant %s", res.Outcome, res.Error, res.Value, want)
+	}
+}
+
 // Paths outside the preopens behave as on Linux: a missing one is
 // FileNotFoundError, "/" lists what the guest has, chdir("/") works, and
 // the root is read-only.

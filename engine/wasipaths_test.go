@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// GHSA-vqjp-4c8c-hfgg: cap-std follows a symlink natively when a path's
+// trailing slash lands on it, so a link whose target climbs out of the
+// workspace would lead out of it. Guests may make symlinks in the
+// workspace, so every shape of that escape must stay inside: links whose
+// targets climb, reached with and without trailing slashes, directly and
+// through another link. (Where the kernel has openat2, cap-std's fast path
+// confines these too; the trimming itself is checked by the link targets
+// the host sees and by TestTrimTrailingSlashes.)
+func TestSymlinksStayInTheWorkspace(t *testing.T) {
+	e, _ := MustTestEngine(t)
+	img := MustWatImage(t, e, "hostile", nil, nil)
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "secret.txt"), []byte("host secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := MustStartHostile(t, img, GuestOptions{Workspace: ws}) // fd 3: /workspace
+	const ws3 = 3
+	symlink := func(target, link string) int32 {
+		errno, _ := h.resultData(opSymlink, []uint32{ws3, dataAddr, uint32(len(target)), dataAddr + uint32(len(target)), uint32(len(link))}, []byte(target+link))
+		return errno
+	}
+	open := func(p string, oflags, lookup uint32) int32 {
+		errno, _ := h.resultData(opPathOpen, []uint32{ws3, dataAddr, uint32(len(p)), oflags, 1 << 1 /* read */, 0, lookup}, []byte(p))
+		return errno
+	}
+	const statBuf = 0x3000
+	stat := func(p string, lookup uint32) (int32, byte) {
+		errno, _ := h.resultData(opStat, []uint32{ws3, dataAddr, uint32(len(p)), statBuf, 0, lookup}, []byte(p))
+		res, _ := h.call("", opSend, []uint32{statBuf + filestatFiletypeOffset, 1}, nil)
+		return errno, res.Response[0]
+	}
+	readlink := func(p string) (int32, string) {
+		const buf = 0x3000
+		errno, n := h.resultData(opReadlink, []uint32{ws3, dataAddr, uint32(len(p)), buf, 256}, []byte(p))
+		if errno != 0 {
+			return errno, ""
+		}
+		res, _ := h.call("", opSend, []uint32{buf, n}, nil)
+		return 0, string(res.Response)
+	}
+
+	if errno, _ := h.resultData(opMkdir, []uint32{ws3, dataAddr, 4}, []byte("sub/")); errno != 0 {
+		t.Fatalf("mkdir sub/ = %d", errno)
+	}
+	if errno, _ := h.resultData(opPathOpen, []uint32{ws3, dataAddr, 5, 1 /* creat */, 1<<1 | 1<<6, 0, 0}, []byte("sub/f")); errno != 0 {
+		t.Fatalf("create sub/f = %d", errno)
+	}
+	for _, tc := range []struct {
+		target, link string
+		want         int32
+	}{
+		{"../secret.txt", "up", 0},
+		{"../", "updir", 0},
+		{"../../../../../../..//", "root", 0},
+		{"updir/", "chain", 0},
+		{"sub/", "s", 0},
+		{"/workspace/sub//", "abs", 0},
+		{"/workspace/sub/f", "sub/absf", 0},
+		{"/etc/passwd", "etc", wasiErrnoPerm},
+		{"/workspace/../etc", "etc2", wasiErrnoPerm},
+		{"/workspacex", "etc3", wasiErrnoPerm},
+		{"x\x00y", "nul", wasiErrnoInval},
+	} {
+		if errno := symlink(tc.target, tc.link); errno != tc.want {
+			t.Fatalf("path_symlink(%q, %q) = %d, want %d", tc.target, tc.link, errno, tc.want)
+		}
+	}
+	// Targets lose trailing slashes; absolute ones inside /workspace are
+	// made relative to the link.
+	for link, want := range map[string]string{"updir": "..", "root": "../../../../../../..", "chain": "updir", "s": "sub", "abs": "sub", "sub/absf": "f"} {
+		if got, err := os.Readlink(filepath.Join(ws, link)); err != nil || got != want {
+			t.Fatalf("the host's link %s = %q, %v; want %q", link, got, err, want)
+		}
+		if errno, got := readlink(link); errno != 0 || got != want {
+			t.Fatalf("path_readlink(%s) = %d %q, want %q", link, errno, got, want)
+		}
+	}
+
+	// No way through a climbing link reaches the host's file.
+	for _, p := range []string{"up", "up/", "up//", "up/.", "updir/secret.txt", "updir/", "updir//secret.txt",
+		"chain/secret.txt", "chain/", "root/etc/passwd", "root/", "root/" + top[1:] + "/secret.txt"} {
+		for _, lookup := range []uint32{0, wasiLookupSymlinkFollow} {
+			if errno := open(p, 0, lookup); errno == 0 {
+				t.Fatalf("path_open(%q, lookup %d) succeeded: it left the workspace", p, lookup)
+			}
+			if errno, ft := stat(p, lookup); errno == 0 && (lookup == wasiLookupSymlinkFollow || p[len(p)-1] == '/') {
+				t.Fatalf("path_filestat_get(%q, lookup %d) succeeded (type %d): it left the workspace", p, lookup, ft)
+			}
+		}
+	}
+
+	// A trailing slash still means "a directory, following the link".
+	if errno, ft := stat("s/", 0); errno != 0 || ft != wasiFiletypeDirectory {
+		t.Fatalf("stat s/ = %d, type %d; want the directory", errno, ft)
+	}
+	if errno, ft := stat("s", 0); errno != 0 || ft != 7 /* symbolic_link */ {
+		t.Fatalf("lstat s = %d, type %d; want the link", errno, ft)
+	}
+	if errno, _ := stat("sub/f/", 0); errno != wasiErrnoNotdir {
+		t.Fatalf("stat sub/f/ = %d, want ENOTDIR", errno)
+	}
+	if errno := open("sub/f/", 0, 0); errno != wasiErrnoNotdir {
+		t.Fatalf("open sub/f/ = %d, want ENOTDIR", errno)
+	}
+	if errno := open("s/", 0, 0); errno != 0 {
+		t.Fatalf("open s/ = %d, want the directory", errno)
+	}
+	if errno, _ := readlink("s/"); errno != wasiErrnoInval {
+		t.Fatalf("readlink s/ = %d, want EINVAL", errno)
+	}
+	if errno, _ := h.resultData(opUnlink, []uint32{ws3, dataAddr, 6}, []byte("sub/f/")); errno != wasiErrnoNotdir {
+		t.Fatalf("unlink sub/f/ = %d, want ENOTDIR", errno)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "sub", "f")); err != nil {
+		t.Fatalf("unlink sub/f/ removed the file: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(top, "secret.txt")); err != nil || string(b) != "host secret" {
+		t.Fatalf("the host's file changed: %q, %v", b, err)
+	}
+}
+
+func TestWorkspaceRelative(t *testing.T) {
+	for _, tc := range []struct {
+		target, link, want string
+		ok                 bool
+	}{
+		{"/workspace/a/b", "c/l", "../a/b", true},
+		{"/workspace/a/b", "l", "a/b", true},
+		{"/workspace", "l", ".", true},
+		{"/workspace", "a/b/l", "../..", true},
+		{"/workspace/a", "a/l", ".", true},
+		{"/workspace/./a/../b", "x/y/l", "../../b", true},
+		{"/etc", "l", "", false},
+		{"/workspace/../etc", "l", "", false},
+		{"/workspacefoo", "l", "", false},
+		{"/workspace/a", "../l", "", false},
+	} {
+		got, ok := workspaceRelative(tc.target, tc.link)
+		if ok != tc.ok || got != tc.want {
+			t.Fatalf("workspaceRelative(%q, %q) = %q, %v; want %q, %v", tc.target, tc.link, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestTrimTrailingSlashes(t *testing.T) {
+	mem := []byte("a/b//" + "/" + "///" + "x")
+	for _, tc := range []struct {
+		p, n, want int32
+		trimmed    bool
+	}{
+		{0, 5, 3, true},  // "a/b//"
+		{0, 3, 3, false}, // "a/b"
+		{5, 1, 1, false}, // "/"
+		{5, 4, 1, true},  // "////"
+		{9, 1, 1, false}, // "x"
+		{0, 0, 0, false},
+		{8, 9, 9, false}, // out of bounds: left to wasmtime
+	} {
+		if got, trimmed := trimTrailingSlashes(mem, tc.p, tc.n); got != tc.want || trimmed != tc.trimmed {
+			t.Fatalf("trim(%q) = %d, %v; want %d, %v", mem[tc.p:min(int(tc.p+tc.n), len(mem))], got, trimmed, tc.want, tc.trimmed)
+		}
+	}
+}
