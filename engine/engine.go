@@ -59,6 +59,8 @@ type Engine struct {
 
 	// hard holds the advisory mitigations (wasmhardening.go).
 	hard engineHardening
+	// learned: the pages runs from each template state wrote (learn.go).
+	learned learnedStates
 }
 
 // engineConfigKey names the engine settings a serialized module depends on.

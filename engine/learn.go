@@ -50,14 +50,15 @@ type learnedWrites struct {
 	ahead int       // guests made ahead since the state was first seen
 }
 
-var learned = struct {
-	sync.Mutex
-	m map[stateID]*learnedWrites
-}{m: map[stateID]*learnedWrites{}}
+// learnedStates is an engine's record of what runs from each state wrote.
+type learnedStates struct {
+	mu sync.Mutex
+	m  map[stateID]*learnedWrites
+}
 
 // learnedFor returns the record of f's state at off, nil when f can't be
 // named.
-func learnedFor(f *os.File, off int64) *learnedWrites {
+func (e *Engine) learnedFor(f *os.File, off int64) *learnedWrites {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil
@@ -67,15 +68,16 @@ func learnedFor(f *os.File, off int64) *learnedWrites {
 		return nil
 	}
 	id := stateID{dev: dev, ino: ino, off: off}
-	learned.Lock()
-	defer learned.Unlock()
-	l := learned.m[id]
+	s := &e.learned
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.m[id]
 	if l == nil {
-		if len(learned.m) >= maxLearned {
-			clear(learned.m)
+		if s.m == nil || len(s.m) >= maxLearned {
+			s.m = map[stateID]*learnedWrites{}
 		}
 		l = &learnedWrites{}
-		learned.m[id] = l
+		s.m[id] = l
 	}
 	return l
 }
@@ -84,7 +86,7 @@ func learnedFor(f *os.File, off int64) *learnedWrites {
 // a guest made ahead populates the pages earlier runs wrote; any other
 // (and one in relearnEvery made ahead) measures what its run writes.
 func (g *Guest) learnOrPopulate(mem []byte, f *os.File, off int64) {
-	l := learnedFor(f, off)
+	l := g.img.engine.learnedFor(f, off)
 	if l == nil {
 		return
 	}
