@@ -6,7 +6,7 @@
 # whose base key is the same. The key is the hash of exactly what this stage
 # reads (BASE_INPUTS below, this file included, and the versions of
 # BASE_TOOL_PKGS), so a change to the driver (wasmexec_driver.py,
-# _wasmexecmodule.c, _wasmexec_fsguard.c), to tools/patch_stdlib.py,
+# _wasmexecmodule.c, _wasmexec_fsguard.c, _wasmexec_linux.c), to tools/patch_stdlib.py,
 # tools/wasm_assets.py, guest.json or build.sh itself reuses the tree and
 # only recompiles the driver's modules and relinks. Anything this stage
 # does with another file of this directory must add it to BASE_INPUTS (the
@@ -305,7 +305,7 @@ build_base() {
     # Exact edits to the interpreter: the driver's frames end the stack user
     # code sees, and a C-stack check behind the recursion limit.
     run_logged "$B/logs/patch_cpython.log" "$BUILD_PYTHON" "$HERE/tools/patch_cpython.py" "$PYSRC"
-    cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
+    cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$HERE/_wasmexec_linux.c" "$PYSRC/Modules/"
     mkdir -p "$PYSRC/builddir/wasi/Modules" "$B/pkgconfig-empty"
     # makesetup reads Setup.local from the build directory.
     cp "$HERE/Setup.local" "$PYSRC/builddir/wasi/Modules/Setup.local"
@@ -337,8 +337,8 @@ build_base() {
     step "compiling CPython"
     cd "$PYSRC/builddir/wasi"
     make_python
-    rm -f python.wasm Modules/_wasmexecmodule.o Modules/_wasmexec_fsguard.o \
-        "$PYSRC/Modules/_wasmexecmodule.c" "$PYSRC/Modules/_wasmexec_fsguard.c"
+    rm -f python.wasm Modules/_wasmexecmodule.o Modules/_wasmexec_fsguard.o Modules/_wasmexec_linux.o \
+        "$PYSRC/Modules/_wasmexecmodule.c" "$PYSRC/Modules/_wasmexec_fsguard.c" "$PYSRC/Modules/_wasmexec_linux.c"
     # The dependencies' sources: only their installed libraries are used.
     rm -rf "$B"/src/zlib-* "$B"/src/sqlite3-* "$B"/src/bzip2-* "$B"/src/xz-*
 }

@@ -229,7 +229,7 @@ BUILDDIR="$PYSRC/builddir/wasi"
 [ -f "$BUILDDIR/Makefile" ] || die "the compiled tree $BASE has no $BUILDDIR/Makefile; remove $BASE and build again"
 
 step "building CPython (python.wasm) with the driver's modules"
-cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$PYSRC/Modules/"
+cp "$HERE/_wasmexecmodule.c" "$HERE/_wasmexec_fsguard.c" "$HERE/_wasmexec_linux.c" "$PYSRC/Modules/"
 cd "$BUILDDIR"
 step "compiling the extension libraries' inittab"
 write_inittab "$B/extlibs_inittab.c" "${EXT_DIRS[@]/%//modules.txt}"

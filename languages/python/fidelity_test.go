@@ -107,6 +107,41 @@ out`})
 	}
 }
 
+// The Linux calls the guest builds on WASI (_wasmexec_linux.c):
+// os.getrandom, os.sendfile between files, and directory descriptors for
+// os.listdir/os.scandir, so os.fwalk and shutil.rmtree's descriptor-based
+// walk (the one safe against symlink races) exist as on Linux.
+func TestLinuxCallsOnWASI(t *testing.T) {
+	r := MustRunner(t)
+	res := MustRun(t, r, wasmexec.Request{Code: `
+import os, shutil, errno
+out = []
+a, b = os.getrandom(32), os.getrandom(32, os.GRND_NONBLOCK | os.GRND_RANDOM)
+out += [len(a), a != b, len(os.getrandom(0))]
+try: os.getrandom(4, 0x100)
+except OSError as e: out.append(errno.errorcode[e.errno])
+open("src", "wb").write(bytes(range(256)) * 1024)
+src, dst = os.open("src", os.O_RDONLY), os.open("dst", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+out += [os.sendfile(dst, src, 100, 1000), os.lseek(src, 0, os.SEEK_CUR)]
+out += [os.sendfile(dst, src, None, 300000), os.lseek(src, 0, os.SEEK_CUR), os.sendfile(dst, src, None, 10)]
+os.close(dst)
+out.append(open("dst", "rb").read() == (bytes(range(256)) * 1024)[100:1100] + bytes(range(256)) * 1024)
+os.makedirs("t/a/b"); open("t/a/f", "w").close(); os.symlink("a", "t/l")
+fd = os.open("t", os.O_RDONLY)
+out += [sorted(os.listdir(fd)), sorted(e.name for e in os.scandir(fd)), sorted(os.listdir(fd))]
+out.append(sorted((root, sorted(dirs), sorted(files)) for root, dirs, files, _ in os.fwalk("t")))
+os.close(fd)
+out.append(shutil.rmtree.avoids_symlink_attacks)
+shutil.rmtree("t")
+out.append(os.path.exists("t"))
+out`})
+	// What Debian's python3.11 prints for the same code.
+	want := `[32,true,0,"EINVAL",1000,0,262144,262144,0,true,["a","l"],["a","l"],["a","l"],[["t",["a","l"],[]],["t/a",["b"],["f"]],["t/a/b",[],[]]],true,false]`
+	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
+		t.Fatalf("%s %+v\n got %s\nwant %s", res.Outcome, res.Error, res.Value, want)
+	}
+}
+
 // Paths outside the preopens behave as on Linux: a missing one is
 // FileNotFoundError, "/" lists what the guest has, chdir("/") works, and
 // the root is read-only.

@@ -23,6 +23,14 @@ source tree fails loudly instead of being half-patched.
    _wasmexec to 64 KiB above the bottom of the stack), which raises
    RecursionError ("... (C stack)") like the recursion limit does. The
    compare is one global.get of __stack_pointer.
+
+3. Linux calls on WASI. os.getrandom (WASI's random_get), os.sendfile
+   (between files) and a descriptor of their own for os.scandir/os.listdir
+   on a directory descriptor (WASI has no dup; so fdopendir, os.fwalk and
+   shutil.rmtree's descriptor-based walk work) come from
+   _wasmexec_linux.c; posixmodule.c calls them on WASI, and the config.site
+   says fdopendir and sendfile exist (this wasi-libc's fdopendir works:
+   what failed was the dup before it).
 """
 import pathlib
 import sys
@@ -37,6 +45,100 @@ EDITS = {
         ("""#define CO_FUTURE_ANNOTATIONS    0x1000000
 """, """#define CO_FUTURE_ANNOTATIONS    0x1000000
 """ + HIDDEN),
+    ],
+    "Tools/wasm/config.site-wasm32-wasi": [
+        ("""# fdopendir() fails on SDK 15.0,
+# OSError: [Errno 28] Invalid argument: '.'
+ac_cv_func_fdopendir=no
+""", """# wasmexec: fdopendir() works; the dup() before it is done with openat()
+# (_wasmexec_linux.c), and so is sendfile() (file to file).
+ac_cv_func_sendfile=yes
+"""),
+    ],
+    "Modules/posixmodule.c": [
+        ("""#ifdef HAVE_SYS_SENDFILE_H
+#  include <sys/sendfile.h>
+#endif
+""", """#ifdef HAVE_SYS_SENDFILE_H
+#  include <sys/sendfile.h>
+#endif
+
+#ifdef __wasi__
+/* wasmexec: Linux calls built on WASI (_wasmexec_linux.c). */
+#  define GRND_NONBLOCK 0x0001
+#  define GRND_RANDOM   0x0002
+extern ssize_t _wasmexec_getrandom(void *buf, size_t size, unsigned int flags);
+extern int _wasmexec_dup_dir(int dirfd);
+extern ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count);
+#endif
+"""),
+        ("""        /* closedir() closes the FD, so we duplicate it */
+        fd = _Py_dup(path->fd);
+        if (fd == -1)
+            return NULL;
+""", """        /* closedir() closes the FD, so we duplicate it */
+#ifdef __wasi__
+        fd = _wasmexec_dup_dir(path->fd);
+        if (fd == -1)
+            return path_error(path);
+#else
+        fd = _Py_dup(path->fd);
+        if (fd == -1)
+            return NULL;
+#endif
+"""),
+        ("""        /* closedir() closes the FD, so we duplicate it */
+        fd = _Py_dup(iterator->path.fd);
+        if (fd == -1)
+            goto error;
+""", """        /* closedir() closes the FD, so we duplicate it */
+#ifdef __wasi__
+        fd = _wasmexec_dup_dir(iterator->path.fd);
+        if (fd == -1) {
+            path_error(&iterator->path);
+            goto error;
+        }
+#else
+        fd = _Py_dup(iterator->path.fd);
+        if (fd == -1)
+            goto error;
+#endif
+"""),
+        ("""#ifdef __linux__
+    if (offobj == Py_None) {""", """#if defined(__linux__) || defined(__wasi__)
+    if (offobj == Py_None) {"""),
+        ("""#ifdef HAVE_GETRANDOM_SYSCALL
+/*[clinic input]
+os.getrandom
+""", """#if defined(HAVE_GETRANDOM_SYSCALL) || defined(__wasi__)
+/*[clinic input]
+os.getrandom
+"""),
+        ("""        n = syscall(SYS_getrandom,
+                    PyBytes_AS_STRING(bytes),
+                    PyBytes_GET_SIZE(bytes),
+                    flags);
+""", """#ifdef __wasi__
+        n = _wasmexec_getrandom(PyBytes_AS_STRING(bytes),
+                                PyBytes_GET_SIZE(bytes), flags);
+#else
+        n = syscall(SYS_getrandom,
+                    PyBytes_AS_STRING(bytes),
+                    PyBytes_GET_SIZE(bytes),
+                    flags);
+#endif
+"""),
+        ("""#endif   /* HAVE_GETRANDOM_SYSCALL */
+""", """#endif   /* HAVE_GETRANDOM_SYSCALL || __wasi__ */
+"""),
+        ("""#ifdef HAVE_GETRANDOM_SYSCALL
+    if (PyModule_AddIntMacro(m, GRND_RANDOM)) return -1;""", """#if defined(HAVE_GETRANDOM_SYSCALL) || defined(__wasi__)
+    if (PyModule_AddIntMacro(m, GRND_RANDOM)) return -1;"""),
+    ],
+    "Modules/clinic/posixmodule.c.h": [
+        ("""#if defined(HAVE_GETRANDOM_SYSCALL)
+""", """#if defined(HAVE_GETRANDOM_SYSCALL) || defined(__wasi__)
+"""),
     ],
     "Objects/frameobject.c": [
         ("""        if (prev) {
