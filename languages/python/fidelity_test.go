@@ -110,7 +110,8 @@ out`})
 // The Linux calls the guest builds on WASI (_wasmexec_linux.c):
 // os.getrandom, os.sendfile between files, and directory descriptors for
 // os.listdir/os.scandir, so os.fwalk and shutil.rmtree's descriptor-based
-// walk (the one safe against symlink races) exist as on Linux.
+// walk (the one safe against symlink races) exist as on Linux; shutil's
+// copyfile takes its sendfile path.
 func TestLinuxCallsOnWASI(t *testing.T) {
 	r := MustRunner(t)
 	res := MustRun(t, r, wasmexec.Request{Code: `
@@ -126,6 +127,8 @@ out += [os.sendfile(dst, src, 100, 1000), os.lseek(src, 0, os.SEEK_CUR)]
 out += [os.sendfile(dst, src, None, 300000), os.lseek(src, 0, os.SEEK_CUR), os.sendfile(dst, src, None, 10)]
 os.close(dst)
 out.append(open("dst", "rb").read() == (bytes(range(256)) * 1024)[100:1100] + bytes(range(256)) * 1024)
+shutil.copyfile("src", "copy")
+out += [open("copy", "rb").read() == open("src", "rb").read(), shutil._USE_CP_SENDFILE]
 os.makedirs("t/a/b"); open("t/a/f", "w").close(); os.symlink("a", "t/l")
 fd = os.open("t", os.O_RDONLY)
 out += [sorted(os.listdir(fd)), sorted(e.name for e in os.scandir(fd)), sorted(os.listdir(fd))]
@@ -136,7 +139,7 @@ shutil.rmtree("t")
 out.append(os.path.exists("t"))
 out`})
 	// What Debian's python3.11 prints for the same code.
-	want := `[32,true,0,"EINVAL",1000,0,262144,262144,0,true,["a","l"],["a","l"],["a","l"],[["t",["a","l"],[]],["t/a",["b"],["f"]],["t/a/b",[],[]]],true,false]`
+	want := `[32,true,0,"EINVAL",1000,0,262144,262144,0,true,true,true,["a","l"],["a","l"],["a","l"],[["t",["a","l"],[]],["t/a",["b"],["f"]],["t/a/b",[],[]]],true,false]`
 	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
 		t.Fatalf("%s %+v\n got %s\nwant %s", res.Outcome, res.Error, res.Value, want)
 	}
