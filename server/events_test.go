@@ -61,9 +61,16 @@ func MustEvents(tb testing.TB, url, key, lastID string) *sseStream {
 	return s
 }
 
+// sseEventWait bounds how long next waits for an event: a stream that
+// goes quiet fails its test instead of hanging the package until go
+// test's own timeout.
+const sseEventWait = time.Minute
+
 // next returns the next event (comments skipped).
 func (s *sseStream) next(tb testing.TB) sseEvent {
 	tb.Helper()
+	quiet := time.AfterFunc(sseEventWait, func() { s.resp.Body.Close() })
+	defer quiet.Stop()
 	var e sseEvent
 	for s.sc.Scan() {
 		line := s.sc.Text()
@@ -81,6 +88,9 @@ func (s *sseStream) next(tb testing.TB) sseEvent {
 				tb.Fatalf("data %q: %v", line, err)
 			}
 		}
+	}
+	if !quiet.Stop() {
+		tb.Fatalf("no event within %s (the last lines were comments or nothing)", sseEventWait)
 	}
 	tb.Fatalf("the stream ended: %v", s.sc.Err())
 	return e
