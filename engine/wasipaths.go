@@ -39,6 +39,95 @@ import (
 // maxWasiPath bounds a path or target a guest passes (Linux's PATH_MAX).
 const maxWasiPath = 4096
 
+// Directory descriptors. cap-std confines a path relative to any directory
+// descriptor to that directory's tree, where Linux only confines it to the
+// preopen: os.stat("up", dir_fd=d) with "up" a link to "../x", or
+// os.open("../x", dir_fd=d), fail with EPERM in WASI and work on Linux (and
+// os.fwalk, which walks by descriptors, didn't follow such links). So the
+// host remembers the path each descriptor was opened at, relative to
+// /workspace (its own path joined to its base's, not cleaned: ".." and
+// links in it are resolved again, physically, as Linux resolves them from
+// the descriptor's directory), and a path_open or path_filestat_get
+// relative to a directory descriptor that cap-std refuses with EPERM runs
+// again relative to /workspace with the joined path. That still resolves
+// inside /workspace, which cap-std confines; only a descriptor's directory
+// renamed since it was opened makes the second resolution differ from
+// Linux's.
+const maxTrackedPath = 2 * maxWasiPath
+
+// fdPath is the path a descriptor was opened at, relative to /workspace.
+type fdPath struct {
+	rel   string
+	known bool
+}
+
+// pathString is the guest's path at p (n bytes), "" when out of bounds.
+func (g *Guest) pathString(caller *wasmtime.Caller, p, n int32) string {
+	return string(span(g.memory(caller), p, n))
+}
+
+// fdPathOf is the path of what name names relative to dirfd.
+func (g *Guest) fdPathOf(dirfd int32, name string) fdPath {
+	if dirfd == g.workspaceFD && g.opts.Workspace != "" {
+		return fdPath{rel: name, known: len(name) <= maxTrackedPath}
+	}
+	base, ok := g.shim.open[dirfd]
+	if !ok || !base.known || len(base.rel)+1+len(name) > maxTrackedPath {
+		return fdPath{}
+	}
+	return fdPath{rel: base.rel + "/" + name, known: true}
+}
+
+// workspacePath is name relative to the directory descriptor dirfd, as a
+// path relative to /workspace, when dirfd is one whose path is known (not
+// /workspace itself: leaving it is leaving the sandbox).
+func (g *Guest) workspacePath(dirfd int32, name string) (string, bool) {
+	if dirfd == g.workspaceFD || name == "" {
+		return "", false
+	}
+	p := g.fdPathOf(dirfd, name)
+	return p.rel, p.known
+}
+
+// scratchLayout: the scratch shim's page holds a call's result (a
+// descriptor or a filestat) at 0 and its path at scratchPathAt.
+const (
+	scratchPathAt = 64
+	filestatSize  = 64
+)
+
+// scratchCall runs the scratch shim's f with full (relative to /workspace)
+// as its path and copies the n-byte result to the guest at out.
+func (g *Guest) scratchCall(caller *wasmtime.Caller, f shimFunc, full string, out int32, n int, args func(path, pathLen int32) []any) (int32, *wasmtime.Trap) {
+	s := g.shim
+	mem := s.scratchMem.UnsafeData(caller)
+	if scratchPathAt+len(full) > len(mem) {
+		return wasiErrnoNametoolong, nil
+	}
+	if span(g.memory(caller), out, int32(n)) == nil {
+		return wasiErrnoFault, nil
+	}
+	copy(mem[scratchPathAt:], full)
+	r, err := s.scratch[f].Call(caller, args(scratchPathAt, int32(len(full)))...)
+	errno, trap := shimResult(shimFuncs[f].name, r, err)
+	if errno == 0 && trap == nil {
+		copy(span(g.memory(caller), out, int32(n)), s.scratchMem.UnsafeData(caller)[:n])
+	}
+	return errno, trap
+}
+
+func (g *Guest) scratchPathOpen(caller *wasmtime.Caller, lookup int32, full string, oflags int32, rightsBase, rightsInheriting int64, fdflags, out int32) (int32, *wasmtime.Trap) {
+	return g.scratchCall(caller, shimPathOpen, full, out, 4, func(p, n int32) []any {
+		return []any{g.workspaceFD, lookup, p, n, oflags, rightsBase, rightsInheriting, fdflags, int32(0)}
+	})
+}
+
+func (g *Guest) scratchPathFilestatGet(caller *wasmtime.Caller, flags int32, full string, buf int32) (int32, *wasmtime.Trap) {
+	return g.scratchCall(caller, shimPathFilestatGet, full, buf, filestatSize, func(p, n int32) []any {
+		return []any{g.workspaceFD, flags, p, n, int32(0)}
+	})
+}
+
 const (
 	wasiErrnoInval       = 28
 	wasiErrnoNametoolong = 37
@@ -166,6 +255,11 @@ func (g *Guest) pathFilestatGet(c *wasmtime.Caller, fd, flags, p, n, buf int32) 
 		flags |= wasiLookupSymlinkFollow
 	}
 	errno, trap = g.shimCall(c, shimPathFilestatGet, fd, flags, p, n, buf)
+	if errno == wasiErrnoPerm && trap == nil {
+		if full, ok := g.workspacePath(fd, g.pathString(c, p, n)); ok {
+			errno, trap = g.scratchPathFilestatGet(c, flags, full, buf)
+		}
+	}
 	if trimmed && errno == 0 && trap == nil {
 		if ft := span(g.memory(c), buf+filestatFiletypeOffset, 1); ft == nil || ft[0] != wasiFiletypeDirectory {
 			return wasiErrnoNotdir, nil

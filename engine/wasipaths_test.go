@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +33,7 @@ func TestSymlinksStayInTheWorkspace(t *testing.T) {
 		return errno
 	}
 	open := func(p string, oflags, lookup uint32) int32 {
-		errno, _ := h.resultData(opPathOpen, []uint32{ws3, dataAddr, uint32(len(p)), oflags, 1 << 1 /* read */, 0, lookup}, []byte(p))
+		errno, _ := h.resultData(opPathOpen, []uint32{ws3, dataAddr, uint32(len(p)), oflags, 1 << 1 /* read */, lookup, 0}, []byte(p))
 		return errno
 	}
 	const statBuf = 0x3000
@@ -171,5 +172,72 @@ func TestTrimTrailingSlashes(t *testing.T) {
 		if got, trimmed := trimTrailingSlashes(mem, tc.p, tc.n); got != tc.want || trimmed != tc.trimmed {
 			t.Fatalf("trim(%q) = %d, %v; want %d, %v", mem[tc.p:min(int(tc.p+tc.n), len(mem))], got, trimmed, tc.want, tc.trimmed)
 		}
+	}
+}
+
+// cap-std confines a path relative to a directory descriptor to that
+// directory, where Linux confines it to nothing (here: the workspace). A
+// path from a descriptor that climbs above it, directly or through a
+// link, runs again from /workspace: it reaches what Linux would inside
+// the workspace, and nothing outside it.
+func TestDirectoryDescriptorsReachTheWorkspace(t *testing.T) {
+	e, _ := MustTestEngine(t)
+	img := MustWatImage(t, e, "hostile", nil, nil)
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	for _, d := range []string{"ws/a/b", "ws/a/c"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range map[string]string{"ws/a/c/f": "in", "secret.txt": "host secret"} {
+		if err := os.WriteFile(filepath.Join(top, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../c", filepath.Join(ws, "a/b/up")); err != nil {
+		t.Fatal(err)
+	}
+	h := MustStartHostile(t, img, GuestOptions{Workspace: ws}) // fd 3: /workspace
+	const rRead = 1 << 1
+	open := func(dirfd uint32, p string, oflags, lookup uint32) (int32, uint32) {
+		return h.resultData(opPathOpen, []uint32{dirfd, dataAddr, uint32(len(p)), oflags, rRead, lookup, 0}, []byte(p))
+	}
+	const statBuf = 0x3000
+	stat := func(dirfd uint32, p string) (int32, uint64) {
+		errno, _ := h.resultData(opStat, []uint32{dirfd, dataAddr, uint32(len(p)), statBuf, 0, wasiLookupSymlinkFollow}, []byte(p))
+		res, _ := h.call("", opSend, []uint32{statBuf + 32, 8}, nil) // size
+		return errno, binary.LittleEndian.Uint64(res.Response)
+	}
+	errno, b := open(3, "a/b", wasiOflagsDirectory, 0)
+	if errno != 0 {
+		t.Fatalf("open a/b = %d", errno)
+	}
+	// Through the link and by "..", from the descriptor of a/b.
+	for _, p := range []string{"up/f", "../c/f", "up/../c/f"} {
+		if errno, size := stat(b, p); errno != 0 || size != 2 {
+			t.Fatalf("stat(a/b, %q) = %d, size %d; want a/c/f", p, errno, size)
+		}
+	}
+	errno, up := open(b, "up", wasiOflagsDirectory, wasiLookupSymlinkFollow)
+	if errno != 0 {
+		t.Fatalf("open(a/b, up) = %d", errno)
+	}
+	// A descriptor opened that way knows where it is, too.
+	if errno, size := stat(up, "../c/f"); errno != 0 || size != 2 {
+		t.Fatalf("stat(a/b/up, ../c/f) = %d, size %d", errno, size)
+	}
+	// Never past the workspace.
+	climb := "../../../secret.txt"
+	for _, p := range []string{climb, "up/" + climb, "../../" + filepath.Base(ws) + "/../secret.txt"} {
+		if errno, _ := stat(b, p); errno == 0 {
+			t.Fatalf("stat(a/b, %q) reached the host's file", p)
+		}
+		if errno, _ := open(b, p, 0, 0); errno == 0 {
+			t.Fatalf("open(a/b, %q) reached the host's file", p)
+		}
+	}
+	if errno, _ := stat(3, "../secret.txt"); errno == 0 {
+		t.Fatal("stat(/workspace, ../secret.txt) reached the host's file")
 	}
 }

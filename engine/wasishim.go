@@ -65,16 +65,31 @@ const (
 	shimPathUnlinkFile
 )
 
-// wasishimWat is the shim's text: for each of shimFuncs, an import from
-// "wasmexec_shim" and an export of the same name that calls it.
-func wasishimWat() string {
+// scratchFuncs are what the scratch shim forwards: calls the host makes
+// with paths of its own (wasipaths.go), from the scratch shim's own page
+// of memory instead of the guest's.
+var scratchFuncs = []shimFunc{shimPathOpen, shimPathFilestatGet}
+
+// wasishimWat is a shim's text: for each of funcs, an import from
+// "wasmexec_shim" and an export of the same name that calls it. Its memory
+// is the guest's (imported) or, for the scratch shim, a page of its own.
+func wasishimWat(funcs []shimFunc, ownMemory bool) string {
 	var b strings.Builder
-	b.WriteString("(module\n  (import \"wasmexec_shim\" \"memory\" (memory 0))\n")
-	for _, f := range shimFuncs {
+	b.WriteString("(module\n")
+	if !ownMemory {
+		b.WriteString("  (import \"wasmexec_shim\" \"memory\" (memory 0))\n")
+	}
+	for _, i := range funcs {
+		f := shimFuncs[i]
 		fmt.Fprintf(&b, "  (import \"wasmexec_shim\" %q (func $%s (param %s) (result i32)))\n", f.name, f.name, f.params)
 	}
-	b.WriteString("  (export \"memory\" (memory 0))\n")
-	for _, f := range shimFuncs {
+	if ownMemory {
+		b.WriteString("  (memory (export \"memory\") 1)\n")
+	} else {
+		b.WriteString("  (export \"memory\" (memory 0))\n")
+	}
+	for _, i := range funcs {
+		f := shimFuncs[i]
 		fmt.Fprintf(&b, "  (func (export %q) (param %s) (result i32)", f.name, f.params)
 		for i := range strings.Fields(f.params) {
 			fmt.Fprintf(&b, " (local.get %d)", i)
@@ -99,12 +114,22 @@ const (
 // prepareShim compiles the shim and keeps a linker with wasmtime's own WASI
 // functions, from which each guest's shim imports them.
 func (e *Engine) prepareShim() error {
-	wasm, err := wasmtime.Wat2Wasm(wasishimWat())
-	if err != nil {
-		return fmt.Errorf("WASI shim: %w", err)
+	all := make([]shimFunc, len(shimFuncs))
+	for i := range all {
+		all[i] = shimFunc(i)
 	}
-	if e.hard.shim, err = wasmtime.NewModule(e.wt, wasm); err != nil {
-		return fmt.Errorf("WASI shim: %w", err)
+	for _, m := range []struct {
+		mod       **wasmtime.Module
+		funcs     []shimFunc
+		ownMemory bool
+	}{{&e.hard.shim, all, false}, {&e.hard.scratch, scratchFuncs, true}} {
+		wasm, err := wasmtime.Wat2Wasm(wasishimWat(m.funcs, m.ownMemory))
+		if err != nil {
+			return fmt.Errorf("WASI shim: %w", err)
+		}
+		if *m.mod, err = wasmtime.NewModule(e.wt, wasm); err != nil {
+			return fmt.Errorf("WASI shim: %w", err)
+		}
 	}
 	e.hard.wasi = wasmtime.NewLinker(e.wt)
 	if err := e.hard.wasi.DefineWasi(); err != nil {
@@ -115,8 +140,13 @@ func (e *Engine) prepareShim() error {
 
 // wasiShim is one guest's shim instance and its descriptor count.
 type wasiShim struct {
-	funcs []*wasmtime.Func   // by shimFunc
-	open  map[int32]struct{} // descriptors path_open returned
+	funcs []*wasmtime.Func // by shimFunc
+	// open: the descriptors path_open returned, with the path each was
+	// opened at (wasipaths.go).
+	open map[int32]fdPath
+	// scratch: the scratch shim's functions (by shimFunc) and memory.
+	scratch    map[shimFunc]*wasmtime.Func
+	scratchMem *wasmtime.Memory
 }
 
 // startShim instantiates the guest's shim (after the guest, whose memory it
@@ -141,11 +171,26 @@ func (g *Guest) startShim() error {
 	if err != nil {
 		return fmt.Errorf("WASI shim: %w", err)
 	}
-	s := &wasiShim{funcs: make([]*wasmtime.Func, len(shimFuncs)), open: map[int32]struct{}{}}
+	scratch, err := l.Instantiate(g.store, h.scratch)
+	if err != nil {
+		return fmt.Errorf("WASI scratch shim: %w", err)
+	}
+	s := &wasiShim{funcs: make([]*wasmtime.Func, len(shimFuncs)), open: map[int32]fdPath{}, scratch: map[shimFunc]*wasmtime.Func{}}
 	for i, f := range shimFuncs {
 		if s.funcs[i] = inst.GetFunc(g.store, f.name); s.funcs[i] == nil {
 			return fmt.Errorf("WASI shim: no export %s", f.name)
 		}
+	}
+	for _, i := range scratchFuncs {
+		if s.scratch[i] = scratch.GetFunc(g.store, shimFuncs[i].name); s.scratch[i] == nil {
+			return fmt.Errorf("WASI scratch shim: no export %s", shimFuncs[i].name)
+		}
+	}
+	if ext := scratch.GetExport(g.store, "memory"); ext != nil {
+		s.scratchMem = ext.Memory()
+	}
+	if s.scratchMem == nil {
+		return fmt.Errorf("WASI scratch shim: no memory")
 	}
 	g.shim = s
 	return nil
@@ -183,9 +228,21 @@ func (g *Guest) pathOpen(caller *wasmtime.Caller, dirfd, lookup, path, pathLen, 
 	}
 	r, err := s.funcs[shimPathOpen].Call(caller, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
 	errno, trap = shimResult("path_open", r, err)
+	name := g.pathString(caller, path, pathLen)
+	var at fdPath
+	if errno == wasiErrnoPerm && trap == nil {
+		// A path that climbs above a directory descriptor: from the
+		// workspace instead (wasipaths.go).
+		if full, ok := g.workspacePath(dirfd, name); ok {
+			errno, trap = g.scratchPathOpen(caller, lookup, full, oflags, rightsBase, rightsInheriting, fdflags, out)
+			at = fdPath{rel: full, known: true}
+		}
+	} else if errno == 0 && trap == nil {
+		at = g.fdPathOf(dirfd, name)
+	}
 	if errno == 0 && trap == nil {
 		if b := span(guestMemory(caller), out, 4); b != nil {
-			s.open[int32(binary.LittleEndian.Uint32(b))] = struct{}{}
+			s.open[int32(binary.LittleEndian.Uint32(b))] = at
 		}
 	}
 	return errno, trap

@@ -17,9 +17,9 @@ type engineHardening struct {
 	// guests' linkers define, for the engine's whole life (see pinTypes).
 	typePin *wasmtime.Linker
 
-	// shim and wasi serve each guest's WASI shim (wasishim.go).
-	shim *wasmtime.Module
-	wasi *wasmtime.Linker
+	// shim, scratch and wasi serve each guest's WASI shims (wasishim.go).
+	shim, scratch *wasmtime.Module
+	wasi          *wasmtime.Linker
 
 	viewsMu sync.Mutex
 	views   *imageViews // read-only image directories (readonly.go)

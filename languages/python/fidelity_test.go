@@ -110,8 +110,9 @@ out`})
 // The Linux calls the guest builds on WASI (_wasmexec_linux.c):
 // os.getrandom, os.sendfile between files, and directory descriptors for
 // os.listdir/os.scandir, so os.fwalk and shutil.rmtree's descriptor-based
-// walk (the one safe against symlink races) exist as on Linux; shutil's
-// copyfile takes its sendfile path.
+// walk (the one safe against symlink races) exist as on Linux, following
+// links that climb above the walked directory; shutil's copyfile takes its
+// sendfile path.
 func TestLinuxCallsOnWASI(t *testing.T) {
 	r := MustRunner(t)
 	res := MustRun(t, r, wasmexec.Request{Code: `
@@ -134,12 +135,14 @@ fd = os.open("t", os.O_RDONLY)
 out += [sorted(os.listdir(fd)), sorted(e.name for e in os.scandir(fd)), sorted(os.listdir(fd))]
 out.append(sorted((root, sorted(dirs), sorted(files)) for root, dirs, files, _ in os.fwalk("t")))
 os.close(fd)
+os.makedirs("u/x"); os.makedirs("u/y"); open("u/y/f", "w").close(); os.symlink("../y", "u/x/link")
+out.append(sorted((root, sorted(dirs), sorted(files)) for root, dirs, files, _ in os.fwalk("u", follow_symlinks=True)))
 out.append(shutil.rmtree.avoids_symlink_attacks)
 shutil.rmtree("t")
 out.append(os.path.exists("t"))
 out`})
 	// What Debian's python3.11 prints for the same code.
-	want := `[32,true,0,"EINVAL",1000,0,262144,262144,0,true,true,true,["a","l"],["a","l"],["a","l"],[["t",["a","l"],[]],["t/a",["b"],["f"]],["t/a/b",[],[]]],true,false]`
+	want := `[32,true,0,"EINVAL",1000,0,262144,262144,0,true,true,true,["a","l"],["a","l"],["a","l"],[["t",["a","l"],[]],["t/a",["b"],["f"]],["t/a/b",[],[]]],[["u",["x","y"],[]],["u/x",["link"],[]],["u/x/link",[],["f"]],["u/y",[],["f"]]],true,false]`
 	if res.Outcome != wasmexec.Succeeded || string(res.Value) != want {
 		t.Fatalf("%s %+v\n got %s\nwant %s", res.Outcome, res.Error, res.Value, want)
 	}
