@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -34,7 +35,12 @@ import (
 // workspace is stored relative to the link ("/workspace/a/b" from
 // /workspace/c/l is "../a/b"), which resolves to the same file in the guest
 // and can't leave the workspace on the host; os.readlink then shows the
-// relative form. Any other absolute target is refused (EPERM), as before.
+// relative form. Any other absolute target is kept as it is: a link that
+// leads nowhere in the guest (cap-std won't follow it), as "/usr/lib" in an
+// extracted tarball would on a machine without that directory. The host
+// never follows a link in a workspace (vfs, archives, copies), so one
+// naming a host path is no more than one whose ".."s climb out, which
+// relative targets may already do.
 
 // maxWasiPath bounds a path or target a guest passes (Linux's PATH_MAX).
 const maxWasiPath = 4096
@@ -157,10 +163,10 @@ func trimTrailingSlashes(mem []byte, p, n int32) (int32, bool) {
 }
 
 // pathSymlink replaces WASI path_symlink. Links are made in the workspace
-// only (a descriptor other than its preopen is refused, EPERM, as are
-// targets that can't be made safe): the target loses its trailing slashes,
-// an absolute one inside /workspace becomes relative (see above), and the
-// link is made through an os.Root on the workspace.
+// only (a descriptor other than its preopen is refused, EPERM): the target
+// loses its trailing slashes, an absolute one inside /workspace becomes
+// relative (see above), and the link is made through an os.Root on the
+// workspace.
 func (g *Guest) pathSymlink(caller *wasmtime.Caller, oldPath, oldLen, fd, newPath, newLen int32) (errno int32, trap *wasmtime.Trap) {
 	defer g.hostPanicked("path_symlink", &trap)
 	if fd != g.workspaceFD || g.opts.Workspace == "" {
@@ -180,11 +186,7 @@ func (g *Guest) pathSymlink(caller *wasmtime.Caller, oldPath, oldLen, fd, newPat
 		return wasiErrnoInval, nil
 	}
 	t := string(target)
-	if t[0] == '/' {
-		rel, ok := workspaceRelative(t, string(link))
-		if !ok {
-			return wasiErrnoPerm, nil
-		}
+	if rel, ok := workspaceRelative(t, string(link)); ok && t[0] == '/' {
 		t = rel
 	}
 	root, err := os.OpenRoot(g.opts.Workspace)
@@ -303,10 +305,47 @@ func (g *Guest) pathReadlink(c *wasmtime.Caller, fd, p, n, buf, bufLen, used int
 	}
 	n, trimmed := trimTrailingSlashes(g.memory(c), p, n)
 	errno, trap = g.shimCall(c, shimPathReadlink, fd, p, n, buf, bufLen, used)
+	if errno == wasiErrnoPerm && trap == nil && !trimmed {
+		errno = g.readAbsoluteLink(c, fd, g.pathString(c, p, n), buf, bufLen, used)
+	}
 	if trimmed && errno == 0 && trap == nil {
 		return wasiErrnoInval, nil
 	}
 	return errno, trap
+}
+
+// readAbsoluteLink reads a link cap-std won't (its target is absolute) on
+// the host, through an os.Root on the workspace, into the guest's buffer
+// (cut at bufLen, as readlink does).
+func (g *Guest) readAbsoluteLink(c *wasmtime.Caller, fd int32, name string, buf, bufLen, used int32) int32 {
+	var rel string
+	if fd == g.workspaceFD && g.opts.Workspace != "" {
+		rel = name
+	} else if p, ok := g.workspacePath(fd, name); ok {
+		rel = p
+	} else {
+		return wasiErrnoPerm
+	}
+	root, err := os.OpenRoot(g.opts.Workspace)
+	if err != nil {
+		return wasiErrnoIo
+	}
+	defer root.Close()
+	target, err := root.Readlink(rel)
+	if err != nil {
+		return wasiErrno(err)
+	}
+	if !strings.HasPrefix(target, "/") {
+		return wasiErrnoPerm // not what cap-std refused: leave its answer
+	}
+	mem := g.memory(c)
+	dst, n := span(mem, buf, bufLen), span(mem, used, 4)
+	if dst == nil || n == nil {
+		return wasiErrnoFault
+	}
+	k := copy(dst, target)
+	binary.LittleEndian.PutUint32(n, uint32(k))
+	return 0
 }
 
 func (g *Guest) pathRename(c *wasmtime.Caller, fd, oldPath, oldLen, newFD, newPath, newLen int32) (errno int32, trap *wasmtime.Trap) {
