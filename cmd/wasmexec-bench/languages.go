@@ -49,6 +49,55 @@ func benchPython(t *table, srv *server, _ string) error {
 	g := pct(guest, 50)
 	t.add("Python loop: guest (fuel on) / native python3 (ms)", fmt.Sprintf("%.0f / %.0f", g, native), "report")
 	t.add("Python guest CPU ratio vs native CPython", fmt.Sprintf("%.2fx", g/native), "≤ 8x")
+	return benchPythonFileCalls(t, srv)
+}
+
+// pyFileCalls times os.stat and os.open+os.close of a workspace file per
+// call (µs): every WASI path call goes through the host's checks
+// (engine/wasipaths.go) before wasmtime's implementation.
+const pyFileCalls = `import os, time
+open("f", "w").close()
+def per(n, f):
+    t0 = time.perf_counter()
+    for _ in range(n): f()
+    return (time.perf_counter() - t0) / n * 1e6
+def one():
+    os.close(os.open("f", os.O_RDONLY))
+r = [per(20000, lambda: os.stat("f")), per(5000, one)]
+`
+
+func benchPythonFileCalls(t *table, srv *server) error {
+	var stat, open []float64
+	for i := 0; i < 3; i++ {
+		body, _ := json.Marshal(map[string]any{"language": "python", "code": pyFileCalls + "r"})
+		res, err := srv.post("/v1/evaluate", string(body))
+		if err != nil {
+			return err
+		}
+		var r []float64
+		if err := json.Unmarshal(res.Value, &r); err != nil || len(r) != 2 {
+			return fmt.Errorf("file calls: %s: %v", res.Value, err)
+		}
+		stat, open = append(stat, r[0]), append(open, r[1])
+	}
+	dir, err := os.MkdirTemp("", "wasmexec-bench-files")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("python3", "-c", pyFileCalls+"print(r[0], r[1])")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	var ns, no float64
+	if err == nil {
+		_, err = fmt.Sscan(string(out), &ns, &no)
+	}
+	if err != nil {
+		t.add("native python3 file calls", "error: "+err.Error(), "")
+		return nil
+	}
+	t.add("Python os.stat per call: guest / native (µs)", fmt.Sprintf("%.1f / %.1f", pct(stat, 50), ns), "report")
+	t.add("Python os.open+close per call: guest / native (µs)", fmt.Sprintf("%.1f / %.1f", pct(open, 50), no), "report")
 	return nil
 }
 
