@@ -114,8 +114,7 @@ func (g *Guest) scratchCall(caller *wasmtime.Caller, f shimFunc, full string, ou
 		return wasiErrnoFault, nil
 	}
 	copy(mem[scratchPathAt:], full)
-	r, err := s.scratch[f].Call(caller, args(scratchPathAt, int32(len(full)))...)
-	errno, trap := shimResult(shimFuncs[f].name, r, err)
+	errno, trap := callShim(caller, s.scratch[f], f, args(scratchPathAt, int32(len(full)))...)
 	if errno == 0 && trap == nil {
 		copy(span(g.memory(caller), out, int32(n)), s.scratchMem.UnsafeData(caller)[:n])
 	}
@@ -204,8 +203,7 @@ func (g *Guest) pathSymlink(caller *wasmtime.Caller, oldPath, oldLen, fd, newPat
 
 // shimCall forwards a shadowed call to wasmtime's implementation.
 func (g *Guest) shimCall(caller *wasmtime.Caller, f shimFunc, args ...any) (int32, *wasmtime.Trap) {
-	r, err := g.shim.funcs[f].Call(caller, args...)
-	return shimResult(shimFuncs[f].name, r, err)
+	return callShim(caller, g.shim.funcs[f], f, args...)
 }
 
 const (

@@ -196,20 +196,6 @@ func (g *Guest) startShim() error {
 	return nil
 }
 
-// shimResult turns what a shim call returned into the WASI result: an
-// errno, or a trap when wasmtime's function trapped (it does for an exit or
-// a host error, never for a bad argument).
-func shimResult(name string, r any, err error) (int32, *wasmtime.Trap) {
-	if err != nil {
-		return 0, wasmtime.NewTrap(fmt.Sprintf("wasmexec: WASI %s: %v", name, trapCause(err)))
-	}
-	errno, ok := r.(int32)
-	if !ok {
-		return 0, wasmtime.NewTrap(fmt.Sprintf("wasmexec: WASI %s returned %T", name, r))
-	}
-	return errno, nil
-}
-
 func (g *Guest) pathOpen(caller *wasmtime.Caller, dirfd, lookup, path, pathLen, oflags int32, rightsBase, rightsInheriting int64, fdflags, out int32) (errno int32, trap *wasmtime.Trap) {
 	defer g.hostPanicked("path_open", &trap)
 	s := g.shim
@@ -226,8 +212,7 @@ func (g *Guest) pathOpen(caller *wasmtime.Caller, dirfd, lookup, path, pathLen, 
 		}
 		pathLen, oflags, lookup = n, oflags|wasiOflagsDirectory, lookup|wasiLookupSymlinkFollow
 	}
-	r, err := s.funcs[shimPathOpen].Call(caller, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
-	errno, trap = shimResult("path_open", r, err)
+	errno, trap = callShim(caller, s.funcs[shimPathOpen], shimPathOpen, dirfd, lookup, path, pathLen, oflags, rightsBase, rightsInheriting, fdflags, out)
 	name := g.pathString(caller, path, pathLen)
 	var at fdPath
 	if errno == wasiErrnoPerm && trap == nil {
@@ -254,8 +239,7 @@ func (g *Guest) fdClose(caller *wasmtime.Caller, fd int32) (errno int32, trap *w
 	if s == nil {
 		return wasiErrnoBadf, nil
 	}
-	r, err := s.funcs[shimFdClose].Call(caller, fd)
-	errno, trap = shimResult("fd_close", r, err)
+	errno, trap = callShim(caller, s.funcs[shimFdClose], shimFdClose, fd)
 	if errno == 0 && trap == nil {
 		delete(s.open, fd)
 	}
@@ -272,8 +256,7 @@ func (g *Guest) fdReaddir(caller *wasmtime.Caller, fd, buf, bufLen int32, cookie
 	if s == nil {
 		return wasiErrnoBadf, nil
 	}
-	r, err := s.funcs[shimFdReaddir].Call(caller, fd, buf, bufLen, cookie, used)
-	errno, trap = shimResult("fd_readdir", r, err)
+	errno, trap = callShim(caller, s.funcs[shimFdReaddir], shimFdReaddir, fd, buf, bufLen, cookie, used)
 	if errno != 0 || trap != nil {
 		return errno, trap
 	}
