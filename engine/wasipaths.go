@@ -72,23 +72,33 @@ func (g *Guest) pathString(caller *wasmtime.Caller, p, n int32) string {
 	return string(span(g.memory(caller), p, n))
 }
 
-// fdPathOf is the path of what name names relative to dirfd.
+// fdPathOf is the path of what name names relative to dirfd. It never
+// ends in a slash (the joined path goes to wasmtime again: see the top)
+// and is never absolute.
 func (g *Guest) fdPathOf(dirfd int32, name string) fdPath {
-	if dirfd == g.workspaceFD && g.opts.Workspace != "" {
-		return fdPath{rel: name, known: len(name) <= maxTrackedPath}
-	}
-	base, ok := g.shim.open[dirfd]
-	if !ok || !base.known || len(base.rel)+1+len(name) > maxTrackedPath {
+	if name == "" || name[0] == '/' {
 		return fdPath{}
 	}
-	return fdPath{rel: base.rel + "/" + name, known: true}
+	var rel string
+	if dirfd == g.workspaceFD && g.opts.Workspace != "" {
+		rel = name
+	} else if base, ok := g.shim.open[dirfd]; ok && base.known {
+		rel = base.rel + "/" + name
+	} else {
+		return fdPath{}
+	}
+	rel = strings.TrimRight(rel, "/")
+	if rel == "" || len(rel) > maxTrackedPath {
+		return fdPath{}
+	}
+	return fdPath{rel: rel, known: true}
 }
 
 // workspacePath is name relative to the directory descriptor dirfd, as a
 // path relative to /workspace, when dirfd is one whose path is known (not
 // /workspace itself: leaving it is leaving the sandbox).
 func (g *Guest) workspacePath(dirfd int32, name string) (string, bool) {
-	if dirfd == g.workspaceFD || name == "" {
+	if dirfd == g.workspaceFD {
 		return "", false
 	}
 	p := g.fdPathOf(dirfd, name)

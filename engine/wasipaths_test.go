@@ -244,4 +244,63 @@ func TestDirectoryDescriptorsReachTheWorkspace(t *testing.T) {
 	if errno, _ := stat(3, "../secret.txt"); errno == 0 {
 		t.Fatal("stat(/workspace, ../secret.txt) reached the host's file")
 	}
+
+	// A descriptor opened through a link that is then swapped for one
+	// that climbs out: no path from it (an absolute one, "/", ".", the
+	// empty one) turns into one ending in a slash on that link.
+	if err := os.Symlink("c", filepath.Join(ws, "a/l")); err != nil {
+		t.Fatal(err)
+	}
+	errno, l := open(3, "a/l", wasiOflagsDirectory, wasiLookupSymlinkFollow)
+	if errno != 0 {
+		t.Fatalf("open a/l = %d", errno)
+	}
+	if err := os.Remove(filepath.Join(ws, "a/l")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../..", filepath.Join(ws, "a/l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/", "//", ".", "", "./", "secret.txt", "../secret.txt", "../../secret.txt"} {
+		if errno, size := stat(l, p); errno == 0 && size == uint64(len("host secret")) {
+			t.Fatalf("stat(a/l, %q) reached the host's file", p)
+		}
+		if errno, fd := open(l, p+"/secret.txt", 0, 0); errno == 0 {
+			if errno, size := stat(fd, "."); errno == 0 && size == uint64(len("host secret")) {
+				t.Fatalf("open(a/l, %q) reached the host's file", p+"/secret.txt")
+			}
+		}
+	}
+}
+
+// The paths the host joins for a descriptor go to wasmtime again, so they
+// must never end in a slash (GHSA-vqjp-4c8c-hfgg) nor be absolute.
+func TestDescriptorPathsNeverEndInASlash(t *testing.T) {
+	g := &Guest{workspaceFD: 3, opts: GuestOptions{Workspace: "/ws"}, shim: &wasiShim{open: map[int32]fdPath{
+		5: {rel: "a/l", known: true},
+		6: {},
+	}}}
+	for _, tc := range []struct {
+		fd         int32
+		name, want string
+		known      bool
+	}{
+		{3, "a/b", "a/b", true},
+		{3, "a/b//", "a/b", true},
+		{3, "/", "", false},
+		{3, "", "", false},
+		{5, "x", "a/l/x", true},
+		{5, "/", "", false},
+		{5, "//", "", false},
+		{5, ".", "a/l/.", true},
+		{5, "./", "a/l/.", true},
+		{5, "../", "a/l/..", true},
+		{6, "x", "", false},
+		{7, "x", "", false},
+	} {
+		got := g.fdPathOf(tc.fd, tc.name)
+		if got.known != tc.known || got.rel != tc.want {
+			t.Errorf("fdPathOf(%d, %q) = %q %v, want %q %v", tc.fd, tc.name, got.rel, got.known, tc.want, tc.known)
+		}
+	}
 }
