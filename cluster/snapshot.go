@@ -2,11 +2,13 @@ package cluster
 
 // A snapshot in cluster_contexts.snapshot is a zstd-compressed tar: first
 // the context's record ("record", contexts/durable.go: metadata and guest
-// state with their own checksum), then its workspace under "workspace/"
-// (directories and regular files; symlinks and other kinds are left out,
-// as a workspace's quota counts only those). Both ends cap it: pack refuses
-// to store more than max bytes, and unpacking stops past max bytes of
-// content (a row is data another node wrote; it is still checked).
+// state with their own checksum), then its workspace under "workspace/":
+// directories, regular files and symlinks (guests make them; stored as
+// links, never followed), other kinds left out. Both ends cap it: pack
+// refuses to store more than max bytes, and unpacking stops past max bytes
+// of content (a row is data another node wrote; it is still checked). Both
+// ends go through an os.Root on the workspace, so no link in it, nor one
+// swapped in meanwhile, leads a read or a write out of it.
 
 import (
 	"archive/tar"
@@ -19,14 +21,17 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 )
 
 const (
-	recordEntry  = "record"
-	wsEntry      = "workspace/"
-	defaultLimit = maxBytea // when MaxSnapshotBytes is 0
+	// maxLinkTarget bounds a link's target (Linux's PATH_MAX).
+	maxLinkTarget = 4096
+	recordEntry   = "record"
+	wsEntry       = "workspace/"
+	defaultLimit  = maxBytea // when MaxSnapshotBytes is 0
 )
 
 func limitOf(max int64) int64 {
@@ -63,6 +68,11 @@ func packTo(w io.Writer, record *io.SectionReader, ws string, limit int64) error
 	if _, err := io.Copy(tw, record); err != nil {
 		return err
 	}
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	var total int64
 	err = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -80,6 +90,12 @@ func packTo(w io.Writer, record *io.SectionReader, ws string, limit int64) error
 		switch {
 		case d.IsDir():
 			return tw.WriteHeader(&tar.Header{Name: name + "/", Mode: int64(info.Mode().Perm()), Typeflag: tar.TypeDir, ModTime: info.ModTime()})
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := root.Readlink(rel)
+			if err != nil {
+				return err
+			}
+			return tw.WriteHeader(&tar.Header{Name: name, Linkname: target, Mode: 0o777, Typeflag: tar.TypeSymlink, ModTime: info.ModTime()})
 		case info.Mode().IsRegular():
 			if total += info.Size(); total > limit {
 				return fmt.Errorf("the workspace holds more than %d bytes", limit)
@@ -87,7 +103,7 @@ func packTo(w io.Writer, record *io.SectionReader, ws string, limit int64) error
 			if err := tw.WriteHeader(&tar.Header{Name: name, Mode: int64(info.Mode().Perm()), Size: info.Size(), Typeflag: tar.TypeReg, ModTime: info.ModTime()}); err != nil {
 				return err
 			}
-			f, err := os.Open(p)
+			f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 			if err != nil {
 				return err
 			}
@@ -138,14 +154,19 @@ func unpackSnapshot(blob []byte, max int64) ([]byte, func(dir string) error, err
 			return err
 		}
 		defer done()
-		return extractWorkspace(tr, dir, limit)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer root.Close()
+		return extractWorkspace(tr, root, limit)
 	}
 	return record, unpack, nil
 }
 
 // extractWorkspace writes tr's remaining entries under "workspace/" into
 // dir, their files together at most limit bytes.
-func extractWorkspace(tr *tar.Reader, dir string, limit int64) error {
+func extractWorkspace(tr *tar.Reader, root *os.Root, limit int64) error {
 	var total int64
 	for {
 		h, err := tr.Next()
@@ -155,16 +176,16 @@ func extractWorkspace(tr *tar.Reader, dir string, limit int64) error {
 		if err != nil {
 			return err
 		}
-		if err := extractWorkspaceEntry(tr, h, dir, &total, limit); err != nil {
+		if err := extractWorkspaceEntry(tr, h, root, &total, limit); err != nil {
 			return err
 		}
 	}
 }
 
 // extractWorkspaceEntry writes tar entry h, when it is under "workspace/",
-// into dir; total counts the bytes of the files written so far, which
+// into root; total counts the bytes of the files written so far, which
 // may not pass limit. Other entries are skipped.
-func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, dir string, total *int64, limit int64) error {
+func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, root *os.Root, total *int64, limit int64) error {
 	rel, ok := strings.CutPrefix(h.Name, wsEntry)
 	if !ok || rel == "" {
 		return nil
@@ -173,18 +194,26 @@ func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, dir string, total *int
 	if clean == "" || clean != strings.TrimSuffix(rel, "/") {
 		return fmt.Errorf("snapshot entry %q is not a plain relative path", h.Name)
 	}
-	p := filepath.Join(dir, filepath.FromSlash(clean))
+	p := filepath.FromSlash(clean)
 	switch h.Typeflag {
 	case tar.TypeDir:
-		return os.MkdirAll(p, 0o755)
+		return root.MkdirAll(p, 0o755)
+	case tar.TypeSymlink:
+		if h.Linkname == "" || strings.IndexByte(h.Linkname, 0) >= 0 || len(h.Linkname) > maxLinkTarget {
+			return fmt.Errorf("snapshot entry %q: bad link target", h.Name)
+		}
+		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return root.Symlink(h.Linkname, p)
 	case tar.TypeReg:
 		if *total += h.Size; *total > limit {
 			return fmt.Errorf("the snapshot's workspace holds more than %d bytes", limit)
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(h.Mode).Perm()|0o600)
+		f, err := root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, fs.FileMode(h.Mode).Perm()|0o600)
 		if err != nil {
 			return err
 		}
@@ -195,7 +224,7 @@ func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, dir string, total *int
 		if err != nil {
 			return err
 		}
-		os.Chtimes(p, h.ModTime, h.ModTime)
+		root.Chtimes(p, h.ModTime, h.ModTime)
 	}
 	return nil
 }

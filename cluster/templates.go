@@ -365,7 +365,12 @@ func unpackCapture(r io.Reader, dir string, limit int64) error {
 	if err != nil {
 		return err
 	}
-	return extractWorkspace(tr, filepath.Join(dir, "workspace"), limit)
+	root, err := os.OpenRoot(filepath.Join(dir, "workspace"))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return extractWorkspace(tr, root, limit)
 }
 
 // DeleteTemplate removes template id's row and capture; false when there
