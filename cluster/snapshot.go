@@ -205,7 +205,14 @@ func extractWorkspaceEntry(tr *tar.Reader, h *tar.Header, root *os.Root, total *
 		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		return root.Symlink(h.Linkname, p)
+		// As the engine makes them: no target ends in a slash, the shape
+		// wasmtime 25's resolver can be led out of the workspace by
+		// (engine/wasipaths.go).
+		target := strings.TrimRight(h.Linkname, "/")
+		if target == "" {
+			target = "/"
+		}
+		return root.Symlink(target, p)
 	case tar.TypeReg:
 		if *total += h.Size; *total > limit {
 			return fmt.Errorf("the snapshot's workspace holds more than %d bytes", limit)

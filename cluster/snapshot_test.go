@@ -103,6 +103,18 @@ func TestUnpackHostile(t *testing.T) {
 			&tar.Header{Name: "workspace/f", Size: 1, Typeflag: tar.TypeReg, Mode: 0o644}), err: "escape"},
 		{name: "empty link target", blob: hostile(t, rec, &tar.Header{Name: "workspace/l", Typeflag: tar.TypeSymlink}), err: "bad link target"},
 	}
+	// A target ending in a slash loses it, as the engine's links do.
+	dir := t.TempDir()
+	_, unpack, err := unpackSnapshot(hostile(t, rec, &tar.Header{Name: "workspace/l", Linkname: "../x//", Typeflag: tar.TypeSymlink}), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unpack(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.Readlink(filepath.Join(dir, "l")); err != nil || got != "../x" {
+		t.Fatalf("link l = %q, %v; want ../x", got, err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			parent := t.TempDir()

@@ -27,8 +27,9 @@ import (
 // slashes here (their meaning, "a directory, following a final symlink", is
 // kept with flags: see the shadows), and no symlink target ends in one
 // (path_symlink strips them before the link is made; the file API and
-// archives never make links). With no trailing slash anywhere, the
-// resolver never takes that path.
+// archives never make links; a cluster snapshot's links, copied from
+// another node's workspace, are stripped the same way). With no trailing
+// slash anywhere, the resolver never takes that path.
 //
 // Absolute targets: cap-std refuses to follow them, so a link made with one
 // could never be used in the guest. A target inside /workspace made in the
