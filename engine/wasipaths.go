@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -380,21 +381,8 @@ func workspaceRelative(target, link string) (string, bool) {
 	if !strings.HasPrefix(l, "/workspace/") {
 		return "", false
 	}
-	from := strings.Split(strings.TrimPrefix(path.Dir(l), "/"), "/")
-	to := strings.Split(strings.TrimPrefix(t, "/"), "/")
-	i := 0
-	for i < len(from) && i < len(to) && from[i] == to[i] {
-		i++
-	}
-	parts := make([]string, 0, len(from)-i+len(to)-i)
-	for range from[i:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, to[i:]...)
-	if len(parts) == 0 {
-		return ".", true
-	}
-	return strings.Join(parts, "/"), true
+	rel, err := filepath.Rel(path.Dir(l), t)
+	return rel, err == nil
 }
 
 // wasiErrno maps a host error from the workspace's os.Root to a WASI errno.
