@@ -843,10 +843,10 @@ func newLinker(e *wasmtime.Engine) (*wasmtime.Linker, error) {
 			return guestOf(c).pathSymlink(c, oldPath, oldLen, fd, newPath, newLen) // wasipaths.go
 		}},
 		{"wasi_snapshot_preview1", "path_create_directory", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
-			return guestOf(c).pathCreateDirectory(c, fd, p, n)
+			return guestOf(c).pathDirectory(c, shimPathCreateDirectory, fd, p, n)
 		}},
 		{"wasi_snapshot_preview1", "path_remove_directory", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
-			return guestOf(c).pathRemoveDirectory(c, fd, p, n)
+			return guestOf(c).pathDirectory(c, shimPathRemoveDirectory, fd, p, n)
 		}},
 		{"wasi_snapshot_preview1", "path_unlink_file", func(c *wasmtime.Caller, fd, p, n int32) (int32, *wasmtime.Trap) {
 			return guestOf(c).pathUnlinkFile(c, fd, p, n)

@@ -226,22 +226,15 @@ const (
 	filestatFiletypeOffset  = 16 // dev u64, ino u64, filetype u8
 )
 
-func (g *Guest) pathCreateDirectory(c *wasmtime.Caller, fd, p, n int32) (errno int32, trap *wasmtime.Trap) {
-	defer g.hostPanicked("path_create_directory", &trap)
+// pathDirectory is path_create_directory or path_remove_directory (f):
+// "x/" and "x" name the same directory.
+func (g *Guest) pathDirectory(c *wasmtime.Caller, f shimFunc, fd, p, n int32) (errno int32, trap *wasmtime.Trap) {
+	defer g.hostPanicked(shimFuncs[f].name, &trap)
 	if g.shim == nil {
 		return wasiErrnoBadf, nil
 	}
 	n, _ = trimTrailingSlashes(g.memory(c), p, n)
-	return g.shimCall(c, shimPathCreateDirectory, fd, p, n)
-}
-
-func (g *Guest) pathRemoveDirectory(c *wasmtime.Caller, fd, p, n int32) (errno int32, trap *wasmtime.Trap) {
-	defer g.hostPanicked("path_remove_directory", &trap)
-	if g.shim == nil {
-		return wasiErrnoBadf, nil
-	}
-	n, _ = trimTrailingSlashes(g.memory(c), p, n)
-	return g.shimCall(c, shimPathRemoveDirectory, fd, p, n)
+	return g.shimCall(c, f, fd, p, n)
 }
 
 // pathUnlinkFile: "x/" names a directory, which unlink never removes.
