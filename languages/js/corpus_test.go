@@ -13,7 +13,6 @@ import (
 	"time"
 
 	wexec "github.com/wasmexec/wasmexec"
-	"github.com/wasmexec/wasmexec/engine"
 	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 	"github.com/wasmexec/wasmexec/npm"
@@ -178,10 +177,7 @@ func TestPackageCorpusMatchesNode(t *testing.T) {
 	}
 	skipUnlessRegistry(t, "lodash")
 	client := &npm.Client{CacheDir: corpusCache(t)}
-	r := testenv.Runner(t, testenv.RunnerConfig{
-		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[wexec.Language]wexec.LanguageDriver{wexec.JavaScript: js.Driver{Packages: client}},
-	})
+	r := mustRunner(t, js.Driver{Packages: client})
 	agree := 0
 	for _, tc := range corpus {
 		t.Run(tc.name, func(t *testing.T) {

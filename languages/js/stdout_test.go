@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	wexec "github.com/wasmexec/wasmexec"
-	"github.com/wasmexec/wasmexec/engine"
-	"github.com/wasmexec/wasmexec/internal/testkit/testenv"
 	"github.com/wasmexec/wasmexec/languages/js"
 )
 
@@ -17,10 +15,7 @@ import (
 // an encoding is written in it. The result carries non-UTF-8 output as
 // base64 (stdoutEncoding).
 func TestStdoutWritesBytes(t *testing.T) {
-	r := testenv.Runner(t, testenv.RunnerConfig{
-		Images:    map[string]*engine.Image{js.ImageName: testenv.Image(t, js.ImageName)},
-		Languages: map[wexec.Language]wexec.LanguageDriver{wexec.JavaScript: js.Driver{}},
-	})
+	r := mustRunner(t, js.Driver{})
 	for _, tc := range []struct {
 		name, code     string
 		stdout, stderr string
