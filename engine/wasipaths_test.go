@@ -33,14 +33,12 @@ func TestSymlinksStayInTheWorkspace(t *testing.T) {
 		return errno
 	}
 	open := func(p string, oflags, lookup uint32) int32 {
-		errno, _ := h.resultData(opPathOpen, []uint32{ws3, dataAddr, uint32(len(p)), oflags, 1 << 1 /* read */, lookup, 0}, []byte(p))
+		errno, _ := h.openAt(ws3, p, oflags, lookup)
 		return errno
 	}
-	const statBuf = 0x3000
 	stat := func(p string, lookup uint32) (int32, byte) {
-		errno, _ := h.resultData(opStat, []uint32{ws3, dataAddr, uint32(len(p)), statBuf, 0, lookup}, []byte(p))
-		res, _ := h.call("", opSend, []uint32{statBuf + filestatFiletypeOffset, 1}, nil)
-		return errno, res.Response[0]
+		errno, ft, _ := h.statAt(ws3, p, lookup)
+		return errno, ft
 	}
 	readlink := func(p string) (int32, string) {
 		const buf = 0x3000
@@ -203,15 +201,10 @@ func TestDirectoryDescriptorsReachTheWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := MustStartHostile(t, img, GuestOptions{Workspace: ws}) // fd 3: /workspace
-	const rRead = 1 << 1
-	open := func(dirfd uint32, p string, oflags, lookup uint32) (int32, uint32) {
-		return h.resultData(opPathOpen, []uint32{dirfd, dataAddr, uint32(len(p)), oflags, rRead, lookup, 0}, []byte(p))
-	}
-	const statBuf = 0x3000
+	open := h.openAt
 	stat := func(dirfd uint32, p string) (int32, uint64) {
-		errno, _ := h.resultData(opStat, []uint32{dirfd, dataAddr, uint32(len(p)), statBuf, 0, wasiLookupSymlinkFollow}, []byte(p))
-		res, _ := h.call("", opSend, []uint32{statBuf + 32, 8}, nil) // size
-		return errno, binary.LittleEndian.Uint64(res.Response)
+		errno, _, size := h.statAt(dirfd, p, wasiLookupSymlinkFollow)
+		return errno, size
 	}
 	errno, b := open(3, "a/b", wasiOflagsDirectory, 0)
 	if errno != 0 {
@@ -303,4 +296,23 @@ func TestDescriptorPathsNeverEndInASlash(t *testing.T) {
 			t.Errorf("fdPathOf(%d, %q) = %q %v, want %q %v", tc.fd, tc.name, got.rel, got.known, tc.want, tc.known)
 		}
 	}
+}
+
+// openAt has the guest open p relative to dirfd for reading: the errno
+// and the descriptor.
+func (h *hostile) openAt(dirfd uint32, p string, oflags, lookup uint32) (int32, uint32) {
+	h.tb.Helper()
+	const rRead = 1 << 1
+	return h.resultData(opPathOpen, []uint32{dirfd, dataAddr, uint32(len(p)), oflags, rRead, lookup, 0}, []byte(p))
+}
+
+// statAt has the guest stat p relative to dirfd: the errno, the file type
+// and the size it got.
+func (h *hostile) statAt(dirfd uint32, p string, lookup uint32) (int32, byte, uint64) {
+	h.tb.Helper()
+	const buf = 0x3000
+	errno, _ := h.resultData(opStat, []uint32{dirfd, dataAddr, uint32(len(p)), buf, 0, lookup}, []byte(p))
+	res, _ := h.call("", opSend, []uint32{buf, filestatSize}, nil)
+	st := res.Response
+	return errno, st[filestatFiletypeOffset], binary.LittleEndian.Uint64(st[32:]) // size: after nlink
 }
