@@ -226,7 +226,7 @@ func (g *Guest) pathOpen(caller *wasmtime.Caller, dirfd, lookup, path, pathLen, 
 		at = g.fdPathOf(dirfd, name)
 	}
 	if errno == 0 && trap == nil {
-		if b := span(guestMemory(caller), out, 4); b != nil {
+		if b := span(g.memory(caller), out, 4); b != nil {
 			s.open[int32(binary.LittleEndian.Uint32(b))] = at
 		}
 	}
@@ -260,7 +260,7 @@ func (g *Guest) fdReaddir(caller *wasmtime.Caller, fd, buf, bufLen int32, cookie
 	if errno != 0 || trap != nil {
 		return errno, trap
 	}
-	mem := guestMemory(caller)
+	mem := g.memory(caller)
 	n := span(mem, used, 4)
 	if n == nil {
 		return errno, nil
