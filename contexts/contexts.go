@@ -551,18 +551,34 @@ func (m *Manager) Reset(ctx context.Context, id string) (*wasmexec.Context, erro
 		return nil, err
 	}
 	c.mu.Lock()
+	var w *waiter
+	queued := false
 	if c.state == wasmexec.ContextRunning && c.cancel != nil {
 		if err := c.to(wasmexec.ContextResetting); err != nil {
 			c.mu.Unlock()
 			return nil, err
 		}
 		c.cancel(errPreempted)
+		// In line at the front in the same step: a run queued behind the
+		// cancelled one must not take the slot from a context that says
+		// resetting.
+		if w, err = c.enqueue(0, atFront); err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		queued = true
 	}
 	c.lastUsed = m.cfg.Now()
 	c.mu.Unlock()
 	// Waiting can't be abandoned: the running run was told to stop and the
 	// state may already say resetting.
-	if err := c.acquire(context.WithoutCancel(ctx), 0, atFront); err != nil {
+	switch {
+	case w != nil:
+		err = c.wait(context.WithoutCancel(ctx), w)
+	case !queued:
+		err = c.acquire(context.WithoutCancel(ctx), 0, atFront)
+	}
+	if err != nil {
 		return nil, err
 	}
 	err = m.replaceGuest(c)

@@ -121,26 +121,38 @@ const (
 // (deleted meanwhile), overloaded (queue full, ctx ended while waiting).
 func (c *execContext) acquire(ctx context.Context, depth int, t turn) error {
 	c.mu.Lock()
+	w, err := c.enqueue(depth, t)
+	c.mu.Unlock()
+	if w == nil || err != nil {
+		return err
+	}
+	return c.wait(ctx, w)
+}
+
+// enqueue takes the slot (nil waiter) or puts a waiter in line for it,
+// which wait then waits on. mu held.
+func (c *execContext) enqueue(depth int, t turn) (*waiter, error) {
 	if c.state == wasmexec.ContextDeleting && t != asDelete {
-		c.mu.Unlock()
-		return notFound(c.id)
+		return nil, notFound(c.id)
 	}
 	if !c.busy && len(c.waiters) == 0 {
 		c.busy = true
-		c.mu.Unlock()
-		return nil
+		return nil, nil
 	}
 	w := &waiter{ch: make(chan error, 1)}
 	switch {
 	case t != inLine:
 		c.waiters = append([]*waiter{w}, c.waiters...)
 	case len(c.waiters) >= depth:
-		c.mu.Unlock()
-		return wasmexec.Errorf(wasmexec.EOverloaded, "context %s already has %d requests queued; retry shortly", c.id, depth)
+		return nil, wasmexec.Errorf(wasmexec.EOverloaded, "context %s already has %d requests queued; retry shortly", c.id, depth)
 	default:
 		c.waiters = append(c.waiters, w)
 	}
-	c.mu.Unlock()
+	return w, nil
+}
+
+// wait waits for w's turn (enqueue); ctx ending gives up the place.
+func (c *execContext) wait(ctx context.Context, w *waiter) error {
 	select {
 	case err := <-w.ch:
 		return err
